@@ -1,0 +1,61 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "RemoteTouchHIL",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "hil", targets: ["hil"]),
+        .library(name: "RemoteTouchProtocol", targets: ["RemoteTouchProtocol"]),
+        .library(name: "GestureModel", targets: ["GestureModel"]),
+        .library(name: "CommandMapping", targets: ["CommandMapping"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C libraries, only behind system-library targets.
+        .systemLibrary(
+            name: "CDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
+        .systemLibrary(
+            name: "CEvdev",
+            pkgConfig: "libevdev",
+            providers: [.apt(["libevdev-dev"])]
+        ),
+
+        // Pure core: no hardware, no C.
+        .target(name: "StrictJSON"),
+        .target(name: "InputCodes"),
+        .target(name: "RemoteTouchProtocol", dependencies: ["StrictJSON"]),
+        .target(name: "GestureModel", dependencies: ["RemoteTouchProtocol"]),
+        .target(name: "CommandMapping", dependencies: ["RemoteTouchProtocol", "InputCodes"]),
+        .target(name: "GestureScript", dependencies: ["StrictJSON", "RemoteTouchProtocol", "GestureModel"]),
+
+        // The command-line tool: argument parsing and wiring only.
+        .executableTarget(
+            name: "hil",
+            dependencies: [
+                "RemoteTouchProtocol", "GestureModel", "CommandMapping", "GestureScript", "InputCodes",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
+        .testTarget(name: "RemoteTouchProtocolTests", dependencies: ["RemoteTouchProtocol", "StrictJSON"]),
+        .testTarget(name: "GestureModelTests", dependencies: ["GestureModel", "RemoteTouchProtocol"]),
+        .testTarget(name: "CommandMappingTests", dependencies: ["CommandMapping", "InputCodes", "RemoteTouchProtocol"]),
+        .testTarget(name: "GestureScriptTests", dependencies: ["GestureScript", "GestureModel", "RemoteTouchProtocol"]),
+        .testTarget(name: "SystemLibraryTests", dependencies: ["CDBus", "CEvdev", "InputCodes"]),
+    ]
+)
+
+// One place for language settings, applied to every target (swift-log / swift-nio habit).
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    target.swiftSettings = settings
+}

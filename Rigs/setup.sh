@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Installs every Debian package RemoteTouch HIL needs on a fresh Debian 12 machine.
+#
+# Idempotent: prints nothing and exits 0 when everything is already there; otherwise names each package it
+# is about to install, installs exactly those, and fails loudly if apt cannot.
+#
+#   bash Rigs/setup.sh            install what is missing (needs root, or sudo)
+#   bash Rigs/setup.sh --check    list what is missing, install nothing (exit 1 if anything is)
+set -euo pipefail
+
+# Build: the C libraries behind the CDBus and CEvdev system-library targets.
+build_packages=(pkg-config libdbus-1-dev libevdev-dev)
+# Rigs: the vm rig's emulator and guest userland (the guest shares this machine's root), the virtual rig's
+# emulated controllers, BlueZ itself and a system bus.
+rig_packages=(qemu-system-x86 bluez bluez-test-tools busybox-static cpio kmod dbus)
+# Tools the tests and rig scripts call.
+tool_packages=(ca-certificates xz-utils zstd)
+
+packages=("${build_packages[@]}" "${rig_packages[@]}" "${tool_packages[@]}")
+
+missing=()
+for package in "${packages[@]}"; do
+    status=$(dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null || true)
+    [[ "$status" == "installed" ]] || missing+=("$package")
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+    exit 0
+fi
+
+if [[ "${1:-}" == "--check" ]]; then
+    echo "setup: missing Debian packages: ${missing[*]}" >&2
+    echo "setup: run 'bash Rigs/setup.sh' to install them" >&2
+    exit 1
+fi
+
+sudo=()
+if [[ $(id -u) -ne 0 ]]; then
+    if command -v sudo >/dev/null 2>&1; then
+        sudo=(sudo)
+    else
+        echo "setup: need root to install: ${missing[*]} (run as root, or install sudo)" >&2
+        exit 1
+    fi
+fi
+
+echo "setup: installing ${#missing[@]} Debian package(s): ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt_options=(-o DPkg::Lock::Timeout=600 -o Dpkg::Use-Pty=0 -q)
+if ! "${sudo[@]}" apt-get "${apt_options[@]}" update >/tmp/hil-setup-apt-update.log 2>&1; then
+    echo "setup: 'apt-get update' failed; its output:" >&2
+    cat /tmp/hil-setup-apt-update.log >&2
+    exit 1
+fi
+if ! "${sudo[@]}" apt-get "${apt_options[@]}" install -y --no-install-recommends "${missing[@]}" \
+        >/tmp/hil-setup-apt-install.log 2>&1; then
+    echo "setup: 'apt-get install ${missing[*]}' failed; its output:" >&2
+    cat /tmp/hil-setup-apt-install.log >&2
+    exit 1
+fi
+echo "setup: installed ${missing[*]}"

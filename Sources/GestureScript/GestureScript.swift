@@ -1,0 +1,82 @@
+import Foundation
+public import GestureModel
+public import StrictJSON
+
+/// A named sequence of gesture steps with the phone's settings: what `hil replay` runs through the phone
+/// model and the computer-side mapping. Steps follow each other without a gap; use `wait` between gestures
+/// that must not merge (two taps in a row are a double tap, as on a phone).
+public struct GestureScript: Sendable {
+    public var name: String
+    public var description: String
+    /// Requirement ids this script exercises ("R1", "R2.3", "iPad").
+    public var requirements: [String]
+    public var settings: GestureSettings
+    public var steps: [ScriptStep]
+
+    public init(name: String, description: String = "", requirements: [String] = [], settings: GestureSettings,
+                steps: [ScriptStep])
+    {
+        self.name = name
+        self.description = description
+        self.requirements = requirements
+        self.settings = settings
+        self.steps = steps
+    }
+
+    /// All inputs of all steps, on one timeline starting at zero.
+    public func inputs(trace: TouchTrace = TouchTrace()) -> [TimedInput] {
+        var time = Duration.zero
+        var inputs: [TimedInput] = []
+        for step in steps {
+            inputs += step.inputs(startingAt: time, trace: trace)
+            time += step.duration(trace: trace)
+        }
+        return inputs
+    }
+
+    /// When the last step ends.
+    public func duration(trace: TouchTrace = TouchTrace()) -> Duration {
+        steps.reduce(Duration.zero) { $0 + $1.duration(trace: trace) }
+    }
+
+    /// Reads and checks a script file.
+    /// - Throws: `ScriptError` naming the file and, for each problem found, its JSON path.
+    public static func load(contentsOf path: String) throws(ScriptError) -> GestureScript {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ScriptError(file: path, problems: ["cannot read the file: \(error.localizedDescription)"])
+        }
+        let value: JSONValue
+        do {
+            value = try JSONParser().parse(data)
+        } catch {
+            throw ScriptError(file: path, problems: ["not valid JSON: \(error.description)"])
+        }
+        return try parse(value, file: path)
+    }
+
+    /// Checks a parsed script, collecting every problem rather than stopping at the first.
+    public static func parse(_ value: JSONValue, file: String) throws(ScriptError) -> GestureScript {
+        var reader = ScriptReader()
+        let script = reader.script(value)
+        if let script, reader.problems.isEmpty { return script }
+        throw ScriptError(file: file, problems: reader.problems.map(\.description))
+    }
+}
+
+/// Every problem of one script file: `Scenarios/basic/swipe.json: steps[2].swipe.durationMs: expected a number`.
+public struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    public var problems: [String]
+
+    public init(file: String, problems: [String]) {
+        self.file = file
+        self.problems = problems
+    }
+
+    public var description: String {
+        problems.map { "\(file): \($0)" }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,124 @@
+public import GestureModel
+public import RemoteTouchProtocol
+
+/// One step of a gesture script: a gesture in shorthand, a raw touch trace, a button, a mode pick or a wait.
+public enum ScriptStep: Sendable, Hashable {
+    case swipe(from: Point, to: Point, duration: Duration, fingers: Int)
+    case tap(at: Point, duration: Duration)
+    case doubleTap(at: Point, gap: Duration)
+    case longPress(at: Point, duration: Duration)
+    case drag(at: Point, hold: Duration, by: Point, duration: Duration)
+    case twoFingerTap(at: Point)
+    case scroll(by: Point, duration: Duration)
+    case pinch(scale: Double, duration: Duration)
+    case threeFingerSwipe(direction: SwipeDirection, distance: Double, duration: Duration)
+    case touches([TouchSample])
+    case button(ButtonAction)
+    case mode(ControlMode)
+    case key(Key, modifiers: [KeyModifier])
+    case text(String)
+    case wait(Duration)
+
+    /// The step's key in JSON, which is also how people name it.
+    public var name: String {
+        switch self {
+        case .swipe: "swipe"
+        case .tap: "tap"
+        case .doubleTap: "doubleTap"
+        case .longPress: "longPress"
+        case .drag: "drag"
+        case .twoFingerTap: "twoFingerTap"
+        case .scroll: "scroll"
+        case .pinch: "pinch"
+        case .threeFingerSwipe: "threeFingerSwipe"
+        case .touches: "touches"
+        case .button: "button"
+        case .mode: "mode"
+        case .key: "key"
+        case .text: "text"
+        case .wait: "wait"
+        }
+    }
+
+    public static let names = [
+        "swipe", "tap", "doubleTap", "longPress", "drag", "twoFingerTap", "scroll", "pinch", "threeFingerSwipe",
+        "touches", "button", "mode", "key", "text", "wait",
+    ]
+
+    /// Where gestures happen when a step does not say: the middle of an iPhone's touchpad area.
+    public static let defaultPoint = Point(x: 180, y: 300)
+
+    /// The step's inputs, starting at `start`.
+    public func inputs(startingAt start: Duration, trace: TouchTrace = TouchTrace()) -> [TimedInput] {
+        switch self {
+        case .swipe(let from, let to, let duration, let fingers):
+            return trace.swipe(from: from, to: to, duration: duration, fingers: fingers, start: start)
+        case .tap(let point, let duration):
+            return trace.press(at: point, duration: duration, start: start)
+        case .doubleTap(let point, let gap):
+            return trace.doubleTap(at: point, gap: gap, start: start)
+        case .longPress(let point, let duration):
+            return trace.press(at: point, duration: duration, start: start)
+        case .drag(let point, let hold, let delta, let duration):
+            return trace.longPressDrag(at: point, hold: hold, by: delta, duration: duration, start: start)
+        case .twoFingerTap(let point):
+            return trace.press(at: point, fingers: 2, start: start)
+        case .scroll(let delta, let duration):
+            let from = Self.defaultPoint
+            return trace.swipe(
+                from: from, to: Point(x: from.x + delta.x, y: from.y + delta.y), duration: duration, fingers: 2,
+                start: start)
+        case .pinch(let scale, let duration):
+            return trace.pinch(at: Self.defaultPoint, scale: scale, duration: duration, start: start)
+        case .threeFingerSwipe(let direction, let distance, let duration):
+            let from = Self.defaultPoint
+            let unit = direction.unit
+            return trace.swipe(
+                from: from, to: Point(x: from.x + unit.x * distance, y: from.y + unit.y * distance),
+                duration: duration, fingers: 3, start: start)
+        case .touches(let samples):
+            return samples.map { TimedInput(start + $0.at, .touches($0.points)) }
+        case .button(let action):
+            return [TimedInput(start, .button(action))]
+        case .mode(let mode):
+            return [TimedInput(start, .mode(mode))]
+        case .key(let key, let modifiers):
+            return [TimedInput(start, .key(key, modifiers: modifiers))]
+        case .text(let string):
+            return [TimedInput(start, .text(string))]
+        case .wait:
+            return []
+        }
+    }
+
+    /// How long the step takes: the time of its last input, or the wait.
+    public func duration(trace: TouchTrace = TouchTrace()) -> Duration {
+        if case .wait(let duration) = self { return duration }
+        return inputs(startingAt: .zero, trace: trace).last?.time ?? .zero
+    }
+}
+
+public enum SwipeDirection: String, Sendable, Hashable, CaseIterable {
+    case up, down, left, right
+
+    /// Screen coordinates: y grows downwards.
+    var unit: Point {
+        switch self {
+        case .up: Point(x: 0, y: -1)
+        case .down: Point(x: 0, y: 1)
+        case .left: Point(x: -1, y: 0)
+        case .right: Point(x: 1, y: 0)
+        }
+    }
+}
+
+/// A raw touch sample of a `touches` step: its time from the step's start and the fingers down.
+public struct TouchSample: Sendable, Hashable {
+    public var at: Duration
+    public var points: [TouchPoint]
+
+    public init(at: Duration, points: [TouchPoint]) {
+        self.at = at
+        self.points = points
+    }
+}

@@ -1,0 +1,42 @@
+import StrictJSON
+
+/// Why a payload received on one of the RemoteTouch characteristics was refused.
+public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Code: String, Sendable, Equatable {
+        /// Longer than the ATT attribute limit (512 bytes).
+        case tooLarge
+        /// Not JSON (broken, truncated, NaN, trailing garbage, too deep).
+        case notJSON
+        /// JSON, but not a valid payload of this kind (unknown case, wrong type, out-of-range number).
+        case invalid
+        /// Binary report or packet of the wrong length or with reserved bits set.
+        case malformedBinary
+    }
+
+    public var code: Code
+    /// Which payload: "command", "status", "pairing code", "HID report", "UDP packet".
+    public var payload: String
+    public var message: String
+
+    public init(_ code: Code, payload: String, _ message: String) {
+        self.code = code
+        self.payload = payload
+        self.message = message
+    }
+
+    public var description: String { "\(payload) payload: \(message)" }
+
+    static func tooLarge(_ payload: String, count: Int) -> ProtocolError {
+        ProtocolError(
+            .tooLarge, payload: payload,
+            "\(count) bytes is over the ATT limit of \(RemoteTouchService.maxAttributeLength) bytes")
+    }
+
+    static func notJSON(_ payload: String, _ error: JSONParseError) -> ProtocolError {
+        ProtocolError(.notJSON, payload: payload, "not valid JSON: \(error.description)")
+    }
+
+    static func invalid(_ payload: String, _ error: JSONSchemaError) -> ProtocolError {
+        ProtocolError(.invalid, payload: payload, error.description)
+    }
+}

@@ -1,0 +1,78 @@
+/// A problem found in a document, with the JSON path of the offending value.
+public struct JSONSchemaError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: JSONPath
+    public var message: String
+
+    public init(_ path: JSONPath, _ message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    /// `cursorMove.delta[0]: expected a number, found a string`
+    public var description: String { "\(path): \(message)" }
+}
+
+/// Typed reads of a `JSONValue` that fail with the value's path and what was expected.
+extension JSONValue {
+    public func object(at path: JSONPath) throws(JSONSchemaError) -> JSONObject {
+        guard case .object(let object) = self else { throw mismatch("an object", at: path) }
+        return object
+    }
+
+    public func array(at path: JSONPath) throws(JSONSchemaError) -> [JSONValue] {
+        guard case .array(let elements) = self else { throw mismatch("an array", at: path) }
+        return elements
+    }
+
+    public func string(at path: JSONPath) throws(JSONSchemaError) -> String {
+        guard case .string(let text) = self else { throw mismatch("a string", at: path) }
+        return text
+    }
+
+    public func bool(at path: JSONPath) throws(JSONSchemaError) -> Bool {
+        guard case .bool(let flag) = self else { throw mismatch("a boolean", at: path) }
+        return flag
+    }
+
+    /// A finite number whose magnitude is at most `limit`.
+    public func number(at path: JSONPath, magnitude limit: Double = .greatestFiniteMagnitude)
+        throws(JSONSchemaError) -> Double
+    {
+        guard case .number(let number) = self else { throw mismatch("a number", at: path) }
+        guard abs(number) <= limit else {
+            throw JSONSchemaError(path, "\(JSONWriter.numberText(number)) is outside ±\(JSONWriter.numberText(limit))")
+        }
+        return number
+    }
+
+    /// A whole number in `range` (`10` and `10.0` both count as whole).
+    public func integer(at path: JSONPath, in range: ClosedRange<Int>) throws(JSONSchemaError) -> Int {
+        guard case .number(let number) = self else { throw mismatch("a whole number", at: path) }
+        guard number.rounded() == number, number >= Double(range.lowerBound), number <= Double(range.upperBound)
+        else {
+            throw JSONSchemaError(
+                path, "expected a whole number in \(range.lowerBound)...\(range.upperBound), found \(JSONWriter.numberText(number))")
+        }
+        return Int(number)
+    }
+
+    private func mismatch(_ expected: String, at path: JSONPath) -> JSONSchemaError {
+        JSONSchemaError(path, "expected \(expected), found \(kindName)")
+    }
+}
+
+extension JSONObject {
+    /// The value of a key that must be present.
+    public func required(_ key: String, at path: JSONPath) throws(JSONSchemaError) -> JSONValue {
+        guard let value = self[key] else { throw JSONSchemaError(path, "missing required key \"\(key)\"") }
+        return value
+    }
+
+    /// Fails on any key outside `allowed`, naming it and listing the allowed ones.
+    public func rejectUnknownKeys(allowed: [String], at path: JSONPath) throws(JSONSchemaError) {
+        for key in keys where !allowed.contains(key) {
+            let list = allowed.isEmpty ? "no keys" : allowed.map { "\"\($0)\"" }.joined(separator: ", ")
+            throw JSONSchemaError(path.appending(key), "unknown key; allowed here: \(list)")
+        }
+    }
+}

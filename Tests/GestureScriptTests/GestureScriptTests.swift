@@ -1,0 +1,129 @@
+import Foundation
+import GestureModel
+import GestureScript
+import RemoteTouchProtocol
+import StrictJSON
+import Testing
+
+/// The package root, found from this file's path, so tests read the shipped scenarios wherever they run.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+func shippedScripts() -> [String] {
+    let folder = packageRoot.appendingPathComponent("Scenarios").path
+    let walker = FileManager.default.enumerator(atPath: folder)
+    var files: [String] = []
+    while let relative = walker?.nextObject() as? String {
+        if relative.hasSuffix(".json") && !relative.hasSuffix(".schema.json") {
+            files.append(folder + "/" + relative)
+        }
+    }
+    return files.sorted()
+}
+
+@Suite("Gesture scripts")
+struct GestureScriptTests {
+    @Test("every shipped scenario loads and produces commands")
+    func shipped() throws {
+        let files = shippedScripts()
+        #expect(files.count >= 8)
+        for file in files {
+            let script = try GestureScript.load(contentsOf: file)
+            #expect(!script.requirements.isEmpty, "\(file) names no requirement")
+            let outputs = GestureProcessor.process(script.inputs(), settings: script.settings)
+            #expect(!outputs.isEmpty, "\(file) sends nothing")
+        }
+    }
+
+    @Test("steps follow each other on one timeline")
+    func timeline() throws {
+        let script = try GestureScript.parse(
+            try JSONParser().parse(#"{"name":"t","steps":[{"tap":{"durationMs":50}},{"wait":{"ms":400}},{"button":"back"}]}"#),
+            file: "t.json")
+        #expect(script.inputs().map(\.time) == [.zero, .milliseconds(50), .milliseconds(450)])
+        #expect(script.duration() == .milliseconds(450))
+    }
+
+    @Test("settings are read, with shortened timers")
+    func settings() throws {
+        let script = try GestureScript.parse(
+            try JSONParser().parse(#"""
+                {"name":"s","settings":{"mode":"presentation","sensitivity":2.5,"acceleration":"heavy","idleTimeoutMs":2000},
+                 "steps":[{"wait":{"ms":1}}]}
+                """#),
+            file: "s.json")
+        #expect(script.settings.mode == .presentation)
+        #expect(script.settings.sensitivity.value == 2.5)
+        #expect(script.settings.acceleration == .heavy)
+        #expect(script.settings.idleTimeout == .seconds(2))
+    }
+
+    @Test("every problem is reported with the file and its JSON path")
+    func problems() throws {
+        let text = #"""
+            {"name": 5, "extra": true,
+             "settings": {"sensitivity": 0.4, "mode": "turbo"},
+             "steps": [
+               {"swipe": {"to": [1, "a"], "durationMs": 100}},
+               {"tapp": {}},
+               {"wait": {"ms": -1}},
+               {"tap": {}, "wait": {"ms": 1}},
+               {"touches": [{"atMs": 0, "points": [[1, 2]]}]},
+               {"key": {"key": "c", "modifiers": ["hyper"]}},
+               {"threeFingerSwipe": {"direction": "diagonal"}}
+             ]}
+            """#
+        let value = try JSONParser().parse(text)
+        do {
+            _ = try GestureScript.parse(value, file: "Scenarios/bad.json")
+            Issue.record("a broken script parsed")
+        } catch {
+            #expect(error.problems == [
+                "extra: unknown key; allowed here: \"name\", \"description\", \"requirements\", \"settings\", \"steps\"",
+                "name: expected a string, found a number",
+                "settings.mode: unknown value \"turbo\"; expected one of \"presentation\", \"mediaControl\", \"basicMouse\"",
+                "settings.sensitivity: sensitivity 0.4 is outside 0.5...3.0 (R8.1)",
+                "steps[0].swipe.to[1]: expected a number, found a string",
+                "steps[1].tapp: unknown step; expected one of swipe, tap, doubleTap, longPress, drag, twoFingerTap, scroll, pinch, threeFingerSwipe, touches, button, mode, key, text, wait",
+                "steps[2].wait.ms: -1 ms is outside [0...600000]",
+                "steps[3]: a step is an object with exactly one key, the step kind (one of swipe, tap, doubleTap, longPress, drag, twoFingerTap, scroll, pinch, threeFingerSwipe, touches, button, mode, key, text, wait); found 2 keys",
+                "steps[4].touches[0].points: the last sample must lift every finger (points: [])",
+                "steps[5].key.modifiers[0]: unknown value \"hyper\"; expected one of \"command\", \"option\", \"control\", \"shift\"",
+                "steps[6].threeFingerSwipe.direction: unknown value \"diagonal\"; expected one of \"up\", \"down\", \"left\", \"right\"",
+            ])
+            #expect(error.description.hasPrefix("Scenarios/bad.json: extra: unknown key"))
+        }
+    }
+
+    @Test("a file that is not JSON, or missing, is reported with its name")
+    func unreadable() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hil-script-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let broken = folder.appendingPathComponent("broken.json")
+        try Data(#"{"name": "x", "steps": [}"#.utf8).write(to: broken)
+        #expect(throws: ScriptError(file: broken.path, problems: ["not valid JSON: line 1, column 25: unexpected '}'; expected a value"])) {
+            try GestureScript.load(contentsOf: broken.path)
+        }
+        do {
+            _ = try GestureScript.load(contentsOf: folder.appendingPathComponent("missing.json").path)
+            Issue.record("a missing file loaded")
+        } catch {
+            #expect(error.problems.first?.hasPrefix("cannot read the file") == true)
+        }
+    }
+
+    @Test("a raw touch trace becomes inputs at its times")
+    func rawTouches() throws {
+        let script = try GestureScript.parse(
+            try JSONParser().parse(#"""
+                {"name":"raw","steps":[{"wait":{"ms":10}},{"touches":[
+                  {"atMs":0,"points":[[100,100],[140,100]]},{"atMs":40,"points":[]}]}]}
+                """#),
+            file: "raw.json")
+        let inputs = script.inputs()
+        #expect(inputs.map(\.time) == [.milliseconds(10), .milliseconds(50)])
+        #expect(inputs.first?.input == .touches([TouchPoint(id: 0, x: 100, y: 100), TouchPoint(id: 1, x: 140, y: 100)]))
+        #expect(GestureProcessor.process(inputs, settings: script.settings).compactMap(\.command) == [.rightClick])
+    }
+}
