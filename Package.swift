@@ -34,11 +34,14 @@ let package = Package(
         .target(name: "CommandMapping", dependencies: ["RemoteTouchProtocol", "InputCodes"]),
         .target(name: "GestureScript", dependencies: ["StrictJSON", "RemoteTouchProtocol", "GestureModel"]),
 
+        // Rigs: definitions, the host probe, the vm guest.
+        .target(name: "Rig", dependencies: ["StrictJSON"]),
+
         // The command-line tool: argument parsing and wiring only.
         .executableTarget(
             name: "hil",
             dependencies: [
-                "RemoteTouchProtocol", "GestureModel", "CommandMapping", "GestureScript", "InputCodes",
+                "RemoteTouchProtocol", "GestureModel", "CommandMapping", "GestureScript", "InputCodes", "Rig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -48,6 +51,7 @@ let package = Package(
         .testTarget(name: "GestureModelTests", dependencies: ["GestureModel", "RemoteTouchProtocol"]),
         .testTarget(name: "CommandMappingTests", dependencies: ["CommandMapping", "InputCodes", "RemoteTouchProtocol"]),
         .testTarget(name: "GestureScriptTests", dependencies: ["GestureScript", "GestureModel", "RemoteTouchProtocol"]),
+        .testTarget(name: "RigTests", dependencies: ["Rig", "StrictJSON"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CDBus", "CEvdev", "InputCodes"]),
     ]
 )

@@ -156,17 +156,3 @@ extension Point {
             y: try elements[1].number(at: path.appending(1), magnitude: Command.maxDelta))
     }
 }
-
-extension JSONValue {
-    /// A string naming one case of `E`, or an error listing the allowed names.
-    public func enumeration<E: RawRepresentable & CaseIterable>(_ type: E.Type, at path: JSONPath)
-        throws(JSONSchemaError) -> E where E.RawValue == String
-    {
-        let text = try string(at: path)
-        guard let value = E(rawValue: text) else {
-            let allowed = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-            throw JSONSchemaError(path, "unknown value \"\(text)\"; expected one of \(allowed)")
-        }
-        return value
-    }
-}

@@ -1,0 +1,156 @@
+/// Whether a rig can run on this host, check by check, each failed one with what to do.
+public struct RigAssessment: Sendable {
+    public struct Check: Sendable, Hashable {
+        public var passed: Bool
+        /// What was checked and what was found: "2 hardware adapters (hci0, hci1)".
+        public var finding: String
+        /// The next step when it failed.
+        public var fix: String?
+    }
+
+    public let rig: RigDefinition
+    public let checks: [Check]
+
+    public var canRun: Bool { checks.allSatisfy(\.passed) }
+    public var failures: [Check] { checks.filter { !$0.passed } }
+
+    /// The oldest BlueZ with everything the rig uses (AcquireWrite/AcquireNotify, LE advertising manager).
+    public static let minimumBlueZ = [5, 50]
+
+    public init(rig: RigDefinition, facts: HostFacts) {
+        self.rig = rig
+        var checks: [Check] = []
+        func check(_ passed: Bool, _ finding: String, fix: @autoclosure () -> String) {
+            checks.append(Check(passed: passed, finding: finding, fix: passed ? nil : fix()))
+        }
+        let setup = "run `bash Rigs/setup.sh` (installs the Debian packages)"
+        func tool(_ name: String, _ purpose: String) {
+            check(
+                facts.tools[name] != nil,
+                facts.tools[name].map { "\(name) at \($0)" } ?? "\(name) not found (\(purpose))", fix: setup)
+        }
+
+        switch rig.kind {
+        case .hardware, .virtual:
+            let moduleHint =
+                facts.bluetoothModuleAvailable
+                ? "load it: `sudo modprobe bluetooth`"
+                : "this kernel (\(facts.kernelRelease)) has no Bluetooth (CONFIG_BT); use the vm rig (`--rig vm`)"
+            check(
+                facts.kernelBluetooth,
+                facts.kernelBluetooth ? "kernel Bluetooth (/sys/class/bluetooth)" : "kernel has no Bluetooth loaded: /sys/class/bluetooth is missing",
+                fix: moduleHint)
+            Self.uinputChecks(facts, check)
+        case .vm:
+            break
+        }
+
+        switch rig.kind {
+        case .hardware:
+            let hardware = facts.hardwareAdapters
+            check(
+                hardware.count >= 2,
+                "\(hardware.count) hardware adapter(s)" + (hardware.isEmpty ? "" : " (" + hardware.map(\.name).joined(separator: ", ") + ")"),
+                fix: "the hardware rig needs two adapters with a radio link between them: plug in a second USB Bluetooth adapter")
+            for (role, name) in [("peripheral", rig.peripheralAdapter), ("central", rig.centralAdapter)] {
+                let present = facts.adapters.contains { $0.name == name }
+                check(present, "\(role) adapter \(name) " + (present ? "present" : "missing"),
+                      fix: "set \"\(role)Adapter\" in \(rig.name).json to one of: " + (facts.adapters.map(\.name).joined(separator: ", ").nonEmpty ?? "(no adapters)"))
+            }
+            check(facts.bluetoothdRunning, facts.bluetoothdRunning ? "bluetoothd running" : "bluetoothd is not running",
+                  fix: "start it: `sudo systemctl start bluetooth`")
+            Self.versionCheck(facts, check)
+        case .virtual:
+            let vhciHint =
+                facts.vhciModuleAvailable
+                ? "load it: `sudo modprobe hci_vhci`"
+                : "this kernel (\(facts.kernelRelease)) has no hci_vhci (CONFIG_BT_HCIVHCI); use the vm rig (`--rig vm`)"
+            check(facts.vhci, facts.vhci ? "hci_vhci (/dev/vhci)" : "hci_vhci is not loaded: /dev/vhci is missing", fix: vhciHint)
+            tool("btvirt", "makes the two virtual controllers; package bluez-test-tools")
+            if rig.bluetoothd == .private {
+                tool("bluetoothd", "package bluez")
+                tool("dbus-daemon", "package dbus")
+                check(facts.isRoot, facts.isRoot ? "running as root" : "not root",
+                      fix: "btvirt and a private bluetoothd need root: run with sudo, or use the vm rig")
+            } else {
+                check(facts.bluetoothdRunning, facts.bluetoothdRunning ? "bluetoothd running" : "bluetoothd is not running",
+                      fix: "start it: `sudo systemctl start bluetooth`")
+            }
+            Self.versionCheck(facts, check)
+        case .vm:
+            tool("qemu-system-x86_64", "runs the guest; package qemu-system-x86")
+            // The guest runs this host's root filesystem: its BlueZ is the guest's BlueZ.
+            tool("bluetoothd", "the guest's bluetoothd comes from this host; package bluez")
+            tool("btvirt", "the guest's virtual controllers; package bluez-test-tools")
+            tool("bluetoothctl", "package bluez")
+            tool("dbus-daemon", "the guest's system bus; package dbus")
+            tool("cpio", "builds the guest's initramfs")
+            tool("depmod", "orders the guest's kernel modules; package kmod")
+            tool("apt-get", "downloads Debian's kernel and busybox for the guest")
+            tool("dpkg-deb", "unpacks them")
+            Self.versionCheck(facts, check)
+        }
+        self.checks = checks
+    }
+
+    private static func uinputChecks(_ facts: HostFacts, _ check: (Bool, String, @autoclosure () -> String) -> Void) {
+        if let path = facts.uinputPath {
+            check(facts.uinputWritable, facts.uinputWritable ? "\(path) is writable" : "\(path) is not writable by this user",
+                  "run as root, or give your user access (`sudo setfacl -m u:$USER:rw \(path)`, or a udev rule for group input)")
+        } else {
+            check(false, "no uinput device (/dev/uinput)",
+                  facts.uinputModuleAvailable
+                    ? "load it: `sudo modprobe uinput`"
+                    : "this kernel (\(facts.kernelRelease)) has no uinput (CONFIG_INPUT_UINPUT); use the vm rig (`--rig vm`)")
+        }
+    }
+
+    private static func versionCheck(_ facts: HostFacts, _ check: (Bool, String, @autoclosure () -> String) -> Void) {
+        guard let text = facts.bluetoothdVersion else { return }
+        let parts = text.split(separator: ".").compactMap { Int($0) }
+        let recent = parts.lexicographicallyPrecedes(minimumBlueZ) == false
+        let minimum = minimumBlueZ.map(String.init).joined(separator: ".")
+        check(recent, "BlueZ \(text)" + (recent ? "" : " is older than \(minimum)"), "install BlueZ \(minimum) or later")
+    }
+}
+
+extension String {
+    var nonEmpty: String? { isEmpty ? nil : self }
+}
+
+/// Picks the rig for `--rig auto`, or checks the one asked for, and says why.
+public enum RigSelector {
+    /// Preference order for `auto`: real radios first, then a local virtual rig, then the vm.
+    public static let preference: [RigDefinition.Kind] = [.hardware, .virtual, .vm]
+
+    /// - Returns: the rig and a sentence saying why it was picked.
+    /// - Throws: `RigError` when the named rig is unknown or cannot run here, or no rig can run.
+    public static func choose(_ requested: String, from catalog: RigCatalog, facts: HostFacts)
+        throws(RigError) -> (rig: RigDefinition, reason: String)
+    {
+        if requested != "auto" {
+            let rig = try catalog.rig(named: requested)
+            let assessment = RigAssessment(rig: rig, facts: facts)
+            guard assessment.canRun else {
+                let first = assessment.failures[0]
+                throw RigError(
+                    .noRunnableRig, "rig \(rig.name) cannot run here: \(first.finding)",
+                    hint: (first.fix ?? "") + " (`hil doctor` lists every check)")
+            }
+            return (rig, "rig \(rig.name) (asked for)")
+        }
+        var skipped: [String] = []
+        for kind in preference {
+            for rig in catalog.rigs where rig.kind == kind {
+                let assessment = RigAssessment(rig: rig, facts: facts)
+                if assessment.canRun {
+                    let why = skipped.isEmpty ? "" : "; " + skipped.joined(separator: "; ")
+                    return (rig, "rig \(rig.name) (auto: \(rig.name) can run here\(why))")
+                }
+                skipped.append("not \(rig.name): \(assessment.failures[0].finding)")
+            }
+        }
+        throw RigError(.noRunnableRig, "no rig can run here: " + skipped.joined(separator: "; "),
+                       hint: "run `hil doctor` for every check and what to do")
+    }
+}

@@ -1,0 +1,222 @@
+public import StrictJSON
+
+/// Where the loop runs: a rig file under `Rigs/` (`vm.json`, `virtual.json`, `hardware.json`).
+public struct RigDefinition: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// Two real adapters with a radio link between them, the system's bluetoothd.
+        case hardware
+        /// A kernel with hci_vhci and uinput: `btvirt -L -l2` makes two LE controllers.
+        case virtual
+        /// A QEMU guest booting Debian's kernel with this host's root over 9p, the virtual rig inside.
+        case vm
+    }
+
+    /// How the two controllers come to exist.
+    public enum Controllers: String, Sendable, Hashable, CaseIterable {
+        /// `btvirt -L -l2`: two LE controllers joined by an emulated link (bluez-test-tools).
+        case btvirt
+        /// Adapters already present (USB dongles, built-in radios).
+        case existing
+    }
+
+    /// Which bluetoothd serves the adapters.
+    public enum Daemon: String, Sendable, Hashable, CaseIterable {
+        /// The rig starts its own dbus-daemon and bluetoothd (the vm guest).
+        case `private`
+        /// The host's system bluetoothd on the system bus.
+        case system
+    }
+
+    /// LE connection parameters the central asks for.
+    public struct Connection: Sendable, Hashable {
+        public var minIntervalMs: Double
+        public var maxIntervalMs: Double
+        public var latency: Int
+        public var supervisionTimeoutMs: Int
+
+        public init(minIntervalMs: Double = 7.5, maxIntervalMs: Double = 15, latency: Int = 0,
+                    supervisionTimeoutMs: Int = 2000)
+        {
+            self.minIntervalMs = minIntervalMs
+            self.maxIntervalMs = maxIntervalMs
+            self.latency = latency
+            self.supervisionTimeoutMs = supervisionTimeoutMs
+        }
+    }
+
+    /// The QEMU guest of the vm rig.
+    public struct Machine: Sendable, Hashable {
+        public var memoryMiB: Int
+        public var cpus: Int
+        /// From QEMU's start until both adapters are powered.
+        public var readyTimeoutSeconds: Int
+
+        public init(memoryMiB: Int = 2048, cpus: Int = 2, readyTimeoutSeconds: Int = 90) {
+            self.memoryMiB = memoryMiB
+            self.cpus = cpus
+            self.readyTimeoutSeconds = readyTimeoutSeconds
+        }
+    }
+
+    public var name: String
+    public var description: String
+    public var kind: Kind
+    /// The adapter the peripheral (computer side) registers on, e.g. `hci0`.
+    public var peripheralAdapter: String
+    /// The adapter the virtual central (phone side) uses, e.g. `hci1`.
+    public var centralAdapter: String
+    public var controllers: Controllers
+    public var bluetoothd: Daemon
+    public var connection: Connection
+    /// The name of the uinput device the peripheral creates; verifiers find it by this name.
+    public var uinputDeviceName: String
+    /// Multiplies every scenario latency limit on this rig (emulated CPUs are slower than radios).
+    public var latencyScale: Double
+    /// Present for `kind: vm` only.
+    public var machine: Machine?
+
+    public init(name: String, description: String, kind: Kind, peripheralAdapter: String, centralAdapter: String,
+                controllers: Controllers, bluetoothd: Daemon, connection: Connection = Connection(),
+                uinputDeviceName: String = RigDefinition.defaultUinputDeviceName, latencyScale: Double = 1,
+                machine: Machine? = nil)
+    {
+        self.name = name
+        self.description = description
+        self.kind = kind
+        self.peripheralAdapter = peripheralAdapter
+        self.centralAdapter = centralAdapter
+        self.controllers = controllers
+        self.bluetoothd = bluetoothd
+        self.connection = connection
+        self.uinputDeviceName = uinputDeviceName
+        self.latencyScale = latencyScale
+        self.machine = machine
+    }
+
+    /// The uinput device name documented for verifiers.
+    public static let defaultUinputDeviceName = "RemoteTouch HIL Virtual Input"
+}
+
+extension RigDefinition {
+    /// Reads a rig file's JSON, collecting every problem with its JSON path.
+    public static func parse(_ value: JSONValue) throws(RigFileProblems) -> RigDefinition {
+        var problems: [JSONSchemaError] = []
+        func read<T>(_ body: () throws(JSONSchemaError) -> T) -> T? {
+            do { return try body() } catch {
+                problems.append(error)
+                return nil
+            }
+        }
+        guard let object = read({ () throws(JSONSchemaError) in try value.object(at: .root) }) else {
+            throw RigFileProblems(problems)
+        }
+        let keys = ["name", "description", "kind", "peripheralAdapter", "centralAdapter", "controllers", "bluetoothd",
+                    "connection", "uinputDeviceName", "latencyScale", "machine"]
+        _ = read { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: keys, at: .root) }
+        func field(_ key: String) -> JSONValue? { read { () throws(JSONSchemaError) in try object.required(key, at: .root) } }
+        func string(_ key: String) -> String? {
+            guard let value = field(key) else { return nil }
+            return read { () throws(JSONSchemaError) in try value.string(at: .root.appending(key)) }
+        }
+        func adapter(_ key: String) -> String? {
+            guard let name = string(key) else { return nil }
+            guard name.hasPrefix("hci"), let number = Int(name.dropFirst(3)), number >= 0 else {
+                problems.append(JSONSchemaError(.root.appending(key), "expected an adapter name like \"hci0\", found \"\(name)\""))
+                return nil
+            }
+            return name
+        }
+        let name = string("name")
+        let description = string("description")
+        let kind = field("kind").flatMap { v in read { () throws(JSONSchemaError) in try v.enumeration(Kind.self, at: .root.appending("kind")) } }
+        let peripheral = adapter("peripheralAdapter")
+        let central = adapter("centralAdapter")
+        if let peripheral, peripheral == central {
+            problems.append(JSONSchemaError(.root.appending("centralAdapter"), "the central needs its own adapter, not \(peripheral) again"))
+        }
+        let controllers = field("controllers").flatMap { v in
+            read { () throws(JSONSchemaError) in try v.enumeration(Controllers.self, at: .root.appending("controllers")) }
+        }
+        let daemon = field("bluetoothd").flatMap { v in
+            read { () throws(JSONSchemaError) in try v.enumeration(Daemon.self, at: .root.appending("bluetoothd")) }
+        }
+        var connection = Connection()
+        if let value = object["connection"] {
+            let path = JSONPath.root.appending("connection")
+            if let c = read({ () throws(JSONSchemaError) in try value.object(at: path) }) {
+                _ = read { () throws(JSONSchemaError) in
+                    try c.rejectUnknownKeys(allowed: ["minIntervalMs", "maxIntervalMs", "latency", "supervisionTimeoutMs"], at: path)
+                }
+                // Core spec: intervals 7.5 ms to 4 s, latency 0-499, supervision timeout 100 ms to 32 s.
+                if let v = c["minIntervalMs"], let n = read({ () throws(JSONSchemaError) in try Self.inRange(v, 7.5...4000, at: path.appending("minIntervalMs")) }) { connection.minIntervalMs = n }
+                if let v = c["maxIntervalMs"], let n = read({ () throws(JSONSchemaError) in try Self.inRange(v, 7.5...4000, at: path.appending("maxIntervalMs")) }) { connection.maxIntervalMs = n }
+                if let v = c["latency"], let n = read({ () throws(JSONSchemaError) in try v.integer(at: path.appending("latency"), in: 0...499) }) { connection.latency = n }
+                if let v = c["supervisionTimeoutMs"], let n = read({ () throws(JSONSchemaError) in try v.integer(at: path.appending("supervisionTimeoutMs"), in: 100...32000) }) { connection.supervisionTimeoutMs = n }
+                if connection.minIntervalMs > connection.maxIntervalMs {
+                    problems.append(JSONSchemaError(path.appending("maxIntervalMs"), "\(connection.maxIntervalMs) is below minIntervalMs \(connection.minIntervalMs)"))
+                }
+            }
+        }
+        var uinputName = RigDefinition.defaultUinputDeviceName
+        if let value = object["uinputDeviceName"] {
+            let path = JSONPath.root.appending("uinputDeviceName")
+            if let text = read({ () throws(JSONSchemaError) in try value.string(at: path) }) {
+                // UINPUT_MAX_NAME_SIZE is 80 with the terminating NUL.
+                if text.isEmpty || text.utf8.count > 79 {
+                    problems.append(JSONSchemaError(path, "a uinput device name has 1 to 79 bytes, found \(text.utf8.count)"))
+                } else {
+                    uinputName = text
+                }
+            }
+        }
+        var scale = 1.0
+        if let value = object["latencyScale"],
+            let n = read({ () throws(JSONSchemaError) in try Self.inRange(value, 0.1...100, at: .root.appending("latencyScale")) })
+        {
+            scale = n
+        }
+        var machine: Machine?
+        if let value = object["machine"] {
+            let path = JSONPath.root.appending("machine")
+            if let m = read({ () throws(JSONSchemaError) in try value.object(at: path) }) {
+                _ = read { () throws(JSONSchemaError) in try m.rejectUnknownKeys(allowed: ["memoryMiB", "cpus", "readyTimeoutSeconds"], at: path) }
+                var parsed = Machine()
+                if let v = m["memoryMiB"], let n = read({ () throws(JSONSchemaError) in try v.integer(at: path.appending("memoryMiB"), in: 256...65536) }) { parsed.memoryMiB = n }
+                if let v = m["cpus"], let n = read({ () throws(JSONSchemaError) in try v.integer(at: path.appending("cpus"), in: 1...64) }) { parsed.cpus = n }
+                if let v = m["readyTimeoutSeconds"], let n = read({ () throws(JSONSchemaError) in try v.integer(at: path.appending("readyTimeoutSeconds"), in: 5...3600) }) { parsed.readyTimeoutSeconds = n }
+                machine = parsed
+            }
+        }
+        if kind == Kind.vm && machine == nil && object["machine"] == nil {
+            machine = Machine()
+        }
+        if let kind, kind != .vm, object["machine"] != nil {
+            problems.append(JSONSchemaError(.root.appending("machine"), "only a rig of kind \"vm\" has a machine"))
+        }
+        guard problems.isEmpty, let name, let description, let kind, let peripheral, let central, let controllers,
+            let daemon
+        else {
+            throw RigFileProblems(problems)
+        }
+        return RigDefinition(
+            name: name, description: description, kind: kind, peripheralAdapter: peripheral, centralAdapter: central,
+            controllers: controllers, bluetoothd: daemon, connection: connection, uinputDeviceName: uinputName,
+            latencyScale: scale, machine: machine)
+    }
+
+    private static func inRange(_ value: JSONValue, _ range: ClosedRange<Double>, at path: JSONPath)
+        throws(JSONSchemaError) -> Double
+    {
+        let number = try value.number(at: path)
+        guard range.contains(number) else {
+            throw JSONSchemaError(path, "\(JSONWriter.numberText(number)) is outside \(JSONWriter.numberText(range.lowerBound))...\(JSONWriter.numberText(range.upperBound))")
+        }
+        return number
+    }
+}
+
+/// Every problem found in one rig file, each with its JSON path.
+public struct RigFileProblems: Error, Sendable {
+    public var problems: [JSONSchemaError]
+    public init(_ problems: [JSONSchemaError]) { self.problems = problems }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Rig
+import Testing
+
+/// A fake filesystem root with just the files the probe reads.
+struct FixtureRoot {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("hil-root-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        try write("proc/sys/kernel/osrelease", "6.1.0-test-amd64\n")
+    }
+
+    func write(_ relative: String, _ text: String = "") throws {
+        let file = url.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: file)
+    }
+
+    func folder(_ relative: String) throws {
+        try FileManager.default.createDirectory(at: url.appendingPathComponent(relative), withIntermediateDirectories: true)
+    }
+
+    func executable(_ relative: String) throws {
+        try write(relative, "#!/bin/sh\n")
+        chmod(url.appendingPathComponent(relative).path, 0o755)
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+@Suite("Host probe, rig checks and automatic choice")
+struct HostProbeTests {
+    let catalog: RigCatalog
+
+    init() throws {
+        catalog = try RigCatalog(directory: rigsFolder)
+    }
+
+    @Test("a host like ours (no Bluetooth, no uinput, qemu and BlueZ installed) gets the vm rig, with reasons")
+    func bareHost() throws {
+        let root = try FixtureRoot()
+        defer { root.remove() }
+        for tool in ["qemu-system-x86_64", "btvirt", "bluetoothctl", "dbus-daemon", "cpio", "depmod", "apt-get", "dpkg-deb"] {
+            try root.executable("usr/bin/\(tool)")
+        }
+        try root.executable("usr/sbin/bluetoothd")
+        let facts = HostFacts.probe(root: root.url.path, path: "/usr/bin")
+        #expect(facts.kernelRelease == "6.1.0-test-amd64")
+        #expect(!facts.kernelBluetooth && facts.uinputPath == nil && !facts.vhci)
+
+        let hardware = RigAssessment(rig: try catalog.rig(named: "hardware"), facts: facts)
+        #expect(!hardware.canRun)
+        #expect(hardware.failures.first?.finding == "kernel has no Bluetooth loaded: /sys/class/bluetooth is missing")
+        #expect(hardware.failures.first?.fix?.contains("has no Bluetooth (CONFIG_BT); use the vm rig") == true)
+        let virtual = RigAssessment(rig: try catalog.rig(named: "virtual"), facts: facts)
+        #expect(virtual.failures.contains { $0.finding == "no uinput device (/dev/uinput)" })
+        #expect(virtual.failures.contains { $0.finding == "hci_vhci is not loaded: /dev/vhci is missing" })
+
+        let (rig, reason) = try RigSelector.choose("auto", from: catalog, facts: facts)
+        #expect(rig.name == "vm")
+        #expect(reason == "rig vm (auto: vm can run here; not hardware: kernel has no Bluetooth loaded: /sys/class/bluetooth is missing; not virtual: kernel has no Bluetooth loaded: /sys/class/bluetooth is missing)")
+    }
+
+    @Test("modules on disk but not loaded: the fix is modprobe")
+    func modulesAvailable() throws {
+        let root = try FixtureRoot()
+        defer { root.remove() }
+        try root.write("lib/modules/6.1.0-test-amd64/kernel/net/bluetooth/bluetooth.ko.xz")
+        try root.write("lib/modules/6.1.0-test-amd64/kernel/drivers/input/misc/uinput.ko.xz")
+        let facts = HostFacts.probe(root: root.url.path, path: "")
+        let virtual = RigAssessment(rig: try catalog.rig(named: "virtual"), facts: facts)
+        #expect(virtual.failures.contains { $0.fix == "load it: `sudo modprobe bluetooth`" })
+        #expect(virtual.failures.contains { $0.fix == "load it: `sudo modprobe uinput`" })
+    }
+
+    @Test("qemu missing: vm cannot run, and the fix is the set-up script")
+    func noQemu() throws {
+        let root = try FixtureRoot()
+        defer { root.remove() }
+        let facts = HostFacts.probe(root: root.url.path, path: "/usr/bin")
+        let vm = RigAssessment(rig: try catalog.rig(named: "vm"), facts: facts)
+        #expect(!vm.canRun)
+        #expect(vm.failures.first?.finding == "qemu-system-x86_64 not found (runs the guest; package qemu-system-x86)")
+        #expect(vm.failures.first?.fix == "run `bash Rigs/setup.sh` (installs the Debian packages)")
+        #expect(throws: RigError.self) { try RigSelector.choose("auto", from: catalog, facts: facts) }
+        do {
+            _ = try RigSelector.choose("vm", from: catalog, facts: facts)
+        } catch {
+            #expect(error.message == "rig vm cannot run here: qemu-system-x86_64 not found (runs the guest; package qemu-system-x86)")
+        }
+    }
+
+    @Test("a kernel with hci_vhci and uinput gets the virtual rig")
+    func virtualHost() throws {
+        let facts = HostFacts(
+            kernelRelease: "6.1", kernelBluetooth: true, bluetoothModuleAvailable: true, adapters: [], vhci: true,
+            vhciModuleAvailable: true, uinputPath: "/dev/uinput", uinputWritable: true, uinputModuleAvailable: true,
+            bluetoothdRunning: false, bluetoothdVersion: "5.66",
+            tools: Dictionary(uniqueKeysWithValues: HostFacts.toolNames.map { ($0, "/usr/bin/\($0)") }), isRoot: true)
+        let (rig, reason) = try RigSelector.choose("auto", from: catalog, facts: facts)
+        #expect(rig.name == "virtual")
+        #expect(reason.contains("not hardware: 0 hardware adapter(s)"))
+    }
+
+    @Test("two hardware adapters with bluetoothd running get the hardware rig; an old BlueZ does not")
+    func hardwareHost() throws {
+        let root = try FixtureRoot()
+        defer { root.remove() }
+        try root.folder("sys/class/bluetooth/hci0/device")
+        try root.folder("sys/class/bluetooth/hci1/device")
+        try root.folder("sys/class/bluetooth/hci2")  // a vhci adapter: no device
+        try root.write("dev/uinput")
+        try root.write("proc/4242/comm", "bluetoothd\n")
+        var facts = HostFacts.probe(root: root.url.path, path: "")
+        #expect(facts.adapters.map(\.name) == ["hci0", "hci1", "hci2"])
+        #expect(facts.hardwareAdapters.map(\.name) == ["hci0", "hci1"])
+        #expect(facts.bluetoothdRunning)
+        facts.uinputWritable = true
+        facts.bluetoothdVersion = "5.66"
+        #expect(try RigSelector.choose("auto", from: catalog, facts: facts).rig.name == "hardware")
+        facts.bluetoothdVersion = "5.43"
+        let hardware = RigAssessment(rig: try catalog.rig(named: "hardware"), facts: facts)
+        #expect(hardware.failures.map(\.finding) == ["BlueZ 5.43 is older than 5.50"])
+        facts.bluetoothdVersion = "5.66"
+        facts.uinputWritable = false
+        #expect(RigAssessment(rig: try catalog.rig(named: "hardware"), facts: facts).failures.map(\.fix)
+            == ["run as root, or give your user access (`sudo setfacl -m u:$USER:rw \(facts.uinputPath!)`, or a udev rule for group input)"])
+    }
+}
