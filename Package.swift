@@ -52,6 +52,8 @@ let package = Package(
         .testTarget(name: "CommandMappingTests", dependencies: ["CommandMapping", "InputCodes", "RemoteTouchProtocol"]),
         .testTarget(name: "GestureScriptTests", dependencies: ["GestureScript", "GestureModel", "RemoteTouchProtocol"]),
         .testTarget(name: "RigTests", dependencies: ["Rig", "StrictJSON"]),
+        // Boots the real vm rig through the built `hil`; depends on it so `swift test` builds it.
+        .testTarget(name: "VMRigIntegrationTests", dependencies: ["hil"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CDBus", "CEvdev", "InputCodes"]),
     ]
 )

@@ -24,12 +24,20 @@ for package in "${packages[@]}"; do
     [[ "$status" == "installed" ]] || missing+=("$package")
 done
 
-if [[ ${#missing[@]} -eq 0 ]]; then
+# The vm rig downloads (never installs) Debian's kernel and busybox for its guest: apt must know them.
+guest_packages=(linux-image-amd64 busybox-static)
+apt_knows_guest=yes
+for package in "${guest_packages[@]}"; do
+    apt-cache show "$package" >/dev/null 2>&1 || apt_knows_guest=no
+done
+
+if [[ ${#missing[@]} -eq 0 && $apt_knows_guest == yes ]]; then
     exit 0
 fi
 
 if [[ "${1:-}" == "--check" ]]; then
-    echo "setup: missing Debian packages: ${missing[*]}" >&2
+    [[ ${#missing[@]} -eq 0 ]] || echo "setup: missing Debian packages: ${missing[*]}" >&2
+    [[ $apt_knows_guest == yes ]] || echo "setup: apt does not know ${guest_packages[*]} (the vm guest's kernel); 'apt-get update' needed" >&2
     echo "setup: run 'bash Rigs/setup.sh' to install them" >&2
     exit 1
 fi
@@ -44,14 +52,25 @@ if [[ $(id -u) -ne 0 ]]; then
     fi
 fi
 
-echo "setup: installing ${#missing[@]} Debian package(s): ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt_options=(-o DPkg::Lock::Timeout=600 -o Dpkg::Use-Pty=0 -q)
+echo "setup: apt-get update"
 if ! "${sudo[@]}" apt-get "${apt_options[@]}" update >/tmp/hil-setup-apt-update.log 2>&1; then
     echo "setup: 'apt-get update' failed; its output:" >&2
     cat /tmp/hil-setup-apt-update.log >&2
     exit 1
 fi
+if [[ $apt_knows_guest == no ]]; then
+    for package in "${guest_packages[@]}"; do
+        apt-cache show "$package" >/dev/null 2>&1 || {
+            echo "setup: apt still does not know $package after 'apt-get update'; check /etc/apt/sources.list" >&2
+            exit 1
+        }
+    done
+fi
+[[ ${#missing[@]} -gt 0 ]] || exit 0
+
+echo "setup: installing ${#missing[@]} Debian package(s): ${missing[*]}"
 if ! "${sudo[@]}" apt-get "${apt_options[@]}" install -y --no-install-recommends "${missing[@]}" \
         >/tmp/hil-setup-apt-install.log 2>&1; then
     echo "setup: 'apt-get install ${missing[*]}' failed; its output:" >&2

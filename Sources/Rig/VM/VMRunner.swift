@@ -1,0 +1,240 @@
+import Foundation
+import Synchronization
+
+/// Boots the vm rig's guest, runs one job in it with both adapters ready, and reports how it went.
+///
+/// The guest's console streams live to `console` and to `console.log` in the share folder; the job's exit
+/// status, a rig failure, and the guest's BlueZ logs come back through the read-write 9p share.
+/// QEMU is stopped on timeout, on a guest that never gets ready, and on `interrupt()` (Ctrl-C), so no
+/// stray guest outlives the run.
+public final class VMRunner: Sendable {
+    public struct Result: Sendable {
+        /// The job's exit status in the guest.
+        public var exitCode: Int32
+        /// From QEMU's start to both adapters powered (the guest's `HIL-RIG-READY`).
+        public var readyAfter: Duration?
+        /// From QEMU's start to the guest powering off.
+        public var totalAfter: Duration
+        /// Holds `console.log` and `logs/` (bluetoothd, btvirt, dbus, dmesg).
+        public var shareDirectory: String
+    }
+
+    public let rig: RigDefinition
+    public let image: VMImage
+    public let qemu: String
+    /// Overall limit for boot plus job.
+    public let timeout: Duration
+    private let state = Mutex(State())
+
+    private struct State {
+        var interrupted = false
+        var pid: Int32 = 0
+    }
+
+    public init(rig: RigDefinition, image: VMImage, qemu: String, timeout: Duration) {
+        precondition(rig.kind == .vm, "VMRunner runs vm rigs")
+        self.rig = rig
+        self.image = image
+        self.qemu = qemu
+        self.timeout = timeout
+    }
+
+    /// Asks the run to stop: QEMU is terminated and `run` throws `RigError.interrupted`. Safe from any thread.
+    public func interrupt() {
+        let pid = state.withLock { state in
+            state.interrupted = true
+            return state.pid
+        }
+        if pid > 0 { kill(pid, SIGTERM) }
+    }
+
+    /// Runs `job` in a fresh guest.
+    /// - Parameters:
+    ///   - console: receives the guest console's text as it arrives (`\r` removed).
+    ///   - keepShare: keep the share folder even when all went well.
+    /// - Throws: `RigError` for a guest that does not boot, never gets ready, times out or is interrupted,
+    ///   each with the last console lines and where the full log is.
+    public func run(_ job: VMJob, keepShare: Bool = false, console: @escaping @Sendable (String) -> Void)
+        throws(RigError) -> Result
+    {
+        let machine = rig.machine ?? RigDefinition.Machine()
+        let work = try Self.makeWorkDirectory()
+        let share = (work as NSString).appendingPathComponent("share")
+        let consoleLog = (share as NSString).appendingPathComponent("console.log")
+        do {
+            try FileManager.default.createDirectory(atPath: share, withIntermediateDirectories: true)
+            try job.script.write(toFile: (share as NSString).appendingPathComponent("job.sh"), atomically: true, encoding: .utf8)
+        } catch {
+            throw RigError(.boot, "cannot prepare the guest's share folder \(share): \(error.localizedDescription)",
+                           hint: "check free space and permissions under \(NSTemporaryDirectory())")
+        }
+        guard let log = FileHandle(forWritingAtPath: Self.create(consoleLog)) else {
+            throw RigError(.boot, "cannot write \(consoleLog)")
+        }
+
+        let clock = ContinuousClock()
+        let start = clock.now
+        let watcher = ConsoleWatcher(log: log, console: console, start: start)
+        // Its own process group: a terminal's Ctrl-C reaches hil, which stops QEMU and reports it.
+        let process = try ChildProcess(
+            qemu, arguments(share: share, machine: machine), output: .joined, ownProcessGroup: true)
+        state.withLock { $0.pid = process.pid }
+        let reader = Thread {
+            guard let handle = process.output else { return }
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                watcher.consume(data)
+            }
+            watcher.finish()
+        }
+        reader.start()
+
+        // Watchdog: readiness deadline, overall deadline, interruption.
+        var stopReason: RigError.Code?
+        var termSentAt: ContinuousClock.Instant?
+        var status: Int32?
+        while true {
+            status = process.poll()
+            if status != nil { break }
+            Thread.sleep(forTimeInterval: 0.05)
+            let elapsed = clock.now - start
+            if stopReason == nil {
+                if state.withLock({ $0.interrupted }) {
+                    stopReason = .interrupted
+                } else if watcher.readyAt == nil && elapsed > .seconds(machine.readyTimeoutSeconds) {
+                    stopReason = .notReady
+                } else if elapsed > timeout {
+                    stopReason = .timeout
+                }
+                if stopReason != nil {
+                    process.signal(SIGTERM)
+                    termSentAt = clock.now
+                }
+            } else if let sent = termSentAt, clock.now - sent > .seconds(5) {
+                process.signal(SIGKILL)
+                termSentAt = nil
+            }
+        }
+        watcher.waitUntilFinished()
+        state.withLock { $0.pid = 0 }
+        try? log.close()
+        let total = clock.now - start
+
+        let tail = watcher.lastLines(20)
+        let keep = { (reason: String) -> String in "\(reason)\nlast console lines:\n\(tail)\nfull console log: \(consoleLog)" }
+        switch stopReason {
+        case .interrupted:
+            throw RigError(.interrupted, "interrupted; the guest was stopped", hint: "guest logs kept in \(share)")
+        case .notReady:
+            throw RigError(
+                .notReady,
+                keep("the guest did not get both adapters ready within \(machine.readyTimeoutSeconds) s (machine.readyTimeoutSeconds in \(rig.name).json)"),
+                hint: "guest logs (bluetoothd, btvirt, dmesg) in \(share)/logs when it got that far")
+        case .timeout:
+            throw RigError(.timeout, keep("the run took longer than \(timeout) and was stopped"), hint: "raise --timeout")
+        default:
+            break
+        }
+        let rigError = (try? String(contentsOfFile: (share as NSString).appendingPathComponent("rig-error"), encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        if let rigError, !rigError.isEmpty {
+            throw RigError(.notReady, keep("the guest's rig failed: \(rigError)"), hint: "guest logs in \(share)/logs")
+        }
+        guard let text = try? String(contentsOfFile: (share as NSString).appendingPathComponent("exit-code"), encoding: .utf8),
+            let code = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
+            throw RigError(
+                .boot, keep("the guest stopped without reporting the job's exit status (QEMU exited with status \(status ?? -1))"),
+                hint: "the console log shows how far it got; `hil doctor` checks the host")
+        }
+        if !keepShare && code == 0 { try? FileManager.default.removeItem(atPath: work) }
+        return Result(exitCode: code, readyAfter: watcher.readyAt, totalAfter: total, shareDirectory: share)
+    }
+
+    private func arguments(share: String, machine: RigDefinition.Machine) -> [String] {
+        // -nographic is avoided: its serial console sends terminal resets, and a tty stdin would be put in
+        // raw mode. QEMU gets /dev/null for stdin and never touches the terminal.
+        [
+            "-accel", "tcg,thread=multi", "-cpu", "max", "-m", String(machine.memoryMiB), "-smp", String(machine.cpus),
+            "-no-reboot", "-display", "none", "-vga", "none", "-monitor", "none", "-serial", "stdio", "-nic", "none",
+            "-kernel", image.kernel, "-initrd", image.initrd,
+            "-append", "console=ttyS0 quiet panic=-1 HIL_READY_TIMEOUT=\(machine.readyTimeoutSeconds)",
+            "-fsdev", "local,id=hostroot,path=/,readonly=on,security_model=none,multidevs=remap",
+            "-device", "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot",
+            "-fsdev", "local,id=hilshare,path=\(share),security_model=none",
+            "-device", "virtio-9p-pci,fsdev=hilshare,mount_tag=hilshare",
+            "-device", "virtio-rng-pci",
+        ]
+    }
+
+    private static func makeWorkDirectory() throws(RigError) -> String {
+        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("hil-vm.XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw RigError(.boot, "cannot create a folder under \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))")
+        }
+        return String(cString: made)
+    }
+
+    private static func create(_ path: String) -> String {
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        return path
+    }
+}
+
+/// Reads the console: forwards it, logs it, keeps the last lines and notes when the rig became ready.
+private final class ConsoleWatcher: Sendable {
+    private struct State {
+        var partial = ""
+        var lines: [String] = []
+        var readyAt: Duration?
+        var finished = false
+    }
+
+    private let log: Mutex<FileHandle>
+    private let console: @Sendable (String) -> Void
+    private let start: ContinuousClock.Instant
+    private let state = Mutex(State())
+    private let done = DispatchSemaphore(value: 0)
+
+    init(log: FileHandle, console: @escaping @Sendable (String) -> Void, start: ContinuousClock.Instant) {
+        self.log = Mutex(log)
+        self.console = console
+        self.start = start
+    }
+
+    var readyAt: Duration? { state.withLock { $0.readyAt } }
+
+    func consume(_ data: Data) {
+        log.withLock { $0.write(data) }
+        let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r", with: "")
+        console(text)
+        let now = ContinuousClock.now - start
+        state.withLock { state in
+            state.partial += text
+            var lines = state.partial.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            state.partial = lines.removeLast()
+            for line in lines where line.hasPrefix("HIL-RIG-READY") && state.readyAt == nil {
+                state.readyAt = now
+            }
+            state.lines.append(contentsOf: lines)
+            if state.lines.count > 200 { state.lines.removeFirst(state.lines.count - 200) }
+        }
+    }
+
+    func finish() {
+        state.withLock { state in
+            if !state.partial.isEmpty { state.lines.append(state.partial) }
+            state.finished = true
+        }
+        done.signal()
+    }
+
+    func waitUntilFinished() {
+        done.wait()
+    }
+
+    func lastLines(_ count: Int) -> String {
+        state.withLock { $0.lines.suffix(count).map { "  | " + $0 }.joined(separator: "\n") }
+    }
+}

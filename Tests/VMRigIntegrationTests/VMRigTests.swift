@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+/// The package root, from this file's path.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// The `hil` executable this test run built.
+func hilBinary() throws -> String {
+    let candidates = [".build/debug/hil", ".build/x86_64-unknown-linux-gnu/debug/hil", ".build/release/hil"]
+        .map { packageRoot.appendingPathComponent($0).path }
+    guard let found = candidates.first(where: FileManager.default.isExecutableFile(atPath:)) else {
+        Issue.record("no built hil executable at \(candidates.joined(separator: ", ")); run `swift build` first")
+        throw CancellationError()
+    }
+    return found
+}
+
+struct Run {
+    var status: Int32
+    var output: String
+    var errors: String
+    var seconds: Double
+}
+
+/// Runs `hil` with `arguments` from the package root and collects what it printed.
+func hil(_ arguments: [String]) throws -> Run {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try hilBinary())
+    process.arguments = arguments
+    process.currentDirectoryURL = packageRoot
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    let start = ContinuousClock.now
+    try process.run()
+    // Drain stderr on another thread while stdout is read here, so neither pipe can fill up and block hil.
+    let errors = PipeDrain(err.fileHandleForReading)
+    let output = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let elapsed = ContinuousClock.now - start
+    return Run(
+        status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
+        errors: String(decoding: errors.wait(), as: UTF8.self),
+        seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+}
+
+/// Reads a pipe to its end on a background thread.
+final class PipeDrain: @unchecked Sendable {
+    // `data` is written by the reading thread before `done` is signalled and read only after `wait()`.
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    func wait() -> Data {
+        done.wait()
+        return data
+    }
+}
+
+/// These boot the real vm rig (QEMU, Debian's kernel, btvirt, bluetoothd). They fail, not skip, when it
+/// cannot run, with the reason `hil` gave.
+@Suite("vm rig, end to end", .serialized)
+struct VMRigTests {
+    @Test("the guest has /dev/uinput and two powered controllers, and hil there picks the virtual rig")
+    func adaptersReady() throws {
+        let binary = try hilBinary()
+        let run = try hil(["vm", "exec", "--timing", "--", "sh", "-c", "ls -l /dev/uinput; bluetoothctl list; '\(binary)' doctor"])
+        #expect(run.status == 0, "hil vm exec failed:\n\(run.errors)\n\(run.output.suffix(2000))")
+        #expect(run.output.contains("/dev/uinput"))
+        let controllers = run.output.split(separator: "\n").filter { $0.hasPrefix("Controller ") }
+        #expect(controllers.count == 2, "\(run.output.suffix(2000))")
+        #expect(run.errors.contains("adapters ready after"))
+        #expect(run.output.contains("adapters: hci0 (virtual), hci1 (virtual)"))
+        #expect(run.output.contains("--rig auto picks rig virtual"))
+    }
+
+    @Test("a crashing guest command's status comes back, with its output")
+    func crashStatus() throws {
+        let run = try hil(["vm", "exec", "--", "sh", "-c", "echo before-crash; kill -SEGV $$"])
+        #expect(run.status == 128 + 11, "\(run.errors)")
+        #expect(run.output.contains("before-crash"))
+        #expect(run.errors.contains("guest console and BlueZ logs in"))
+    }
+
+    @Test("a run over its timeout is stopped, exits 124, and leaves no QEMU behind")
+    func timeout() throws {
+        let run = try hil(["vm", "exec", "--timeout", "4", "--", "sleep", "600"])
+        #expect(run.status == 124, "\(run.errors)")
+        #expect(run.errors.contains("took longer than 4"))
+        #expect(run.errors.contains("full console log: "))
+        #expect(run.seconds < 30)
+        let share = run.errors.split(separator: "\n").first { $0.contains("full console log: ") }
+            .map { String($0.split(separator: " ").last ?? "") } ?? ""
+        let folder = URL(fileURLWithPath: share).deletingLastPathComponent().path
+        let stray = try pgrep(folder)
+        #expect(stray.isEmpty, "QEMU still running for \(folder): \(stray)")
+    }
+
+    @Test("a rig that does not exist is named, with the known ones")
+    func unknownRig() throws {
+        let run = try hil(["vm", "exec", "--rig", "nope", "--", "true"])
+        #expect(run.status == 125)
+        #expect(run.errors.contains("no rig named \"nope\""))
+        #expect(run.errors.contains("choose one of: auto, hardware, virtual, vm"))
+    }
+}
+
+/// Processes whose command line mentions `text`.
+func pgrep(_ text: String) throws -> [String] {
+    var found: [String] = []
+    for pid in try FileManager.default.contentsOfDirectory(atPath: "/proc") where pid.allSatisfy(\.isNumber) {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { continue }
+        let line = String(decoding: data.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
+        if line.contains(text) && !line.contains("pgrep") { found.append("\(pid): \(line)") }
+    }
+    return found
+}
+
+@Suite("vm rig, interrupted", .serialized)
+struct VMRigInterruptTests {
+    @Test("Ctrl-C (SIGINT) stops the guest: exit 130, no QEMU left")
+    func interrupt() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try hilBinary())
+        process.arguments = ["vm", "exec", "--", "sleep", "600"]
+        process.currentDirectoryURL = packageRoot
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let errors = PipeDrain(err.fileHandleForReading)
+        Thread.sleep(forTimeInterval: 3)
+        kill(process.processIdentifier, SIGINT)
+        let sent = ContinuousClock.now
+        process.waitUntilExit()
+        let text = String(decoding: errors.wait(), as: UTF8.self)
+        #expect(process.terminationStatus == 130, "\(text)")
+        #expect(ContinuousClock.now - sent < .seconds(8))
+        #expect(text.contains("interrupted"))
+        let folder = text.split(separator: "\n").first { $0.contains("guest logs kept in ") }
+            .map { String($0.split(separator: " ").last ?? "") } ?? ""
+        #expect(!folder.isEmpty, "\(text)")
+        #expect(try pgrep(folder).isEmpty)
+    }
+}
