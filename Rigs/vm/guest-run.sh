@@ -61,9 +61,10 @@ rig_error() {
 }
 trap 'rig_error "guest-run.sh failed unexpectedly"' EXIT
 
-# Fresh /run and /tmp: the host's copies hold stale sockets and pid files.
+# Fresh /run: the host's copy holds its own dbus and bluetoothd sockets and pid files. /tmp stays the
+# host's (through the overlay, so guest writes stay in the guest): a project checked out under /tmp, as a
+# CI clone may be, must be visible to the job.
 mount -t tmpfs -o mode=755,nosuid,nodev tmpfs /run
-mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs /tmp
 mkdir -p /dev/pts /dev/shm "$LOGS"
 mount -t devpts -o mode=620,ptmxmode=666 devpts /dev/pts
 mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs /dev/shm

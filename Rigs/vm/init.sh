@@ -42,7 +42,7 @@ mount -t overlay overlay -o lowerdir=/lower,upperdir=/rw/upper,workdir=/rw/work 
     || fail "cannot mount the overlay root"
 
 # The share goes to a path of the new root that guest-run.sh does not cover
-# with a fresh tmpfs (as it does /run and /tmp); a 9p tag can be mounted only once.
+# with a fresh tmpfs (as it does /run); a 9p tag can be mounted only once.
 mkdir -p /newroot/hil/share /newroot/hil/bin
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 hilshare /newroot/hil/share \
     || fail "cannot mount 9p tag hilshare"

@@ -17,7 +17,8 @@ struct VMExecCommand: AsyncParsableCommand {
         abstract: "Run a command inside a fresh vm rig guest, with hci0, hci1 and /dev/uinput ready.",
         discussion: """
             The guest boots Debian's kernel with this host's root filesystem (read-only, with a writable overlay),
-            so the command sees the same programs and project files; only /tmp and /run are the guest's own.
+            so the command sees the same programs and project files; only /run is the guest's own, and
+            what the guest writes stays in the guest (results come back through $HIL_SHARE).
             Inside, dbus-daemon, btvirt (two LE controllers) and bluetoothd are up and both adapters powered
             before the command starts. The guest's console streams here; the exit status is the command's.
 

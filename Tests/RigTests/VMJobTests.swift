@@ -12,7 +12,7 @@ struct VMJobTests {
             #!/bin/sh
             export HIL_X='a'\\''b'
             export PATH='/usr/bin:/bin'
-            cd '/work/my project' || { echo "hil vm: cannot enter "'/work/my project'" in the guest (only the host's /tmp and /run are not shared)" >&2; exit 126; }
+            cd '/work/my project' || { echo "hil vm: cannot enter "'/work/my project'" in the guest (the guest shares every host path but /run)" >&2; exit 126; }
             exec 'sh' '-c' 'echo '\\''it'\\'''\\''s'\\'' $HOME; exit 3'
 
             """)

@@ -3,7 +3,7 @@ import Foundation
 /// What to run in the guest, and how.
 public struct VMJob: Sendable {
     public var command: [String]
-    /// The guest starts the command here; the host's root is the guest's, so host paths work (not /tmp, /run).
+    /// The guest starts the command here; the host's root is the guest's, so host paths work (not /run).
     public var workingDirectory: String
     /// Variables passed through to the command (PATH at least).
     public var environment: [String: String]
@@ -22,7 +22,7 @@ public struct VMJob: Sendable {
             lines.append("export \(name)=\(Self.quote(value))")
         }
         let folder = Self.quote(workingDirectory)
-        lines.append("cd \(folder) || { echo \"hil vm: cannot enter \"\(folder)\" in the guest (only the host's /tmp and /run are not shared)\" >&2; exit 126; }")
+        lines.append("cd \(folder) || { echo \"hil vm: cannot enter \"\(folder)\" in the guest (the guest shares every host path but /run)\" >&2; exit 126; }")
         lines.append("exec " + command.map(Self.quote).joined(separator: " "))
         return lines.joined(separator: "\n") + "\n"
     }
