@@ -16,8 +16,9 @@
 #   out: exit-code  the job's exit status, or 125 if the rig never became ready
 #        rig-error  one line: why the rig failed (only then)
 #        logs/      btvirt.log, bluetoothd.log, dbus.log, dmesg.log
-# Kernel command line knob (the kernel hands name=value words to init's environment):
+# Kernel command line knobs (the kernel hands name=value words to init's environment):
 #   HIL_READY_TIMEOUT=SECS  how long to wait for the rig (default 30)
+#   HIL_RIG_UP=0            start nothing (no dbus, btvirt, bluetoothd): a bare guest
 set -eu
 
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
@@ -78,54 +79,60 @@ stty -onlcr </dev/console 2>/dev/null || :
 [ -r "$SHARE/job.sh" ] || rig_error "no job.sh in the share"
 
 stage guest-run
-mkdir -p /run/dbus
-dbus-daemon --system --fork >"$LOGS/dbus.log" 2>&1 || rig_error "dbus-daemon --system failed to start"
-stage dbus-started
-btvirt -L -l2 >"$LOGS/btvirt.log" 2>&1 &
-btvirt_pid=$!
-/usr/libexec/bluetooth/bluetoothd -n >"$LOGS/bluetoothd.log" 2>&1 &
-bluetoothd_pid=$!
+if [ "${HIL_RIG_UP:-1}" = 0 ]; then
+    # A bare guest (hil vm exec --bare): the kernel's hci_vhci and uinput, nothing started. For testing
+    # rig bring-up code itself, such as the virtual rig's.
+    echo "HIL-RIG-READY $(uptime_s) bare"
+else
+    mkdir -p /run/dbus
+    dbus-daemon --system --fork >"$LOGS/dbus.log" 2>&1 || rig_error "dbus-daemon --system failed to start"
+    stage dbus-started
+    btvirt -L -l2 >"$LOGS/btvirt.log" 2>&1 &
+    btvirt_pid=$!
+    /usr/libexec/bluetooth/bluetoothd -n >"$LOGS/bluetoothd.log" 2>&1 &
+    bluetoothd_pid=$!
 
-# Adapter property via D-Bus; prints "true", "false" or nothing (no such adapter yet).
-powered() {
-    dbus-send --system --print-reply=literal --reply-timeout=2000 --dest=org.bluez \
-        "/org/bluez/$1" org.freedesktop.DBus.Properties.Get \
-        string:org.bluez.Adapter1 string:Powered 2>/dev/null | awk '{print $NF}'
-}
+    # Adapter property via D-Bus; prints "true", "false" or nothing (no such adapter yet).
+    powered() {
+        dbus-send --system --print-reply=literal --reply-timeout=2000 --dest=org.bluez \
+            "/org/bluez/$1" org.freedesktop.DBus.Properties.Get \
+            string:org.bluez.Adapter1 string:Powered 2>/dev/null | awk '{print $NF}'
+    }
 
-power_on() {
-    dbus-send --system --print-reply --reply-timeout=5000 --dest=org.bluez \
-        "/org/bluez/$1" org.freedesktop.DBus.Properties.Set \
-        string:org.bluez.Adapter1 string:Powered variant:boolean:true >/dev/null 2>&1 || :
-}
+    power_on() {
+        dbus-send --system --print-reply --reply-timeout=5000 --dest=org.bluez \
+            "/org/bluez/$1" org.freedesktop.DBus.Properties.Set \
+            string:org.bluez.Adapter1 string:Powered variant:boolean:true >/dev/null 2>&1 || :
+    }
 
-# Running and not a zombie (PID 1 sh does not reap background jobs until `wait`).
-alive() {
-    [ -r "/proc/$1/stat" ] && ! grep -q ') Z ' "/proc/$1/stat" 2>/dev/null
-}
+    # Running and not a zombie (PID 1 sh does not reap background jobs until `wait`).
+    alive() {
+        [ -r "/proc/$1/stat" ] && ! grep -q ') Z ' "/proc/$1/stat" 2>/dev/null
+    }
 
-stage daemons-started
-start=$(uptime_s)
-deadline=$(awk -v s="$start" -v t="$READY_TIMEOUT" 'BEGIN { printf "%d", s + t }')
-while :; do
-    ready=yes
-    for hci in hci0 hci1; do
-        case $(powered "$hci") in
-            true) ;;
-            false) stage "$hci-unpowered"; ready=no; power_on "$hci" ;;
-            *) ready=no ;;
-        esac
+    stage daemons-started
+    start=$(uptime_s)
+    deadline=$(awk -v s="$start" -v t="$READY_TIMEOUT" 'BEGIN { printf "%d", s + t }')
+    while :; do
+        ready=yes
+        for hci in hci0 hci1; do
+            case $(powered "$hci") in
+                true) ;;
+                false) stage "$hci-unpowered"; ready=no; power_on "$hci" ;;
+                *) ready=no ;;
+            esac
+        done
+        [ "$ready" = yes ] && break
+        now=$(uptime_s)
+        if [ "${now%.*}" -ge "$deadline" ]; then
+            rig_error "hci0 and hci1 not both powered after ${READY_TIMEOUT}s"
+        fi
+        alive "$btvirt_pid" || rig_error "btvirt exited"
+        alive "$bluetoothd_pid" || rig_error "bluetoothd exited"
+        sleep 0.1
     done
-    [ "$ready" = yes ] && break
-    now=$(uptime_s)
-    if [ "${now%.*}" -ge "$deadline" ]; then
-        rig_error "hci0 and hci1 not both powered after ${READY_TIMEOUT}s"
-    fi
-    alive "$btvirt_pid" || rig_error "btvirt exited"
-    alive "$bluetoothd_pid" || rig_error "bluetoothd exited"
-    sleep 0.1
-done
-echo "HIL-RIG-READY $(uptime_s)"
+    echo "HIL-RIG-READY $(uptime_s)"
+fi
 
 trap 'rig_error "guest-run.sh failed while running the job"' EXIT
 set +e

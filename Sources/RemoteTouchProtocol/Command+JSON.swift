@@ -39,19 +39,8 @@ extension Command {
     /// that is not exactly one JSON value, NaN and infinities, unknown cases and keys, and absurd magnitudes.
     /// - Throws: `ProtocolError` whose message names what was wrong and where (`cursorMove.delta[0]: …`).
     public static func decode(_ bytes: some Collection<UInt8>) throws(ProtocolError) -> Command {
-        if bytes.count > RemoteTouchService.maxAttributeLength {
-            throw .tooLarge("command", count: bytes.count)
-        }
-        let value: JSONValue
-        do {
-            value = try JSONParser(maxDepth: 8).parse(bytes)
-        } catch {
-            throw .notJSON("command", error)
-        }
-        do {
-            return try Command(json: value, at: .root)
-        } catch {
-            throw .invalid("command", error)
+        try ProtocolError.decodeJSON(bytes, payload: "command", maxDepth: 8) { value throws(JSONSchemaError) in
+            try Command(json: value, at: .root)
         }
     }
 

@@ -84,16 +84,7 @@ public struct PairingStatus: Sendable, Hashable {
     }
 
     public static func decode(_ bytes: some Collection<UInt8>) throws(ProtocolError) -> PairingStatus {
-        if bytes.count > RemoteTouchService.maxAttributeLength {
-            throw .tooLarge("pairing status", count: bytes.count)
-        }
-        let value: JSONValue
-        do {
-            value = try JSONParser(maxDepth: 4).parse(bytes)
-        } catch {
-            throw .notJSON("pairing status", error)
-        }
-        do {
+        try ProtocolError.decodeJSON(bytes, payload: "pairing status", maxDepth: 4) { value throws(JSONSchemaError) in
             let object = try value.object(at: .root)
             try object.rejectUnknownKeys(allowed: ["state", "attemptsRemaining", "secondsRemaining"], at: .root)
             var status = PairingStatus(
@@ -104,8 +95,6 @@ public struct PairingStatus: Sendable, Hashable {
                 status.secondsRemaining = try seconds.integer(at: .root.appending("secondsRemaining"), in: 0...86_400)
             }
             return status
-        } catch {
-            throw .invalid("pairing status", error)
         }
     }
 }

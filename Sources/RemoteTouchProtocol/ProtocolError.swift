@@ -40,3 +40,27 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
         ProtocolError(.invalid, payload: payload, error.description)
     }
 }
+
+extension ProtocolError {
+    /// The shared path of every JSON payload: the ATT size limit, strict parsing with a nesting limit, then
+    /// `read` on the parsed value; each failure becomes a `ProtocolError` naming `payload`.
+    static func decodeJSON<T>(
+        _ bytes: some Collection<UInt8>, payload: String, maxDepth: Int,
+        _ read: (JSONValue) throws(JSONSchemaError) -> T
+    ) throws(ProtocolError) -> T {
+        if bytes.count > RemoteTouchService.maxAttributeLength {
+            throw .tooLarge(payload, count: bytes.count)
+        }
+        let value: JSONValue
+        do {
+            value = try JSONParser(maxDepth: maxDepth).parse(bytes)
+        } catch {
+            throw .notJSON(payload, error)
+        }
+        do {
+            return try read(value)
+        } catch {
+            throw .invalid(payload, error)
+        }
+    }
+}

@@ -47,16 +47,7 @@ public struct StatusData: Sendable, Hashable {
 
     /// Decodes a status notification. Unknown keys are ignored, as synthesized `Codable` ignores them.
     public static func decode(_ bytes: some Collection<UInt8>) throws(ProtocolError) -> StatusData {
-        if bytes.count > RemoteTouchService.maxAttributeLength {
-            throw .tooLarge("status", count: bytes.count)
-        }
-        let value: JSONValue
-        do {
-            value = try JSONParser(maxDepth: 8).parse(bytes)
-        } catch {
-            throw .notJSON("status", error)
-        }
-        do {
+        try ProtocolError.decodeJSON(bytes, payload: "status", maxDepth: 8) { value throws(JSONSchemaError) in
             let object = try value.object(at: .root)
             var status = StatusData(
                 batteryLevel: try object.required("batteryLevel", at: .root)
@@ -72,8 +63,6 @@ public struct StatusData: Sendable, Hashable {
                     message: try errorObject.required("message", at: path).string(at: path.appending("message")))
             }
             return status
-        } catch {
-            throw .invalid("status", error)
         }
     }
 }

@@ -15,6 +15,8 @@ public final class ChildProcess: Sendable {
         case standardOutput
         /// stdout and stderr both go to `output`.
         case joined
+        /// stdout and stderr both go to this file (created or truncated).
+        case file(String)
     }
 
     public let pid: pid_t
@@ -22,12 +24,17 @@ public final class ChildProcess: Sendable {
     public let output: FileHandle?
 
     /// - Parameters:
+    ///   - environment: the child's environment; nil passes ours on.
     ///   - ownProcessGroup: start a new process group, so terminal signals do not reach the child.
     /// - Throws: `RigError` with the errno text when the program cannot be started.
-    public init(_ executable: String, _ arguments: [String], output mode: Output, ownProcessGroup: Bool)
-        throws(RigError)
+    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, output mode: Output,
+                ownProcessGroup: Bool) throws(RigError)
     {
-        let captureOutput = mode != .inherit
+        let captureOutput: Bool
+        switch mode {
+        case .standardOutput, .joined: captureOutput = true
+        case .inherit, .file: captureOutput = false
+        }
         var fds: [Int32] = [-1, -1]
         if captureOutput {
             guard pipe(&fds) == 0 else { throw Self.failure("pipe", executable) }
@@ -38,9 +45,12 @@ public final class ChildProcess: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         if captureOutput {
             posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-            if mode == .joined { posix_spawn_file_actions_adddup2(&actions, fds[1], 2) }
+            if case .joined = mode { posix_spawn_file_actions_adddup2(&actions, fds[1], 2) }
             posix_spawn_file_actions_addclose(&actions, fds[0])
             posix_spawn_file_actions_addclose(&actions, fds[1])
+        } else if case .file(let path) = mode {
+            posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
         }
 
         var attributes = posix_spawnattr_t()
@@ -62,8 +72,11 @@ public final class ChildProcess: Sendable {
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        let envp = environment.map { $0.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        defer { for pointer in envp ?? [] { free(pointer) } }
         var child: pid_t = 0
-        let status = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+        let status = envp.map { envp in posix_spawn(&child, executable, &actions, &attributes, argv, envp) }
+            ?? posix_spawn(&child, executable, &actions, &attributes, argv, environ)
         if captureOutput { close(fds[1]) }
         guard status == 0 else {
             if captureOutput { close(fds[0]) }
@@ -100,5 +113,19 @@ public final class ChildProcess: Sendable {
 
     private static func failure(_ call: String, _ executable: String) -> RigError {
         RigError(.missingTool, "cannot start \(executable): \(call): \(String(cString: strerror(errno)))")
+    }
+}
+
+extension ChildProcess {
+    /// The full path of `program`: itself when it has a slash, else the first executable of that name on `PATH`.
+    public static func resolve(_ program: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
+        if program.contains("/") {
+            return FileManager.default.isExecutableFile(atPath: program) ? program : nil
+        }
+        for folder in (path ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = "\(folder)/\(program)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
     }
 }

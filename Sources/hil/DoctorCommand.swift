@@ -6,18 +6,21 @@ struct DoctorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
         abstract: "Check which rigs can run on this host, and what to do for those that cannot.",
-        discussion: "Exit status 0 when at least one rig can run here, 1 otherwise."
+        discussion: """
+            Exit status 0 when at least one rig can run here (with --rig NAME: when that rig can), 1 otherwise.
+            """
     )
 
     @OptionGroup var options: RigOptions
 
     func run() async throws {
-        let catalog: RigCatalog
-        do {
-            catalog = try options.catalog()
-        } catch let error as RigError {
-            printError("doctor: \(error)")
-            throw ExitCode.failure
+        let catalog = try options.catalog()
+        if options.rig != "auto" {
+            do {
+                _ = try catalog.rig(named: options.rig)
+            } catch {
+                throw RigExecution.fail(error)
+            }
         }
         let facts = HostFacts.probe()
         print("host: kernel \(facts.kernelRelease), BlueZ \(facts.bluetoothdVersion ?? "not installed"), \(facts.isRoot ? "root" : "not root")")
@@ -30,7 +33,7 @@ struct DoctorCommand: AsyncParsableCommand {
         print("rigs (\(catalog.directory)):")
         var runnable = 0
         for kind in RigSelector.preference {
-            for rig in catalog.rigs where rig.kind == kind {
+            for rig in catalog.rigs where rig.kind == kind && (options.rig == "auto" || rig.name == options.rig) {
                 let assessment = RigAssessment(rig: rig, facts: facts)
                 if assessment.canRun { runnable += 1 }
                 print("  \(rig.name): \(assessment.canRun ? "can run" : "cannot run")")
@@ -40,11 +43,13 @@ struct DoctorCommand: AsyncParsableCommand {
                 }
             }
         }
-        do {
-            let choice = try RigSelector.choose("auto", from: catalog, facts: facts)
-            print("--rig auto picks \(choice.reason)")
-        } catch {
-            print("--rig auto: \(error)")
+        if options.rig == "auto" {
+            do {
+                let choice = try RigSelector.choose("auto", from: catalog, facts: facts)
+                print("--rig auto picks \(choice.reason)")
+            } catch {
+                print("--rig auto: \(error)")
+            }
         }
         if runnable == 0 { throw ExitCode.failure }
     }

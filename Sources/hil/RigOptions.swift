@@ -10,9 +10,18 @@ struct RigOptions: ParsableArguments {
     var rigs: String?
 
     func catalog() throws -> RigCatalog {
-        guard let folder = rigs ?? RigCatalog.locate() else {
+        try Self.catalog(rigs)
+    }
+
+    /// The rig files of `folder`, or of the project's Rigs/ folder; a bad file exits 125 with every problem.
+    static func catalog(_ folder: String?) throws -> RigCatalog {
+        guard let folder = folder ?? RigCatalog.locate() else {
             throw ValidationError("cannot find the Rigs/ folder; run from the project folder, or pass --rigs DIR")
         }
-        return try RigCatalog(directory: folder)
+        do {
+            return try RigCatalog(directory: folder)
+        } catch {
+            throw RigExecution.fail(error)
+        }
     }
 }

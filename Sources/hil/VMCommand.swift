@@ -32,84 +32,117 @@ struct VMExecCommand: AsyncParsableCommand {
     @Option(help: "The vm rig's name in the Rigs/ folder.")
     var rig: String = "vm"
 
-    @Option(help: ArgumentHelp("Folder of rig files.", valueName: "dir"))
+    @OptionGroup var job: JobOptions
+
+    @Flag(help: "Start nothing in the guest (no bus, btvirt or bluetoothd): for testing rig bring-up code.")
+    var bare = false
+
+    func validate() throws { try job.validate() }
+
+    func run() async throws {
+        let catalog = try RigOptions.catalog(job.rigs)
+        let definition: RigDefinition
+        do {
+            definition = try catalog.rig(named: rig)
+        } catch {
+            throw RigExecution.fail(error)
+        }
+        guard definition.kind == .vm else {
+            throw ValidationError("rig \(rig) is of kind \(definition.kind.rawValue); hil vm exec needs a vm rig (try hil rig exec)")
+        }
+        try RigExecution.run(definition, catalog: catalog, facts: HostFacts.probe(), job: job, bare: bare)
+    }
+}
+
+struct RigCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rig",
+        abstract: "Run commands with a rig up: hardware, virtual or vm, chosen automatically or by name.",
+        subcommands: [RigExecCommand.self]
+    )
+}
+
+/// Runs a command with the rig `--rig` picks brought up.
+struct RigExecCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "exec",
+        abstract: "Run a command with a rig up; --rig auto picks hardware, else virtual, else vm, and says why.",
+        discussion: """
+            vm: the command runs in a fresh guest (as hil vm exec). virtual: btvirt makes two controllers here
+            (with a private bus and bluetoothd when the rig file says so), the command runs here, the rig is
+            taken down after. hardware: the command runs here on the system's bluetoothd.
+            The command finds the rig in HIL_RIG, HIL_PERIPHERAL_ADAPTER and HIL_CENTRAL_ADAPTER
+            (and DBUS_SYSTEM_BUS_ADDRESS for a private bus).
+
+            Exit status: the command's; 124 on timeout; 125 when the rig failed; 130 when interrupted.
+            """
+    )
+
+    @Option(help: "auto, or a rig name from the Rigs/ folder.")
+    var rig: String = "auto"
+
+    @OptionGroup var job: JobOptions
+
+    func validate() throws { try job.validate() }
+
+    func run() async throws {
+        let catalog = try RigOptions.catalog(job.rigs)
+        let facts = HostFacts.probe()
+        let choice: (rig: RigDefinition, reason: String)
+        do {
+            choice = try RigSelector.choose(rig, from: catalog, facts: facts)
+        } catch {
+            throw RigExecution.fail(error)
+        }
+        printError("hil: \(choice.reason)")
+        try RigExecution.run(choice.rig, catalog: catalog, facts: facts, job: job, bare: false)
+    }
+}
+
+/// What every rig-running command takes.
+struct JobOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Folder of rig files.", discussion: "Default: $HIL_RIGS, else the project's Rigs/ folder.", valueName: "dir"))
     var rigs: String?
 
-    @Option(help: "Stop the guest after this many seconds.")
+    @Option(help: "Stop after this many seconds.")
     var timeout: Int = 1800
 
-    @Flag(help: "Print how long the image, the boot and the command took.")
+    @Flag(help: "Print how long the image, the rig and the command took.")
     var timing = false
 
-    @Flag(help: "Keep the guest's share folder (console log, BlueZ logs) even when the command succeeds.")
+    @Flag(help: "Keep the vm guest's share folder (console log, BlueZ logs) even when the command succeeds.")
     var keep = false
 
     @Argument(parsing: .postTerminator, help: "The command and its arguments, after --.")
     var command: [String] = []
 
     func validate() throws {
-        if command.isEmpty { throw ValidationError("give the command after --, e.g. hil vm exec -- bluetoothctl list") }
+        if command.isEmpty { throw ValidationError("give the command after --, e.g. -- bluetoothctl list") }
         if timeout <= 0 { throw ValidationError("--timeout must be positive") }
     }
+}
 
-    func run() async throws {
-        do {
-            let code = try execute()
-            if code != 0 { throw ExitCode(code) }
-        } catch let error as RigError {
-            printError("hil vm exec: \(error)")
-            switch error.code {
-            case .timeout: throw ExitCode(124)
-            case .interrupted: throw ExitCode(130)
-            default: throw ExitCode(125)
-            }
-        }
-    }
-
-    private func execute() throws -> Int32 {
-        guard let folder = rigs ?? RigCatalog.locate() else {
-            throw ValidationError("cannot find the Rigs/ folder; run from the project folder, or pass --rigs DIR")
-        }
-        let catalog = try RigCatalog(directory: folder)
-        let definition = try catalog.rig(named: rig)
-        guard definition.kind == .vm else {
-            throw ValidationError("rig \(rig) is of kind \(definition.kind.rawValue); hil vm exec needs a vm rig")
-        }
-        let facts = HostFacts.probe()
-        let assessment = RigAssessment(rig: definition, facts: facts)
-        if let failure = assessment.failures.first {
-            throw RigError(.missingTool, "rig \(definition.name) cannot run here: \(failure.finding)", hint: failure.fix)
-        }
-
-        let image = try VMImage.ensure(rigsDirectory: folder)
-        if timing {
-            printError("hil vm exec: image \(image.built ? "built" : "cached") in \(seconds(image.elapsed)) (\(image.directory))")
-        }
-        let runner = VMRunner(
-            rig: definition, image: image, qemu: facts.tools["qemu-system-x86_64"]!, timeout: .seconds(timeout))
+/// Runs a job on a rig with Ctrl-C forwarded, the guest console on stdout, and the exit status passed on.
+enum RigExecution {
+    static func run(_ rig: RigDefinition, catalog: RigCatalog, facts: HostFacts, job: JobOptions, bare: Bool) throws {
+        let runner = RigJobRunner(
+            rig: rig, rigsDirectory: catalog.directory, facts: facts,
+            options: .init(timeout: .seconds(job.timeout), timing: job.timing, keep: job.keep, bare: bare),
+            report: { printError("hil: \($0)") })
         let interrupts = InterruptForwarder { runner.interrupt() }
         defer { interrupts.cancel() }
-
-        var environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
-        for (name, value) in ProcessInfo.processInfo.environment where name.hasPrefix("HIL_") {
-            environment[name] = value
+        let status: Int32
+        do {
+            status = try runner.run(job.command) { text in FileHandle.standardOutput.write(Data(text.utf8)) }
+        } catch {
+            throw fail(error)
         }
-        let job = VMJob(
-            command: command, workingDirectory: FileManager.default.currentDirectoryPath, environment: environment)
-        let result = try runner.run(job, keepShare: keep) { text in
-            FileHandle.standardOutput.write(Data(text.utf8))
-        }
-        if timing {
-            let ready = result.readyAfter.map(seconds) ?? "never"
-            printError("hil vm exec: adapters ready after \(ready), command done after \(seconds(result.totalAfter)), exit status \(result.exitCode)")
-        }
-        if keep || result.exitCode != 0 {
-            printError("hil vm exec: guest console and BlueZ logs in \(result.shareDirectory)")
-        }
-        return result.exitCode
+        if status != 0 { throw ExitCode(status) }
     }
 
-    private func seconds(_ duration: Duration) -> String {
-        String(format: "%.1f s", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+    /// Prints a rig error and turns it into the documented exit status.
+    static func fail(_ error: RigError) -> ExitCode {
+        printError("hil: \(error)")
+        return ExitCode(error.exitStatus)
     }
 }

@@ -1,4 +1,5 @@
 import RemoteTouchProtocol
+import HILTestSupport
 import Testing
 
 @Suite("Status and pairing payloads")

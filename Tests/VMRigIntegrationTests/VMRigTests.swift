@@ -73,7 +73,10 @@ struct VMRigTests {
     @Test("the guest has /dev/uinput and two powered controllers, and hil there picks the virtual rig")
     func adaptersReady() throws {
         let binary = try hilBinary()
-        let run = try hil(["vm", "exec", "--timing", "--", "sh", "-c", "ls -l /dev/uinput; bluetoothctl list; '\(binary)' doctor"])
+        let run = try hil([
+            "vm", "exec", "--timing", "--", "sh", "-c",
+            "ls -l /dev/uinput; bluetoothctl list; '\(binary)' doctor; '\(binary)' rig exec --rig virtual -- true; echo virtual-status=$?",
+        ])
         #expect(run.status == 0, "hil vm exec failed:\n\(run.errors)\n\(run.output.suffix(2000))")
         #expect(run.output.contains("/dev/uinput"))
         let controllers = run.output.split(separator: "\n").filter { $0.hasPrefix("Controller ") }
@@ -81,6 +84,25 @@ struct VMRigTests {
         #expect(run.errors.contains("adapters ready after"))
         #expect(run.output.contains("adapters: hci0 (virtual), hci1 (virtual)"))
         #expect(run.output.contains("--rig auto picks rig virtual"))
+        // The vm rig's own bluetoothd runs: a private virtual rig must refuse rather than fight over adapters.
+        #expect(run.output.contains("one is already running and would take the virtual controllers too"))
+        #expect(run.output.contains("virtual-status=125"))
+    }
+
+    @Test("the virtual rig comes up on a bare kernel with hci_vhci and uinput, and goes away after")
+    func virtualRigInBareGuest() throws {
+        let binary = try hilBinary()
+        let script = """
+            '\(binary)' rig exec --timing -- sh -c 'bluetoothctl list; echo "env: $HIL_RIG $HIL_PERIPHERAL_ADAPTER $HIL_CENTRAL_ADAPTER"'
+            echo "status=$? adapters-after=$(ls /sys/class/bluetooth | wc -l) daemons-after=$(ps -e -o comm= | grep -c -E '^(bluetoothd|btvirt|dbus-daemon)$')"
+            """
+        let run = try hil(["vm", "exec", "--bare", "--", "sh", "-c", script])
+        #expect(run.status == 0, "\(run.errors)\n\(run.output.suffix(3000))")
+        #expect(run.output.contains("hil: rig virtual (auto: virtual can run here"))
+        #expect(run.output.contains("hil: rig virtual up: peripheral hci0, central hci1"))
+        #expect(run.output.split(separator: "\n").filter { $0.hasPrefix("Controller ") }.count == 2, "\(run.output)")
+        #expect(run.output.contains("env: virtual hci0 hci1"))
+        #expect(run.output.contains("status=0 adapters-after=0 daemons-after=0"), "\(run.output)")
     }
 
     @Test("a crashing guest command's status comes back, with its output")

@@ -54,8 +54,9 @@ public final class VMRunner: Sendable {
     ///   - keepShare: keep the share folder even when all went well.
     /// - Throws: `RigError` for a guest that does not boot, never gets ready, times out or is interrupted,
     ///   each with the last console lines and where the full log is.
-    public func run(_ job: VMJob, keepShare: Bool = false, console: @escaping @Sendable (String) -> Void)
-        throws(RigError) -> Result
+    ///   - bare: start nothing in the guest (no bus, btvirt or bluetoothd), to test rig bring-up code there.
+    public func run(_ job: VMJob, keepShare: Bool = false, bare: Bool = false,
+                    console: @escaping @Sendable (String) -> Void) throws(RigError) -> Result
     {
         let machine = rig.machine ?? RigDefinition.Machine()
         let work = try Self.makeWorkDirectory()
@@ -77,7 +78,7 @@ public final class VMRunner: Sendable {
         let watcher = ConsoleWatcher(log: log, console: console, start: start)
         // Its own process group: a terminal's Ctrl-C reaches hil, which stops QEMU and reports it.
         let process = try ChildProcess(
-            qemu, arguments(share: share, machine: machine), output: .joined, ownProcessGroup: true)
+            qemu, arguments(share: share, machine: machine, bare: bare), output: .joined, ownProcessGroup: true)
         state.withLock { $0.pid = process.pid }
         let reader = Thread {
             guard let handle = process.output else { return }
@@ -152,14 +153,14 @@ public final class VMRunner: Sendable {
         return Result(exitCode: code, readyAfter: watcher.readyAt, totalAfter: total, shareDirectory: share)
     }
 
-    private func arguments(share: String, machine: RigDefinition.Machine) -> [String] {
+    private func arguments(share: String, machine: RigDefinition.Machine, bare: Bool) -> [String] {
         // -nographic is avoided: its serial console sends terminal resets, and a tty stdin would be put in
         // raw mode. QEMU gets /dev/null for stdin and never touches the terminal.
         [
             "-accel", "tcg,thread=multi", "-cpu", "max", "-m", String(machine.memoryMiB), "-smp", String(machine.cpus),
             "-no-reboot", "-display", "none", "-vga", "none", "-monitor", "none", "-serial", "stdio", "-nic", "none",
             "-kernel", image.kernel, "-initrd", image.initrd,
-            "-append", "console=ttyS0 quiet panic=-1 HIL_READY_TIMEOUT=\(machine.readyTimeoutSeconds)",
+            "-append", "console=ttyS0 quiet panic=-1 HIL_READY_TIMEOUT=\(machine.readyTimeoutSeconds)" + (bare ? " HIL_RIG_UP=0" : ""),
             "-fsdev", "local,id=hostroot,path=/,readonly=on,security_model=none,multidevs=remap",
             "-device", "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot",
             "-fsdev", "local,id=hilshare,path=\(share),security_model=none",

@@ -1,0 +1,165 @@
+import Foundation
+import Synchronization
+
+/// Runs one command with a rig up, whatever its kind, and returns the command's exit status.
+///
+/// - vm: a fresh QEMU guest (`VMRunner`), the command inside;
+/// - virtual: btvirt and, for a private rig, its own bus and bluetoothd (`VirtualRig`), the command here;
+/// - hardware: the command here, on the system's bluetoothd.
+///
+/// The command learns the rig through `HIL_RIG`, `HIL_PERIPHERAL_ADAPTER` and `HIL_CENTRAL_ADAPTER` (and
+/// `DBUS_SYSTEM_BUS_ADDRESS` for a private bus). Exit status conventions: the command's own; 124 timeout;
+/// 125 the rig failed; 130 interrupted (see `RigError.exitStatus`).
+public final class RigJobRunner: Sendable {
+    public struct Options: Sendable {
+        public var timeout: Duration
+        /// Print how long the image, the rig and the command took (to `report`).
+        public var timing: Bool
+        /// Keep the vm guest's share folder even when the command succeeds.
+        public var keep: Bool
+        /// vm only: start nothing in the guest (for testing rig bring-up code).
+        public var bare: Bool
+
+        public init(timeout: Duration = .seconds(1800), timing: Bool = false, keep: Bool = false, bare: Bool = false) {
+            self.timeout = timeout
+            self.timing = timing
+            self.keep = keep
+            self.bare = bare
+        }
+    }
+
+    public let rig: RigDefinition
+    public let rigsDirectory: String
+    public let facts: HostFacts
+    public let options: Options
+    private let report: @Sendable (String) -> Void
+    private let state = Mutex(State())
+
+    private struct State {
+        var interrupted = false
+        var vm: VMRunner?
+        var child: ChildProcess?
+    }
+
+    /// - Parameter report: receives one-line messages for the person running it (standard error).
+    public init(rig: RigDefinition, rigsDirectory: String, facts: HostFacts, options: Options,
+                report: @escaping @Sendable (String) -> Void)
+    {
+        self.rig = rig
+        self.rigsDirectory = rigsDirectory
+        self.facts = facts
+        self.options = options
+        self.report = report
+    }
+
+    /// Stops the run from another thread (Ctrl-C): the guest or the command is stopped, the rig taken down.
+    public func interrupt() {
+        let (vm, child) = state.withLock { state in
+            state.interrupted = true
+            return (state.vm, state.child)
+        }
+        vm?.interrupt()
+        child?.signal(SIGTERM)
+    }
+
+    /// - Parameters:
+    ///   - console: the vm guest's console text as it arrives (the command's output is part of it).
+    /// - Throws: `RigError` when the rig cannot run, does not come up, times out or is interrupted.
+    public func run(_ command: [String], console: @escaping @Sendable (String) -> Void) throws(RigError) -> Int32 {
+        let assessment = RigAssessment(rig: rig, facts: facts)
+        if let failure = assessment.failures.first {
+            throw RigError(.missingTool, "rig \(rig.name) cannot run here: \(failure.finding)", hint: failure.fix)
+        }
+        switch rig.kind {
+        case .vm: return try runInGuest(command, console: console)
+        case .virtual: return try runWithVirtualRig(command)
+        case .hardware:
+            return try runHere(command, environment: [
+                "HIL_RIG": rig.kind.rawValue, "HIL_PERIPHERAL_ADAPTER": rig.peripheralAdapter,
+                "HIL_CENTRAL_ADAPTER": rig.centralAdapter,
+            ])
+        }
+    }
+
+    private func runInGuest(_ command: [String], console: @escaping @Sendable (String) -> Void) throws(RigError) -> Int32 {
+        let image = try VMImage.ensure(rigsDirectory: rigsDirectory)
+        if options.timing { report("image \(image.built ? "built" : "cached") in \(Self.seconds(image.elapsed)) (\(image.directory))") }
+        let runner = VMRunner(rig: rig, image: image, qemu: facts.tools["qemu-system-x86_64"]!, timeout: options.timeout)
+        let interrupted = state.withLock { state in
+            state.vm = runner
+            return state.interrupted
+        }
+        if interrupted { throw RigError(.interrupted, "interrupted before the guest started") }
+        var environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        for (name, value) in ProcessInfo.processInfo.environment where name.hasPrefix("HIL_") {
+            environment[name] = value
+        }
+        environment["HIL_PERIPHERAL_ADAPTER"] = rig.peripheralAdapter
+        environment["HIL_CENTRAL_ADAPTER"] = rig.centralAdapter
+        let job = VMJob(command: command, workingDirectory: FileManager.default.currentDirectoryPath, environment: environment)
+        let result = try runner.run(job, keepShare: options.keep, bare: options.bare, console: console)
+        if options.timing {
+            report("adapters ready after \(result.readyAfter.map(Self.seconds) ?? "never"), command done after \(Self.seconds(result.totalAfter)), exit status \(result.exitCode)")
+        }
+        if options.keep || result.exitCode != 0 {
+            report("guest console and BlueZ logs in \(result.shareDirectory)")
+        }
+        return result.exitCode
+    }
+
+    private func runWithVirtualRig(_ command: [String]) throws(RigError) -> Int32 {
+        let start = ContinuousClock.now
+        let virtual = try VirtualRig(rig: rig, facts: facts)
+        defer { virtual.stop() }
+        try virtual.start()
+        report("rig \(rig.name) up: peripheral \(virtual.environment["HIL_PERIPHERAL_ADAPTER"]!), central \(virtual.environment["HIL_CENTRAL_ADAPTER"]!)"
+               + (options.timing ? " after \(Self.seconds(ContinuousClock.now - start))" : "") + "; daemon logs in \(virtual.logDirectory)")
+        return try runHere(command, environment: virtual.environment)
+    }
+
+    /// Runs the command on this host with `environment` added, honouring the timeout and interruption.
+    private func runHere(_ command: [String], environment extra: [String: String]) throws(RigError) -> Int32 {
+        guard let executable = ChildProcess.resolve(command[0]) else {
+            throw RigError(.guestCommand, "\(command[0]): command not found", hint: "give a program on PATH or a path")
+        }
+        let environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+        // Same process group: a terminal's Ctrl-C reaches the command as it would without the rig.
+        let child = try ChildProcess(executable, Array(command.dropFirst()), environment: environment, output: .inherit,
+                                     ownProcessGroup: false)
+        let interrupted = state.withLock { state in
+            state.child = child
+            return state.interrupted
+        }
+        if interrupted { child.signal(SIGTERM) }
+        let deadline = ContinuousClock.now + options.timeout
+        var timedOut = false
+        while true {
+            if let status = child.poll() {
+                state.withLock { $0.child = nil }
+                if timedOut { throw RigError(.timeout, "the command took longer than \(options.timeout) and was stopped", hint: "raise --timeout") }
+                if state.withLock({ $0.interrupted }) { throw RigError(.interrupted, "interrupted; the command was stopped") }
+                return status
+            }
+            if !timedOut && ContinuousClock.now > deadline {
+                timedOut = true
+                child.signal(SIGTERM)
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        String(format: "%.1f s", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+    }
+}
+
+extension RigError {
+    /// The exit status a command-line run reports for this error: 124 timeout, 130 interrupted, 125 otherwise.
+    public var exitStatus: Int32 {
+        switch code {
+        case .timeout: 124
+        case .interrupted: 130
+        default: 125
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+
+/// Brings the virtual rig up on a kernel with hci_vhci and uinput, and down again: `btvirt -L -l2` makes two
+/// LE controllers joined by an emulated link; with `"bluetoothd": "private"` the rig also starts its own
+/// system bus (at a private address) and bluetoothd, so nothing of the host's is touched.
+///
+/// btvirt takes the next free adapter numbers, so the adapters used are the two it created, whatever the rig
+/// file names; `environment` tells the job which (`HIL_PERIPHERAL_ADAPTER`, `HIL_CENTRAL_ADAPTER`).
+public final class VirtualRig {
+    public let rig: RigDefinition
+    /// Logs of the rig's daemons (dbus.log, btvirt.log, bluetoothd.log).
+    public let logDirectory: String
+    /// What a job needs to use the rig: `HIL_RIG`, the two adapters, and `DBUS_SYSTEM_BUS_ADDRESS` when private.
+    public private(set) var environment: [String: String] = [:]
+
+    private let facts: HostFacts
+    private var children: [(name: String, process: ChildProcess)] = []
+
+    public init(rig: RigDefinition, facts: HostFacts) throws(RigError) {
+        precondition(rig.kind == .virtual, "VirtualRig runs virtual rigs")
+        self.rig = rig
+        self.facts = facts
+        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("hil-virtual.XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw RigError(.boot, "cannot create a folder under \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))")
+        }
+        logDirectory = String(cString: made)
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Starts the daemons and waits until both new adapters are powered.
+    /// - Throws: `RigError` naming the step that failed, with the last lines of its log.
+    public func start(timeout: Duration = .seconds(30)) throws(RigError) {
+        var daemonEnvironment = ProcessInfo.processInfo.environment
+        if rig.bluetoothd == .private {
+            guard !facts.bluetoothdRunning else {
+                throw RigError(
+                    .notReady, "rig \(rig.name) starts its own bluetoothd, but one is already running and would take the virtual controllers too",
+                    hint: "stop it (`sudo systemctl stop bluetooth`), or set \"bluetoothd\": \"system\" in \(rig.name).json")
+            }
+            let socket = (logDirectory as NSString).appendingPathComponent("system_bus_socket")
+            try launch("dbus", tool("dbus-daemon"), ["--system", "--nofork", "--nopidfile", "--address=unix:path=\(socket)"])
+            try waitFor("the private system bus at \(socket)", timeout: .seconds(10)) {
+                FileManager.default.fileExists(atPath: socket)
+            }
+            daemonEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(socket)"
+            environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(socket)"
+        }
+        let before = Set(Self.adapters())
+        try launch("btvirt", tool("btvirt"), ["-L", "-l2"])
+        if rig.bluetoothd == .private {
+            try launch("bluetoothd", tool("bluetoothd"), ["-n"], environment: daemonEnvironment)
+        }
+        var created: [String] = []
+        try waitFor("two new controllers from btvirt in /sys/class/bluetooth", timeout: timeout) {
+            created = Self.adapters().filter { !before.contains($0) }
+            return created.count >= 2
+        }
+        created.sort { $0.count != $1.count ? $0.count < $1.count : $0 < $1 }
+        let (peripheral, central) = (created[0], created[1])
+        try waitFor("\(peripheral) and \(central) powered (org.bluez.Adapter1.Powered)", timeout: timeout) {
+            [peripheral, central].allSatisfy { self.powered($0, environment: daemonEnvironment) }
+        }
+        environment["HIL_RIG"] = rig.kind.rawValue
+        environment["HIL_PERIPHERAL_ADAPTER"] = peripheral
+        environment["HIL_CENTRAL_ADAPTER"] = central
+    }
+
+    /// Stops the daemons (bluetoothd, btvirt — which removes its controllers — then the bus). Idempotent.
+    public func stop() {
+        for (_, process) in children.reversed() {
+            process.signal(SIGTERM)
+        }
+        let deadline = ContinuousClock.now + .seconds(3)
+        for (_, process) in children.reversed() {
+            while process.poll() == nil {
+                if ContinuousClock.now > deadline {
+                    process.signal(SIGKILL)
+                    _ = process.wait()
+                    break
+                }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        }
+        children.removeAll()
+    }
+
+    private func tool(_ name: String) throws(RigError) -> String {
+        guard let path = facts.tools[name] else {
+            throw RigError(.missingTool, "\(name) not found", hint: "run `bash Rigs/setup.sh`")
+        }
+        return path
+    }
+
+    private func launch(_ name: String, _ executable: String, _ arguments: [String],
+                        environment: [String: String]? = nil) throws(RigError)
+    {
+        let log = (logDirectory as NSString).appendingPathComponent("\(name).log")
+        let process = try ChildProcess(executable, arguments, environment: environment, output: .file(log), ownProcessGroup: true)
+        children.append((name, process))
+    }
+
+    /// Polls `condition` every 50 ms; fails when a daemon died or the time is up.
+    private func waitFor(_ what: String, timeout: Duration, _ condition: () -> Bool) throws(RigError) {
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            for (name, process) in children {
+                if let status = process.poll() {
+                    throw RigError(.notReady, "\(name) exited with status \(status) while waiting for \(what)\n\(tail(name))",
+                                   hint: "its log: \(logDirectory)/\(name).log")
+                }
+            }
+            if ContinuousClock.now > deadline {
+                throw RigError(.notReady, "no \(what) after \(timeout)\n" + children.map { tail($0.name) }.joined(separator: "\n"),
+                               hint: "logs in \(logDirectory)")
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    /// Asks bluetoothd whether `adapter` is powered, and powers it on when it is not.
+    private func powered(_ adapter: String, environment: [String: String]) -> Bool {
+        guard let dbusSend = ChildProcess.resolve("dbus-send") else { return false }
+        let common = ["--system", "--print-reply=literal", "--reply-timeout=2000", "--dest=org.bluez", "/org/bluez/\(adapter)"]
+        let reply = run(dbusSend, common + ["org.freedesktop.DBus.Properties.Get", "string:org.bluez.Adapter1", "string:Powered"],
+                        environment: environment)
+        if reply.hasSuffix("true") { return true }
+        if reply.hasSuffix("false") {
+            _ = run(dbusSend, common + ["org.freedesktop.DBus.Properties.Set", "string:org.bluez.Adapter1", "string:Powered",
+                                        "variant:boolean:true"], environment: environment)
+        }
+        return false
+    }
+
+    private func run(_ executable: String, _ arguments: [String], environment: [String: String]) -> String {
+        guard let process = try? ChildProcess(executable, arguments, environment: environment, output: .joined, ownProcessGroup: false)
+        else { return "" }
+        let data = process.output?.readDataToEndOfFile() ?? Data()
+        _ = process.wait()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private func tail(_ name: String) -> String {
+        let text = (try? String(contentsOfFile: "\(logDirectory)/\(name).log", encoding: .utf8)) ?? ""
+        let lines = text.split(separator: "\n").suffix(8).map { "  | \($0)" }
+        return "last lines of \(name).log:\n" + (lines.isEmpty ? "  | (empty)" : lines.joined(separator: "\n"))
+    }
+
+    static func adapters() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/sys/class/bluetooth")) ?? [])
+            .filter { $0.hasPrefix("hci") && !$0.contains(":") }
+    }
+}
