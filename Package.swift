@@ -34,6 +34,11 @@ let package = Package(
         .target(name: "CommandMapping", dependencies: ["RemoteTouchProtocol", "InputCodes"]),
         .target(name: "GestureScript", dependencies: ["StrictJSON", "RemoteTouchProtocol", "GestureModel"]),
 
+        // Linux input: uinput injection and evdev reading (libevdev), CLOCK_MONOTONIC time.
+        .target(name: "Evdev", dependencies: ["CEvdev", "InputCodes"]),
+        // D-Bus over libdbus-1: one thread owns the connection; async calls, exported objects, signals.
+        .target(name: "DBus", dependencies: ["CDBus"]),
+
         // Rigs: definitions, the host probe, the vm guest.
         .target(name: "Rig", dependencies: ["StrictJSON"]),
 
@@ -53,6 +58,8 @@ let package = Package(
         .testTarget(name: "CommandMappingTests", dependencies: ["CommandMapping", "InputCodes", "RemoteTouchProtocol"]),
         .testTarget(name: "GestureScriptTests", dependencies: ["GestureScript", "GestureModel", "RemoteTouchProtocol"]),
         .testTarget(name: "RigTests", dependencies: ["Rig", "StrictJSON"]),
+        .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCodes", "HILTestSupport"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "HILTestSupport"]),
         // Boots the real vm rig through the built `hil`; depends on it so `swift test` builds it.
         .testTarget(name: "VMRigIntegrationTests", dependencies: ["hil"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CDBus", "CEvdev", "InputCodes"]),

@@ -1,0 +1,74 @@
+public import Foundation
+
+/// The package root, found from this file's path.
+public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// Tests that need Bluetooth and uinput run inside a rig: a suite is enabled only there
+/// (`.enabled(if: RigGuest.isInsideRig, …)`), and a test on the host runs it there with `run(filter:)`, failing
+/// with its output when it fails. On this machine the rig is the vm guest; on a nightly box, whatever
+/// `--rig auto` picks.
+public enum RigGuest {
+    /// True inside a rig brought up by `hil rig exec` / `hil vm exec` (they set HIL_RIG).
+    public static var isInsideRig: Bool { ProcessInfo.processInfo.environment["HIL_RIG"] != nil }
+
+    /// The adapters of the rig we are in.
+    public static var peripheralAdapter: String { ProcessInfo.processInfo.environment["HIL_PERIPHERAL_ADAPTER"] ?? "hci0" }
+    public static var centralAdapter: String { ProcessInfo.processInfo.environment["HIL_CENTRAL_ADAPTER"] ?? "hci1" }
+
+    /// The `hil` executable this test run built.
+    public static func hilBinary() throws -> String {
+        let candidates = [".build/debug/hil", ".build/x86_64-unknown-linux-gnu/debug/hil", ".build/release/hil"]
+            .map { packageRoot.appendingPathComponent($0).path }
+        guard let found = candidates.first(where: FileManager.default.isExecutableFile(atPath:)) else {
+            throw RigGuestError("no built hil executable at \(candidates.joined(separator: ", ")); run `swift build` first")
+        }
+        return found
+    }
+
+    /// This test bundle (the running executable).
+    public static var testBundle: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+    }
+
+    /// Runs the suites matching `filter` of this test bundle inside a rig (`hil rig exec`), returning the exit
+    /// status and everything printed.
+    public static func run(filter: String, rig: String = "auto", timeout: Int = 600) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try hilBinary())
+        process.arguments = [
+            "rig", "exec", "--rig", rig, "--timeout", String(timeout), "--",
+            testBundle, "--testing-library", "swift-testing", "--filter", filter,
+        ]
+        process.currentDirectoryURL = packageRoot
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let output = String(decoding: data, as: UTF8.self)
+        return (process.terminationStatus, output)
+    }
+}
+
+public struct RigGuestError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+extension RigGuest {
+    /// Runs `filter` in a rig and returns nil when at least one test ran and all passed, else why not (with
+    /// the run's output), so a filter that matches nothing can never pass.
+    public static func failure(filter: String, rig: String = "auto") -> String? {
+        do {
+            let (status, output) = try run(filter: filter, rig: rig)
+            let summary = output.split(separator: "\n").last { $0.contains("Test run with") }.map(String.init) ?? ""
+            if status == 0, summary.contains("passed"), !summary.contains("with 0 tests") { return nil }
+            return "in-rig tests '\(filter)' did not pass (exit status \(status), summary: \(summary.isEmpty ? "none" : summary)):\n\(output.suffix(6000))"
+        } catch {
+            return "cannot run in-rig tests '\(filter)': \(error)"
+        }
+    }
+}
