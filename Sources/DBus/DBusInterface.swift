@@ -1,0 +1,135 @@
+/// A method call delivered to an exported object.
+public struct DBusMethodCall: Sendable {
+    public var message: DBusMessage
+    public var body: [DBusValue] { message.body }
+    /// The caller's unique bus name (`:1.42`).
+    public var sender: String? { message.sender }
+    public var path: String { message.path ?? "/" }
+}
+
+/// How an exported method runs.
+public enum DBusMethodHandler: Sendable {
+    /// Runs on the connection's thread, before the next message is read: for quick work only (a write to a
+    /// uinput device, a property read). Never block or await in it: bluetoothd calls back into the
+    /// application while it registers it.
+    case immediate(@Sendable (DBusMethodCall) throws(DBusError) -> [DBusValue])
+    /// Runs in a task; the reply is sent when it finishes.
+    case async(@Sendable (DBusMethodCall) async throws(DBusError) -> [DBusValue])
+}
+
+public struct DBusMethod: Sendable {
+    public var name: String
+    /// Signature of the arguments; a call with another signature gets `InvalidArgs`.
+    public var inSignature: String
+    public var outSignature: String
+    public var handler: DBusMethodHandler
+
+    public init(_ name: String, in inSignature: String = "", out outSignature: String = "", _ handler: DBusMethodHandler) {
+        self.name = name
+        self.inSignature = inSignature
+        self.outSignature = outSignature
+        self.handler = handler
+    }
+}
+
+public struct DBusProperty: Sendable {
+    public var name: String
+    public var signature: String
+    /// Called on the connection's thread: read thread-safe state only.
+    public var get: @Sendable () -> DBusValue
+    /// nil for a read-only property.
+    public var set: (@Sendable (DBusValue) throws(DBusError) -> Void)?
+
+    public init(_ name: String, _ signature: String, get: @escaping @Sendable () -> DBusValue,
+                set: (@Sendable (DBusValue) throws(DBusError) -> Void)? = nil)
+    {
+        self.name = name
+        self.signature = signature
+        self.get = get
+        self.set = set
+    }
+}
+
+public struct DBusSignalDescription: Sendable {
+    public var name: String
+    public var signature: String
+
+    public init(_ name: String, _ signature: String = "") {
+        self.name = name
+        self.signature = signature
+    }
+}
+
+/// One interface of an exported object: its methods, properties and signals.
+public struct DBusInterface: Sendable {
+    public var name: String
+    public var methods: [DBusMethod]
+    public var properties: [DBusProperty]
+    public var signals: [DBusSignalDescription]
+
+    public init(_ name: String, methods: [DBusMethod] = [], properties: [DBusProperty] = [],
+                signals: [DBusSignalDescription] = [])
+    {
+        self.name = name
+        self.methods = methods
+        self.properties = properties
+        self.signals = signals
+    }
+
+    /// `a{sv}` of every property, as `GetAll` and `GetManagedObjects` return them.
+    public var allProperties: DBusValue {
+        .properties(properties.map { ($0.name, $0.get()) })
+    }
+}
+
+/// Which signals a subscription receives: the fields that are set must match.
+public struct DBusMatchRule: Sendable, Hashable {
+    public var sender: String?
+    public var path: String?
+    /// Matches the path and everything below it.
+    public var pathNamespace: String?
+    public var interface: String?
+    public var member: String?
+    /// The first argument, when it is a string (e.g. NameOwnerChanged's name).
+    public var arg0: String?
+
+    public init(sender: String? = nil, path: String? = nil, pathNamespace: String? = nil, interface: String? = nil,
+                member: String? = nil, arg0: String? = nil)
+    {
+        self.sender = sender
+        self.path = path
+        self.pathNamespace = pathNamespace
+        self.interface = interface
+        self.member = member
+        self.arg0 = arg0
+    }
+
+    /// The rule text for `AddMatch`: `type='signal',interface='…',…`.
+    public var text: String {
+        var parts = ["type='signal'"]
+        if let sender { parts.append("sender='\(sender)'") }
+        if let path { parts.append("path='\(path)'") }
+        if let pathNamespace { parts.append("path_namespace='\(pathNamespace)'") }
+        if let interface { parts.append("interface='\(interface)'") }
+        if let member { parts.append("member='\(member)'") }
+        if let arg0 { parts.append("arg0='\(arg0)'") }
+        return parts.joined(separator: ",")
+    }
+
+    /// Whether a received signal matches. Signals carry the sender's unique name, so a well-known `sender`
+    /// (`org.bluez`) is left to the bus, which filters by it for `AddMatch`; locally only unique names compare.
+    public func matches(_ message: DBusMessage) -> Bool {
+        guard message.kind == .signal else { return false }
+        if let sender, sender.hasPrefix(":"), message.sender != sender { return false }
+        if let path, message.path != path { return false }
+        if let pathNamespace, let messagePath = message.path,
+            !(messagePath == pathNamespace || messagePath.hasPrefix(pathNamespace == "/" ? "/" : pathNamespace + "/"))
+        {
+            return false
+        }
+        if let interface, message.interface != interface { return false }
+        if let member, message.member != member { return false }
+        if let arg0, message.body.first?.stringValue != arg0 { return false }
+        return true
+    }
+}

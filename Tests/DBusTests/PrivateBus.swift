@@ -1,0 +1,47 @@
+import DBus
+import Foundation
+
+/// A real `dbus-daemon --session` on a private socket, started for one test and killed after it.
+final class PrivateBus: @unchecked Sendable {
+    // Safety: set in init, read-only afterwards.
+    let address: String
+    let folder: String
+    private let process: Process
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("hil-bus-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let socket = folder + "/bus"
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        process.arguments = ["--session", "--nofork", "--nopidfile", "--address=unix:path=\(socket)"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socket) {
+            guard Date() < deadline, process.isRunning else {
+                throw DBusError(name: "test.NoBus", message: "dbus-daemon did not create \(socket) (is package dbus installed? bash Rigs/setup.sh)")
+            }
+            usleep(5_000)
+        }
+        address = "unix:path=\(socket)"
+    }
+
+    func connect() async throws -> DBusConnection {
+        try await DBusConnection.connect(.address(address))
+    }
+
+    /// Kills the daemon, as a crashed or restarted bus would go away.
+    func kill() {
+        if process.isRunning {
+            Foundation.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    deinit {
+        kill()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+}
