@@ -39,6 +39,11 @@ let package = Package(
         // D-Bus over libdbus-1: one thread owns the connection; async calls, exported objects, signals.
         .target(name: "DBus", dependencies: ["CDBus"]),
 
+        // The computer side on Linux: BlueZ GATT application, pairing, status, uinput output.
+        .target(
+            name: "Peripheral",
+            dependencies: ["DBus", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "StrictJSON"]),
+
         // Rigs: definitions, the host probe, the vm guest.
         .target(name: "Rig", dependencies: ["StrictJSON"]),
 
@@ -60,6 +65,9 @@ let package = Package(
         .testTarget(name: "RigTests", dependencies: ["Rig", "StrictJSON"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCodes", "HILTestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "HILTestSupport"]),
+        .testTarget(
+            name: "PeripheralTests",
+            dependencies: ["Peripheral", "DBus", "Evdev", "RemoteTouchProtocol", "InputCodes", "StrictJSON", "HILTestSupport"]),
         // Boots the real vm rig through the built `hil`; depends on it so `swift test` builds it.
         .testTarget(name: "VMRigIntegrationTests", dependencies: ["hil"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CDBus", "CEvdev", "InputCodes"]),

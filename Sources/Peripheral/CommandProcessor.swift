@@ -1,0 +1,83 @@
+import CommandMapping
+public import Evdev
+public import InputCodes
+public import RemoteTouchProtocol
+import Synchronization
+
+/// The computer side's command path: decode, check the central is paired, map with the current mode, inject.
+///
+/// Every refusal is logged, answered with an error status (and, for a write with response, a D-Bus error),
+/// and injects nothing; the next valid command works. Commands from all centrals and write paths pass one
+/// lock, so frames never interleave.
+public final class CommandProcessor: Sendable {
+    /// What became of one write.
+    public enum Outcome: Sendable, Equatable {
+        case injected(command: Command, frames: [InputFrame], times: [MonotonicTime])
+        case refused(StatusError)
+    }
+
+    private let sink: any InputSink
+    private let pairing: PairingAuthority
+    private let log: PeripheralLog
+    private let mapper: Mutex<CommandMapper>
+
+    public init(sink: any InputSink, pairing: PairingAuthority, log: PeripheralLog, mode: ControlMode = .basicMouse) {
+        self.sink = sink
+        self.pairing = pairing
+        self.log = log
+        mapper = Mutex(CommandMapper(mode: mode))
+    }
+
+    public var mode: ControlMode { mapper.withLock { $0.mode } }
+
+    /// Handles one write of the command characteristic by `central` (its Bluetooth address).
+    public func handle(_ bytes: [UInt8], from central: String) -> Outcome {
+        guard pairing.isPaired(central) else {
+            return refuse("notPaired", "\(central) is not paired: read the pairing characteristic and write the code shown on this computer", bytes)
+        }
+        let command: Command
+        do {
+            command = try Command.decode(bytes)
+        } catch {
+            return refuse("invalidCommand", error.description, bytes)
+        }
+        return mapper.withLock { mapper -> Outcome in
+            let frames: [InputFrame]
+            do throws(MappingError) {
+                frames = try mapper.map(command)
+            } catch {
+                return refuse("invalidCommand", error.message, bytes)
+            }
+            do throws(EvdevError) {
+                let times = try sink.emit(frames)
+                return .injected(command: command, frames: frames, times: times)
+            } catch {
+                log.error("uinput write failed: \(error)")
+                return .refused(StatusError(code: "injectionFailed", message: error.description))
+            }
+        }
+    }
+
+    /// Releases every held key and button (the central disconnected or the link dropped); returns what was
+    /// released.
+    @discardableResult
+    public func releaseAll(reason: String) -> [InputFrame] {
+        mapper.withLock { mapper in
+            let frames = mapper.releaseAll()
+            guard !frames.isEmpty else { return [] }
+            do {
+                _ = try sink.emit(frames)
+                log.info("released \(frames.map(\.description).joined(separator: " ")): \(reason)")
+            } catch {
+                log.error("could not release held keys (\(reason)): \(error)")
+            }
+            return frames
+        }
+    }
+
+    private func refuse(_ code: String, _ message: String, _ bytes: [UInt8]) -> Outcome {
+        let shown = bytes.count > 64 ? String(decoding: bytes.prefix(64), as: UTF8.self) + "… (\(bytes.count) bytes)" : String(decoding: bytes, as: UTF8.self)
+        log.warning("refused write (\(code)): \(message); payload: \(shown.debugDescription)")
+        return .refused(StatusError(code: code, message: message))
+    }
+}
