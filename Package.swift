@@ -44,6 +44,9 @@ let package = Package(
             name: "Peripheral",
             dependencies: ["DBus", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "StrictJSON"]),
 
+        // The phone side's BLE client over BlueZ D-Bus (the virtual central grows from it).
+        .target(name: "Central", dependencies: ["DBus", "RemoteTouchProtocol"]),
+
         // Rigs: definitions, the host probe, the vm guest.
         .target(name: "Rig", dependencies: ["StrictJSON"]),
 
@@ -51,7 +54,7 @@ let package = Package(
         .executableTarget(
             name: "hil",
             dependencies: [
-                "RemoteTouchProtocol", "GestureModel", "CommandMapping", "GestureScript", "InputCodes", "Rig",
+                "RemoteTouchProtocol", "GestureModel", "CommandMapping", "GestureScript", "InputCodes", "Rig", "Peripheral", "DBus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -67,7 +70,10 @@ let package = Package(
         .testTarget(name: "DBusTests", dependencies: ["DBus", "HILTestSupport"]),
         .testTarget(
             name: "PeripheralTests",
-            dependencies: ["Peripheral", "DBus", "Evdev", "RemoteTouchProtocol", "InputCodes", "StrictJSON", "HILTestSupport"]),
+            dependencies: [
+                "Peripheral", "Central", "DBus", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "StrictJSON",
+                "HILTestSupport",
+            ]),
         // Boots the real vm rig through the built `hil`; depends on it so `swift test` builds it.
         .testTarget(name: "VMRigIntegrationTests", dependencies: ["hil"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CDBus", "CEvdev", "InputCodes"]),

@@ -7,7 +7,8 @@ public struct DBusMethodCall: Sendable {
     public var path: String { message.path ?? "/" }
 }
 
-/// How an exported method runs.
+/// How an exported method runs. File descriptors a handler returns (`AcquireWrite`'s `h`) are handed over:
+/// the connection closes them once the reply is sent.
 public enum DBusMethodHandler: Sendable {
     /// Runs on the connection's thread, before the next message is read: for quick work only (a write to a
     /// uinput device, a property read). Never block or await in it: bluetoothd calls back into the

@@ -229,6 +229,20 @@ final class DBusLoop: @unchecked Sendable {
         set { state.objects = newValue }
     }
 
+    private static func closeDescriptors(_ value: DBusValue) {
+        switch value {
+        case .fileDescriptor(let fd): close(fd)
+        case .array(_, let elements), .structure(let elements): elements.forEach(closeDescriptors)
+        case .dictionary(_, _, let entries):
+            for entry in entries {
+                closeDescriptors(entry.key)
+                closeDescriptors(entry.value)
+            }
+        case .variant(let inner): closeDescriptors(inner)
+        default: break
+        }
+    }
+
     // MARK: Incoming messages (loop thread, from dispatch)
 
     private func filter(_ raw: OpaquePointer) -> Bool {
@@ -274,6 +288,11 @@ final class DBusLoop: @unchecked Sendable {
     }
 
     func reply(to call: DBusMessage, _ result: Result<[DBusValue], DBusError>) {
+        // File descriptors in a reply belong to the connection: closed once the reply went out (libdbus has
+        // duplicated them), or when it could not be sent.
+        defer {
+            if case .success(let body) = result { body.forEach(Self.closeDescriptors) }
+        }
         guard !call.noReplyExpected, let sender = call.sender else { return }
         var reply: DBusMessage
         switch result {

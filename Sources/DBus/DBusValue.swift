@@ -13,8 +13,9 @@ public indirect enum DBusValue: Sendable, Hashable {
     case string(String)
     case objectPath(String)
     case signature(String)
-    /// A Unix file descriptor. Received: the receiver owns it and must close it. Sent: libdbus duplicates it;
-    /// the sender keeps its own.
+    /// A Unix file descriptor. Received: the receiver owns it and must close it. Sent in a call or signal:
+    /// libdbus duplicates it and the sender keeps its own. Returned from an exported method: handed over, the
+    /// connection closes it after sending the reply.
     case fileDescriptor(Int32)
     /// `ay`, read and written as one block (BlueZ values are byte arrays).
     case bytes([UInt8])

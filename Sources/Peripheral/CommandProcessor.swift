@@ -20,6 +20,9 @@ public final class CommandProcessor: Sendable {
     private let pairing: PairingAuthority
     private let log: PeripheralLog
     private let mapper: Mutex<CommandMapper>
+    private let handling = Mutex<[Duration]>([])
+    /// At most this many handling times are kept (the newest).
+    public static let handlingTimesKept = 100_000
 
     public init(sink: any InputSink, pairing: PairingAuthority, log: PeripheralLog, mode: ControlMode = .basicMouse) {
         self.sink = sink
@@ -30,8 +33,12 @@ public final class CommandProcessor: Sendable {
 
     public var mode: ControlMode { mapper.withLock { $0.mode } }
 
+    /// How long each injected command took from receipt to its last uinput write (the newest 100,000).
+    public var handlingTimes: [Duration] { handling.withLock { $0 } }
+
     /// Handles one write of the command characteristic by `central` (its Bluetooth address).
     public func handle(_ bytes: [UInt8], from central: String) -> Outcome {
+        let received = MonotonicTime.now()
         guard pairing.isPaired(central) else {
             return refuse("notPaired", "\(central) is not paired: read the pairing characteristic and write the code shown on this computer", bytes)
         }
@@ -50,6 +57,12 @@ public final class CommandProcessor: Sendable {
             }
             do throws(EvdevError) {
                 let times = try sink.emit(frames)
+                if let last = times.last {
+                    handling.withLock { handling in
+                        if handling.count >= Self.handlingTimesKept { handling.removeFirst(handling.count / 2) }
+                        handling.append(last - received)
+                    }
+                }
                 return .injected(command: command, frames: frames, times: times)
             } catch {
                 log.error("uinput write failed: \(error)")

@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import HILTestSupport
 import Testing
 
 private let bus = "org.freedesktop.DBus"
@@ -88,8 +89,9 @@ struct DBusConnectionTests {
                 DBusMethod("Acquire", in: "", out: "hq", .immediate { _ in [.fileDescriptor(theirs), .uint16(517)] })
             ])
         ])
+        // The handler hands `theirs` over: the connection closes it after the reply is sent.
         let reply = try await client.call(destination: server.uniqueName, path: "/hil/fd", interface: "test.Fd", member: "Acquire")
-        close(theirs)
+        #expect(fcntl(theirs, F_GETFD) == -1, "the connection should have closed the returned descriptor")
         guard case .fileDescriptor(let received) = try #require(reply.first) else {
             Issue.record("no fd in \(reply)")
             return
@@ -333,21 +335,5 @@ func first(_ stream: AsyncStream<DBusMessage>) async throws -> DBusMessage {
         group.cancelAll()
         guard let result else { throw DBusError(name: "test.Timeout", message: "no signal within 5 s") }
         return result
-    }
-}
-
-/// A value shared between a test and the handlers it exports.
-final class Locked<Value: Sendable>: @unchecked Sendable {
-    // Safety: every access goes through `lock`.
-    private let lock = NSLock()
-    private var stored: Value
-
-    init(_ value: Value) {
-        stored = value
-    }
-
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
     }
 }

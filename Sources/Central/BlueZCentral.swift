@@ -1,0 +1,158 @@
+public import DBus
+import Foundation
+import RemoteTouchProtocol
+
+/// The phone's BLE client over BlueZ D-Bus, on the rig's central adapter: finds the RemoteTouch peripheral
+/// by service UUID, connects, resolves its characteristics, and reads, writes and subscribes.
+public final class BlueZCentral: Sendable {
+    public let connection: DBusConnection
+    public let adapter: String
+    private static let properties = "org.freedesktop.DBus.Properties"
+
+    public init(connection: DBusConnection, adapter: String) {
+        self.connection = connection
+        self.adapter = adapter
+    }
+
+    /// The peripheral once connected: its device path and characteristic paths.
+    public struct Peripheral: Sendable {
+        public var devicePath: String
+        public var address: String
+        public var command: String
+        public var status: String
+        public var pairing: String
+    }
+
+    /// Discovers a device advertising the RemoteTouch service (LE, filtered by UUID), connects to it and waits
+    /// until its GATT services are resolved.
+    /// - Throws: `CentralError` naming the step that did not finish within `timeout`.
+    public func connectToRemoteTouch(timeout: Duration = .seconds(30)) async throws(CentralError) -> Peripheral {
+        let adapterPath = "/org/bluez/\(adapter)"
+        let deadline = ContinuousClock.now + timeout
+        try await call(adapterPath, "org.bluez.Adapter1", "SetDiscoveryFilter", [
+            .properties([("UUIDs", .strings([RemoteTouchService.serviceUUID])), ("Transport", .string("le"))])
+        ], "setting the discovery filter on \(adapter)")
+        try await call(adapterPath, "org.bluez.Adapter1", "StartDiscovery", [], "starting discovery on \(adapter)")
+        var devicePath: String?
+        while devicePath == nil {
+            let objects = try await managedObjects()
+            devicePath = objects.first { path, interfaces in
+                path.hasPrefix(adapterPath + "/dev_")
+                    && interfaces["org.bluez.Device1"]?.dictionaryValue?["UUIDs"]?.arrayValue?
+                        .contains(.string(RemoteTouchService.serviceUUID)) == true
+            }?.key
+            if devicePath == nil {
+                guard ContinuousClock.now < deadline else {
+                    _ = try? await call(adapterPath, "org.bluez.Adapter1", "StopDiscovery", [], "stopping discovery")
+                    throw CentralError("no device advertising \(RemoteTouchService.serviceUUID) seen on \(adapter) within \(timeout)")
+                }
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        _ = try? await call(adapterPath, "org.bluez.Adapter1", "StopDiscovery", [], "stopping discovery")
+        let device = devicePath!
+        try await call(device, "org.bluez.Device1", "Connect", [], "connecting to \(device)", timeout: timeout)
+        while true {
+            let resolved = try await property(device, "org.bluez.Device1", "ServicesResolved")
+            if resolved.boolValue == true { break }
+            guard ContinuousClock.now < deadline else { throw CentralError("services of \(device) not resolved within \(timeout)") }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        let objects = try await managedObjects()
+        func characteristic(_ uuid: String) throws(CentralError) -> String {
+            let found = objects.first { path, interfaces in
+                path.hasPrefix(device + "/")
+                    && interfaces["org.bluez.GattCharacteristic1"]?.dictionaryValue?["UUID"]?.stringValue?.lowercased() == uuid
+            }?.key
+            guard let found else { throw CentralError("\(device) has no characteristic \(uuid): is it the RemoteTouch peripheral?") }
+            return found
+        }
+        return Peripheral(
+            devicePath: device, address: BlueZCentral.address(device), command: try characteristic(RemoteTouchService.commandUUID),
+            status: try characteristic(RemoteTouchService.statusUUID), pairing: try characteristic(RemoteTouchService.pairingUUID))
+    }
+
+    /// Reads a characteristic's value.
+    public func read(_ characteristic: String) async throws(CentralError) -> [UInt8] {
+        let reply = try await call(characteristic, "org.bluez.GattCharacteristic1", "ReadValue", [.properties([])], "reading \(characteristic)")
+        return reply.first?.bytesValue ?? []
+    }
+
+    /// Writes a value: `withResponse` waits for the peripheral's answer (an error comes back as `CentralError`
+    /// with BlueZ's error name); without, it is a write command.
+    public func write(_ characteristic: String, _ bytes: [UInt8], withResponse: Bool) async throws(CentralError) {
+        try await call(characteristic, "org.bluez.GattCharacteristic1", "WriteValue", [
+            .bytes(bytes), .properties([("type", .string(withResponse ? "request" : "command"))]),
+        ], "writing \(characteristic)")
+    }
+
+    /// `AcquireWrite`: a socket whose every packet is one write without response, bypassing D-Bus.
+    /// - Returns: the descriptor (the caller closes it) and the MTU.
+    public func acquireWrite(_ characteristic: String) async throws(CentralError) -> (fd: Int32, mtu: Int) {
+        let reply = try await call(characteristic, "org.bluez.GattCharacteristic1", "AcquireWrite", [.properties([])],
+                                   "acquiring \(characteristic) for writing")
+        guard case .fileDescriptor(let fd) = reply.first, let mtu = reply.last?.integerValue else {
+            throw CentralError("AcquireWrite on \(characteristic) returned \(reply)")
+        }
+        return (fd, Int(mtu))
+    }
+
+    /// Notifications of a characteristic's value until the stream is dropped.
+    public func notifications(_ characteristic: String) async throws(CentralError) -> AsyncStream<[UInt8]> {
+        let changes: AsyncStream<DBusMessage>
+        do {
+            changes = try await connection.signals(DBusMatchRule(
+                sender: "org.bluez", path: characteristic, interface: Self.properties, member: "PropertiesChanged",
+                arg0: "org.bluez.GattCharacteristic1"))
+        } catch {
+            throw CentralError("subscribing to \(characteristic): \(error.message)", dbusName: error.name)
+        }
+        try await call(characteristic, "org.bluez.GattCharacteristic1", "StartNotify", [], "starting notifications of \(characteristic)")
+        return AsyncStream { continuation in
+            let task = Task {
+                for await change in changes {
+                    if let value = change.body.count > 1 ? change.body[1].dictionaryValue?["Value"]?.bytesValue : nil {
+                        continuation.yield(value)
+                    }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    public func disconnect(_ peripheral: Peripheral) async throws(CentralError) {
+        try await call(peripheral.devicePath, "org.bluez.Device1", "Disconnect", [], "disconnecting \(peripheral.devicePath)")
+    }
+
+    // MARK: Helpers
+
+    @discardableResult
+    private func call(_ path: String, _ interface: String, _ member: String, _ body: [DBusValue], _ what: String,
+                      timeout: Duration = .seconds(25)) async throws(CentralError) -> [DBusValue]
+    {
+        do {
+            return try await connection.call(destination: "org.bluez", path: path, interface: interface, member: member, body, timeout: timeout)
+        } catch {
+            throw CentralError("\(what) failed: \(error.message)", dbusName: error.name)
+        }
+    }
+
+    private func property(_ path: String, _ interface: String, _ name: String) async throws(CentralError) -> DBusValue {
+        let reply = try await call(path, Self.properties, "Get", [.string(interface), .string(name)], "reading \(name) of \(path)")
+        return reply.first?.unwrapped ?? .bool(false)
+    }
+
+    private func managedObjects() async throws(CentralError) -> [String: [String: DBusValue]] {
+        let reply = try await call("/", "org.freedesktop.DBus.ObjectManager", "GetManagedObjects", [], "listing BlueZ objects")
+        var result: [String: [String: DBusValue]] = [:]
+        for (path, interfaces) in reply.first?.dictionaryValue ?? [:] {
+            result[path] = interfaces.dictionaryValue ?? [:]
+        }
+        return result
+    }
+
+    static func address(_ devicePath: String) -> String {
+        String(devicePath.split(separator: "/").last?.dropFirst(4) ?? "").replacingOccurrences(of: "_", with: ":")
+    }
+}

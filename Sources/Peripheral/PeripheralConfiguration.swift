@@ -1,0 +1,35 @@
+public import DBus
+
+/// How `hil peripheral` runs.
+public struct PeripheralConfiguration: Sendable {
+    /// The adapter to register on.
+    public var adapter = "hci0"
+    /// The advertised local name.
+    public var name = "RemoteTouch"
+    /// Where pairings, the lockout and the log live.
+    public var stateDirectory: String
+    /// Where each new pairing code is also written (for a rig, or a kiosk display); nil for none.
+    public var pairingCodeFile: String?
+    /// The uinput device's name, which verifiers find it by.
+    public var uinputName = "RemoteTouch HIL Virtual Input"
+    public var uinputPath = "/dev/uinput"
+    public var bus: DBusConnection.Bus = .system
+    /// Battery level to report when this machine has no battery in /sys/class/power_supply.
+    public var fallbackBatteryLevel = 100
+    public var pairing = PairingAuthority.Settings()
+    /// R5: status every 2 s while a central is subscribed.
+    public var statusInterval: Duration = .seconds(2)
+
+    public init(stateDirectory: String) {
+        self.stateDirectory = stateDirectory
+    }
+
+    /// Object paths of the GATT application.
+    public static let applicationPath = "/org/remotetouch/hil"
+    public static let servicePath = applicationPath + "/service0"
+    public static let commandPath = servicePath + "/command"
+    public static let statusPath = servicePath + "/status"
+    public static let pairingPath = servicePath + "/pairing"
+    public static let advertisementPath = applicationPath + "/advertisement0"
+    public static let agentPath = applicationPath + "/agent"
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import DBus
+import Foundation
+import Peripheral
+
+/// Runs the computer side in the foreground: a real phone running RemoteTouch can drive this machine.
+struct PeripheralCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "peripheral",
+        abstract: "Run the RemoteTouch peripheral: advertise, pair with a 6-digit code, inject commands through uinput.",
+        discussion: """
+            Registers the RemoteTouch GATT service (12345678-1234-1234-1234-123456789ABC) with bluetoothd on the
+            adapter, advertises it, and injects every command of a paired central through a uinput device
+            named "RemoteTouch HIL Virtual Input". A central that reads the pairing characteristic gets a code
+            shown here (and written to --pairing-code-file); it expires after 60 s; 3 wrong codes lock pairing
+            for 5 minutes. Pairings persist in the state folder. Ctrl-C unregisters and releases held keys.
+
+            Needs write access to /dev/uinput and a running bluetoothd; `hil doctor` checks both.
+            """
+    )
+
+    @Option(help: ArgumentHelp("Adapter to register on.", discussion: "Default: $HIL_PERIPHERAL_ADAPTER, else hci0."))
+    var adapter: String?
+
+    @Option(help: "Advertised local name.")
+    var name = "RemoteTouch"
+
+    @Option(help: ArgumentHelp("Folder for pairings, the lockout and peripheral.log.",
+                               discussion: "Default: $XDG_STATE_HOME/hil/peripheral or ~/.local/state/hil/peripheral.",
+                               valueName: "dir"))
+    var stateDir: String?
+
+    @Option(help: ArgumentHelp("Also write each new pairing code to this file (mode 0600).", valueName: "file"))
+    var pairingCodeFile: String?
+
+    @Option(help: "Name of the uinput device (verifiers find it by this name).")
+    var uinputName = "RemoteTouch HIL Virtual Input"
+
+    @Option(help: "Lockout after 3 wrong codes, in seconds (R4: 300; shorter for tests).")
+    var lockoutSeconds = 300
+
+    @Option(help: "Battery level to report when this machine has no battery.")
+    var battery = 100
+
+    func validate() throws {
+        if let adapter, !(adapter.hasPrefix("hci") && Int(adapter.dropFirst(3)) != nil) {
+            throw ValidationError("--adapter takes a name like hci0, not \(adapter)")
+        }
+        if !(0...100).contains(battery) { throw ValidationError("--battery is 0 to 100") }
+        if lockoutSeconds < 1 { throw ValidationError("--lockout-seconds must be positive") }
+        if uinputName.isEmpty || uinputName.utf8.count > 79 { throw ValidationError("--uinput-name has 1 to 79 bytes") }
+    }
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let stateBase = environment["XDG_STATE_HOME"].map { $0 + "/hil" } ?? (NSHomeDirectory() + "/.local/state/hil")
+        var configuration = PeripheralConfiguration(stateDirectory: stateDir ?? stateBase + "/peripheral")
+        configuration.adapter = adapter ?? environment["HIL_PERIPHERAL_ADAPTER"] ?? "hci0"
+        configuration.name = name
+        configuration.pairingCodeFile = pairingCodeFile
+        configuration.uinputName = uinputName
+        configuration.fallbackBatteryLevel = battery
+        configuration.pairing.lockout = .seconds(lockoutSeconds)
+        try FileManager.default.createDirectory(
+            atPath: configuration.stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let log = PeripheralLog(path: configuration.stateDirectory + "/peripheral.log")
+
+        let peripheral: RemoteTouchPeripheral
+        do {
+            peripheral = try await RemoteTouchPeripheral.start(configuration, log: log)
+        } catch {
+            printError("hil peripheral: \(error)")
+            throw ExitCode.failure
+        }
+        let (stop, stopper) = AsyncStream<Void>.makeStream()
+        let interrupts = InterruptForwarder { stopper.yield() }
+        defer { interrupts.cancel() }
+        log.info("running; Ctrl-C to stop (state in \(configuration.stateDirectory))")
+        for await _ in stop { break }
+        await peripheral.stop()
+    }
+}

@@ -1,0 +1,175 @@
+import Central
+import CommandMapping
+import DBus
+import Evdev
+import Foundation
+import HILTestSupport
+import InputCodes
+import Peripheral
+import RemoteTouchProtocol
+import Testing
+
+/// Every command case, as the real phone app encodes it.
+private let everyCommand: [Command] = [
+    .cursorMove(delta: Point(x: 10, y: -5)), .tap(type: .single), .tap(type: .double), .button(action: .back),
+    .button(action: .forward), .mediaControl(action: .playPause), .mediaControl(action: .volumeUp),
+    .mediaControl(action: .volumeDown), .pinch(scale: 1.25), .scroll(dx: 0, dy: 12), .scroll(dx: -10, dy: 0), .rightClick,
+    .dragStart, .dragMove(delta: Point(x: 4, y: 2)), .dragEnd, .systemGesture(gesture: .missionControl),
+    .systemGesture(gesture: .spaceRight), .keyPress(key: .c, modifiers: [.command]), .text(string: "Hi!"),
+]
+
+/// Reads frames until `count` arrived or `timeout` passed.
+private func frames(_ reader: EvdevReader, count: Int, timeout: Duration = .seconds(3)) throws -> [InputFrame] {
+    var result: [InputFrame] = []
+    let deadline = ContinuousClock.now + timeout
+    while result.count < count, ContinuousClock.now < deadline {
+        if let frame = try reader.nextFrame(timeout: deadline - ContinuousClock.now) { result.append(frame.frame) }
+    }
+    return result
+}
+
+/// Asserts nothing arrives within `quiet`.
+private func expectSilence(_ reader: EvdevReader, for quiet: Duration = .milliseconds(300), _ why: String) throws {
+    if let frame = try reader.nextFrame(timeout: quiet) {
+        Issue.record("expected no events (\(why)), got \(frame)")
+    }
+}
+
+private func percentile(_ values: [Duration], _ p: Double) -> Duration {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .zero }
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]
+}
+
+/// Drives the real peripheral over a real LE link from the rig's central adapter and checks the evdev events.
+/// Runs inside the rig (`PeripheralRigTests` starts it there).
+@Suite("PeripheralInRig", .serialized, .enabled(if: RigGuest.isInsideRig, "needs BlueZ and uinput: runs inside the rig via PeripheralRigTests"))
+struct PeripheralInRigTests {
+    @Test("pair, write every command in every mode, refusals, status, the fd path, release on disconnect")
+    func endToEnd() async throws {
+        let state = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        var configuration = PeripheralConfiguration(stateDirectory: state)
+        configuration.adapter = RigGuest.peripheralAdapter
+        configuration.pairingCodeFile = state + "/code"
+        configuration.uinputName = "RemoteTouch HIL test \(getpid())"
+        configuration.pairing.lockout = .seconds(2)
+        let peripheral = try await RemoteTouchPeripheral.start(configuration, log: PeripheralLog(path: state + "/peripheral.log", echo: true))
+        let node = try EvdevReader.waitForDevice(named: configuration.uinputName, timeout: .seconds(5))
+        let reader = try EvdevReader(devnode: node, grab: true)
+
+        let central = BlueZCentral(connection: try await DBusConnection.connect(.system), adapter: RigGuest.centralAdapter)
+        let remote = try await central.connectToRemoteTouch()
+        let json = { (command: Command) in command.encoded() }
+
+        // Status notifications (R5) from the start: refusals are reported there. bluetoothd acknowledges writes
+        // it forwards through the acquired socket itself, so the status is the only channel for the reason.
+        let statuses = try await central.notifications(remote.status)
+        let received = Locked<[StatusData]>([])
+        let undecodable = Locked<[String]>([])
+        let collector = Task {
+            for await value in statuses {
+                if let status = try? StatusData.decode(value) {
+                    received.value.append(status)
+                } else {
+                    undecodable.value.append(String(decoding: value, as: UTF8.self))
+                }
+            }
+        }
+        defer { collector.cancel() }
+        /// Waits up to 5 s for an error status with `code` that arrives after the call.
+        func nextError(_ code: String) async -> Bool {
+            let seen = received.value.count
+            let deadline = ContinuousClock.now + .seconds(5)
+            while ContinuousClock.now < deadline {
+                if received.value.dropFirst(seen).contains(where: { $0.error?.code == code }) { return true }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+            return false
+        }
+
+        // Unpaired: refused with a notPaired status, nothing injected.
+        try? await central.write(remote.command, json(.tap(type: .single)), withResponse: true)
+        #expect(await nextError("notPaired"), "no notPaired status for an unpaired central's write")
+        try expectSilence(reader, "unpaired central")
+
+        // Pairing: 3 wrong codes lock out, the lockout ends, the right code pairs.
+        let first = try PairingStatus.decode(try await central.read(remote.pairing))
+        #expect(first.state == .awaitingCode)
+        #expect(first.secondsRemaining == 60)
+        let shown = try String(contentsOfFile: state + "/code", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let wrong = shown == "000000" ? "000001" : "000000"
+        // ATT carries only the error code to the central; the pairing state tells the rest.
+        for (attempt, left) in [(1, 2), (2, 1), (3, 0)] {
+            do {
+                try await central.write(remote.pairing, Array(wrong.utf8), withResponse: true)
+                Issue.record("wrong code \(attempt) accepted")
+            } catch {
+                #expect(error.dbusName == "org.bluez.Error.NotAuthorized", "\(error)")
+            }
+            let after = try PairingStatus.decode(try await central.read(remote.pairing))
+            #expect(after.attemptsRemaining == left)
+            #expect(after.state == (left > 0 ? .awaitingCode : .lockedOut))
+        }
+        try await Task.sleep(for: .milliseconds(2200))
+        #expect(try PairingStatus.decode(try await central.read(remote.pairing)).state == .awaitingCode)
+        let code = try String(contentsOfFile: state + "/code", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        try await central.write(remote.pairing, Array(code.utf8), withResponse: true)
+        #expect(try PairingStatus.decode(try await central.read(remote.pairing)).state == .paired)
+        #expect(peripheral.pairing.pairedCentrals.count == 1)
+
+        // Every command in every mode: exactly the frames the mapping table gives. One expected mapper for the
+        // whole run mirrors the peripheral's, whose wheel remainders carry over from command to command.
+        var expected = CommandMapper(mode: .basicMouse)
+        for mode in ControlMode.allCases {
+            _ = try expected.map(.modeChange(mode: mode))
+            try await central.write(remote.command, json(.modeChange(mode: mode)), withResponse: true)
+            for command in everyCommand {
+                let want = try expected.map(command)
+                try await central.write(remote.command, json(command), withResponse: true)
+                let got = try frames(reader, count: want.count)
+                #expect(got == want, "\(mode.rawValue): \(String(decoding: json(command), as: UTF8.self))")
+            }
+        }
+        try expectSilence(reader, "after the last command")
+
+        // Malformed writes, over the phone's write-without-response socket: an invalidCommand status each,
+        // nothing injected, and the next command works.
+        let (fd, mtu) = try await central.acquireWrite(remote.command)
+        #expect(mtu >= 515, "MTU \(mtu): 512-byte values need an ATT MTU of at least 515")
+        // 510 bytes: the largest value BlueZ 5.66 passes on (512 is refused with Invalid Length on a request
+        // and dropped on a command before any application sees it).
+        for bad in [Array(#"{"tap":{"type":"single"}"#.utf8), (0..<510).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) },
+                    Array(#"{"cursorMove":{"delta":[NaN,1]}}"#.utf8)] {
+            #expect(write(fd, bad, bad.count) == bad.count)
+            #expect(await nextError("invalidCommand"), "no invalidCommand status after a \(bad.count)-byte malformed write")
+        }
+        close(fd)  // while it is acquired, BlueZ refuses WriteValue on the characteristic
+        try expectSilence(reader, "malformed writes")
+        try await central.write(remote.command, json(.cursorMove(delta: Point(x: 3, y: 3))), withResponse: false)
+        #expect(try frames(reader, count: 1) == [InputFrame([InputEvent(.relX, 3), InputEvent(.relY, 3)])])
+
+        // The fd path: AcquireWrite, one packet per command.
+        let (fd2, _) = try await central.acquireWrite(remote.command)
+        let packet = json(.cursorMove(delta: Point(x: -7, y: 1)))
+        #expect(write(fd2, packet, packet.count) == packet.count)
+        #expect(try frames(reader, count: 1) == [InputFrame([InputEvent(.relX, -7), InputEvent(.relY, 1)])])
+        close(fd2)
+
+        // A drag holds BTN_LEFT; dropping the link releases it.
+        try await central.write(remote.command, json(.dragStart), withResponse: true)
+        #expect(try frames(reader, count: 1) == [InputFrame([.press(.btnLeft)])])
+        #expect(try reader.heldKeys() == [.btnLeft])
+        try await central.disconnect(remote)
+        #expect(try frames(reader, count: 1, timeout: .seconds(10)) == [InputFrame([.release(.btnLeft)])])
+        #expect(try reader.heldKeys().isEmpty)
+
+        let statusCount = received.value.count
+        #expect(statusCount >= 3, "status notifications: \(statusCount)")
+        #expect(received.value.allSatisfy { (0...100).contains($0.batteryLevel) })
+        #expect(undecodable.value.isEmpty, "undecodable status notifications: \(undecodable.value)")
+        let times = peripheral.processor.handlingTimes
+        print("peripheral handling, receipt → uinput write: n=\(times.count) p50=\(percentile(times, 0.5)) p99=\(percentile(times, 0.99)) max=\(times.max() ?? .zero)")
+        await peripheral.stop()
+    }
+}
