@@ -102,7 +102,18 @@ public final class RemoteTouchPeripheral: Sendable {
             for writer in state.writers { writer.close() }
         }
         connection.close()
-        log.info("stopped")
+        log.info("stopped; \(Self.summary(processor.handlingTimes))")
+    }
+
+    /// `handled 60 commands, receipt → uinput write: p50 1.36 ms, p99 4.95 ms, max 4.95 ms`
+    static func summary(_ times: [Duration]) -> String {
+        guard !times.isEmpty else { return "handled 0 commands" }
+        let sorted = times.sorted()
+        func ms(_ p: Double) -> String {
+            let value = sorted[min(sorted.count - 1, max(0, Int((Double(sorted.count) * p).rounded(.up)) - 1))]
+            return String(format: "%.2f ms", Double(value.components.attoseconds) / 1e15 + Double(value.components.seconds) * 1000)
+        }
+        return "handled \(times.count) commands, receipt → uinput write: p50 \(ms(0.5)), p99 \(ms(0.99)), max \(ms(1.0))"
     }
 
     // MARK: Objects

@@ -36,6 +36,9 @@ struct PeripheralCommand: AsyncParsableCommand {
     @Option(help: "Name of the uinput device (verifiers find it by this name).")
     var uinputName = "RemoteTouch HIL Virtual Input"
 
+    @Option(help: ArgumentHelp("The uinput device node.", valueName: "path"))
+    var uinputPath = "/dev/uinput"
+
     @Option(help: "Lockout after 3 wrong codes, in seconds (R4: 300; shorter for tests).")
     var lockoutSeconds = 300
 
@@ -59,6 +62,7 @@ struct PeripheralCommand: AsyncParsableCommand {
         configuration.name = name
         configuration.pairingCodeFile = pairingCodeFile
         configuration.uinputName = uinputName
+        configuration.uinputPath = uinputPath
         configuration.fallbackBatteryLevel = battery
         configuration.pairing.lockout = .seconds(lockoutSeconds)
         try FileManager.default.createDirectory(

@@ -5,7 +5,6 @@ import Evdev
 import Foundation
 import HILTestSupport
 import InputCodes
-import Peripheral
 import RemoteTouchProtocol
 import Testing
 
@@ -35,10 +34,51 @@ private func expectSilence(_ reader: EvdevReader, for quiet: Duration = .millise
     }
 }
 
-private func percentile(_ values: [Duration], _ p: Double) -> Duration {
-    let sorted = values.sorted()
-    guard !sorted.isEmpty else { return .zero }
-    return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]
+/// `hil peripheral` running as its own process, its output collected in a file.
+private final class PeripheralProcess {
+    let process = Process()
+    let output: String
+
+    init(arguments: [String], output: String) throws {
+        self.output = output
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        process.executableURL = URL(fileURLWithPath: try RigGuest.hilBinary())
+        process.arguments = ["peripheral"] + arguments
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        process.standardError = process.standardOutput
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    var log: String { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
+
+    /// Waits until the log shows `text` after `offset` characters; returns when (or nil after `timeout`).
+    func wait(for text: String, after offset: Int = 0, timeout: Duration = .seconds(20)) -> ContinuousClock.Instant? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if log.dropFirst(offset).contains(text) { return .now }
+            guard process.isRunning else { return nil }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return nil
+    }
+
+    /// Ctrl-C, as a person stops it; returns the exit status.
+    func interrupt() -> Int32 {
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+/// The pid of a running program, by its /proc comm name.
+private func pid(of name: String) -> Int32? {
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] where entry.allSatisfy(\.isNumber) {
+        if (try? String(contentsOfFile: "/proc/\(entry)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == name {
+            return Int32(entry)
+        }
+    }
+    return nil
 }
 
 /// Drives the real peripheral over a real LE link from the rig's central adapter and checks the evdev events.
@@ -49,14 +89,15 @@ struct PeripheralInRigTests {
     func endToEnd() async throws {
         let state = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: state) }
-        var configuration = PeripheralConfiguration(stateDirectory: state)
-        configuration.adapter = RigGuest.peripheralAdapter
-        configuration.pairingCodeFile = state + "/code"
-        configuration.uinputName = "RemoteTouch HIL test \(getpid())"
-        configuration.pairing.lockout = .seconds(2)
-        let peripheral = try await RemoteTouchPeripheral.start(configuration, log: PeripheralLog(path: state + "/peripheral.log", echo: true))
-        let node = try EvdevReader.waitForDevice(named: configuration.uinputName, timeout: .seconds(5))
+        let uinputName = "RemoteTouch HIL test \(getpid())"
+        let peripheral = try PeripheralProcess(arguments: [
+            "--adapter", RigGuest.peripheralAdapter, "--state-dir", state, "--pairing-code-file", state + "/code",
+            "--uinput-name", uinputName, "--lockout-seconds", "2",
+        ], output: state + "/output.log")
+        defer { if peripheral.process.isRunning { _ = peripheral.interrupt() } }
+        let node = try EvdevReader.waitForDevice(named: uinputName, timeout: .seconds(20))
         let reader = try EvdevReader(devnode: node, grab: true)
+        try #require(peripheral.wait(for: "registered on \(RigGuest.peripheralAdapter)") != nil, "hil peripheral did not register:\n\(peripheral.log)")
 
         let central = BlueZCentral(connection: try await DBusConnection.connect(.system), adapter: RigGuest.centralAdapter)
         let remote = try await central.connectToRemoteTouch()
@@ -116,7 +157,7 @@ struct PeripheralInRigTests {
         let code = try String(contentsOfFile: state + "/code", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         try await central.write(remote.pairing, Array(code.utf8), withResponse: true)
         #expect(try PairingStatus.decode(try await central.read(remote.pairing)).state == .paired)
-        #expect(peripheral.pairing.pairedCentrals.count == 1)
+        #expect(peripheral.log.contains(" paired\n"), "the peripheral did not log the pairing")
 
         // Every command in every mode: exactly the frames the mapping table gives. One expected mapper for the
         // whole run mirrors the peripheral's, whose wheel remainders carry over from command to command.
@@ -164,12 +205,40 @@ struct PeripheralInRigTests {
         #expect(try frames(reader, count: 1, timeout: .seconds(10)) == [InputFrame([.release(.btnLeft)])])
         #expect(try reader.heldKeys().isEmpty)
 
+        // Still advertising after the disconnect: the central finds it again and it works.
+        let back = try await central.connectToRemoteTouch()
+        try await central.write(back.command, json(.tap(type: .single)), withResponse: true)
+        #expect(try frames(reader, count: 2) == [InputFrame([.press(.btnLeft)]), InputFrame([.release(.btnLeft)])])
+        try await central.disconnect(back)
+
         let statusCount = received.value.count
         #expect(statusCount >= 3, "status notifications: \(statusCount)")
         #expect(received.value.allSatisfy { (0...100).contains($0.batteryLevel) })
         #expect(undecodable.value.isEmpty, "undecodable status notifications: \(undecodable.value)")
-        let times = peripheral.processor.handlingTimes
-        print("peripheral handling, receipt → uinput write: n=\(times.count) p50=\(percentile(times, 0.5)) p99=\(percentile(times, 0.99)) max=\(times.max() ?? .zero)")
-        await peripheral.stop()
+        // bluetoothd restarts: the peripheral registers again, and a central finds it and drives it again.
+        let bluetoothd = try #require(pid(of: "bluetoothd"), "no bluetoothd running in the rig")
+        let before = peripheral.log.count
+        kill(bluetoothd, SIGTERM)
+        while kill(bluetoothd, 0) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(peripheral.wait(for: "bluetoothd left the bus", after: before) != nil)
+        let restarted = Process()
+        restarted.executableURL = URL(fileURLWithPath: "/usr/libexec/bluetooth/bluetoothd")
+        restarted.arguments = ["-n"]
+        restarted.standardOutput = FileHandle.nullDevice
+        restarted.standardError = FileHandle.nullDevice
+        let restartedAt = ContinuousClock.now
+        try restarted.run()
+        let registeredAt = try #require(peripheral.wait(for: "registered again", after: before), "no re-registration:\n\(peripheral.log.dropFirst(before))")
+        print("bluetoothd restart → peripheral registered again after \(registeredAt - restartedAt)")
+        #expect(registeredAt - restartedAt < .seconds(5))
+        let again = try await central.connectToRemoteTouch()
+        try await central.write(again.command, json(.cursorMove(delta: Point(x: 2, y: 0))), withResponse: true)
+        #expect(try frames(reader, count: 1) == [InputFrame([InputEvent(.relX, 2)])])
+        try await central.disconnect(again)
+
+        #expect(peripheral.interrupt() == 0, "hil peripheral did not stop cleanly:\n\(peripheral.log)")
+        let summary = peripheral.log.split(separator: "\n").last { $0.contains("handled ") } ?? "no summary"
+        print("peripheral \(summary)")
+        #expect(summary.contains("receipt → uinput write"))
     }
 }
