@@ -75,7 +75,7 @@ let package = Package(
                 "HILTestSupport",
             ]),
         // Boots the real vm rig through the built `hil`; depends on it so `swift test` builds it.
-        .testTarget(name: "VMRigIntegrationTests", dependencies: ["hil"]),
+        .testTarget(name: "VMRigIntegrationTests", dependencies: ["hil", "HILTestSupport"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CDBus", "CEvdev", "InputCodes"]),
     ]
 )

@@ -34,6 +34,7 @@ public final class BlueZCentral: Sendable {
         ], "setting the discovery filter on \(adapter)")
         try await call(adapterPath, "org.bluez.Adapter1", "StartDiscovery", [], "starting discovery on \(adapter)")
         var devicePath: String?
+        var scanStarted = ContinuousClock.now
         while devicePath == nil {
             let objects = try await managedObjects()
             devicePath = objects.first { path, interfaces in
@@ -45,6 +46,12 @@ public final class BlueZCentral: Sendable {
                 guard ContinuousClock.now < deadline else {
                     _ = try? await call(adapterPath, "org.bluez.Adapter1", "StopDiscovery", [], "stopping discovery")
                     throw CentralError("no device advertising \(RemoteTouchService.serviceUUID) seen on \(adapter) within \(timeout)")
+                }
+                // A scan that found nothing in 10 s is started afresh, as a phone app retries its scan.
+                if ContinuousClock.now - scanStarted > .seconds(10) {
+                    _ = try? await call(adapterPath, "org.bluez.Adapter1", "StopDiscovery", [], "stopping discovery")
+                    try await call(adapterPath, "org.bluez.Adapter1", "StartDiscovery", [], "restarting discovery on \(adapter)")
+                    scanStarted = ContinuousClock.now
                 }
                 try? await Task.sleep(for: .milliseconds(100))
             }

@@ -234,17 +234,36 @@ public final class RemoteTouchPeripheral: Sendable {
                     ? "no adapter \(adapterName) on bluetoothd: `bluetoothctl list`, or `hil doctor`"
                     : "is bluetoothd running on this bus? `hil doctor` checks the rigs")
         }
-        do {
-            let powered = try await connection.call(
-                destination: BlueZ.service, path: adapter, interface: "org.freedesktop.DBus.Properties", member: "Get",
-                [.string(BlueZ.adapter), .string("Powered")])
-            if powered.first?.unwrapped.boolValue != true {
-                _ = try await connection.call(
-                    destination: BlueZ.service, path: adapter, interface: "org.freedesktop.DBus.Properties", member: "Set",
-                    [.string(BlueZ.adapter), .string("Powered"), .variant(.bool(true))])
+        // Wait for bluetoothd to bring the adapter up (it powers adapters itself on start); power it on only if
+        // it stays off, so we do not race bluetoothd's own power-on (advertising registered in that race was
+        // accepted but never active).
+        let readyBy = ContinuousClock.now + .seconds(10)
+        var poweredOn = false
+        var askedForPower = false
+        while !poweredOn {
+            do {
+                let reply = try await connection.call(
+                    destination: BlueZ.service, path: adapter, interface: "org.freedesktop.DBus.Properties", member: "Get",
+                    [.string(BlueZ.adapter), .string("Powered")], timeout: .seconds(3))
+                poweredOn = reply.first?.unwrapped.boolValue == true
+                if !poweredOn && !askedForPower && ContinuousClock.now > readyBy - .seconds(7) {
+                    askedForPower = true
+                    _ = try await connection.call(
+                        destination: BlueZ.service, path: adapter, interface: "org.freedesktop.DBus.Properties", member: "Set",
+                        [.string(BlueZ.adapter), .string("Powered"), .variant(.bool(true))])
+                }
+            } catch where ContinuousClock.now < readyBy {
+                // The adapter may not be exported yet.
+            } catch {
+                throw step("reading adapter \(configuration.adapter)", error)
             }
-        } catch {
-            throw step("reading adapter \(configuration.adapter)", error)
+            if !poweredOn {
+                guard ContinuousClock.now < readyBy else {
+                    throw PeripheralError("adapter \(configuration.adapter) did not power on within 10 s",
+                                          hint: "check `bluetoothctl show \(configuration.adapter)` and rfkill")
+                }
+                try? await Task.sleep(for: .milliseconds(100))
+            }
         }
         do {
             _ = try await connection.call(destination: BlueZ.service, path: "/org/bluez", interface: BlueZ.agentManager,
@@ -260,13 +279,36 @@ public final class RemoteTouchPeripheral: Sendable {
         } catch {
             throw step("GattManager1.RegisterApplication on \(adapter)", error)
         }
-        do {
-            _ = try await connection.call(destination: BlueZ.service, path: adapter, interface: BlueZ.advertisingManager,
-                                          member: "RegisterAdvertisement", [.objectPath(PeripheralConfiguration.advertisementPath), .properties([])])
-        } catch {
-            throw step("LEAdvertisingManager1.RegisterAdvertisement on \(adapter)", error)
-        }
+        try await registerAdvertisement(step)
         log.info("registered on \(configuration.adapter): service \(RemoteTouchService.serviceUUID), advertising as \"\(configuration.name)\"")
+    }
+
+    /// Registers the advertisement and checks it is active (`ActiveInstances`), registering it once more if
+    /// bluetoothd accepted it without starting it.
+    private func registerAdvertisement(_ step: (String, DBusError) -> PeripheralError) async throws(PeripheralError) {
+        let adapter = BlueZ.adapterPath(configuration.adapter)
+        let path = PeripheralConfiguration.advertisementPath
+        for attempt in 1...2 {
+            do {
+                _ = try await connection.call(destination: BlueZ.service, path: adapter, interface: BlueZ.advertisingManager,
+                                              member: "RegisterAdvertisement", [.objectPath(path), .properties([])])
+            } catch {
+                throw step("LEAdvertisingManager1.RegisterAdvertisement on \(adapter)", error)
+            }
+            let checkBy = ContinuousClock.now + .seconds(2)
+            while ContinuousClock.now < checkBy {
+                let active = try? await connection.call(
+                    destination: BlueZ.service, path: adapter, interface: "org.freedesktop.DBus.Properties", member: "Get",
+                    [.string(BlueZ.advertisingManager), .string("ActiveInstances")], timeout: .seconds(2))
+                if let count = active?.first?.unwrapped.integerValue, count > 0 { return }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            log.warning("advertisement registered but not active on \(configuration.adapter) (attempt \(attempt)); registering it again")
+            _ = try? await connection.call(destination: BlueZ.service, path: adapter, interface: BlueZ.advertisingManager,
+                                           member: "UnregisterAdvertisement", [.objectPath(path)])
+        }
+        throw PeripheralError("the advertisement on \(configuration.adapter) was accepted but never became active",
+                              hint: "`bluetoothctl show \(configuration.adapter)` shows ActiveInstances; restart bluetoothd")
     }
 
     /// Re-registers when bluetoothd comes back; releases held keys when a central disconnects.

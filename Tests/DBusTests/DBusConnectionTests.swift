@@ -89,9 +89,14 @@ struct DBusConnectionTests {
                 DBusMethod("Acquire", in: "", out: "hq", .immediate { _ in [.fileDescriptor(theirs), .uint16(517)] })
             ])
         ])
-        // The handler hands `theirs` over: the connection closes it after the reply is sent.
+        // The handler hands `theirs` over: the connection closes it after the reply is sent. (Compared by
+        // identity: other tests running in parallel may reuse the number at once.)
+        var before = stat()
+        #expect(fstat(theirs, &before) == 0)
         let reply = try await client.call(destination: server.uniqueName, path: "/hil/fd", interface: "test.Fd", member: "Acquire")
-        #expect(fcntl(theirs, F_GETFD) == -1, "the connection should have closed the returned descriptor")
+        var after = stat()
+        let stillOpen = fstat(theirs, &after) == 0 && after.st_ino == before.st_ino && after.st_dev == before.st_dev
+        #expect(!stillOpen, "the connection should have closed the returned descriptor")
         guard case .fileDescriptor(let received) = try #require(reply.first) else {
             Issue.record("no fd in \(reply)")
             return

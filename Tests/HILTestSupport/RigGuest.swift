@@ -34,6 +34,10 @@ public enum RigGuest {
     /// Runs the suites matching `filter` of this test bundle inside a rig (`hil rig exec`), returning the exit
     /// status and everything printed.
     public static func run(filter: String, rig: String = "auto", timeout: Int = 600) throws -> (status: Int32, output: String) {
+        try RigLock.exclusive { try runUnlocked(filter: filter, rig: rig, timeout: timeout) }
+    }
+
+    private static func runUnlocked(filter: String, rig: String, timeout: Int) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try hilBinary())
         process.arguments = [

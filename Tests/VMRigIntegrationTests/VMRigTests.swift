@@ -1,4 +1,5 @@
 import Foundation
+import HILTestSupport
 import Testing
 
 /// The package root, from this file's path.
@@ -23,8 +24,12 @@ struct Run {
     var seconds: Double
 }
 
-/// Runs `hil` with `arguments` from the package root and collects what it printed.
+/// Runs `hil` with `arguments` from the package root and collects what it printed (one rig at a time).
 func hil(_ arguments: [String]) throws -> Run {
+    try RigLock.exclusive { try hilUnlocked(arguments) }
+}
+
+private func hilUnlocked(_ arguments: [String]) throws -> Run {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: try hilBinary())
     process.arguments = arguments
@@ -151,6 +156,10 @@ func pgrep(_ text: String) throws -> [String] {
 struct VMRigInterruptTests {
     @Test("Ctrl-C (SIGINT) stops the guest: exit 130, no QEMU left")
     func interrupt() throws {
+        try RigLock.exclusive { try interruptUnlocked() }
+    }
+
+    private func interruptUnlocked() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try hilBinary())
         process.arguments = ["vm", "exec", "--", "sleep", "600"]
