@@ -278,23 +278,14 @@ struct EvdevInRig {
     @Test("an unprivileged process is refused /dev/uinput with the R10 message (EvdevUnprivileged as nobody)")
     func unprivileged() throws {
         try #require(getuid() == 0, "this test drops root itself; it must start as root")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = [
+        let (status, output) = try runCapturing("/usr/bin/setpriv", [
             "--reuid=65534", "--regid=65534", "--clear-groups",
             RigGuest.testBundle, "--testing-library", "swift-testing", "--filter", "EvdevUnprivileged",
-        ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let summary = output.split(separator: "\n").last { $0.contains("Test run with") }.map(String.init) ?? "none"
+        ])
+        let (passed, summary) = testRunPassed(status, output)
         #expect(
-            process.terminationStatus == 0 && summary.contains("passed") && !summary.contains("with 0 tests"),
-            "as uid 65534: exit status \(process.terminationStatus), summary: \(summary)\n\(output.suffix(4000))")
+            passed,
+            "as uid 65534: exit status \(status), summary: \(summary)\n\(output.suffix(4000))")
     }
 }
 

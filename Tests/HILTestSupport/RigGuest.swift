@@ -38,22 +38,10 @@ public enum RigGuest {
     }
 
     private static func runUnlocked(filter: String, rig: String, timeout: Int) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try hilBinary())
-        process.arguments = [
+        try runCapturing(try hilBinary(), [
             "rig", "exec", "--rig", rig, "--timeout", String(timeout), "--",
             testBundle, "--testing-library", "swift-testing", "--filter", filter,
-        ]
-        process.currentDirectoryURL = packageRoot
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let output = String(decoding: data, as: UTF8.self)
-        return (process.terminationStatus, output)
+        ], in: packageRoot)
     }
 }
 
@@ -68,9 +56,9 @@ extension RigGuest {
     public static func failure(filter: String, rig: String = "auto") -> String? {
         do {
             let (status, output) = try run(filter: filter, rig: rig)
-            let summary = output.split(separator: "\n").last { $0.contains("Test run with") }.map(String.init) ?? ""
-            if status == 0, summary.contains("passed"), !summary.contains("with 0 tests") { return nil }
-            return "in-rig tests '\(filter)' did not pass (exit status \(status), summary: \(summary.isEmpty ? "none" : summary)):\n\(output.suffix(6000))"
+            let (passed, summary) = testRunPassed(status, output)
+            if passed { return nil }
+            return "in-rig tests '\(filter)' did not pass (exit status \(status), summary: \(summary)):\n\(output.suffix(6000))"
         } catch {
             return "cannot run in-rig tests '\(filter)': \(error)"
         }

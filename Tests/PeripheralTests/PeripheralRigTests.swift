@@ -20,17 +20,9 @@ struct PeripheralPermissionTests {
     func refusesWithoutUinput() throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("hil-r10-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: state) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try RigGuest.hilBinary())
-        process.arguments = ["peripheral", "--state-dir", state, "--uinput-path", "/nonexistent/uinput"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
+        let (status, output) = try runCapturing(
+            try RigGuest.hilBinary(), ["peripheral", "--state-dir", state, "--uinput-path", "/nonexistent/uinput"])
+        #expect(status == 1)
         #expect(output.contains("cannot inject input events"), "\(output)")
         #expect(output.contains("/nonexistent/uinput"))
         #expect(output.contains("R10"))
