@@ -44,6 +44,14 @@ let package = Package(
             name: "Peripheral",
             dependencies: ["DBus", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "StrictJSON"]),
 
+        // The verifier: what a scenario step expects of the evdev frames, and the verdict.
+        .target(name: "Verifier", dependencies: ["Evdev", "InputCodes"]),
+
+        // Scenarios: gesture scripts with expectations, limits and run settings.
+        .target(
+            name: "Scenario",
+            dependencies: ["GestureScript", "GestureModel", "CommandMapping", "Verifier", "Evdev", "StrictJSON", "InputCodes", "RemoteTouchProtocol"]),
+
         // The phone side's BLE client over BlueZ D-Bus (the virtual central grows from it).
         .target(name: "Central", dependencies: ["DBus", "RemoteTouchProtocol"]),
 
@@ -54,7 +62,7 @@ let package = Package(
         .executableTarget(
             name: "hil",
             dependencies: [
-                "RemoteTouchProtocol", "GestureModel", "CommandMapping", "GestureScript", "InputCodes", "Rig", "Peripheral", "DBus",
+                "RemoteTouchProtocol", "GestureModel", "CommandMapping", "GestureScript", "InputCodes", "Rig", "Peripheral", "DBus", "Scenario", "Verifier",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -68,6 +76,8 @@ let package = Package(
         .testTarget(name: "RigTests", dependencies: ["Rig", "StrictJSON"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCodes", "HILTestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "HILTestSupport"]),
+        .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Evdev", "InputCodes"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Verifier", "GestureScript", "StrictJSON", "InputCodes"]),
         .testTarget(
             name: "PeripheralTests",
             dependencies: [

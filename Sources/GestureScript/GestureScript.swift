@@ -42,27 +42,57 @@ public struct GestureScript: Sendable {
     /// Reads and checks a script file.
     /// - Throws: `ScriptError` naming the file and, for each problem found, its JSON path.
     public static func load(contentsOf path: String) throws(ScriptError) -> GestureScript {
+        try parse(try readJSON(contentsOf: path), file: path)
+    }
+
+    /// Checks a parsed script, collecting every problem rather than stopping at the first.
+    public static func parse(_ value: JSONValue, file: String) throws(ScriptError) -> GestureScript {
+        try parse(value, file: file, extension: nil)
+    }
+
+    /// A richer format built on scripts (scenarios): keys it adds at the top and beside each step, and a
+    /// function that reads them and reports its own problems, so every problem of a file comes out at once.
+    public struct Extension {
+        public var topKeys: [String]
+        public var stepKeys: [String]
+        /// Gets the extra values (top-level by key; per step by index) and returns problems with their paths.
+        public var read: ([String: JSONValue], [Int: [String: JSONValue]]) -> [JSONSchemaError]
+
+        public init(topKeys: [String], stepKeys: [String],
+                    read: @escaping ([String: JSONValue], [Int: [String: JSONValue]]) -> [JSONSchemaError])
+        {
+            self.topKeys = topKeys
+            self.stepKeys = stepKeys
+            self.read = read
+        }
+    }
+
+    /// Checks a parsed script and an extension's keys, collecting every problem.
+    public static func parse(_ value: JSONValue, file: String, extension: Extension?) throws(ScriptError) -> GestureScript {
+        var reader = ScriptReader()
+        reader.extraTopKeys = `extension`?.topKeys ?? []
+        reader.extraStepKeys = `extension`?.stepKeys ?? []
+        let script = reader.script(value)
+        if let `extension` {
+            for problem in `extension`.read(reader.extraTop, reader.extraSteps) { reader.add(problem) }
+        }
+        if let script, reader.problems.isEmpty { return script }
+        throw ScriptError(file: file, problems: reader.problems.map(\.description))
+    }
+
+    /// Reads a file's JSON, naming the file when it cannot be read or parsed.
+    public static func readJSON(contentsOf path: String) throws(ScriptError) -> JSONValue {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw ScriptError(file: path, problems: ["cannot read the file: \(error.localizedDescription)"])
         }
-        let value: JSONValue
         do {
-            value = try JSONParser().parse(data)
+            return try JSONParser().parse(data)
         } catch {
             throw ScriptError(file: path, problems: ["not valid JSON: \(error.description)"])
         }
-        return try parse(value, file: path)
-    }
-
-    /// Checks a parsed script, collecting every problem rather than stopping at the first.
-    public static func parse(_ value: JSONValue, file: String) throws(ScriptError) -> GestureScript {
-        var reader = ScriptReader()
-        let script = reader.script(value)
-        if let script, reader.problems.isEmpty { return script }
-        throw ScriptError(file: file, problems: reader.problems.map(\.description))
     }
 }
 

@@ -5,14 +5,22 @@ import StrictJSON
 /// Reads a script's JSON, recording every problem with its path and carrying on where it can.
 struct ScriptReader {
     private(set) var problems: [JSONSchemaError] = []
+    /// Extra keys a richer format (scenarios) allows at the top and beside each step's action.
+    var extraTopKeys: [String] = []
+    var extraStepKeys: [String] = []
+    /// The extra keys' values, for the richer format to read: top-level ones by key, step ones by step index.
+    private(set) var extraTop: [String: JSONValue] = [:]
+    private(set) var extraSteps: [Int: [String: JSONValue]] = [:]
 
     /// The longest any single step may last; longer is a typo, not a gesture.
     static let maxStepMilliseconds = 600_000.0
 
     mutating func script(_ value: JSONValue) -> GestureScript? {
         guard let object = attempt({ () throws(JSONSchemaError) in try value.object(at: .root) }) else { return nil }
-        attempt { () throws(JSONSchemaError) in
-            try object.rejectUnknownKeys(allowed: ["name", "description", "requirements", "settings", "steps"], at: .root)
+        let topKeys = ["name", "description", "requirements", "settings", "steps"] + extraTopKeys
+        attempt { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: topKeys, at: .root) }
+        for key in extraTopKeys {
+            if let value = object[key] { extraTop[key] = value }
         }
         let name = attempt { () throws(JSONSchemaError) in
             try object.required("name", at: .root).string(at: .root.appending("name"))
@@ -39,7 +47,21 @@ struct ScriptReader {
             if let elements = attempt({ () throws(JSONSchemaError) in try stepsValue.array(at: path) }) {
                 if elements.isEmpty { problems.append(JSONSchemaError(path, "a script needs at least one step")) }
                 for (index, element) in elements.enumerated() {
-                    if let step = attempt({ () throws(JSONSchemaError) in try Self.step(element, at: path.appending(index)) }) {
+                    var action = element
+                    if case .object(let object) = element, !extraStepKeys.isEmpty {
+                        let stepKeys = extraStepKeys
+                        // Set the extra keys aside; what remains must be exactly one action.
+                        var rest = JSONObject()
+                        for entry in object.entries {
+                            if stepKeys.contains(entry.key) {
+                                extraSteps[index, default: [:]][entry.key] = entry.value
+                            } else {
+                                rest.set(entry.key, entry.value)
+                            }
+                        }
+                        action = .object(rest)
+                    }
+                    if let step = attempt({ () throws(JSONSchemaError) in try Self.step(action, at: path.appending(index)) }) {
                         steps.append(step)
                     }
                 }
@@ -234,6 +256,11 @@ struct ScriptReader {
                 path, "\(JSONWriter.numberText(number)) ms is outside \(positive ? "(0" : "[0")...\(Int(maxStepMilliseconds))]")
         }
         return .microseconds(Int64((number * 1000).rounded()))
+    }
+
+    /// Records a problem found by a richer format's own checks.
+    mutating func add(_ problem: JSONSchemaError) {
+        problems.append(problem)
     }
 
     /// Runs a read, recording its problem; nil when it failed.

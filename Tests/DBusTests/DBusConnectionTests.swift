@@ -94,9 +94,17 @@ struct DBusConnectionTests {
         var before = stat()
         #expect(fstat(theirs, &before) == 0)
         let reply = try await client.call(destination: server.uniqueName, path: "/hil/fd", interface: "test.Fd", member: "Acquire")
-        var after = stat()
-        let stillOpen = fstat(theirs, &after) == 0 && after.st_ino == before.st_ino && after.st_dev == before.st_dev
-        #expect(!stillOpen, "the connection should have closed the returned descriptor")
+        // libdbus may write the reply before the server thread reaches its close, so allow it a moment. The
+        // received descriptor (same process here) may take the freed number: then it was closed first.
+        let received = reply.first.flatMap { value -> Int32? in if case .fileDescriptor(let fd) = value { fd } else { nil } }
+        var closed = received == theirs
+        let deadline = ContinuousClock.now + .seconds(2)
+        while !closed && ContinuousClock.now < deadline {
+            var after = stat()
+            closed = fstat(theirs, &after) != 0 || after.st_ino != before.st_ino || after.st_dev != before.st_dev
+            if !closed { try await Task.sleep(for: .milliseconds(1)) }
+        }
+        #expect(closed, "the connection should have closed the returned descriptor")
         guard case .fileDescriptor(let received) = try #require(reply.first) else {
             Issue.record("no fd in \(reply)")
             return

@@ -1,0 +1,99 @@
+import CommandMapping
+import Evdev
+import Foundation
+import GestureModel
+import InputCodes
+import RemoteTouchProtocol
+import Verifier
+
+/// A scenario run offline: its steps through the phone's gesture model, each command through the mapping, and
+/// each step's expectation checked against the resulting frames (with no link latency). A scenario that
+/// contradicts the phone model or the mapping fails here, before it runs on a rig.
+public struct OfflineReplay: Sendable {
+    /// One line per command: its time, its JSON and the frames it maps to.
+    public private(set) var lines: [String] = []
+    /// Commands that cannot be mapped and expectations that do not hold, each with the reason.
+    public private(set) var errors: [String] = []
+    public private(set) var commandCount = 0
+    public private(set) var frameCount = 0
+    /// Steps whose expectation holds.
+    public private(set) var checkedSteps = 0
+
+    static func monotonic(_ duration: Duration) -> MonotonicTime {
+        MonotonicTime(nanoseconds: UInt64(duration.components.seconds) * 1_000_000_000 + UInt64(duration.components.attoseconds / 1_000_000_000))
+    }
+    public private(set) var summary = ""
+
+    public init(scenario: Scenario) {
+        let script = scenario.script
+        var processor = GestureProcessor(settings: script.settings)
+        var mapper = CommandMapper()
+        // The phone sends its mode on connect, so both sides agree before the first gesture.
+        var outputs: [(step: Int, output: GestureOutput)] = processor.resync(at: .zero).map { (0, $0) }
+        // Outputs belong to the step whose input caused them; timer outputs that fell due before a step
+        // began (a single tap's 300 ms, paced motion) belong to the step before.
+        var time = Duration.zero
+        for (index, step) in script.steps.enumerated() {
+            for input in step.inputs(startingAt: time) {
+                for output in processor.handle(input.input, at: input.time) {
+                    outputs.append((output.time < time && index > 0 ? index - 1 : index, output))
+                }
+            }
+            time += step.duration()
+            for output in processor.advance(to: time) where output.time < time {
+                outputs.append((index, output))
+            }
+        }
+        for output in processor.advance(to: time + .seconds(1)) {
+            outputs.append((max(0, script.steps.count - 1), output))
+        }
+
+        var totals: [EventCode: Int] = [:]
+        var presses: [EventCode: Int] = [:]
+        var stepFrames = [[EvdevFrame]](repeating: [], count: max(1, script.steps.count))
+        for (step, output) in outputs {
+            let time = String(format: "%9.1f ms", output.time.milliseconds)
+            guard let command = output.command else {
+                lines.append("\(time)  [phone is now \(output.description.split(separator: "[").last.map { "[" + $0 } ?? "")")
+                continue
+            }
+            commandCount += 1
+            let json = String(decoding: command.encoded(), as: UTF8.self)
+            do {
+                let frames = try mapper.map(command)
+                frameCount += frames.count
+                let at = Self.monotonic(output.time)
+                stepFrames[step] += frames.map { EvdevFrame(frame: $0, time: at) }
+                for event in frames.flatMap(\.events) {
+                    if event.code.type == .rel { totals[event.code, default: 0] += Int(event.value) }
+                    if event.code.type == .key && event.value == 1 { presses[event.code, default: 0] += 1 }
+                }
+                let shown = frames.isEmpty ? "(no events)" : frames.map(\.description).joined(separator: " ")
+                lines.append("\(time)  \(json)  →  \(shown)")
+            } catch {
+                lines.append("\(time)  \(json)  →  REFUSED: \(error.message)")
+                errors.append("command at \(time.trimmingCharacters(in: .whitespaces)) cannot be mapped: \(error.message)")
+            }
+        }
+        // Each step's expectation against its frames and those of the steps without expectations that follow
+        // it (a wait extends the step before); latency counts from the step's first command, as on a rig.
+        for (index, step) in script.steps.enumerated() {
+            guard let expectation = scenario.expectations[index] else { continue }
+            let nextChecked = (index + 1..<script.steps.count).first { scenario.expectations[$0] != nil } ?? script.steps.count
+            let owned = stepFrames[index..<nextChecked].flatMap { $0 }
+            var matcher = StepMatcher(expectation, sentAt: owned.first?.time ?? MonotonicTime(nanoseconds: 0))
+            for frame in owned { matcher.feed(frame) }
+            let verdict = matcher.verdict()
+            if verdict.outcome != .passed {
+                errors.append("steps[\(index)] (\(step.name)) expectation does not hold offline:\n" + verdict.message)
+            } else {
+                checkedSteps += 1
+            }
+        }
+        let motion = totals.sorted { $0.key.code < $1.key.code }.map { "\($0.key) \($0.value)" }
+        let keys = presses.sorted { $0.key.code < $1.key.code }.map { "\($0.key)×\($0.value)" }
+        summary = "\(commandCount) commands, \(frameCount) frames, \(checkedSteps) expectation(s) hold"
+            + (motion.isEmpty ? "" : "; motion " + motion.joined(separator: ", "))
+            + (keys.isEmpty ? "" : "; presses " + keys.joined(separator: ", "))
+    }
+}

@@ -1,0 +1,188 @@
+import GestureScript
+import InputCodes
+import StrictJSON
+import Verifier
+
+/// Reads the parts of a scenario beyond the gesture script, collecting every problem with its path.
+struct ScenarioReader {
+    private(set) var problems: [JSONSchemaError] = []
+
+    mutating func limits(_ value: JSONValue, at path: JSONPath) -> LatencyLimits {
+        var limits = LatencyLimits()
+        guard let object = attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return limits }
+        attempt { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: ["p95Ms", "maxMs"], at: path) }
+        limits.p95Ms = object["p95Ms"].flatMap { v in attempt { () throws(JSONSchemaError) in try Self.positive(v, at: path.appending("p95Ms")) } }
+        limits.maxMs = object["maxMs"].flatMap { v in attempt { () throws(JSONSchemaError) in try Self.positive(v, at: path.appending("maxMs")) } }
+        if let p95 = limits.p95Ms, let max = limits.maxMs, p95 > max {
+            problems.append(JSONSchemaError(path.appending("p95Ms"), "\(p95) is above maxMs \(max)"))
+        }
+        return limits
+    }
+
+    mutating func run(_ value: JSONValue, at path: JSONPath) -> RunSettings {
+        var run = RunSettings()
+        guard let object = attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return run }
+        attempt { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: ["writePath", "pairing"], at: path) }
+        if let v = object["writePath"], let path = attempt({ () throws(JSONSchemaError) in
+            try v.enumeration(RunSettings.WritePath.self, at: path.appending("writePath"))
+        }) { run.writePath = path }
+        if let v = object["pairing"], let pairing = attempt({ () throws(JSONSchemaError) in
+            try v.enumeration(RunSettings.Pairing.self, at: path.appending("pairing"))
+        }) { run.pairing = pairing }
+        return run
+    }
+
+    mutating func expectation(_ value: JSONValue, at path: JSONPath) -> StepExpectation? {
+        guard let object = attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return nil }
+        attempt { () throws(JSONSchemaError) in
+            try object.rejectUnknownKeys(
+                allowed: ["keys", "allowRepeat", "frames", "motion", "absent", "forMs", "nothingElse", "withinMs"], at: path)
+        }
+        var expectation = StepExpectation(withinMs: StepExpectation.defaultWithinMs)
+        if let v = object["withinMs"], let ms = attempt({ () throws(JSONSchemaError) in try Self.positive(v, at: path.appending("withinMs")) }) {
+            expectation.withinMs = ms
+        }
+        if let v = object["keys"] {
+            let keysPath = path.appending("keys")
+            if let list = attempt({ () throws(JSONSchemaError) in try v.array(at: keysPath) }) {
+                var events: [InputEvent] = []
+                for (index, element) in list.enumerated() {
+                    if let event = attempt({ () throws(JSONSchemaError) in try Self.event(element, at: keysPath.appending(index)) }) {
+                        if event.code.type != .key {
+                            problems.append(JSONSchemaError(keysPath.appending(index), "\(event.code) is not a key or button; use motion or frames"))
+                        }
+                        events.append(event)
+                    }
+                }
+                if list.isEmpty { problems.append(JSONSchemaError(keysPath, "an empty key list expects nothing; use absent")) }
+                expectation.keys = events
+            }
+        }
+        if let v = object["allowRepeat"], let flag = attempt({ () throws(JSONSchemaError) in try v.bool(at: path.appending("allowRepeat")) }) {
+            expectation.allowRepeat = flag
+        }
+        if let v = object["nothingElse"], let flag = attempt({ () throws(JSONSchemaError) in try v.bool(at: path.appending("nothingElse")) }) {
+            expectation.nothingElse = flag
+        }
+        if let v = object["frames"] {
+            let framesPath = path.appending("frames")
+            if let list = attempt({ () throws(JSONSchemaError) in try v.array(at: framesPath) }) {
+                var frames: [InputFrame] = []
+                for (index, element) in list.enumerated() {
+                    let framePath = framesPath.appending(index)
+                    guard let events = attempt({ () throws(JSONSchemaError) in try element.array(at: framePath) }) else { continue }
+                    var frame: [InputEvent] = []
+                    for (eventIndex, event) in events.enumerated() {
+                        if let parsed = attempt({ () throws(JSONSchemaError) in try Self.event(event, at: framePath.appending(eventIndex)) }) {
+                            frame.append(parsed)
+                        }
+                    }
+                    if events.isEmpty { problems.append(JSONSchemaError(framePath, "a frame needs at least one event")) }
+                    frames.append(InputFrame(frame))
+                }
+                expectation.frames = frames
+            }
+        }
+        if let v = object["motion"] {
+            let motionPath = path.appending("motion")
+            if let axes = attempt({ () throws(JSONSchemaError) in try v.object(at: motionPath) }) {
+                for entry in axes.entries {
+                    let axisPath = motionPath.appending(entry.key)
+                    guard let code = EventCode(name: entry.key), code.type == .rel else {
+                        problems.append(JSONSchemaError(axisPath, "not a relative axis; expected REL_X, REL_Y, REL_WHEEL, REL_HWHEEL, REL_WHEEL_HI_RES or REL_HWHEEL_HI_RES"))
+                        continue
+                    }
+                    if let check = attempt({ () throws(JSONSchemaError) in try Self.motion(entry.value, at: axisPath) }) {
+                        expectation.motion[code] = check
+                    }
+                }
+            }
+        }
+        if let v = object["absent"] {
+            let absentPath = path.appending("absent")
+            if case .bool(true) = v {
+                expectation.absentTypes = [.key, .rel]
+            } else if let list = attempt({ () throws(JSONSchemaError) in try v.array(at: absentPath) }) {
+                for (index, element) in list.enumerated() {
+                    guard let text = attempt({ () throws(JSONSchemaError) in try element.string(at: absentPath.appending(index)) }) else { continue }
+                    guard let type = EventType.allCases.first(where: { $0.description == text }) else {
+                        problems.append(JSONSchemaError(absentPath.appending(index), "unknown event type \"\(text)\"; expected EV_KEY, EV_REL, EV_ABS or EV_MSC"))
+                        continue
+                    }
+                    expectation.absentTypes.append(type)
+                }
+            }
+        }
+        if let v = object["forMs"], let ms = attempt({ () throws(JSONSchemaError) in try Self.positive(v, at: path.appending("forMs")) }) {
+            guard !expectation.absentTypes.isEmpty else {
+                problems.append(JSONSchemaError(path.appending("forMs"), "forMs goes with absent"))
+                return expectation
+            }
+            expectation.absentForMs = ms
+            if object["withinMs"] == nil { expectation.withinMs = ms }
+        }
+        if !["keys", "frames", "motion", "absent"].contains(where: { object[$0] != nil }) {
+            problems.append(JSONSchemaError(path, "expects nothing: give keys, frames, motion or absent"))
+        }
+        return expectation
+    }
+
+    /// `"KEY_RIGHT 1"`: an event code's kernel name and a value.
+    static func event(_ value: JSONValue, at path: JSONPath) throws(JSONSchemaError) -> InputEvent {
+        let text = try value.string(at: path)
+        let parts = text.split(separator: " ")
+        guard parts.count == 2, let number = Int32(parts[1]) else {
+            throw JSONSchemaError(path, "\"\(text)\": expected an event as \"NAME VALUE\", e.g. \"KEY_RIGHT 1\"")
+        }
+        guard let code = EventCode(name: String(parts[0])) else {
+            throw JSONSchemaError(path, "unknown event code \(parts[0]) (kernel names such as KEY_RIGHT, BTN_LEFT, REL_X)")
+        }
+        return InputEvent(code, number)
+    }
+
+    /// `120` (exact), `{"total": 120, "tolerance": 2}`, `{"total": 720, "tolerancePercent": 5}` or `"negative"`.
+    static func motion(_ value: JSONValue, at path: JSONPath) throws(JSONSchemaError) -> MotionCheck {
+        switch value {
+        case .number:
+            return .total(try value.integer(at: path, in: -1_000_000...1_000_000), tolerance: 0)
+        case .string:
+            return .direction(try value.enumeration(MotionCheck.Direction.self, at: path))
+        default:
+            let object = try value.object(at: path)
+            try object.rejectUnknownKeys(allowed: ["total", "tolerance", "tolerancePercent"], at: path)
+            let total = try object.required("total", at: path).integer(at: path.appending("total"), in: -1_000_000...1_000_000)
+            if let tolerance = object["tolerance"] {
+                guard object["tolerancePercent"] == nil else {
+                    throw JSONSchemaError(path, "give tolerance or tolerancePercent, not both")
+                }
+                return .total(total, tolerance: try tolerance.integer(at: path.appending("tolerance"), in: 0...1_000_000))
+            }
+            if let percent = object["tolerancePercent"] {
+                let value = try percent.number(at: path.appending("tolerancePercent"))
+                guard value >= 0 && value <= 100 else {
+                    throw JSONSchemaError(path.appending("tolerancePercent"), "\(value) is outside 0...100")
+                }
+                return .totalPercent(total, percent: value)
+            }
+            return .total(total, tolerance: 0)
+        }
+    }
+
+    static func positive(_ value: JSONValue, at path: JSONPath) throws(JSONSchemaError) -> Double {
+        let number = try value.number(at: path)
+        guard number > 0 && number <= 600_000 else {
+            throw JSONSchemaError(path, "\(JSONWriter.numberText(number)) ms is outside (0...600000]")
+        }
+        return number
+    }
+
+    @discardableResult
+    private mutating func attempt<T>(_ read: () throws(JSONSchemaError) -> T) -> T? {
+        do {
+            return try read()
+        } catch {
+            problems.append(error)
+            return nil
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import InputCodes
+import Scenario
+import StrictJSON
+import Testing
+import Verifier
+
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+func shippedScenarios() -> [String] {
+    let folder = packageRoot.appendingPathComponent("Scenarios").path
+    let walker = FileManager.default.enumerator(atPath: folder)
+    var files: [String] = []
+    while let relative = walker?.nextObject() as? String {
+        if relative.hasSuffix(".json") && !relative.hasSuffix(".schema.json") { files.append(folder + "/" + relative) }
+    }
+    return files.sorted()
+}
+
+@Suite("Scenarios: format, validation, offline check")
+struct ScenarioTests {
+    @Test("every shipped scenario loads, has expectations, and they hold offline")
+    func shipped() throws {
+        let files = shippedScenarios()
+        #expect(files.count >= 8)
+        for file in files {
+            let scenario = try Scenario.load(contentsOf: file)
+            #expect(scenario.expectations.contains { $0 != nil }, "\(file) checks nothing")
+            let replay = OfflineReplay(scenario: scenario)
+            #expect(replay.errors.isEmpty, "\(file):\n\(replay.errors.joined(separator: "\n"))")
+            #expect(replay.checkedSteps == scenario.expectations.compactMap { $0 }.count)
+        }
+    }
+
+    /// Each shipped scenario with its first key expectation pointed at another key, or its first motion
+    /// total moved out of tolerance: the offline check must reject every twin.
+    @Test("a mutated twin of every shipped scenario fails the offline check")
+    func mutants() throws {
+        for file in shippedScenarios() {
+            var scenario = try Scenario.load(contentsOf: file)
+            guard let index = scenario.expectations.firstIndex(where: { $0 != nil }), var expectation = scenario.expectations[index] else { continue }
+            if var keys = expectation.keys, let first = keys.first {
+                keys[0] = InputEvent(first.code == .keyA ? .keyEnter : .keyA, first.value)
+                expectation.keys = keys
+            } else if let (axis, check) = expectation.motion.first {
+                switch check {
+                case .total(let total, let tolerance): expectation.motion[axis] = .total(total + tolerance + 50, tolerance: tolerance)
+                case .totalPercent(let total, let percent): expectation.motion[axis] = .totalPercent(total * 2 + 100, percent: percent)
+                case .direction(let direction): expectation.motion[axis] = .direction(direction == .positive ? .negative : .positive)
+                }
+            }
+            scenario.expectations[index] = expectation
+            let replay = OfflineReplay(scenario: scenario)
+            #expect(!replay.errors.isEmpty, "the mutated twin of \(file) passed")
+        }
+    }
+
+    @Test("expectations are read in every form")
+    func forms() throws {
+        let scenario = try Scenario.parse(try JSONParser().parse(#"""
+            {"name": "forms", "run": {"writePath": "fd", "pairing": "none"}, "limits": {"p95Ms": 40, "maxMs": 120},
+             "steps": [
+               {"swipe": {"to": [300, 300], "durationMs": 100},
+                "expect": {"motion": {"REL_X": {"total": 120, "tolerance": 2}, "REL_Y": 0, "REL_WHEEL_HI_RES": {"total": 720, "tolerancePercent": 5},
+                                      "REL_HWHEEL": "zero"}, "nothingElse": true, "withinMs": 250}},
+               {"button": "back", "expect": {"keys": ["KEY_LEFT 1", "KEY_LEFT 0"], "allowRepeat": true}},
+               {"tap": {}, "expect": {"frames": [["BTN_LEFT 1"], ["BTN_LEFT 0"]]}},
+               {"wait": {"ms": 500}, "expect": {"absent": ["EV_KEY"], "forMs": 500}}
+             ]}
+            """#), file: "forms.json")
+        #expect(scenario.run.writePath == .fd)
+        #expect(scenario.run.pairing == .none)
+        #expect(scenario.limits == LatencyLimits(p95Ms: 40, maxMs: 120))
+        let swipe = try #require(scenario.expectations[0])
+        #expect(swipe.motion[.relX] == .total(120, tolerance: 2))
+        #expect(swipe.motion[.relY] == .total(0, tolerance: 0))
+        #expect(swipe.motion[.relWheelHiRes] == .totalPercent(720, percent: 5))
+        #expect(swipe.motion[.relHWheel] == .direction(.zero))
+        #expect(swipe.withinMs == 250 && swipe.nothingElse)
+        #expect(scenario.expectations[1]?.keys == [.press(.keyLeft), .release(.keyLeft)])
+        #expect(scenario.expectations[1]?.withinMs == StepExpectation.defaultWithinMs)
+        #expect(scenario.expectations[2]?.frames == [InputFrame([.press(.btnLeft)]), InputFrame([.release(.btnLeft)])])
+        #expect(scenario.expectations[3]?.isAbsenceOnly == true)
+        #expect(scenario.expectations[3]?.absentForMs == 500)
+    }
+
+    @Test("every problem of a scenario is reported with the file and its JSON path")
+    func problems() throws {
+        let value = try JSONParser().parse(#"""
+            {"name": "bad", "limits": {"p95Ms": 200, "maxMs": 100}, "run": {"writePath": "bluetooth"},
+             "steps": [
+               {"tap": {}, "expect": {"keys": ["KEY_LEFT 1", "KEY_RIHGT 0", "REL_X 1"], "withinMs": "fast"}},
+               {"swipe": {"to": [1, 1], "durationMs": 100}, "expect": {"motion": {"ABS_X": 1, "REL_Y": {"total": 1, "tolerance": 1, "tolerancePercent": 2}}}},
+               {"wait": {"ms": 10}, "expect": {}},
+               {"button": "back", "expect": {"frames": [[]], "absent": ["EV_FOO"], "colour": "red"}}
+             ]}
+            """#)
+        do {
+            _ = try Scenario.parse(value, file: "Scenarios/basic/bad.json")
+            Issue.record("a broken scenario parsed")
+        } catch {
+            #expect(error.problems == [
+                "limits.p95Ms: 200.0 is above maxMs 100.0",
+                "run.writePath: unknown value \"bluetooth\"; expected one of \"dbus\", \"fd\"",
+                "steps[0].expect.withinMs: expected a number, found a string",
+                "steps[0].expect.keys[1]: unknown event code KEY_RIHGT (kernel names such as KEY_RIGHT, BTN_LEFT, REL_X)",
+                "steps[0].expect.keys[2]: REL_X is not a key or button; use motion or frames",
+                "steps[1].expect.motion.ABS_X: not a relative axis; expected REL_X, REL_Y, REL_WHEEL, REL_HWHEEL, REL_WHEEL_HI_RES or REL_HWHEEL_HI_RES",
+                "steps[1].expect.motion.REL_Y: give tolerance or tolerancePercent, not both",
+                "steps[2].expect: expects nothing: give keys, frames, motion or absent",
+                "steps[3].expect.colour: unknown key; allowed here: \"keys\", \"allowRepeat\", \"frames\", \"motion\", \"absent\", \"forMs\", \"nothingElse\", \"withinMs\"",
+                "steps[3].expect.frames[0]: a frame needs at least one event",
+                "steps[3].expect.absent[0]: unknown event type \"EV_FOO\"; expected EV_KEY, EV_REL, EV_ABS or EV_MSC",
+            ])
+            #expect(error.description.hasPrefix("Scenarios/basic/bad.json: limits.p95Ms"))
+        }
+    }
+}
