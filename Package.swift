@@ -55,6 +55,11 @@ let package = Package(
         // The phone side's BLE client over BlueZ D-Bus (the virtual central grows from it).
         .target(name: "Central", dependencies: ["DBus", "RemoteTouchProtocol"]),
 
+        // The scenario runner: peripheral under test, the phone driven in real time, frames judged.
+        .target(
+            name: "Runner",
+            dependencies: ["Scenario", "Central", "DBus", "Evdev", "Verifier", "GestureModel", "RemoteTouchProtocol", "StrictJSON"]),
+
         // Rigs: definitions, the host probe, the vm guest.
         .target(name: "Rig", dependencies: ["StrictJSON"]),
 
@@ -62,7 +67,7 @@ let package = Package(
         .executableTarget(
             name: "hil",
             dependencies: [
-                "RemoteTouchProtocol", "GestureModel", "CommandMapping", "GestureScript", "InputCodes", "Rig", "Peripheral", "DBus", "Scenario", "Verifier",
+                "RemoteTouchProtocol", "GestureModel", "CommandMapping", "GestureScript", "InputCodes", "Rig", "Peripheral", "DBus", "Scenario", "Verifier", "Runner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -102,6 +102,12 @@ public struct GestureProcessor: Sendable {
         deadlines().map(\.time).min()
     }
 
+    /// The next time something will be sent without new input (paced motion, a single tap's wait, a queued
+    /// resync), leaving out the idle timer: nil when the phone has nothing left to say.
+    public var nextSendDeadline: Duration? {
+        deadlines().filter { $0.timer != .idle }.map(\.time).min()
+    }
+
     /// Runs a whole trace and then fires timers up to `end` (by default one second after the last input, so
     /// pending movement and single taps are sent; idle needs an explicit, later `end`).
     public static func process(_ inputs: [TimedInput], settings: GestureSettings, until end: Duration? = nil)

@@ -19,12 +19,17 @@ public final class RigJobRunner: Sendable {
         public var keep: Bool
         /// vm only: start nothing in the guest (for testing rig bring-up code).
         public var bare: Bool
+        /// vm only: copy the guest's `$HIL_SHARE/results` here after the command (whatever its status).
+        public var resultsDestination: String?
 
-        public init(timeout: Duration = .seconds(1800), timing: Bool = false, keep: Bool = false, bare: Bool = false) {
+        public init(timeout: Duration = .seconds(1800), timing: Bool = false, keep: Bool = false, bare: Bool = false,
+                    resultsDestination: String? = nil)
+        {
             self.timeout = timeout
             self.timing = timing
             self.keep = keep
             self.bare = bare
+            self.resultsDestination = resultsDestination
         }
     }
 
@@ -97,7 +102,19 @@ public final class RigJobRunner: Sendable {
         environment["HIL_PERIPHERAL_ADAPTER"] = rig.peripheralAdapter
         environment["HIL_CENTRAL_ADAPTER"] = rig.centralAdapter
         let job = VMJob(command: command, workingDirectory: FileManager.default.currentDirectoryPath, environment: environment)
-        let result = try runner.run(job, keepShare: options.keep, bare: options.bare, console: console)
+        let result = try runner.run(job, keepShare: options.keep || options.resultsDestination != nil, bare: options.bare, console: console)
+        if let destination = options.resultsDestination {
+            let results = (result.shareDirectory as NSString).appendingPathComponent("results")
+            do {
+                try Self.copyContents(of: results, to: destination)
+                report("results copied to \(destination)")
+            } catch {
+                report("could not copy the guest's results from \(results) to \(destination): \(error.localizedDescription)")
+            }
+            if !options.keep && result.exitCode == 0 {
+                try? FileManager.default.removeItem(atPath: (result.shareDirectory as NSString).deletingLastPathComponent)
+            }
+        }
         if options.timing {
             report("adapters ready after \(result.readyAfter.map(Self.seconds) ?? "never"), command done after \(Self.seconds(result.totalAfter)), exit status \(result.exitCode)")
         }
@@ -145,6 +162,17 @@ public final class RigJobRunner: Sendable {
                 child.signal(SIGTERM)
             }
             Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
+    /// Copies every entry of `source` into `destination` (created), replacing what is there.
+    static func copyContents(of source: String, to destination: String) throws {
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: destination, withIntermediateDirectories: true)
+        for name in try manager.contentsOfDirectory(atPath: source) {
+            let target = (destination as NSString).appendingPathComponent(name)
+            try? manager.removeItem(atPath: target)
+            try manager.copyItem(atPath: (source as NSString).appendingPathComponent(name), toPath: target)
         }
     }
 

@@ -125,15 +125,21 @@ struct JobOptions: ParsableArguments {
 /// Runs a job on a rig with Ctrl-C forwarded, the guest console on stdout, and the exit status passed on.
 enum RigExecution {
     static func run(_ rig: RigDefinition, catalog: RigCatalog, facts: HostFacts, job: JobOptions, bare: Bool) throws {
+        try run(rig, catalog: catalog, facts: facts, command: job.command,
+                options: .init(timeout: .seconds(job.timeout), timing: job.timing, keep: job.keep, bare: bare))
+    }
+
+    static func run(_ rig: RigDefinition, catalog: RigCatalog, facts: HostFacts, command: [String],
+                    options: RigJobRunner.Options) throws
+    {
         let runner = RigJobRunner(
-            rig: rig, rigsDirectory: catalog.directory, facts: facts,
-            options: .init(timeout: .seconds(job.timeout), timing: job.timing, keep: job.keep, bare: bare),
+            rig: rig, rigsDirectory: catalog.directory, facts: facts, options: options,
             report: { printError("hil: \($0)") })
         let interrupts = InterruptForwarder { runner.interrupt() }
         defer { interrupts.cancel() }
         let status: Int32
         do {
-            status = try runner.run(job.command) { text in FileHandle.standardOutput.write(Data(text.utf8)) }
+            status = try runner.run(command) { text in FileHandle.standardOutput.write(Data(text.utf8)) }
         } catch {
             throw fail(error)
         }

@@ -81,6 +81,9 @@ struct IdleTests {
         _ = processor.handle(.touches([touch(0, 0)]), at: ms(100))
         _ = processor.handle(.touches([]), at: ms(150))
         #expect(processor.nextDeadline == ms(450))
+        #expect(processor.nextSendDeadline == ms(450))
         #expect(processor.advance(to: ms(450)).map(\.event) == [.send(.tap(type: .single))])
+        #expect(processor.nextSendDeadline == nil)
+        #expect(processor.nextDeadline == ms(150) + .seconds(60))
     }
 }

@@ -184,3 +184,31 @@ struct VMRigInterruptTests {
         #expect(try pgrep(folder).isEmpty)
     }
 }
+
+@Suite("hil run, end to end", .serialized)
+struct RunEndToEndTests {
+    @Test("the shipped scenarios pass over the real link; a mutated one fails with its reason in the output and JUnit")
+    func shippedAndMutant() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("hil-run-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: output) }
+        // A twin of a shipped scenario whose first expectation names the wrong key.
+        let original = packageRoot.appendingPathComponent("Scenarios/buttons/buttons-by-mode.json")
+        let mutantFolder = output.appendingPathComponent("mutant")
+        try FileManager.default.createDirectory(at: mutantFolder, withIntermediateDirectories: true)
+        let text = try String(contentsOf: original, encoding: .utf8)
+        let mutated = text.replacingOccurrences(of: "\"KEY_LEFT 1\",\n          \"KEY_LEFT 0\"", with: "\"KEY_HOME 1\",\n          \"KEY_HOME 0\"")
+        #expect(mutated != text, "the mutation did not apply")
+        try mutated.write(to: mutantFolder.appendingPathComponent("buttons-mutant.json"), atomically: true, encoding: .utf8)
+
+        let run = try hil(["run", "--output", output.appendingPathComponent("results").path, "Scenarios", mutantFolder.path])
+        let outputText = run.output + run.errors
+        #expect(run.status == 1, "\(outputText.suffix(4000))")
+        #expect(outputText.contains("8 passed, 1 failed"), "\(outputText.suffix(4000))")
+        #expect(outputText.contains("key event 1: expected KEY_HOME 1, got KEY_LEFT 1"))
+        let junit = try String(contentsOf: output.appendingPathComponent("results/junit.xml"), encoding: .utf8)
+        #expect(junit.contains("tests=\"9\" failures=\"1\""))
+        #expect(junit.contains("expected KEY_HOME 1, got KEY_LEFT 1"))
+        let results = try String(contentsOf: output.appendingPathComponent("results/results.json"), encoding: .utf8)
+        #expect(results.contains("\"passed\" : 8"))
+    }
+}

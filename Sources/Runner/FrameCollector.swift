@@ -1,0 +1,57 @@
+import Evdev
+import Foundation
+import Synchronization
+
+/// Reads the uinput device's frames on a thread of its own, so the phone's real-time driving never waits
+/// on the reader; remembers SYN_DROPPED (the scenario is then inconclusive).
+final class FrameCollector: @unchecked Sendable {
+    // Safety: `reader` is used only by the collecting thread after init (and by `heldKeys`, which opens its own
+    // descriptor); shared state is in `state`.
+    private let reader: EvdevReader
+    private let state = Mutex(State())
+
+    struct State {
+        var frames: [EvdevFrame] = []
+        var dropped = false
+        var stopped = false
+        var error: String?
+    }
+
+    init(reader: EvdevReader) {
+        self.reader = reader
+        let thread = Thread { [self] in
+            while !state.withLock({ $0.stopped }) {
+                do throws(EvdevError) {
+                    if let frame = try self.reader.nextFrame(timeout: .milliseconds(50)) {
+                        state.withLock { $0.frames.append(frame) }
+                    }
+                } catch where error.code == .dropped {
+                    state.withLock { $0.dropped = true }
+                } catch {
+                    state.withLock { state in
+                        state.error = error.description
+                        state.stopped = true
+                    }
+                }
+            }
+        }
+        thread.name = "evdev-collector"
+        thread.start()
+    }
+
+    /// Frames that arrived at or after `since`.
+    func frames(since: MonotonicTime) -> [EvdevFrame] {
+        state.withLock { $0.frames.filter { $0.time >= since } }
+    }
+
+    var dropped: Bool { state.withLock { $0.dropped } }
+    var failure: String? { state.withLock { $0.error } }
+
+    func heldKeys() -> [String] {
+        ((try? reader.heldKeys()) ?? []).map(\.description)
+    }
+
+    func stop() {
+        state.withLock { $0.stopped = true }
+    }
+}

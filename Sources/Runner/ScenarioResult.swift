@@ -1,0 +1,44 @@
+/// What became of one step.
+public struct StepResult: Sendable, Hashable {
+    public enum Outcome: String, Sendable, Hashable {
+        case passed, failed, inconclusive
+        /// The step has no expectation of its own (a wait, a mode change): it only drives.
+        case unchecked
+    }
+
+    public var index: Int
+    /// The step's kind: `swipe`, `tap`, `button`…
+    public var kind: String
+    public var outcome: Outcome
+    /// From the step's first command to the evdev frame that completed its match.
+    public var latencyMs: Double?
+    public var commands: Int
+    public var message: String
+}
+
+/// What became of one scenario.
+public struct ScenarioResult: Sendable, Hashable {
+    public enum Outcome: String, Sendable, Hashable {
+        case passed, failed, inconclusive
+        /// The rig or the device under test failed (could not start, crashed): not a verdict on the product.
+        case error
+    }
+
+    public var file: String
+    public var name: String
+    public var requirements: [String]
+    public var outcome: Outcome
+    public var steps: [StepResult]
+    /// Scenario-level problems: latency limits, keys held at the end, a crash of the device under test.
+    public var message: String
+    public var durationMs: Double
+
+    public var latencies: [Double] { steps.compactMap(\.latencyMs) }
+
+    /// `p` in 0...1 of the step latencies, nearest rank.
+    public func latency(percentile p: Double) -> Double? {
+        let sorted = latencies.sorted()
+        guard !sorted.isEmpty else { return nil }
+        return sorted[min(sorted.count - 1, max(0, Int((Double(sorted.count) * p).rounded(.up)) - 1))]
+    }
+}

@@ -1,0 +1,281 @@
+import Central
+import DBus
+import Evdev
+import Foundation
+import GestureModel
+import RemoteTouchProtocol
+public import Scenario
+import Verifier
+
+/// Runs scenarios over the real link inside a rig that is up: a fresh `hil peripheral` per scenario on the
+/// peripheral adapter, the phone's gesture model driven in real time on the central adapter, and the uinput
+/// device's frames judged step by step.
+public struct ScenarioRunner: Sendable {
+    public struct Context: Sendable {
+        /// The `hil` executable (for the peripheral).
+        public var hil: String
+        public var peripheralAdapter: String
+        public var centralAdapter: String
+        public var uinputName: String
+        /// Multiplies every deadline and latency limit (the rig's `latencyScale`).
+        public var latencyScale: Double
+        /// Overrides each scenario's write path when set.
+        public var writePath: RunSettings.WritePath?
+        /// Where each scenario's peripheral log goes (a folder per scenario).
+        public var workDirectory: String
+
+        public init(hil: String, peripheralAdapter: String, centralAdapter: String, uinputName: String, latencyScale: Double,
+                    writePath: RunSettings.WritePath?, workDirectory: String)
+        {
+            self.hil = hil
+            self.peripheralAdapter = peripheralAdapter
+            self.centralAdapter = centralAdapter
+            self.uinputName = uinputName
+            self.latencyScale = latencyScale
+            self.writePath = writePath
+            self.workDirectory = workDirectory
+        }
+    }
+
+    public let context: Context
+
+    public init(context: Context) {
+        self.context = context
+    }
+
+    /// Runs one scenario; never throws: rig and device failures become an `error` result with the reason.
+    public func run(_ scenario: Scenario, number: Int) async -> ScenarioResult {
+        let start = ContinuousClock.now
+        let folder = "\(context.workDirectory)/\(String(format: "%03d", number))-\(Self.slug(scenario.name))"
+        var result = ScenarioResult(
+            file: scenario.file, name: scenario.name, requirements: scenario.script.requirements, outcome: .error, steps: [],
+            message: "", durationMs: 0)
+        var peripheral: PeripheralUnderTest?
+        var collector: FrameCollector?
+        var central: BlueZCentral?
+        var remote: BlueZCentral.Peripheral?
+        var acquired: Int32?
+        defer {
+            if let acquired { close(acquired) }
+            collector?.stop()
+        }
+        do {
+            peripheral = try PeripheralUnderTest(
+                hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder)
+            let node = try EvdevReader.waitForDevice(named: context.uinputName, timeout: .seconds(10))
+            collector = FrameCollector(reader: try EvdevReader(devnode: node, grab: true))
+            let bluez = BlueZCentral(connection: try await DBusConnection.connect(.system), adapter: context.centralAdapter)
+            central = bluez
+            let link = try await bluez.connectToRemoteTouch()
+            remote = link
+            if scenario.run.pairing == .pair {
+                _ = try await bluez.read(link.pairing)
+                let code = try await Self.poll(for: "the pairing code", timeout: .seconds(5)) { peripheral?.pairingCode() }
+                try await bluez.write(link.pairing, Array(code.utf8), withResponse: true)
+            }
+            let path = context.writePath ?? scenario.run.writePath
+            result.steps = try await drive(scenario, central: bluez, link: link, collector: collector!) { () async throws -> Int32? in
+                guard path == .fd else { return nil }
+                let fd = try await bluez.acquireWrite(link.command).fd
+                acquired = fd
+                return fd
+            }
+            result.outcome = Self.outcome(result.steps)
+            // Nothing may be held at the end of a scenario (EVIOCGKEY: the kernel's view).
+            try await Task.sleep(for: .milliseconds(50))
+            let held = collector!.heldKeys()
+            if !held.isEmpty {
+                result.outcome = .failed
+                result.message += "held at the end of the scenario: \(held.joined(separator: ", "))\n"
+            }
+            if collector!.dropped {
+                result.outcome = .inconclusive
+                result.message += "the kernel dropped events (SYN_DROPPED): the verdict is inconclusive\n"
+            }
+            enforceLimits(scenario.limits, &result)
+        } catch {
+            result.outcome = .error
+            result.message += "\(error)\n"
+        }
+        if let central, let remote { try? await central.disconnect(remote) }
+        if let peripheral {
+            if !peripheral.isRunning && result.outcome != .error {
+                result.outcome = .error
+            }
+            if !peripheral.isRunning {
+                result.message += "the device under test (hil peripheral) exited during the scenario; its last lines:\n\(peripheral.lastLines(15))\n"
+            }
+            peripheral.stop()
+        }
+        result.durationMs = Self.milliseconds(ContinuousClock.now - start)
+        return result
+    }
+
+    // MARK: Driving
+
+    private struct Segment {
+        var step: Int
+        var expectation: StepExpectation?
+        var startedAt: MonotonicTime
+        var firstSend: MonotonicTime?
+        var commands = 0
+        var lastStep: Int
+    }
+
+    /// - Parameter acquire: opens the fd write path (after the connect-time mode sync), or returns nil for D-Bus.
+    private func drive(_ scenario: Scenario, central: BlueZCentral, link: BlueZCentral.Peripheral, collector: FrameCollector,
+                       acquire: () async throws -> Int32?) async throws -> [StepResult]
+    {
+        let script = scenario.script
+        var processor = GestureProcessor(settings: script.settings, at: .zero)
+        let clock = ContinuousClock()
+        let origin = clock.now
+        var results: [StepResult] = []
+        var segment: Segment?
+        var fd: Int32?
+
+        func send(_ outputs: [GestureOutput]) async throws {
+            for output in outputs {
+                guard let command = output.command else { continue }
+                let bytes = command.encoded()
+                let at = MonotonicTime.now()
+                if let fd {
+                    guard write(fd, bytes, bytes.count) == bytes.count else {
+                        throw RunnerError("writing \(command.name) to the acquired command socket failed: \(String(cString: strerror(errno)))")
+                    }
+                } else {
+                    try await central.write(link.command, bytes, withResponse: false)
+                }
+                if segment?.firstSend == nil { segment?.firstSend = at }
+                segment?.commands += 1
+            }
+        }
+        func sleep(until time: Duration) async throws {
+            try await Task.sleep(until: origin + time, clock: clock)
+        }
+        /// Sends everything the phone still has to send (paced motion, a pending single tap).
+        func drain() async throws {
+            while let deadline = processor.nextSendDeadline {
+                try await sleep(until: deadline)
+                try await send(processor.advance(to: deadline))
+            }
+        }
+        func judge(_ closing: Segment) async throws {
+            try await drain()
+            guard let expectation = closing.expectation else {
+                for index in closing.step...closing.lastStep {
+                    results.append(StepResult(index: index, kind: script.steps[index].name, outcome: .unchecked, latencyMs: nil,
+                                              commands: index == closing.step ? closing.commands : 0, message: ""))
+                }
+                return
+            }
+            var scaled = expectation
+            scaled.withinMs *= context.latencyScale
+            if let forMs = scaled.absentForMs { scaled.absentForMs = forMs * context.latencyScale }
+            let sentAt = closing.firstSend ?? closing.startedAt
+            let deadline = sentAt.nanoseconds + UInt64(scaled.withinMs * 1_000_000)
+            // Wait until the match is complete and has settled for 50 ms (so an overshoot or a stray event is
+            // seen), or the deadline passed.
+            var metAt: MonotonicTime?
+            while true {
+                var matcher = StepMatcher(scaled, sentAt: sentAt)
+                for frame in collector.frames(since: closing.startedAt) { matcher.feed(frame) }
+                let now = MonotonicTime.now()
+                if let met = matcher.metBy, !scaled.isAbsenceOnly {
+                    if metAt == nil { metAt = met.time }
+                    if now.nanoseconds > met.time.nanoseconds + 50_000_000 { break }
+                }
+                if now.nanoseconds > deadline + 20_000_000 { break }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            var matcher = StepMatcher(scaled, sentAt: sentAt)
+            for frame in collector.frames(since: closing.startedAt) { matcher.feed(frame) }
+            let verdict = matcher.verdict()
+            let outcome: StepResult.Outcome = collector.dropped ? .inconclusive : (verdict.outcome == .passed ? .passed : .failed)
+            results.append(StepResult(
+                index: closing.step, kind: script.steps[closing.step].name, outcome: outcome,
+                latencyMs: verdict.latency.map(Self.milliseconds), commands: closing.commands, message: verdict.message))
+            if closing.lastStep > closing.step {
+                for index in (closing.step + 1)...closing.lastStep {
+                    results.append(StepResult(index: index, kind: script.steps[index].name, outcome: .unchecked, latencyMs: nil,
+                                              commands: 0, message: ""))
+                }
+            }
+        }
+
+        // The phone sends its mode on connect, as a confirmed write: bluetoothd acquires the command socket
+        // on the first write, and BlueZ 5.66 corrupts that first value if a second write arrives before the
+        // acquisition completes (seen as `{"button":…}ntation"}}`); a write with response waits it out.
+        for output in processor.resync(at: .zero) {
+            guard let command = output.command else { continue }
+            try await central.write(link.command, command.encoded(), withResponse: true)
+        }
+        fd = try await acquire()
+        var time = Duration.zero
+        for (index, step) in script.steps.enumerated() {
+            let expectation = scenario.expectations[index]
+            if expectation != nil || segment == nil {
+                if let closing = segment { try await judge(closing) }
+                // Judging may have taken real time: the gesture timeline moves on from now.
+                time = max(time, clock.now - origin)
+                segment = Segment(step: index, expectation: expectation, startedAt: .now(), lastStep: index)
+            } else {
+                segment?.lastStep = index
+            }
+            for input in step.inputs(startingAt: time) {
+                while let deadline = processor.nextSendDeadline, deadline < input.time {
+                    try await sleep(until: deadline)
+                    try await send(processor.advance(to: deadline))
+                }
+                try await sleep(until: input.time)
+                try await send(processor.handle(input.input, at: input.time))
+            }
+            time += step.duration()
+            while let deadline = processor.nextSendDeadline, deadline < time {
+                try await sleep(until: deadline)
+                try await send(processor.advance(to: deadline))
+            }
+            try await sleep(until: time)
+        }
+        if let closing = segment { try await judge(closing) }
+        return results
+    }
+
+    // MARK: Verdicts
+
+    private func enforceLimits(_ limits: LatencyLimits, _ result: inout ScenarioResult) {
+        if let p95 = limits.p95Ms, let measured = result.latency(percentile: 0.95), measured > p95 * context.latencyScale {
+            result.outcome = .failed
+            result.message += "p95 latency \(Self.format(measured)) ms is over the limit \(Self.format(p95 * context.latencyScale)) ms (\(Self.format(p95)) × rig scale \(Self.format(context.latencyScale)))\n"
+        }
+        if let max = limits.maxMs, let measured = result.latency(percentile: 1), measured > max * context.latencyScale {
+            result.outcome = .failed
+            result.message += "max latency \(Self.format(measured)) ms is over the limit \(Self.format(max * context.latencyScale)) ms (\(Self.format(max)) × rig scale \(Self.format(context.latencyScale)))\n"
+        }
+    }
+
+    private static func outcome(_ steps: [StepResult]) -> ScenarioResult.Outcome {
+        if steps.contains(where: { $0.outcome == .inconclusive }) { return .inconclusive }
+        if steps.contains(where: { $0.outcome == .failed }) { return .failed }
+        return .passed
+    }
+
+    private static func poll(for what: String, timeout: Duration, _ read: () -> String?) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let value = read(), !value.isEmpty { return value }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw RunnerError("no \(what) within \(timeout)")
+    }
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+
+    static func format(_ value: Double) -> String { String(format: "%.1f", value) }
+
+    static func slug(_ name: String) -> String {
+        String(name.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }.prefix(40))
+    }
+}

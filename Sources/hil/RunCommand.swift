@@ -1,0 +1,139 @@
+import ArgumentParser
+import Foundation
+import Rig
+import Runner
+import Scenario
+
+/// Replays scenarios through a real BLE link and checks what comes out of uinput.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run scenarios over a real BLE link on a rig and check the uinput events they cause.",
+        discussion: """
+            Every file is loaded and checked first (as hil validate). Then the rig comes up once (--rig auto:
+            hardware, else virtual, else vm; in the vm rig, hil itself runs inside the guest) and each scenario
+            runs with a fresh hil peripheral on the peripheral adapter, the phone's gesture model driven in real
+            time on the central adapter, and the uinput device's frames judged step by step.
+            Results: results.json and junit.xml in --output, and each scenario's peripheral log.
+            Exit status 0 only when every scenario passed.
+            """
+    )
+
+    @Argument(help: "Scenario files, or folders searched recursively for *.json.")
+    var paths: [String] = ["Scenarios"]
+
+    @Option(help: "auto, or a rig name from the Rigs/ folder.")
+    var rig = "auto"
+
+    @Option(help: ArgumentHelp("Folder of rig files.", valueName: "dir"))
+    var rigs: String?
+
+    @Option(help: ArgumentHelp("Where results.json, junit.xml and the logs go.", valueName: "dir"))
+    var output = "results"
+
+    @Option(help: "Run only scenarios whose name or file contains this text.")
+    var filter: String?
+
+    @Option(help: "Override every scenario's write path: dbus (WriteValue) or fd (AcquireWrite).")
+    var writePath: String?
+
+    @Option(help: "Stop the whole run after this many seconds.")
+    var timeout = 1800
+
+    func validate() throws {
+        if let writePath, RunSettings.WritePath(rawValue: writePath) == nil {
+            throw ValidationError("--write-path takes dbus or fd, not \(writePath)")
+        }
+    }
+
+    func run() async throws {
+        var scenarios: [Scenario] = []
+        var problems = 0
+        for file in try ScenarioFiles.expand(paths) {
+            do {
+                scenarios.append(try Scenario.load(contentsOf: file))
+            } catch {
+                problems += 1
+                printError(error.description)
+            }
+        }
+        if problems > 0 {
+            printError("hil run: \(problems) file(s) with problems; nothing was run")
+            throw ExitCode.failure
+        }
+        if let filter {
+            scenarios = scenarios.filter { $0.name.contains(filter) || $0.file.contains(filter) }
+            guard !scenarios.isEmpty else { throw ValidationError("no scenario matches --filter \(filter)") }
+        }
+        if ProcessInfo.processInfo.environment["HIL_RIG"] != nil {
+            try await runInside(scenarios)
+        } else {
+            try runOnRig()
+        }
+    }
+
+    /// Outside a rig: bring the chosen one up and run this same command inside it.
+    private func runOnRig() throws {
+        let catalog = try RigOptions.catalog(rigs)
+        let facts = HostFacts.probe()
+        let choice: (rig: RigDefinition, reason: String)
+        do {
+            choice = try RigSelector.choose(rig, from: catalog, facts: facts)
+        } catch {
+            throw RigExecution.fail(error)
+        }
+        printError("hil: \(choice.reason)")
+        let destination = URL(fileURLWithPath: output).standardizedFileURL.path
+        let inVM = choice.rig.kind == .vm
+        var command = [Self.executable, "run"] + paths + ["--rigs", catalog.directory, "--output", inVM ? "/hil/share/results" : destination]
+        if let filter { command += ["--filter", filter] }
+        if let writePath { command += ["--write-path", writePath] }
+        try RigExecution.run(
+            choice.rig, catalog: catalog, facts: facts, command: command,
+            options: .init(timeout: .seconds(timeout), resultsDestination: inVM ? destination : nil))
+    }
+
+    /// Inside a rig: run every scenario.
+    private func runInside(_ scenarios: [Scenario]) async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let rigName = environment["HIL_RIG"] ?? "?"
+        let definition = (try? RigOptions.catalog(rigs))?.rigs.first { $0.name == rigName }
+        let work = URL(fileURLWithPath: output).standardizedFileURL.path
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let context = ScenarioRunner.Context(
+            hil: Self.executable, peripheralAdapter: environment["HIL_PERIPHERAL_ADAPTER"] ?? "hci0",
+            centralAdapter: environment["HIL_CENTRAL_ADAPTER"] ?? "hci1",
+            uinputName: definition?.uinputDeviceName ?? "RemoteTouch HIL Virtual Input",
+            latencyScale: definition?.latencyScale ?? 1, writePath: writePath.flatMap(RunSettings.WritePath.init(rawValue:)),
+            workDirectory: work)
+        print("hil run: \(scenarios.count) scenario(s) on rig \(rigName) (latency scale \(context.latencyScale)), peripheral \(context.peripheralAdapter), central \(context.centralAdapter)")
+        let runner = ScenarioRunner(context: context)
+        let started = Date()
+        var results: [ScenarioResult] = []
+        for (index, scenario) in scenarios.enumerated() {
+            let result = await runner.run(scenario, number: index + 1)
+            results.append(result)
+            let p95 = result.latency(percentile: 0.95).map { String(format: "p95 %.1f ms", $0) } ?? "no latency"
+            print("[\(index + 1)/\(scenarios.count)] \(result.outcome.rawValue.uppercased()) \(scenario.name) — \(result.steps.filter { $0.outcome != .unchecked }.count) checked steps, \(p95), \(String(format: "%.1f", result.durationMs / 1000)) s")
+            if result.outcome != .passed {
+                print(RunReport.detail(result).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+            }
+        }
+        try RunReport.json(results, rig: rigName, startedAt: started).write(toFile: work + "/results.json", atomically: true, encoding: .utf8)
+        try RunReport.junit(results).write(toFile: work + "/junit.xml", atomically: true, encoding: .utf8)
+        print("")
+        print("outcome       p50 ms   p95 ms   max ms  scenario")
+        for result in results {
+            let cells = [0.5, 0.95, 1].map { result.latency(percentile: $0).map { String(format: "%8.1f", $0) } ?? "       -" }
+            print("\(result.outcome.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) \(cells.joined(separator: " ")) \(result.name)")
+        }
+        let passed = results.filter { $0.outcome == .passed }.count
+        print("\(passed) passed, \(results.count - passed) failed")
+        print("results: \(work)/results.json, \(work)/junit.xml")
+        if passed != results.count { throw ExitCode.failure }
+    }
+
+    static var executable: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+}
