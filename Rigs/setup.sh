@@ -14,7 +14,7 @@ build_packages=(pkg-config libdbus-1-dev libevdev-dev)
 # emulated controllers, BlueZ itself and a system bus.
 rig_packages=(qemu-system-x86 bluez bluez-test-tools busybox-static cpio kmod dbus)
 # Tools the tests and rig scripts call.
-tool_packages=(ca-certificates xz-utils zstd)
+tool_packages=(ca-certificates xz-utils zstd python3-jsonschema)
 
 packages=("${build_packages[@]}" "${rig_packages[@]}" "${tool_packages[@]}")
 

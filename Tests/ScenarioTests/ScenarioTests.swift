@@ -117,3 +117,68 @@ struct ScenarioTests {
         }
     }
 }
+
+@Suite("Scenario JSON Schema")
+struct ScenarioSchemaTests {
+    /// Validates documents against Scenarios/scenario.schema.json with Debian's python3-jsonschema (a real
+    /// Draft 2020-12 validator); prints one line per document: `ok` or its errors.
+    private func validate(_ documents: [String: String]) throws -> [String: String] {
+        let python = "/usr/bin/python3"
+        let script = """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1]))
+            jsonschema.Draft202012Validator.check_schema(schema)
+            validator = jsonschema.Draft202012Validator(schema)
+            for name, text in json.load(sys.stdin).items():
+                errors = sorted(e.message for e in validator.iter_errors(json.loads(text)))
+                print(name + "\\t" + ("ok" if not errors else "; ".join(errors)))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", script, packageRoot.appendingPathComponent("Scenarios/scenario.schema.json").path]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: documents))
+        try input.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw SchemaCheckError(description: "python3 jsonschema failed (run `bash Rigs/setup.sh`, which installs python3-jsonschema):\n\(text)")
+        }
+        var results: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
+            if parts.count == 2 { results[parts[0]] = parts[1] }
+        }
+        return results
+    }
+
+    struct SchemaCheckError: Error, CustomStringConvertible { var description: String }
+
+    @Test("the schema is valid Draft 2020-12 and every shipped scenario conforms to it")
+    func shippedConform() throws {
+        var documents: [String: String] = [:]
+        for file in shippedScenarios() { documents[file] = try String(contentsOfFile: file, encoding: .utf8) }
+        let results = try validate(documents)
+        #expect(results.count == documents.count)
+        for (file, verdict) in results { #expect(verdict == "ok", "\(file): \(verdict)") }
+    }
+
+    @Test("the schema rejects what hil validate rejects: unknown steps, keys, event strings, two actions in a step")
+    func rejects() throws {
+        let results = try validate([
+            "unknown step": #"{"name": "x", "steps": [{"tapp": {}}]}"#,
+            "bad event": #"{"name": "x", "steps": [{"tap": {}, "expect": {"keys": ["KEY_RIGHT"]}}]}"#,
+            "two actions": #"{"name": "x", "steps": [{"tap": {}, "button": "back"}]}"#,
+            "unknown setting": #"{"name": "x", "settings": {"speed": 2}, "steps": [{"wait": {"ms": 1}}]}"#,
+            "empty expect": #"{"name": "x", "steps": [{"tap": {}, "expect": {"withinMs": 10}}]}"#,
+            "no steps": #"{"name": "x", "steps": []}"#,
+        ])
+        #expect(results.count == 6)
+        for (name, verdict) in results { #expect(verdict != "ok", "the schema accepted \(name)") }
+    }
+}
