@@ -53,7 +53,7 @@ let package = Package(
             dependencies: ["GestureScript", "GestureModel", "CommandMapping", "Verifier", "Evdev", "StrictJSON", "InputCodes", "RemoteTouchProtocol"]),
 
         // The phone side's BLE client over BlueZ D-Bus (the virtual central grows from it).
-        .target(name: "Central", dependencies: ["DBus", "RemoteTouchProtocol"]),
+        .target(name: "Central", dependencies: ["DBus", "RemoteTouchProtocol", "StrictJSON"]),
 
         // The scenario runner: peripheral under test, the phone driven in real time, frames judged.
         .target(
@@ -81,6 +81,7 @@ let package = Package(
         .testTarget(name: "RigTests", dependencies: ["Rig", "StrictJSON"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCodes", "HILTestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "HILTestSupport"]),
+        .testTarget(name: "CentralTests", dependencies: ["Central"]),
         .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Evdev", "InputCodes"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Verifier", "GestureScript", "StrictJSON", "InputCodes"]),
         .testTarget(

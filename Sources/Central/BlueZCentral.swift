@@ -128,6 +128,28 @@ public final class BlueZCentral: Sendable {
         }
     }
 
+    /// Connects again to a known peripheral and waits until its services are resolved (one try).
+    public func reconnect(_ peripheral: Peripheral, timeout: Duration) async throws(CentralError) {
+        let deadline = ContinuousClock.now + timeout
+        try await call(peripheral.devicePath, "org.bluez.Device1", "Connect", [], "reconnecting to \(peripheral.devicePath)",
+                       timeout: timeout)
+        while try await property(peripheral.devicePath, "org.bluez.Device1", "ServicesResolved").boolValue != true {
+            guard ContinuousClock.now < deadline else { throw CentralError("services of \(peripheral.devicePath) not resolved within \(timeout)") }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// Whether BlueZ sees the link to `peripheral` up.
+    public func isConnected(_ peripheral: Peripheral) async -> Bool {
+        (try? await property(peripheral.devicePath, "org.bluez.Device1", "Connected").boolValue) == true
+    }
+
+    /// Powers an adapter of this bluetoothd on or off (the rig uses it to drop a link).
+    public func setPowered(_ adapter: String, _ on: Bool) async throws(CentralError) {
+        try await call("/org/bluez/\(adapter)", Self.properties, "Set", [.string("org.bluez.Adapter1"), .string("Powered"), .variant(.bool(on))],
+                       "powering \(adapter) \(on ? "on" : "off")")
+    }
+
     public func disconnect(_ peripheral: Peripheral) async throws(CentralError) {
         try await call(peripheral.devicePath, "org.bluez.Device1", "Disconnect", [], "disconnecting \(peripheral.devicePath)")
     }

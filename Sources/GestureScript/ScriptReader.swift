@@ -213,6 +213,9 @@ struct ScriptReader {
                     try value.enumeration(SwipeDirection.self, at: path)
                 },
                 distance: distance, duration: try optional("durationMs", .milliseconds(250), ms))
+        case "linkDrop":
+            try fields.rejectUnknownKeys(allowed: ["forMs"], at: at)
+            return .linkDrop(try required("forMs", ms))
         default:  // "wait"
             try fields.rejectUnknownKeys(allowed: ["ms"], at: at)
             return .wait(try required("ms", ms))

@@ -18,6 +18,8 @@ public enum ScriptStep: Sendable, Hashable {
     case key(Key, modifiers: [KeyModifier])
     case text(String)
     case wait(Duration)
+    /// The link drops without the phone asking (the rig powers the peripheral's adapter off for the duration).
+    case linkDrop(Duration)
 
     /// The step's key in JSON, which is also how people name it.
     public var name: String {
@@ -37,12 +39,13 @@ public enum ScriptStep: Sendable, Hashable {
         case .key: "key"
         case .text: "text"
         case .wait: "wait"
+        case .linkDrop: "linkDrop"
         }
     }
 
     public static let names = [
         "swipe", "tap", "doubleTap", "longPress", "drag", "twoFingerTap", "scroll", "pinch", "threeFingerSwipe",
-        "touches", "button", "mode", "key", "text", "wait",
+        "touches", "button", "mode", "key", "text", "wait", "linkDrop",
     ]
 
     /// Where gestures happen when a step does not say: the middle of an iPhone's touchpad area.
@@ -86,7 +89,7 @@ public enum ScriptStep: Sendable, Hashable {
             return [TimedInput(start, .key(key, modifiers: modifiers))]
         case .text(let string):
             return [TimedInput(start, .text(string))]
-        case .wait:
+        case .wait, .linkDrop:
             return []
         }
     }

@@ -213,6 +213,18 @@ public struct ScenarioRunner: Sendable {
         fd = try await acquire()
         var time = Duration.zero
         for (index, step) in script.steps.enumerated() {
+            if case .linkDrop(let outage) = step {
+                // The link drops: judge what came before, then let the phone's R12 policy reconnect.
+                if let closing = segment { try await judge(closing) }
+                segment = nil
+                results.append(try await dropLink(index, for: outage, scenario: scenario, central: central, link: link))
+                if let old = fd {  // the dropped link closed the acquired socket: acquire a new one
+                    close(old)
+                    fd = try await acquire()
+                }
+                time = max(time, clock.now - origin)
+                continue
+            }
             let expectation = scenario.expectations[index]
             if expectation != nil || segment == nil {
                 if let closing = segment { try await judge(closing) }
@@ -239,6 +251,60 @@ public struct ScenarioRunner: Sendable {
         }
         if let closing = segment { try await judge(closing) }
         return results
+    }
+
+    /// Powers the peripheral's adapter off for `outage` (the phone sees an unexpected disconnect), runs the
+    /// phone's reconnect policy in real time, and judges the step's link expectation.
+    private func dropLink(_ index: Int, for outage: Duration, scenario: Scenario, central: BlueZCentral,
+                          link: BlueZCentral.Peripheral) async throws -> StepResult
+    {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await central.setPowered(context.peripheralAdapter, false)
+        let restore = Task {
+            try? await Task.sleep(for: outage)
+            try? await central.setPowered(context.peripheralAdapter, true)
+        }
+        let noticeBy = clock.now + .seconds(10)
+        while await central.isConnected(link) {
+            guard clock.now < noticeBy else { throw RunnerError("the central did not see the link drop within 10 s") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        var policy = ReconnectPolicy(interval: scenario.run.reconnectInterval, maxAttempts: scenario.run.maxReconnectAttempts)
+        policy.linkLost(at: clock.now - start)
+        var attempts = 0
+        while let next = policy.nextAttemptAt {
+            try await Task.sleep(until: start + next, clock: clock)
+            attempts += 1
+            do {
+                try await central.reconnect(link, timeout: min(scenario.run.reconnectInterval, .seconds(10)))
+                policy.connected()
+            } catch {
+                policy.attemptFailed(at: clock.now - start)
+            }
+        }
+        // When the phone reached its verdict (connected, or gave up), not when the radio came back.
+        let elapsedMs = Self.milliseconds(clock.now - start)
+        await restore.value
+        if policy.state == .connected {
+            // As the phone does after reconnecting: tell the computer its mode again.
+            try await central.write(link.command, Command.modeChange(mode: scenario.script.settings.mode).encoded(), withResponse: true)
+        }
+        let shown = policy.label
+        guard let expectation = scenario.linkExpectations[index] else {
+            return StepResult(index: index, kind: "linkDrop", outcome: .unchecked, latencyMs: nil, commands: 0,
+                              message: "phone shows \(shown) after \(attempts) tries, \(Self.format(elapsedMs)) ms")
+        }
+        var problems: [String] = []
+        let wanted = expectation.outcome == .reconnected ? "connected" : "disconnected"
+        if shown != wanted { problems.append("the phone shows \(shown), expected \(wanted)") }
+        if let most = expectation.attemptsAtMost, attempts > most { problems.append("\(attempts) tries, expected at most \(most)") }
+        if let within = expectation.withinMs, elapsedMs > within * context.latencyScale {
+            problems.append("\(Self.format(elapsedMs)) ms from the drop, expected within \(Self.format(within * context.latencyScale)) ms")
+        }
+        let summary = "link dropped for \(Self.format(Self.milliseconds(outage))) ms: \(attempts) tries every \(Self.format(Self.milliseconds(scenario.run.reconnectInterval))) ms, phone shows \(shown) after \(Self.format(elapsedMs)) ms"
+        return StepResult(index: index, kind: "linkDrop", outcome: problems.isEmpty ? .passed : .failed,
+                          latencyMs: nil, commands: 0, message: problems.isEmpty ? summary : (problems + [summary]).joined(separator: "\n"))
     }
 
     // MARK: Verdicts

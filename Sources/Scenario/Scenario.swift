@@ -15,6 +15,8 @@ public struct Scenario: Sendable {
     public var script: GestureScript
     /// One per step; nil for a step that expects nothing in particular (a wait, a mode change).
     public var expectations: [StepExpectation?]
+    /// One per step: what a `linkDrop` step expects of the phone's reconnection (R12).
+    public var linkExpectations: [LinkExpectation?]
     public var limits: LatencyLimits
     public var run: RunSettings
 
@@ -34,15 +36,19 @@ public struct Scenario: Sendable {
                 box.limits = top["limits"].map { reader.limits($0, at: .root.appending("limits")) } ?? LatencyLimits()
                 box.run = top["run"].map { reader.run($0, at: .root.appending("run")) } ?? RunSettings()
                 for (index, extras) in steps.sorted(by: { $0.key < $1.key }) {
-                    if let expect = extras["expect"] {
-                        box.expectations[index] = reader.expectation(
-                            expect, at: JSONPath.root.appending("steps").appending(index).appending("expect"))
+                    guard let expect = extras["expect"] else { continue }
+                    let path = JSONPath.root.appending("steps").appending(index).appending("expect")
+                    if case .object(let object) = expect, let link = object["link"] {
+                        box.links[index] = reader.link(link, object, at: path)
+                    } else {
+                        box.expectations[index] = reader.expectation(expect, at: path)
                     }
                 }
                 return reader.problems
             }))
         let expectations = (0..<script.steps.count).map { box.expectations[$0] ?? nil }
-        return Scenario(file: file, script: script, expectations: expectations, limits: box.limits, run: box.run)
+        let links = (0..<script.steps.count).map { box.links[$0] ?? nil }
+        return Scenario(file: file, script: script, expectations: expectations, linkExpectations: links, limits: box.limits, run: box.run)
     }
 }
 
@@ -74,6 +80,10 @@ public struct RunSettings: Sendable, Hashable {
 
     public var writePath: WritePath = .dbus
     public var pairing: Pairing = .pair
+    /// R12: the phone tries to reconnect this often after a dropped link (5 s; shorter for tests)…
+    public var reconnectInterval: Duration = .seconds(5)
+    /// …at most this many times, then shows "disconnected".
+    public var maxReconnectAttempts = 10
     public init() {}
 }
 
@@ -83,4 +93,23 @@ private final class ReadBox: @unchecked Sendable {
     var limits = LatencyLimits()
     var run = RunSettings()
     var expectations: [Int: StepExpectation?] = [:]
+    var links: [Int: LinkExpectation?] = [:]
+}
+
+/// What a `linkDrop` step expects: the phone reconnects (within `withinMs` of the drop, in at most
+/// `attemptsAtMost` tries), or gives up and shows "disconnected" (R12).
+public struct LinkExpectation: Sendable, Hashable {
+    public enum Outcome: String, Sendable, Hashable, CaseIterable {
+        case reconnected, disconnected
+    }
+
+    public var outcome: Outcome
+    public var attemptsAtMost: Int?
+    public var withinMs: Double?
+
+    public init(outcome: Outcome, attemptsAtMost: Int? = nil, withinMs: Double? = nil) {
+        self.outcome = outcome
+        self.attemptsAtMost = attemptsAtMost
+        self.withinMs = withinMs
+    }
 }

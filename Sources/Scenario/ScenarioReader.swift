@@ -22,7 +22,15 @@ struct ScenarioReader {
     mutating func run(_ value: JSONValue, at path: JSONPath) -> RunSettings {
         var run = RunSettings()
         guard let object = attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return run }
-        attempt { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: ["writePath", "pairing"], at: path) }
+        attempt { () throws(JSONSchemaError) in
+            try object.rejectUnknownKeys(allowed: ["writePath", "pairing", "reconnectIntervalMs", "maxReconnectAttempts"], at: path)
+        }
+        if let v = object["reconnectIntervalMs"], let ms = attempt({ () throws(JSONSchemaError) in
+            try Self.positive(v, at: path.appending("reconnectIntervalMs"))
+        }) { run.reconnectInterval = .microseconds(Int64(ms * 1000)) }
+        if let v = object["maxReconnectAttempts"], let count = attempt({ () throws(JSONSchemaError) in
+            try v.integer(at: path.appending("maxReconnectAttempts"), in: 1...100)
+        }) { run.maxReconnectAttempts = count }
         if let v = object["writePath"], let path = attempt({ () throws(JSONSchemaError) in
             try v.enumeration(RunSettings.WritePath.self, at: path.appending("writePath"))
         }) { run.writePath = path }
@@ -30,6 +38,22 @@ struct ScenarioReader {
             try v.enumeration(RunSettings.Pairing.self, at: path.appending("pairing"))
         }) { run.pairing = pairing }
         return run
+    }
+
+    /// `{"link": "reconnected", "attemptsAtMost": 2, "withinMs": 8000}`
+    mutating func link(_ value: JSONValue, _ object: JSONObject, at path: JSONPath) -> LinkExpectation? {
+        attempt { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: ["link", "attemptsAtMost", "withinMs"], at: path) }
+        guard let outcome = attempt({ () throws(JSONSchemaError) in
+            try value.enumeration(LinkExpectation.Outcome.self, at: path.appending("link"))
+        }) else { return nil }
+        var expectation = LinkExpectation(outcome: outcome)
+        if let v = object["attemptsAtMost"] {
+            expectation.attemptsAtMost = attempt { () throws(JSONSchemaError) in try v.integer(at: path.appending("attemptsAtMost"), in: 1...100) }
+        }
+        if let v = object["withinMs"] {
+            expectation.withinMs = attempt { () throws(JSONSchemaError) in try Self.positive(v, at: path.appending("withinMs")) }
+        }
+        return expectation
     }
 
     mutating func expectation(_ value: JSONValue, at path: JSONPath) -> StepExpectation? {

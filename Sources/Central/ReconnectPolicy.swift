@@ -1,0 +1,58 @@
+/// The phone's reconnection rules (R12): after an unexpected disconnect it shows "reconnecting" and tries to
+/// reconnect every `interval` (5 s), at most `maxAttempts` (10) times; when all fail it shows "disconnected"
+/// and waits for the user. Time is passed in, as in the gesture model.
+public struct ReconnectPolicy: Sendable, Hashable {
+    public enum State: Sendable, Hashable {
+        case connected
+        /// Trying again; `attempt` is the number of the next try (1-based).
+        case reconnecting(attempt: Int)
+        /// All tries failed: the user must reconnect by hand.
+        case disconnected
+    }
+
+    public var interval: Duration
+    public var maxAttempts: Int
+    public private(set) var state: State = .connected
+    /// When the next try is due (only while reconnecting).
+    public private(set) var nextAttemptAt: Duration?
+
+    public init(interval: Duration = .seconds(5), maxAttempts: Int = 10) {
+        precondition(maxAttempts >= 1 && interval > .zero, "at least one try, at a positive interval")
+        self.interval = interval
+        self.maxAttempts = maxAttempts
+    }
+
+    /// The link dropped without the user asking.
+    public mutating func linkLost(at time: Duration) {
+        guard state == .connected else { return }
+        state = .reconnecting(attempt: 1)
+        nextAttemptAt = time + interval
+    }
+
+    /// A try failed at `time`; the next is scheduled, or the policy gives up.
+    public mutating func attemptFailed(at time: Duration) {
+        guard case .reconnecting(let attempt) = state else { return }
+        if attempt >= maxAttempts {
+            state = .disconnected
+            nextAttemptAt = nil
+        } else {
+            state = .reconnecting(attempt: attempt + 1)
+            nextAttemptAt = time + interval
+        }
+    }
+
+    /// A try (or the user's own reconnect) succeeded.
+    public mutating func connected() {
+        state = .connected
+        nextAttemptAt = nil
+    }
+
+    /// The label the phone shows (R12.1, R12.3, R12.4; R5.1, R5.2).
+    public var label: String {
+        switch state {
+        case .connected: "connected"
+        case .reconnecting: "reconnecting"
+        case .disconnected: "disconnected"
+        }
+    }
+}
