@@ -1,7 +1,7 @@
 public import RemoteTouchProtocol
 
 /// Whether the phone is in its normal state or idle (R11).
-public enum Activity: String, Sendable, Hashable {
+public enum Activity: String, Sendable, Hashable, CaseIterable {
     case active
     case idle
 }

@@ -68,19 +68,21 @@ public struct ScenarioRunner: Sendable {
             central = bluez
             let link = try await bluez.connectToRemoteTouch()
             remote = link
+            result.message += rememberDevice(link, scenario: scenario, folder: folder, outcome: &result.outcome)
             if scenario.run.pairing == .pair {
                 _ = try await bluez.read(link.pairing)
                 let code = try await Self.poll(for: "the pairing code", timeout: .seconds(5)) { peripheral?.pairingCode() }
                 try await bluez.write(link.pairing, Array(code.utf8), withResponse: true)
             }
             let path = context.writePath ?? scenario.run.writePath
+            let devicesOutcome = result.outcome
             result.steps = try await drive(scenario, central: bluez, link: link, collector: collector!) { () async throws -> Int32? in
                 guard path == .fd else { return nil }
                 let fd = try await bluez.acquireWrite(link.command).fd
                 acquired = fd
                 return fd
             }
-            result.outcome = Self.outcome(result.steps)
+            result.outcome = devicesOutcome == .failed ? .failed : Self.outcome(result.steps)
             // Nothing may be held at the end of a scenario (EVIOCGKEY: the kernel's view).
             try await Task.sleep(for: .milliseconds(50))
             let held = collector!.heldKeys()
@@ -111,6 +113,37 @@ public struct ScenarioRunner: Sendable {
         return result
     }
 
+    // MARK: The phone's remembered computers (R6)
+
+    /// Seeds the phone's device store with `run.knownDevices` older computers, remembers the one just
+    /// connected (evicting the least recently used beyond 5), saves it, and checks `expectDevices`.
+    private func rememberDevice(_ link: BlueZCentral.Peripheral, scenario: Scenario, folder: String,
+                                outcome: inout ScenarioResult.Outcome) -> String
+    {
+        let now = Date().timeIntervalSince1970
+        var store = DeviceStore()
+        for index in 0..<scenario.run.knownDevices {
+            store.remember(address: String(format: "02:00:00:00:00:%02X", index + 1), name: "known \(index + 1)",
+                           at: now - 1000 + Double(index))
+        }
+        let evicted = store.remember(address: link.address, name: "RemoteTouch", at: now)
+        try? store.json().write(toFile: folder + "/devices.json", atomically: true, encoding: .utf8)
+        guard let expectation = scenario.devicesExpectation else { return "" }
+        var problems: [String] = []
+        if let count = expectation.count, store.devices.count != count {
+            problems.append("the phone remembers \(store.devices.count) computers, expected \(count)")
+        }
+        for address in expectation.evicted where store.devices.contains(where: { $0.address == address }) {
+            problems.append("\(address) should have been evicted (evicted: \(evicted?.address ?? "none"))")
+        }
+        if !store.devices.contains(where: { $0.address == link.address }) {
+            problems.append("the connected computer \(link.address) is not remembered")
+        }
+        if problems.isEmpty { return "" }
+        outcome = .failed
+        return "devices (R6): " + problems.joined(separator: "; ") + "\n"
+    }
+
     // MARK: Driving
 
     private struct Segment {
@@ -133,6 +166,7 @@ public struct ScenarioRunner: Sendable {
         var results: [StepResult] = []
         var segment: Segment?
         var fd: Int32?
+        var activityAtEnd: [Int: Activity] = [:]
 
         func send(_ outputs: [GestureOutput]) async throws {
             for output in outputs {
@@ -248,8 +282,24 @@ public struct ScenarioRunner: Sendable {
                 try await send(processor.advance(to: deadline))
             }
             try await sleep(until: time)
+            // Let every timer that fell due run, the idle timer included (R11).
+            try await send(processor.advance(to: max(time, clock.now - origin)))
+            activityAtEnd[index] = processor.activity
         }
         if let closing = segment { try await judge(closing) }
+        // The phone's state at the end of each step that names one (R11).
+        for position in results.indices {
+            let index = results[position].index
+            guard let wanted = scenario.phoneExpectations[index] else { continue }
+            let actual = activityAtEnd[index]
+            if actual == wanted {
+                if results[position].outcome == .unchecked { results[position].outcome = .passed }
+            } else {
+                results[position].outcome = .failed
+                results[position].message += (results[position].message.isEmpty ? "" : "\n")
+                    + "the phone is \(actual?.rawValue ?? "unknown") at the end of the step, expected \(wanted.rawValue)"
+            }
+        }
         return results
     }
 

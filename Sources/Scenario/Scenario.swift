@@ -1,3 +1,4 @@
+public import GestureModel
 public import GestureScript
 public import StrictJSON
 public import Verifier
@@ -17,6 +18,10 @@ public struct Scenario: Sendable {
     public var expectations: [StepExpectation?]
     /// One per step: what a `linkDrop` step expects of the phone's reconnection (R12).
     public var linkExpectations: [LinkExpectation?]
+    /// One per step: whether the phone is idle or active when the step ends (R11).
+    public var phoneExpectations: [Activity?]
+    /// What the phone's list of remembered computers holds after connecting (R6).
+    public var devicesExpectation: DevicesExpectation?
     public var limits: LatencyLimits
     public var run: RunSettings
 
@@ -30,15 +35,20 @@ public struct Scenario: Sendable {
     public static func parse(_ value: JSONValue, file: String) throws(ScriptError) -> Scenario {
         let box = ReadBox()
         let script = try GestureScript.parse(value, file: file, extension: GestureScript.Extension(
-            topKeys: ["limits", "run"], stepKeys: ["expect"],
+            topKeys: ["limits", "run", "expectDevices"], stepKeys: ["expect"],
             read: { top, steps in
                 var reader = ScenarioReader()
                 box.limits = top["limits"].map { reader.limits($0, at: .root.appending("limits")) } ?? LatencyLimits()
                 box.run = top["run"].map { reader.run($0, at: .root.appending("run")) } ?? RunSettings()
+                box.devices = top["expectDevices"].flatMap { reader.devices($0, at: .root.appending("expectDevices")) }
                 for (index, extras) in steps.sorted(by: { $0.key < $1.key }) {
                     guard let expect = extras["expect"] else { continue }
                     let path = JSONPath.root.appending("steps").appending(index).appending("expect")
-                    if case .object(let object) = expect, let link = object["link"] {
+                    if case .object(var object) = expect, let phone = object["phone"] {
+                        box.phones[index] = reader.phone(phone, at: path.appending("phone"))
+                        object = JSONObject(object.entries.filter { $0.key != "phone" })
+                        if !object.isEmpty { box.expectations[index] = reader.expectation(.object(object), at: path) }
+                    } else if case .object(let object) = expect, let link = object["link"] {
                         box.links[index] = reader.link(link, object, at: path)
                     } else {
                         box.expectations[index] = reader.expectation(expect, at: path)
@@ -48,7 +58,10 @@ public struct Scenario: Sendable {
             }))
         let expectations = (0..<script.steps.count).map { box.expectations[$0] ?? nil }
         let links = (0..<script.steps.count).map { box.links[$0] ?? nil }
-        return Scenario(file: file, script: script, expectations: expectations, linkExpectations: links, limits: box.limits, run: box.run)
+        let phones = (0..<script.steps.count).map { box.phones[$0] ?? nil }
+        return Scenario(
+            file: file, script: script, expectations: expectations, linkExpectations: links, phoneExpectations: phones,
+            devicesExpectation: box.devices, limits: box.limits, run: box.run)
     }
 }
 
@@ -84,6 +97,8 @@ public struct RunSettings: Sendable, Hashable {
     public var reconnectInterval: Duration = .seconds(5)
     /// …at most this many times, then shows "disconnected".
     public var maxReconnectAttempts = 10
+    /// Computers the phone already remembers before it connects (R6), oldest first: `02:00:00:00:00:01`…
+    public var knownDevices = 0
     public init() {}
 }
 
@@ -94,6 +109,20 @@ private final class ReadBox: @unchecked Sendable {
     var run = RunSettings()
     var expectations: [Int: StepExpectation?] = [:]
     var links: [Int: LinkExpectation?] = [:]
+    var phones: [Int: Activity?] = [:]
+    var devices: DevicesExpectation?
+}
+
+/// What the phone's remembered computers must be after it connected (R6: at most 5, oldest evicted).
+public struct DevicesExpectation: Sendable, Hashable {
+    public var count: Int?
+    /// Addresses that must have been evicted.
+    public var evicted: [String]
+
+    public init(count: Int? = nil, evicted: [String] = []) {
+        self.count = count
+        self.evicted = evicted
+    }
 }
 
 /// What a `linkDrop` step expects: the phone reconnects (within `withinMs` of the drop, in at most

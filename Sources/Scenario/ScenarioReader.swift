@@ -1,3 +1,4 @@
+import GestureModel
 import GestureScript
 import InputCodes
 import StrictJSON
@@ -23,8 +24,12 @@ struct ScenarioReader {
         var run = RunSettings()
         guard let object = attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return run }
         attempt { () throws(JSONSchemaError) in
-            try object.rejectUnknownKeys(allowed: ["writePath", "pairing", "reconnectIntervalMs", "maxReconnectAttempts"], at: path)
+            try object.rejectUnknownKeys(
+                allowed: ["writePath", "pairing", "reconnectIntervalMs", "maxReconnectAttempts", "knownDevices"], at: path)
         }
+        if let v = object["knownDevices"], let count = attempt({ () throws(JSONSchemaError) in
+            try v.integer(at: path.appending("knownDevices"), in: 0...20)
+        }) { run.knownDevices = count }
         if let v = object["reconnectIntervalMs"], let ms = attempt({ () throws(JSONSchemaError) in
             try Self.positive(v, at: path.appending("reconnectIntervalMs"))
         }) { run.reconnectInterval = .microseconds(Int64(ms * 1000)) }
@@ -38,6 +43,29 @@ struct ScenarioReader {
             try v.enumeration(RunSettings.Pairing.self, at: path.appending("pairing"))
         }) { run.pairing = pairing }
         return run
+    }
+
+    /// `"idle"` or `"active"`
+    mutating func phone(_ value: JSONValue, at path: JSONPath) -> Activity? {
+        attempt { () throws(JSONSchemaError) in try value.enumeration(Activity.self, at: path) }
+    }
+
+    /// `{"count": 5, "evicted": ["02:00:00:00:00:01"]}`
+    mutating func devices(_ value: JSONValue, at path: JSONPath) -> DevicesExpectation? {
+        guard let object = attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return nil }
+        attempt { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: ["count", "evicted"], at: path) }
+        var expectation = DevicesExpectation()
+        if let v = object["count"] {
+            expectation.count = attempt { () throws(JSONSchemaError) in try v.integer(at: path.appending("count"), in: 0...5) }
+        }
+        if let v = object["evicted"], let list = attempt({ () throws(JSONSchemaError) in try v.array(at: path.appending("evicted")) }) {
+            for (index, element) in list.enumerated() {
+                if let address = attempt({ () throws(JSONSchemaError) in try element.string(at: path.appending("evicted").appending(index)) }) {
+                    expectation.evicted.append(address)
+                }
+            }
+        }
+        return expectation
     }
 
     /// `{"link": "reconnected", "attemptsAtMost": 2, "withinMs": 8000}`
