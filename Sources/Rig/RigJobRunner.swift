@@ -107,6 +107,9 @@ public final class RigJobRunner: Sendable {
             let results = (result.shareDirectory as NSString).appendingPathComponent("results")
             do {
                 try Self.copyContents(of: results, to: destination)
+                // The guest's BlueZ logs (bluetoothd, btvirt, dbus, dmesg) go with the results.
+                try? Self.copyContents(of: (result.shareDirectory as NSString).appendingPathComponent("logs"),
+                                       to: (destination as NSString).appendingPathComponent("rig-logs"))
                 report("results copied to \(destination)")
             } catch {
                 report("could not copy the guest's results from \(results) to \(destination): \(error.localizedDescription)")

@@ -1,8 +1,12 @@
 import Foundation
+import Synchronization
+
+/// Peripherals under test that are running, so an interrupted run can stop them.
+private let running = Mutex<Set<Int32>>([])
 
 /// The device under test: `hil peripheral` as its own process, with a fresh state folder, so every scenario
 /// starts clean (no pairings, no lockout).
-final class PeripheralUnderTest: @unchecked Sendable {
+public final class PeripheralUnderTest: @unchecked Sendable {
     // Safety: `process` is started in init and then only queried and signalled; `output` is immutable.
     let process = Process()
     let output: String
@@ -27,6 +31,8 @@ final class PeripheralUnderTest: @unchecked Sendable {
             process.standardError = handle
             process.standardInput = FileHandle.nullDevice
             try process.run()
+            let pid = process.processIdentifier
+            running.withLock { _ = $0.insert(pid) }
         } catch {
             throw RunnerError("cannot start hil peripheral: \(error)")
         }
@@ -60,9 +66,16 @@ final class PeripheralUnderTest: @unchecked Sendable {
         (try? String(contentsOfFile: codeFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Interrupts every peripheral under test that is still running (the run was interrupted).
+    public static func interruptAll() {
+        for pid in running.withLock({ $0 }) { kill(pid, SIGINT) }
+    }
+
     /// Ctrl-C, then SIGKILL after 5 s; returns the exit status.
     @discardableResult
     func stop() -> Int32 {
+        let pid = process.processIdentifier
+        defer { running.withLock { _ = $0.remove(pid) } }
         guard process.isRunning else { return process.terminationStatus }
         kill(process.processIdentifier, SIGINT)
         let deadline = ContinuousClock.now + .seconds(5)

@@ -10,6 +10,7 @@ public enum RunReport {
                 ("file", .string(result.file)), ("name", .string(result.name)),
                 ("requirements", .array(result.requirements.map(JSONValue.string))), ("outcome", .string(result.outcome.rawValue)),
                 ("durationMs", .number(round(result.durationMs))),
+                ("statusNotifications", .number(Double(result.statusNotifications))),
             ])
             object.set("latencyMs", .object(JSONObject([
                 ("count", .number(Double(result.latencies.count))),

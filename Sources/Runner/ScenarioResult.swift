@@ -32,6 +32,8 @@ public struct ScenarioResult: Sendable, Hashable {
     /// Scenario-level problems: latency limits, keys held at the end, a crash of the device under test.
     public var message: String
     public var durationMs: Double
+    /// Status notifications (R5) the phone received during the scenario.
+    public var statusNotifications = 0
 
     public var latencies: [Double] { steps.compactMap(\.latencyMs) }
 

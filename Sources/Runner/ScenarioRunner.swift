@@ -76,7 +76,11 @@ public struct ScenarioRunner: Sendable {
             }
             let path = context.writePath ?? scenario.run.writePath
             let devicesOutcome = result.outcome
-            result.steps = try await drive(scenario, central: bluez, link: link, collector: collector!) { () async throws -> Int32? in
+            let statuses = StatusWatcher()
+            await statuses.watch(bluez, link)
+            defer { statuses.stop() }
+            result.steps = try await drive(scenario, central: bluez, link: link, collector: collector!, folder: folder,
+                                           statuses: statuses) { () async throws -> Int32? in
                 guard path == .fd else { return nil }
                 let fd = try await bluez.acquireWrite(link.command).fd
                 acquired = fd
@@ -95,6 +99,7 @@ public struct ScenarioRunner: Sendable {
                 result.message += "the kernel dropped events (SYN_DROPPED): the verdict is inconclusive\n"
             }
             enforceLimits(scenario.limits, &result)
+            result.statusNotifications = statuses.count
         } catch {
             result.outcome = .error
             result.message += "\(error)\n"
@@ -157,7 +162,7 @@ public struct ScenarioRunner: Sendable {
 
     /// - Parameter acquire: opens the fd write path (after the connect-time mode sync), or returns nil for D-Bus.
     private func drive(_ scenario: Scenario, central: BlueZCentral, link: BlueZCentral.Peripheral, collector: FrameCollector,
-                       acquire: () async throws -> Int32?) async throws -> [StepResult]
+                       folder: String, statuses: StatusWatcher, acquire: () async throws -> Int32?) async throws -> [StepResult]
     {
         let script = scenario.script
         var processor = GestureProcessor(settings: script.settings, at: .zero)
@@ -167,18 +172,22 @@ public struct ScenarioRunner: Sendable {
         var segment: Segment?
         var fd: Int32?
         var activityAtEnd: [Int: Activity] = [:]
+        /// Every command with the CLOCK_MONOTONIC time it was handed to the link.
+        var commandLog = ""
+        defer { try? commandLog.write(toFile: folder + "/commands.log", atomically: true, encoding: .utf8) }
 
         func send(_ outputs: [GestureOutput]) async throws {
             for output in outputs {
                 guard let command = output.command else { continue }
                 let bytes = command.encoded()
                 let at = MonotonicTime.now()
+                commandLog.append("\(at) \(String(decoding: bytes, as: UTF8.self))\n")
                 if let fd {
                     guard write(fd, bytes, bytes.count) == bytes.count else {
                         throw RunnerError("writing \(command.name) to the acquired command socket failed: \(String(cString: strerror(errno)))")
                     }
                 } else {
-                    try await central.write(link.command, bytes, withResponse: false)
+                    try await central.write(link.command, bytes, withResponse: scenario.run.confirmedWrites)
                 }
                 if segment?.firstSend == nil { segment?.firstSend = at }
                 segment?.commands += 1
@@ -256,6 +265,7 @@ public struct ScenarioRunner: Sendable {
                     close(old)
                     fd = try await acquire()
                 }
+                await statuses.watch(central, link)
                 time = max(time, clock.now - origin)
                 continue
             }
@@ -282,8 +292,9 @@ public struct ScenarioRunner: Sendable {
                 try await send(processor.advance(to: deadline))
             }
             try await sleep(until: time)
-            // Let every timer that fell due run, the idle timer included (R11).
-            try await send(processor.advance(to: max(time, clock.now - origin)))
+            // Let every timer that fell due run, the idle timer included (R11); the next step starts from there.
+            time = max(time, clock.now - origin)
+            try await send(processor.advance(to: time))
             activityAtEnd[index] = processor.activity
         }
         if let closing = segment { try await judge(closing) }

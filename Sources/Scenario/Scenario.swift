@@ -93,6 +93,8 @@ public struct RunSettings: Sendable, Hashable {
 
     public var writePath: WritePath = .dbus
     public var pairing: Pairing = .pair
+    /// On the D-Bus path: send commands as write requests (each confirmed) instead of write commands.
+    public var confirmedWrites = false
     /// R12: the phone tries to reconnect this often after a dropped link (5 s; shorter for tests)…
     public var reconnectInterval: Duration = .seconds(5)
     /// …at most this many times, then shows "disconnected".

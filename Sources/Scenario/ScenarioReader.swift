@@ -25,8 +25,11 @@ struct ScenarioReader {
         guard let object = attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return run }
         attempt { () throws(JSONSchemaError) in
             try object.rejectUnknownKeys(
-                allowed: ["writePath", "pairing", "reconnectIntervalMs", "maxReconnectAttempts", "knownDevices"], at: path)
+                allowed: ["writePath", "pairing", "confirmedWrites", "reconnectIntervalMs", "maxReconnectAttempts", "knownDevices"], at: path)
         }
+        if let v = object["confirmedWrites"], let flag = attempt({ () throws(JSONSchemaError) in
+            try v.bool(at: path.appending("confirmedWrites"))
+        }) { run.confirmedWrites = flag }
         if let v = object["knownDevices"], let count = attempt({ () throws(JSONSchemaError) in
             try v.integer(at: path.appending("knownDevices"), in: 0...20)
         }) { run.knownDevices = count }

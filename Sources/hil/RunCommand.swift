@@ -3,6 +3,7 @@ import Foundation
 import Rig
 import Runner
 import Scenario
+import Synchronization
 
 /// Replays scenarios through a real BLE link and checks what comes out of uinput.
 struct RunCommand: AsyncParsableCommand {
@@ -110,8 +111,20 @@ struct RunCommand: AsyncParsableCommand {
         let runner = ScenarioRunner(context: context)
         let started = Date()
         var results: [ScenarioResult] = []
+        // Ctrl-C: stop the peripheral under test, keep what was judged, write the results, exit 130.
+        let interrupted = InterruptFlag()
+        let interrupts = InterruptForwarder {
+            interrupted.set()
+            PeripheralUnderTest.interruptAll()
+        }
+        defer { interrupts.cancel() }
         for (index, scenario) in scenarios.enumerated() {
+            if interrupted.isSet { break }
             let result = await runner.run(scenario, number: index + 1)
+            if interrupted.isSet {
+                print("[\(index + 1)/\(scenarios.count)] INTERRUPTED \(scenario.name)")
+                break
+            }
             results.append(result)
             let p95 = result.latency(percentile: 0.95).map { String(format: "p95 %.1f ms", $0) } ?? "no latency"
             print("[\(index + 1)/\(scenarios.count)] \(result.outcome.rawValue.uppercased()) \(scenario.name) — \(result.steps.filter { $0.outcome != .unchecked }.count) checked steps, \(p95), \(String(format: "%.1f", result.durationMs / 1000)) s")
@@ -130,10 +143,21 @@ struct RunCommand: AsyncParsableCommand {
         let passed = results.filter { $0.outcome == .passed }.count
         print("\(passed) passed, \(results.count - passed) failed")
         print("results: \(work)/results.json, \(work)/junit.xml")
+        if interrupted.isSet {
+            print("interrupted: \(scenarios.count - results.count) scenario(s) not run")
+            throw ExitCode(130)
+        }
         if passed != results.count { throw ExitCode.failure }
     }
 
     static var executable: String {
         URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.resolvingSymlinksInPath().path
     }
+}
+
+/// Set once from a signal handler, read by the run loop.
+final class InterruptFlag: Sendable {
+    private let flag = Mutex(false)
+    func set() { flag.withLock { $0 = true } }
+    var isSet: Bool { flag.withLock { $0 } }
 }

@@ -215,3 +215,24 @@ struct RunEndToEndTests {
         #expect(results.contains("\"passed\" : \(shipped)"))
     }
 }
+
+@Suite("hil run, interrupted", .serialized)
+struct RunInterruptTests {
+    @Test("Ctrl-C during a run stops the peripheral under test, keeps the results so far, exits 130")
+    func interrupt() throws {
+        let binary = try hilBinary()
+        let script = """
+            '\(binary)' run --output /tmp/hil-int Scenarios > /tmp/int.log 2>&1 & P=$!
+            while ! grep -q '^\\[2/' /tmp/int.log 2>/dev/null; do sleep 0.2; done
+            kill -INT $P; wait $P; echo "status=$?"
+            grep -E 'INTERRUPTED|interrupted:' /tmp/int.log
+            echo "peripherals left: $(ps -e -o args= | grep -c '[h]il peripheral')"
+            grep -c '"name"' /tmp/hil-int/results.json
+            """
+        let run = try hil(["vm", "exec", "--", "sh", "-c", script])
+        #expect(run.output.contains("status=130"), "\(run.output.suffix(3000))")
+        #expect(run.output.contains("INTERRUPTED"))
+        #expect(run.output.contains("scenario(s) not run"))
+        #expect(run.output.contains("peripherals left: 0"))
+    }
+}
