@@ -107,6 +107,7 @@ struct RunCommand: AsyncParsableCommand {
             uinputName: definition?.uinputDeviceName ?? "RemoteTouch HIL Virtual Input",
             latencyScale: definition?.latencyScale ?? 1, writePath: writePath.flatMap(RunSettings.WritePath.init(rawValue:)),
             workDirectory: work)
+        defer { fflush(nil) }
         print("hil run: \(scenarios.count) scenario(s) on rig \(rigName) (latency scale \(context.latencyScale)), peripheral \(context.peripheralAdapter), central \(context.centralAdapter)")
         let runner = ScenarioRunner(context: context)
         let started = Date()
@@ -123,6 +124,7 @@ struct RunCommand: AsyncParsableCommand {
             let result = await runner.run(scenario, number: index + 1)
             if interrupted.isSet {
                 print("[\(index + 1)/\(scenarios.count)] INTERRUPTED \(scenario.name)")
+                fflush(nil)
                 break
             }
             results.append(result)
@@ -131,6 +133,8 @@ struct RunCommand: AsyncParsableCommand {
             if result.outcome != .passed {
                 print(RunReport.detail(result).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
             }
+            // Live progress also when standard output is a file or a pipe (a CI log): flush every stream.
+            fflush(nil)
         }
         try RunReport.json(results, rig: rigName, startedAt: started).write(toFile: work + "/results.json", atomically: true, encoding: .utf8)
         try RunReport.junit(results).write(toFile: work + "/junit.xml", atomically: true, encoding: .utf8)

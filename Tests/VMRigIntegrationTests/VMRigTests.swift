@@ -223,7 +223,7 @@ struct RunInterruptTests {
         let binary = try hilBinary()
         let script = """
             '\(binary)' run --output /tmp/hil-int Scenarios > /tmp/int.log 2>&1 & P=$!
-            while ! grep -q '^\\[2/' /tmp/int.log 2>/dev/null; do sleep 0.2; done
+            n=0; while ! grep -q '^\\[2/' /tmp/int.log 2>/dev/null && [ $n -lt 600 ]; do sleep 0.2; n=$((n+1)); done
             kill -INT $P; wait $P; echo "status=$?"
             grep -E 'INTERRUPTED|interrupted:' /tmp/int.log
             echo "peripherals left: $(ps -e -o args= | grep -c '[h]il peripheral')"
