@@ -4,7 +4,8 @@ import StrictJSON
 
 /// Reads a script's JSON, recording every problem with its path and carrying on where it can.
 struct ScriptReader {
-    private(set) var problems: [JSONSchemaError] = []
+    private var collected = JSONProblems()
+    var problems: [JSONSchemaError] { collected.list }
     /// Extra keys a richer format (scenarios) allows at the top and beside each step's action.
     var extraTopKeys: [String] = []
     var extraStepKeys: [String] = []
@@ -16,25 +17,25 @@ struct ScriptReader {
     static let maxStepMilliseconds = 600_000.0
 
     mutating func script(_ value: JSONValue) -> GestureScript? {
-        guard let object = attempt({ () throws(JSONSchemaError) in try value.object(at: .root) }) else { return nil }
+        guard let object = collected.attempt({ () throws(JSONSchemaError) in try value.object(at: .root) }) else { return nil }
         let topKeys = ["name", "description", "requirements", "settings", "steps"] + extraTopKeys
-        attempt { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: topKeys, at: .root) }
+        collected.attempt { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: topKeys, at: .root) }
         for key in extraTopKeys {
             if let value = object[key] { extraTop[key] = value }
         }
-        let name = attempt { () throws(JSONSchemaError) in
+        let name = collected.attempt { () throws(JSONSchemaError) in
             try object.required("name", at: .root).string(at: .root.appending("name"))
         }
-        let description = attempt { () throws(JSONSchemaError) in
+        let description = collected.attempt { () throws(JSONSchemaError) in
             guard let text = object["description"] else { return "" }
             return try text.string(at: .root.appending("description"))
         }
         var requirements: [String] = []
         if let list = object["requirements"] {
             let path = JSONPath.root.appending("requirements")
-            if let elements = attempt({ () throws(JSONSchemaError) in try list.array(at: path) }) {
+            if let elements = collected.attempt({ () throws(JSONSchemaError) in try list.array(at: path) }) {
                 for (index, element) in elements.enumerated() {
-                    if let id = attempt({ () throws(JSONSchemaError) in try element.string(at: path.appending(index)) }) {
+                    if let id = collected.attempt({ () throws(JSONSchemaError) in try element.string(at: path.appending(index)) }) {
                         requirements.append(id)
                     }
                 }
@@ -42,10 +43,10 @@ struct ScriptReader {
         }
         let settings = object["settings"].map { self.settings($0, at: .root.appending("settings")) } ?? GestureSettings()
         var steps: [ScriptStep] = []
-        if let stepsValue = attempt({ () throws(JSONSchemaError) in try object.required("steps", at: .root) }) {
+        if let stepsValue = collected.attempt({ () throws(JSONSchemaError) in try object.required("steps", at: .root) }) {
             let path = JSONPath.root.appending("steps")
-            if let elements = attempt({ () throws(JSONSchemaError) in try stepsValue.array(at: path) }) {
-                if elements.isEmpty { problems.append(JSONSchemaError(path, "a script needs at least one step")) }
+            if let elements = collected.attempt({ () throws(JSONSchemaError) in try stepsValue.array(at: path) }) {
+                if elements.isEmpty { collected.append(JSONSchemaError(path, "a script needs at least one step")) }
                 for (index, element) in elements.enumerated() {
                     var action = element
                     if case .object(let object) = element, !extraStepKeys.isEmpty {
@@ -61,7 +62,7 @@ struct ScriptReader {
                         }
                         action = .object(rest)
                     }
-                    if let step = attempt({ () throws(JSONSchemaError) in try Self.step(action, at: path.appending(index)) }) {
+                    if let step = collected.attempt({ () throws(JSONSchemaError) in try Self.step(action, at: path.appending(index)) }) {
                         steps.append(step)
                     }
                 }
@@ -74,7 +75,7 @@ struct ScriptReader {
 
     private mutating func settings(_ value: JSONValue, at path: JSONPath) -> GestureSettings {
         var settings = GestureSettings()
-        guard let object = attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return settings }
+        guard let object = collected.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return settings }
         let timers: [(key: String, apply: (inout GestureSettings, Duration) -> Void)] = [
             ("doubleTapIntervalMs", { $0.doubleTapInterval = $1 }),
             ("longPressMs", { $0.longPressDuration = $1 }),
@@ -82,34 +83,34 @@ struct ScriptReader {
             ("idleTimeoutMs", { $0.idleTimeout = $1 }),
             ("idleSendIntervalMs", { $0.idleSendInterval = $1 }),
         ]
-        attempt { () throws(JSONSchemaError) in
+        collected.attempt { () throws(JSONSchemaError) in
             try object.rejectUnknownKeys(
                 allowed: ["mode", "sensitivity", "scrollSensitivity", "acceleration"] + timers.map(\.key), at: path)
         }
         if let mode = object["mode"] {
-            if let value = attempt({ () throws(JSONSchemaError) in
+            if let value = collected.attempt({ () throws(JSONSchemaError) in
                 try mode.enumeration(ControlMode.self, at: path.appending("mode"))
             }) { settings.mode = value }
         }
         for key in ["sensitivity", "scrollSensitivity"] {
             guard let number = object[key] else { continue }
             let at = path.appending(key)
-            guard let raw = attempt({ () throws(JSONSchemaError) in try number.number(at: at) }) else { continue }
+            guard let raw = collected.attempt({ () throws(JSONSchemaError) in try number.number(at: at) }) else { continue }
             do {
                 let sensitivity = try Sensitivity(raw)
                 if key == "sensitivity" { settings.sensitivity = sensitivity } else { settings.scrollSensitivity = sensitivity }
             } catch {
-                problems.append(JSONSchemaError(at, error.message))
+                collected.append(JSONSchemaError(at, error.message))
             }
         }
         if let curve = object["acceleration"] {
-            if let value = attempt({ () throws(JSONSchemaError) in
+            if let value = collected.attempt({ () throws(JSONSchemaError) in
                 try curve.enumeration(AccelerationCurve.self, at: path.appending("acceleration"))
             }) { settings.acceleration = value }
         }
         for timer in timers {
             guard let number = object[timer.key] else { continue }
-            if let duration = attempt({ () throws(JSONSchemaError) in
+            if let duration = collected.attempt({ () throws(JSONSchemaError) in
                 try Self.milliseconds(number, at: path.appending(timer.key), positive: true)
             }) { timer.apply(&settings, duration) }
         }
@@ -263,17 +264,7 @@ struct ScriptReader {
 
     /// Records a problem found by a richer format's own checks.
     mutating func add(_ problem: JSONSchemaError) {
-        problems.append(problem)
+        collected.append(problem)
     }
 
-    /// Runs a read, recording its problem; nil when it failed.
-    @discardableResult
-    private mutating func attempt<T>(_ read: () throws(JSONSchemaError) -> T) -> T? {
-        do {
-            return try read()
-        } catch {
-            problems.append(error)
-            return nil
-        }
-    }
 }

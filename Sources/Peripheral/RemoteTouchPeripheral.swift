@@ -404,15 +404,20 @@ public final class RemoteTouchPeripheral: Sendable {
         throw DBusError(name: "org.bluez.Error.NotAuthorized", message: message)
     }
 
-    private func acquireWrite(options: DBusValue) throws(DBusError) -> [DBusValue] {
-        let central = try Self.central(options)
+    /// A socket pair for an acquisition, and the MTU bluetoothd gave in its options (23 when it gave none).
+    private static func channel(_ options: DBusValue) throws(DBusError) -> (SocketChannel, theirs: Int32, mtu: Int) {
         let mtu = Int(options.dictionaryValue?["mtu"]?.integerValue ?? 23)
-        let (channel, theirs): (SocketChannel, Int32)
         do {
-            (channel, theirs) = try SocketChannel.pair()
+            let (channel, theirs) = try SocketChannel.pair()
+            return (channel, theirs, mtu)
         } catch {
             throw DBusError(name: "org.bluez.Error.Failed", message: error.message)
         }
+    }
+
+    private func acquireWrite(options: DBusValue) throws(DBusError) -> [DBusValue] {
+        let central = try Self.central(options)
+        let (channel, theirs, mtu) = try Self.channel(options)
         status.withLock { $0.writers.append(channel) }
         channel.startReading(mtu: mtu, { [self] packet in
             if case .refused(let error) = processor.handle(packet, from: central) { publishStatus(error: error) }
@@ -427,13 +432,7 @@ public final class RemoteTouchPeripheral: Sendable {
     }
 
     private func acquireNotify(options: DBusValue) throws(DBusError) -> [DBusValue] {
-        let mtu = Int(options.dictionaryValue?["mtu"]?.integerValue ?? 23)
-        let (channel, theirs): (SocketChannel, Int32)
-        do {
-            (channel, theirs) = try SocketChannel.pair()
-        } catch {
-            throw DBusError(name: "org.bluez.Error.Failed", message: error.message)
-        }
+        let (channel, theirs, mtu) = try Self.channel(options)
         status.withLock { state in
             state.channel?.close()
             state.channel = channel

@@ -6,43 +6,44 @@ import Verifier
 
 /// Reads the parts of a scenario beyond the gesture script, collecting every problem with its path.
 struct ScenarioReader {
-    private(set) var problems: [JSONSchemaError] = []
+    private var collected = JSONProblems()
+    var problems: [JSONSchemaError] { collected.list }
 
     mutating func limits(_ value: JSONValue, at path: JSONPath) -> LatencyLimits {
         var limits = LatencyLimits()
-        guard let object = attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return limits }
-        attempt { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: ["p95Ms", "maxMs"], at: path) }
-        limits.p95Ms = object["p95Ms"].flatMap { v in attempt { () throws(JSONSchemaError) in try Self.positive(v, at: path.appending("p95Ms")) } }
-        limits.maxMs = object["maxMs"].flatMap { v in attempt { () throws(JSONSchemaError) in try Self.positive(v, at: path.appending("maxMs")) } }
+        guard let object = collected.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return limits }
+        collected.attempt { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: ["p95Ms", "maxMs"], at: path) }
+        limits.p95Ms = object["p95Ms"].flatMap { v in collected.attempt { () throws(JSONSchemaError) in try Self.positive(v, at: path.appending("p95Ms")) } }
+        limits.maxMs = object["maxMs"].flatMap { v in collected.attempt { () throws(JSONSchemaError) in try Self.positive(v, at: path.appending("maxMs")) } }
         if let p95 = limits.p95Ms, let max = limits.maxMs, p95 > max {
-            problems.append(JSONSchemaError(path.appending("p95Ms"), "\(p95) is above maxMs \(max)"))
+            collected.append(JSONSchemaError(path.appending("p95Ms"), "\(p95) is above maxMs \(max)"))
         }
         return limits
     }
 
     mutating func run(_ value: JSONValue, at path: JSONPath) -> RunSettings {
         var run = RunSettings()
-        guard let object = attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return run }
-        attempt { () throws(JSONSchemaError) in
+        guard let object = collected.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return run }
+        collected.attempt { () throws(JSONSchemaError) in
             try object.rejectUnknownKeys(
                 allowed: ["writePath", "pairing", "confirmedWrites", "reconnectIntervalMs", "maxReconnectAttempts", "knownDevices"], at: path)
         }
-        if let v = object["confirmedWrites"], let flag = attempt({ () throws(JSONSchemaError) in
+        if let v = object["confirmedWrites"], let flag = collected.attempt({ () throws(JSONSchemaError) in
             try v.bool(at: path.appending("confirmedWrites"))
         }) { run.confirmedWrites = flag }
-        if let v = object["knownDevices"], let count = attempt({ () throws(JSONSchemaError) in
+        if let v = object["knownDevices"], let count = collected.attempt({ () throws(JSONSchemaError) in
             try v.integer(at: path.appending("knownDevices"), in: 0...20)
         }) { run.knownDevices = count }
-        if let v = object["reconnectIntervalMs"], let ms = attempt({ () throws(JSONSchemaError) in
+        if let v = object["reconnectIntervalMs"], let ms = collected.attempt({ () throws(JSONSchemaError) in
             try Self.positive(v, at: path.appending("reconnectIntervalMs"))
         }) { run.reconnectInterval = .microseconds(Int64(ms * 1000)) }
-        if let v = object["maxReconnectAttempts"], let count = attempt({ () throws(JSONSchemaError) in
+        if let v = object["maxReconnectAttempts"], let count = collected.attempt({ () throws(JSONSchemaError) in
             try v.integer(at: path.appending("maxReconnectAttempts"), in: 1...100)
         }) { run.maxReconnectAttempts = count }
-        if let v = object["writePath"], let path = attempt({ () throws(JSONSchemaError) in
+        if let v = object["writePath"], let path = collected.attempt({ () throws(JSONSchemaError) in
             try v.enumeration(RunSettings.WritePath.self, at: path.appending("writePath"))
         }) { run.writePath = path }
-        if let v = object["pairing"], let pairing = attempt({ () throws(JSONSchemaError) in
+        if let v = object["pairing"], let pairing = collected.attempt({ () throws(JSONSchemaError) in
             try v.enumeration(RunSettings.Pairing.self, at: path.appending("pairing"))
         }) { run.pairing = pairing }
         return run
@@ -50,20 +51,20 @@ struct ScenarioReader {
 
     /// `"idle"` or `"active"`
     mutating func phone(_ value: JSONValue, at path: JSONPath) -> Activity? {
-        attempt { () throws(JSONSchemaError) in try value.enumeration(Activity.self, at: path) }
+        collected.attempt { () throws(JSONSchemaError) in try value.enumeration(Activity.self, at: path) }
     }
 
     /// `{"count": 5, "evicted": ["02:00:00:00:00:01"]}`
     mutating func devices(_ value: JSONValue, at path: JSONPath) -> DevicesExpectation? {
-        guard let object = attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return nil }
-        attempt { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: ["count", "evicted"], at: path) }
+        guard let object = collected.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return nil }
+        collected.attempt { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: ["count", "evicted"], at: path) }
         var expectation = DevicesExpectation()
         if let v = object["count"] {
-            expectation.count = attempt { () throws(JSONSchemaError) in try v.integer(at: path.appending("count"), in: 0...5) }
+            expectation.count = collected.attempt { () throws(JSONSchemaError) in try v.integer(at: path.appending("count"), in: 0...5) }
         }
-        if let v = object["evicted"], let list = attempt({ () throws(JSONSchemaError) in try v.array(at: path.appending("evicted")) }) {
+        if let v = object["evicted"], let list = collected.attempt({ () throws(JSONSchemaError) in try v.array(at: path.appending("evicted")) }) {
             for (index, element) in list.enumerated() {
-                if let address = attempt({ () throws(JSONSchemaError) in try element.string(at: path.appending("evicted").appending(index)) }) {
+                if let address = collected.attempt({ () throws(JSONSchemaError) in try element.string(at: path.appending("evicted").appending(index)) }) {
                     expectation.evicted.append(address)
                 }
             }
@@ -73,66 +74,66 @@ struct ScenarioReader {
 
     /// `{"link": "reconnected", "attemptsAtMost": 2, "withinMs": 8000}`
     mutating func link(_ value: JSONValue, _ object: JSONObject, at path: JSONPath) -> LinkExpectation? {
-        attempt { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: ["link", "attemptsAtMost", "withinMs"], at: path) }
-        guard let outcome = attempt({ () throws(JSONSchemaError) in
+        collected.attempt { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: ["link", "attemptsAtMost", "withinMs"], at: path) }
+        guard let outcome = collected.attempt({ () throws(JSONSchemaError) in
             try value.enumeration(LinkExpectation.Outcome.self, at: path.appending("link"))
         }) else { return nil }
         var expectation = LinkExpectation(outcome: outcome)
         if let v = object["attemptsAtMost"] {
-            expectation.attemptsAtMost = attempt { () throws(JSONSchemaError) in try v.integer(at: path.appending("attemptsAtMost"), in: 1...100) }
+            expectation.attemptsAtMost = collected.attempt { () throws(JSONSchemaError) in try v.integer(at: path.appending("attemptsAtMost"), in: 1...100) }
         }
         if let v = object["withinMs"] {
-            expectation.withinMs = attempt { () throws(JSONSchemaError) in try Self.positive(v, at: path.appending("withinMs")) }
+            expectation.withinMs = collected.attempt { () throws(JSONSchemaError) in try Self.positive(v, at: path.appending("withinMs")) }
         }
         return expectation
     }
 
     mutating func expectation(_ value: JSONValue, at path: JSONPath) -> StepExpectation? {
-        guard let object = attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return nil }
-        attempt { () throws(JSONSchemaError) in
+        guard let object = collected.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return nil }
+        collected.attempt { () throws(JSONSchemaError) in
             try object.rejectUnknownKeys(
                 allowed: ["keys", "allowRepeat", "frames", "motion", "absent", "forMs", "nothingElse", "withinMs"], at: path)
         }
         var expectation = StepExpectation(withinMs: StepExpectation.defaultWithinMs)
-        if let v = object["withinMs"], let ms = attempt({ () throws(JSONSchemaError) in try Self.positive(v, at: path.appending("withinMs")) }) {
+        if let v = object["withinMs"], let ms = collected.attempt({ () throws(JSONSchemaError) in try Self.positive(v, at: path.appending("withinMs")) }) {
             expectation.withinMs = ms
         }
         if let v = object["keys"] {
             let keysPath = path.appending("keys")
-            if let list = attempt({ () throws(JSONSchemaError) in try v.array(at: keysPath) }) {
+            if let list = collected.attempt({ () throws(JSONSchemaError) in try v.array(at: keysPath) }) {
                 var events: [InputEvent] = []
                 for (index, element) in list.enumerated() {
-                    if let event = attempt({ () throws(JSONSchemaError) in try Self.event(element, at: keysPath.appending(index)) }) {
+                    if let event = collected.attempt({ () throws(JSONSchemaError) in try Self.event(element, at: keysPath.appending(index)) }) {
                         if event.code.type != .key {
-                            problems.append(JSONSchemaError(keysPath.appending(index), "\(event.code) is not a key or button; use motion or frames"))
+                            collected.append(JSONSchemaError(keysPath.appending(index), "\(event.code) is not a key or button; use motion or frames"))
                         }
                         events.append(event)
                     }
                 }
-                if list.isEmpty { problems.append(JSONSchemaError(keysPath, "an empty key list expects nothing; use absent")) }
+                if list.isEmpty { collected.append(JSONSchemaError(keysPath, "an empty key list expects nothing; use absent")) }
                 expectation.keys = events
             }
         }
-        if let v = object["allowRepeat"], let flag = attempt({ () throws(JSONSchemaError) in try v.bool(at: path.appending("allowRepeat")) }) {
+        if let v = object["allowRepeat"], let flag = collected.attempt({ () throws(JSONSchemaError) in try v.bool(at: path.appending("allowRepeat")) }) {
             expectation.allowRepeat = flag
         }
-        if let v = object["nothingElse"], let flag = attempt({ () throws(JSONSchemaError) in try v.bool(at: path.appending("nothingElse")) }) {
+        if let v = object["nothingElse"], let flag = collected.attempt({ () throws(JSONSchemaError) in try v.bool(at: path.appending("nothingElse")) }) {
             expectation.nothingElse = flag
         }
         if let v = object["frames"] {
             let framesPath = path.appending("frames")
-            if let list = attempt({ () throws(JSONSchemaError) in try v.array(at: framesPath) }) {
+            if let list = collected.attempt({ () throws(JSONSchemaError) in try v.array(at: framesPath) }) {
                 var frames: [InputFrame] = []
                 for (index, element) in list.enumerated() {
                     let framePath = framesPath.appending(index)
-                    guard let events = attempt({ () throws(JSONSchemaError) in try element.array(at: framePath) }) else { continue }
+                    guard let events = collected.attempt({ () throws(JSONSchemaError) in try element.array(at: framePath) }) else { continue }
                     var frame: [InputEvent] = []
                     for (eventIndex, event) in events.enumerated() {
-                        if let parsed = attempt({ () throws(JSONSchemaError) in try Self.event(event, at: framePath.appending(eventIndex)) }) {
+                        if let parsed = collected.attempt({ () throws(JSONSchemaError) in try Self.event(event, at: framePath.appending(eventIndex)) }) {
                             frame.append(parsed)
                         }
                     }
-                    if events.isEmpty { problems.append(JSONSchemaError(framePath, "a frame needs at least one event")) }
+                    if events.isEmpty { collected.append(JSONSchemaError(framePath, "a frame needs at least one event")) }
                     frames.append(InputFrame(frame))
                 }
                 expectation.frames = frames
@@ -140,14 +141,14 @@ struct ScenarioReader {
         }
         if let v = object["motion"] {
             let motionPath = path.appending("motion")
-            if let axes = attempt({ () throws(JSONSchemaError) in try v.object(at: motionPath) }) {
+            if let axes = collected.attempt({ () throws(JSONSchemaError) in try v.object(at: motionPath) }) {
                 for entry in axes.entries {
                     let axisPath = motionPath.appending(entry.key)
                     guard let code = EventCode(name: entry.key), code.type == .rel else {
-                        problems.append(JSONSchemaError(axisPath, "not a relative axis; expected REL_X, REL_Y, REL_WHEEL, REL_HWHEEL, REL_WHEEL_HI_RES or REL_HWHEEL_HI_RES"))
+                        collected.append(JSONSchemaError(axisPath, "not a relative axis; expected REL_X, REL_Y, REL_WHEEL, REL_HWHEEL, REL_WHEEL_HI_RES or REL_HWHEEL_HI_RES"))
                         continue
                     }
-                    if let check = attempt({ () throws(JSONSchemaError) in try Self.motion(entry.value, at: axisPath) }) {
+                    if let check = collected.attempt({ () throws(JSONSchemaError) in try Self.motion(entry.value, at: axisPath) }) {
                         expectation.motion[code] = check
                     }
                 }
@@ -157,27 +158,27 @@ struct ScenarioReader {
             let absentPath = path.appending("absent")
             if case .bool(true) = v {
                 expectation.absentTypes = [.key, .rel]
-            } else if let list = attempt({ () throws(JSONSchemaError) in try v.array(at: absentPath) }) {
+            } else if let list = collected.attempt({ () throws(JSONSchemaError) in try v.array(at: absentPath) }) {
                 for (index, element) in list.enumerated() {
-                    guard let text = attempt({ () throws(JSONSchemaError) in try element.string(at: absentPath.appending(index)) }) else { continue }
+                    guard let text = collected.attempt({ () throws(JSONSchemaError) in try element.string(at: absentPath.appending(index)) }) else { continue }
                     guard let type = EventType.allCases.first(where: { $0.description == text }) else {
-                        problems.append(JSONSchemaError(absentPath.appending(index), "unknown event type \"\(text)\"; expected EV_KEY, EV_REL, EV_ABS or EV_MSC"))
+                        collected.append(JSONSchemaError(absentPath.appending(index), "unknown event type \"\(text)\"; expected EV_KEY, EV_REL, EV_ABS or EV_MSC"))
                         continue
                     }
                     expectation.absentTypes.append(type)
                 }
             }
         }
-        if let v = object["forMs"], let ms = attempt({ () throws(JSONSchemaError) in try Self.positive(v, at: path.appending("forMs")) }) {
+        if let v = object["forMs"], let ms = collected.attempt({ () throws(JSONSchemaError) in try Self.positive(v, at: path.appending("forMs")) }) {
             guard !expectation.absentTypes.isEmpty else {
-                problems.append(JSONSchemaError(path.appending("forMs"), "forMs goes with absent"))
+                collected.append(JSONSchemaError(path.appending("forMs"), "forMs goes with absent"))
                 return expectation
             }
             expectation.absentForMs = ms
             if object["withinMs"] == nil { expectation.withinMs = ms }
         }
         if !["keys", "frames", "motion", "absent"].contains(where: { object[$0] != nil }) {
-            problems.append(JSONSchemaError(path, "expects nothing: give keys, frames, motion or absent"))
+            collected.append(JSONSchemaError(path, "expects nothing: give keys, frames, motion or absent"))
         }
         return expectation
     }
@@ -231,13 +232,4 @@ struct ScenarioReader {
         return number
     }
 
-    @discardableResult
-    private mutating func attempt<T>(_ read: () throws(JSONSchemaError) -> T) -> T? {
-        do {
-            return try read()
-        } catch {
-            problems.append(error)
-            return nil
-        }
-    }
 }

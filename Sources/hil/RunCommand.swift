@@ -77,20 +77,14 @@ struct RunCommand: AsyncParsableCommand {
     private func runOnRig() throws {
         let catalog = try RigOptions.catalog(rigs)
         let facts = HostFacts.probe()
-        let choice: (rig: RigDefinition, reason: String)
-        do {
-            choice = try RigSelector.choose(rig, from: catalog, facts: facts)
-        } catch {
-            throw RigExecution.fail(error)
-        }
-        printError("hil: \(choice.reason)")
+        let chosen = try RigExecution.choose(rig, from: catalog, facts: facts)
         let destination = URL(fileURLWithPath: output).standardizedFileURL.path
-        let inVM = choice.rig.kind == .vm
+        let inVM = chosen.kind == .vm
         var command = [Self.executable, "run"] + paths + ["--rigs", catalog.directory, "--output", inVM ? "/hil/share/results" : destination]
         if let filter { command += ["--filter", filter] }
         if let writePath { command += ["--write-path", writePath] }
         try RigExecution.run(
-            choice.rig, catalog: catalog, facts: facts, command: command,
+            chosen, catalog: catalog, facts: facts, command: command,
             options: .init(timeout: .seconds(timeout), resultsDestination: inVM ? destination : nil))
     }
 

@@ -88,14 +88,8 @@ struct RigExecCommand: AsyncParsableCommand {
     func run() async throws {
         let catalog = try RigOptions.catalog(job.rigs)
         let facts = HostFacts.probe()
-        let choice: (rig: RigDefinition, reason: String)
-        do {
-            choice = try RigSelector.choose(rig, from: catalog, facts: facts)
-        } catch {
-            throw RigExecution.fail(error)
-        }
-        printError("hil: \(choice.reason)")
-        try RigExecution.run(choice.rig, catalog: catalog, facts: facts, job: job, bare: false)
+        let chosen = try RigExecution.choose(rig, from: catalog, facts: facts)
+        try RigExecution.run(chosen, catalog: catalog, facts: facts, job: job, bare: false)
     }
 }
 
@@ -144,6 +138,17 @@ enum RigExecution {
             throw fail(error)
         }
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// The rig `--rig` names or `auto` picks, after saying which and why on standard error.
+    static func choose(_ requested: String, from catalog: RigCatalog, facts: HostFacts) throws -> RigDefinition {
+        do {
+            let choice = try RigSelector.choose(requested, from: catalog, facts: facts)
+            printError("hil: \(choice.reason)")
+            return choice.rig
+        } catch {
+            throw fail(error)
+        }
     }
 
     /// Prints a rig error and turns it into the documented exit status.
