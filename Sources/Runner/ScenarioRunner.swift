@@ -114,7 +114,7 @@ public struct ScenarioRunner: Sendable {
             }
             peripheral.stop()
         }
-        result.durationMs = Self.milliseconds(ContinuousClock.now - start)
+        result.durationMs = (ContinuousClock.now - start).milliseconds
         return result
     }
 
@@ -196,20 +196,24 @@ public struct ScenarioRunner: Sendable {
         func sleep(until time: Duration) async throws {
             try await Task.sleep(until: origin + time, clock: clock)
         }
-        /// Sends everything the phone still has to send (paced motion, a pending single tap).
-        func drain() async throws {
-            while let deadline = processor.nextSendDeadline {
+        /// Sends, each at its time, what the phone's timers have to send before `limit` (paced motion, a pending
+        /// single tap); with no limit, everything it still has to send.
+        func runTimers(before limit: Duration? = nil) async throws {
+            while let deadline = processor.nextSendDeadline, limit.map({ deadline < $0 }) ?? true {
                 try await sleep(until: deadline)
                 try await send(processor.advance(to: deadline))
             }
         }
+        func appendUnchecked(_ indices: ClosedRange<Int>, commandsOfFirst: Int) {
+            for index in indices {
+                results.append(StepResult(index: index, kind: script.steps[index].name, outcome: .unchecked, latencyMs: nil,
+                                          commands: index == indices.lowerBound ? commandsOfFirst : 0, message: ""))
+            }
+        }
         func judge(_ closing: Segment) async throws {
-            try await drain()
+            try await runTimers()
             guard let expectation = closing.expectation else {
-                for index in closing.step...closing.lastStep {
-                    results.append(StepResult(index: index, kind: script.steps[index].name, outcome: .unchecked, latencyMs: nil,
-                                              commands: index == closing.step ? closing.commands : 0, message: ""))
-                }
+                appendUnchecked(closing.step...closing.lastStep, commandsOfFirst: closing.commands)
                 return
             }
             var scaled = expectation
@@ -217,32 +221,30 @@ public struct ScenarioRunner: Sendable {
             if let forMs = scaled.absentForMs { scaled.absentForMs = forMs * context.latencyScale }
             let sentAt = closing.firstSend ?? closing.startedAt
             let deadline = sentAt.nanoseconds + UInt64(scaled.withinMs * 1_000_000)
-            // Wait until the match is complete and has settled for 50 ms (so an overshoot or a stray event is
-            // seen), or the deadline passed.
-            var metAt: MonotonicTime?
+            // Feed frames as they arrive until the match is complete and has settled for 50 ms (so an overshoot
+            // or a stray event is seen), or the deadline passed; then judge everything that arrived.
+            var matcher = StepMatcher(scaled, sentAt: sentAt)
+            var fed = 0
+            func feedNewFrames() {
+                let frames = collector.frames(since: closing.startedAt)
+                for frame in frames.dropFirst(fed) { matcher.feed(frame) }
+                fed = frames.count
+            }
             while true {
-                var matcher = StepMatcher(scaled, sentAt: sentAt)
-                for frame in collector.frames(since: closing.startedAt) { matcher.feed(frame) }
+                feedNewFrames()
                 let now = MonotonicTime.now()
-                if let met = matcher.metBy, !scaled.isAbsenceOnly {
-                    if metAt == nil { metAt = met.time }
-                    if now.nanoseconds > met.time.nanoseconds + 50_000_000 { break }
-                }
+                if let met = matcher.metBy, !scaled.isAbsenceOnly, now.nanoseconds > met.time.nanoseconds + 50_000_000 { break }
                 if now.nanoseconds > deadline + 20_000_000 { break }
                 try await Task.sleep(for: .milliseconds(5))
             }
-            var matcher = StepMatcher(scaled, sentAt: sentAt)
-            for frame in collector.frames(since: closing.startedAt) { matcher.feed(frame) }
+            feedNewFrames()
             let verdict = matcher.verdict()
             let outcome: StepResult.Outcome = collector.dropped ? .inconclusive : (verdict.outcome == .passed ? .passed : .failed)
             results.append(StepResult(
                 index: closing.step, kind: script.steps[closing.step].name, outcome: outcome,
-                latencyMs: verdict.latency.map(Self.milliseconds), commands: closing.commands, message: verdict.message))
+                latencyMs: verdict.latency?.milliseconds, commands: closing.commands, message: verdict.message))
             if closing.lastStep > closing.step {
-                for index in (closing.step + 1)...closing.lastStep {
-                    results.append(StepResult(index: index, kind: script.steps[index].name, outcome: .unchecked, latencyMs: nil,
-                                              commands: 0, message: ""))
-                }
+                appendUnchecked((closing.step + 1)...closing.lastStep, commandsOfFirst: 0)
             }
         }
 
@@ -279,18 +281,12 @@ public struct ScenarioRunner: Sendable {
                 segment?.lastStep = index
             }
             for input in step.inputs(startingAt: time) {
-                while let deadline = processor.nextSendDeadline, deadline < input.time {
-                    try await sleep(until: deadline)
-                    try await send(processor.advance(to: deadline))
-                }
+                try await runTimers(before: input.time)
                 try await sleep(until: input.time)
                 try await send(processor.handle(input.input, at: input.time))
             }
             time += step.duration()
-            while let deadline = processor.nextSendDeadline, deadline < time {
-                try await sleep(until: deadline)
-                try await send(processor.advance(to: deadline))
-            }
+            try await runTimers(before: time)
             try await sleep(until: time)
             // Let every timer that fell due run, the idle timer included (R11); the next step starts from there.
             time = max(time, clock.now - origin)
@@ -345,7 +341,7 @@ public struct ScenarioRunner: Sendable {
             }
         }
         // When the phone reached its verdict (connected, or gave up), not when the radio came back.
-        let elapsedMs = Self.milliseconds(clock.now - start)
+        let elapsedMs = (clock.now - start).milliseconds
         await restore.value
         if policy.state == .connected {
             // As the phone does after reconnecting: tell the computer its mode again.
@@ -363,7 +359,7 @@ public struct ScenarioRunner: Sendable {
         if let within = expectation.withinMs, elapsedMs > within * context.latencyScale {
             problems.append("\(Self.format(elapsedMs)) ms from the drop, expected within \(Self.format(within * context.latencyScale)) ms")
         }
-        let summary = "link dropped for \(Self.format(Self.milliseconds(outage))) ms: \(attempts) tries every \(Self.format(Self.milliseconds(scenario.run.reconnectInterval))) ms, phone shows \(shown) after \(Self.format(elapsedMs)) ms"
+        let summary = "link dropped for \(Self.format(outage.milliseconds)) ms: \(attempts) tries every \(Self.format(scenario.run.reconnectInterval.milliseconds)) ms, phone shows \(shown) after \(Self.format(elapsedMs)) ms"
         return StepResult(index: index, kind: "linkDrop", outcome: problems.isEmpty ? .passed : .failed,
                           latencyMs: nil, commands: 0, message: problems.isEmpty ? summary : (problems + [summary]).joined(separator: "\n"))
     }
@@ -394,10 +390,6 @@ public struct ScenarioRunner: Sendable {
             try await Task.sleep(for: .milliseconds(10))
         }
         throw RunnerError("no \(what) within \(timeout)")
-    }
-
-    static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
 
     static func format(_ value: Double) -> String { String(format: "%.1f", value) }
