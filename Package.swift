@@ -39,10 +39,13 @@ let package = Package(
         // D-Bus over libdbus-1: one thread owns the connection; async calls, exported objects, signals.
         .target(name: "DBus", dependencies: ["CDBus"]),
 
+        // BlueZ's D-Bus names and object paths, shared by the computer side and the phone side.
+        .target(name: "BlueZAPI"),
+
         // The computer side on Linux: BlueZ GATT application, pairing, status, uinput output.
         .target(
             name: "Peripheral",
-            dependencies: ["DBus", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "StrictJSON"]),
+            dependencies: ["DBus", "BlueZAPI", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "StrictJSON"]),
 
         // The verifier: what a scenario step expects of the evdev frames, and the verdict.
         .target(name: "Verifier", dependencies: ["Evdev", "InputCodes"]),
@@ -53,7 +56,7 @@ let package = Package(
             dependencies: ["GestureScript", "GestureModel", "CommandMapping", "Verifier", "Evdev", "StrictJSON", "InputCodes", "RemoteTouchProtocol"]),
 
         // The phone side's BLE client over BlueZ D-Bus (the virtual central grows from it).
-        .target(name: "Central", dependencies: ["DBus", "RemoteTouchProtocol", "StrictJSON"]),
+        .target(name: "Central", dependencies: ["DBus", "BlueZAPI", "RemoteTouchProtocol", "StrictJSON"]),
 
         // The scenario runner: peripheral under test, the phone driven in real time, frames judged.
         .target(

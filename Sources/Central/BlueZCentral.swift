@@ -1,3 +1,4 @@
+import BlueZAPI
 public import DBus
 import Foundation
 import RemoteTouchProtocol
@@ -27,40 +28,40 @@ public final class BlueZCentral: Sendable {
     /// until its GATT services are resolved.
     /// - Throws: `CentralError` naming the step that did not finish within `timeout`.
     public func connectToRemoteTouch(timeout: Duration = .seconds(30)) async throws(CentralError) -> Peripheral {
-        let adapterPath = "/org/bluez/\(adapter)"
+        let adapterPath = BlueZ.adapterPath(adapter)
         let deadline = ContinuousClock.now + timeout
-        try await call(adapterPath, "org.bluez.Adapter1", "SetDiscoveryFilter", [
+        try await call(adapterPath, BlueZ.adapter, "SetDiscoveryFilter", [
             .properties([("UUIDs", .strings([RemoteTouchService.serviceUUID])), ("Transport", .string("le"))])
         ], "setting the discovery filter on \(adapter)")
-        try await call(adapterPath, "org.bluez.Adapter1", "StartDiscovery", [], "starting discovery on \(adapter)")
+        try await call(adapterPath, BlueZ.adapter, "StartDiscovery", [], "starting discovery on \(adapter)")
         var devicePath: String?
         var scanStarted = ContinuousClock.now
         while devicePath == nil {
             let objects = try await managedObjects()
             devicePath = objects.first { path, interfaces in
                 path.hasPrefix(adapterPath + "/dev_")
-                    && interfaces["org.bluez.Device1"]?.dictionaryValue?["UUIDs"]?.arrayValue?
+                    && interfaces[BlueZ.device]?.dictionaryValue?["UUIDs"]?.arrayValue?
                         .contains(.string(RemoteTouchService.serviceUUID)) == true
             }?.key
             if devicePath == nil {
                 guard ContinuousClock.now < deadline else {
-                    _ = try? await call(adapterPath, "org.bluez.Adapter1", "StopDiscovery", [], "stopping discovery")
+                    _ = try? await call(adapterPath, BlueZ.adapter, "StopDiscovery", [], "stopping discovery")
                     throw CentralError("no device advertising \(RemoteTouchService.serviceUUID) seen on \(adapter) within \(timeout)")
                 }
                 // A scan that found nothing in 10 s is started afresh, as a phone app retries its scan.
                 if ContinuousClock.now - scanStarted > .seconds(10) {
-                    _ = try? await call(adapterPath, "org.bluez.Adapter1", "StopDiscovery", [], "stopping discovery")
-                    try await call(adapterPath, "org.bluez.Adapter1", "StartDiscovery", [], "restarting discovery on \(adapter)")
+                    _ = try? await call(adapterPath, BlueZ.adapter, "StopDiscovery", [], "stopping discovery")
+                    try await call(adapterPath, BlueZ.adapter, "StartDiscovery", [], "restarting discovery on \(adapter)")
                     scanStarted = ContinuousClock.now
                 }
                 try? await Task.sleep(for: .milliseconds(100))
             }
         }
-        _ = try? await call(adapterPath, "org.bluez.Adapter1", "StopDiscovery", [], "stopping discovery")
+        _ = try? await call(adapterPath, BlueZ.adapter, "StopDiscovery", [], "stopping discovery")
         let device = devicePath!
-        try await call(device, "org.bluez.Device1", "Connect", [], "connecting to \(device)", timeout: timeout)
+        try await call(device, BlueZ.device, "Connect", [], "connecting to \(device)", timeout: timeout)
         while true {
-            let resolved = try await property(device, "org.bluez.Device1", "ServicesResolved")
+            let resolved = try await property(device, BlueZ.device, "ServicesResolved")
             if resolved.boolValue == true { break }
             guard ContinuousClock.now < deadline else { throw CentralError("services of \(device) not resolved within \(timeout)") }
             try? await Task.sleep(for: .milliseconds(50))
@@ -69,26 +70,27 @@ public final class BlueZCentral: Sendable {
         func characteristic(_ uuid: String) throws(CentralError) -> String {
             let found = objects.first { path, interfaces in
                 path.hasPrefix(device + "/")
-                    && interfaces["org.bluez.GattCharacteristic1"]?.dictionaryValue?["UUID"]?.stringValue?.lowercased() == uuid
+                    && interfaces[BlueZ.gattCharacteristic]?.dictionaryValue?["UUID"]?.stringValue?.lowercased() == uuid
             }?.key
             guard let found else { throw CentralError("\(device) has no characteristic \(uuid): is it the RemoteTouch peripheral?") }
             return found
         }
         return Peripheral(
-            devicePath: device, address: BlueZCentral.address(device), command: try characteristic(RemoteTouchService.commandUUID),
+            devicePath: device, address: BlueZ.address(ofDevicePath: device) ?? device,
+            command: try characteristic(RemoteTouchService.commandUUID),
             status: try characteristic(RemoteTouchService.statusUUID), pairing: try characteristic(RemoteTouchService.pairingUUID))
     }
 
     /// Reads a characteristic's value.
     public func read(_ characteristic: String) async throws(CentralError) -> [UInt8] {
-        let reply = try await call(characteristic, "org.bluez.GattCharacteristic1", "ReadValue", [.properties([])], "reading \(characteristic)")
+        let reply = try await call(characteristic, BlueZ.gattCharacteristic, "ReadValue", [.properties([])], "reading \(characteristic)")
         return reply.first?.bytesValue ?? []
     }
 
     /// Writes a value: `withResponse` waits for the peripheral's answer (an error comes back as `CentralError`
     /// with BlueZ's error name); without, it is a write command.
     public func write(_ characteristic: String, _ bytes: [UInt8], withResponse: Bool) async throws(CentralError) {
-        try await call(characteristic, "org.bluez.GattCharacteristic1", "WriteValue", [
+        try await call(characteristic, BlueZ.gattCharacteristic, "WriteValue", [
             .bytes(bytes), .properties([("type", .string(withResponse ? "request" : "command"))]),
         ], "writing \(characteristic)")
     }
@@ -96,7 +98,7 @@ public final class BlueZCentral: Sendable {
     /// `AcquireWrite`: a socket whose every packet is one write without response, bypassing D-Bus.
     /// - Returns: the descriptor (the caller closes it) and the MTU.
     public func acquireWrite(_ characteristic: String) async throws(CentralError) -> (fd: Int32, mtu: Int) {
-        let reply = try await call(characteristic, "org.bluez.GattCharacteristic1", "AcquireWrite", [.properties([])],
+        let reply = try await call(characteristic, BlueZ.gattCharacteristic, "AcquireWrite", [.properties([])],
                                    "acquiring \(characteristic) for writing")
         guard case .fileDescriptor(let fd) = reply.first, let mtu = reply.last?.integerValue else {
             throw CentralError("AcquireWrite on \(characteristic) returned \(reply)")
@@ -109,12 +111,12 @@ public final class BlueZCentral: Sendable {
         let changes: AsyncStream<DBusMessage>
         do {
             changes = try await connection.signals(DBusMatchRule(
-                sender: "org.bluez", path: characteristic, interface: Self.properties, member: "PropertiesChanged",
-                arg0: "org.bluez.GattCharacteristic1"))
+                sender: BlueZ.service, path: characteristic, interface: Self.properties, member: "PropertiesChanged",
+                arg0: BlueZ.gattCharacteristic))
         } catch {
             throw CentralError("subscribing to \(characteristic): \(error.message)", dbusName: error.name)
         }
-        try await call(characteristic, "org.bluez.GattCharacteristic1", "StartNotify", [], "starting notifications of \(characteristic)")
+        try await call(characteristic, BlueZ.gattCharacteristic, "StartNotify", [], "starting notifications of \(characteristic)")
         return AsyncStream { continuation in
             let task = Task {
                 for await change in changes {
@@ -131,9 +133,9 @@ public final class BlueZCentral: Sendable {
     /// Connects again to a known peripheral and waits until its services are resolved (one try).
     public func reconnect(_ peripheral: Peripheral, timeout: Duration) async throws(CentralError) {
         let deadline = ContinuousClock.now + timeout
-        try await call(peripheral.devicePath, "org.bluez.Device1", "Connect", [], "reconnecting to \(peripheral.devicePath)",
+        try await call(peripheral.devicePath, BlueZ.device, "Connect", [], "reconnecting to \(peripheral.devicePath)",
                        timeout: timeout)
-        while try await property(peripheral.devicePath, "org.bluez.Device1", "ServicesResolved").boolValue != true {
+        while try await property(peripheral.devicePath, BlueZ.device, "ServicesResolved").boolValue != true {
             guard ContinuousClock.now < deadline else { throw CentralError("services of \(peripheral.devicePath) not resolved within \(timeout)") }
             try? await Task.sleep(for: .milliseconds(50))
         }
@@ -141,17 +143,17 @@ public final class BlueZCentral: Sendable {
 
     /// Whether BlueZ sees the link to `peripheral` up.
     public func isConnected(_ peripheral: Peripheral) async -> Bool {
-        (try? await property(peripheral.devicePath, "org.bluez.Device1", "Connected").boolValue) == true
+        (try? await property(peripheral.devicePath, BlueZ.device, "Connected").boolValue) == true
     }
 
     /// Powers an adapter of this bluetoothd on or off (the rig uses it to drop a link).
     public func setPowered(_ adapter: String, _ on: Bool) async throws(CentralError) {
-        try await call("/org/bluez/\(adapter)", Self.properties, "Set", [.string("org.bluez.Adapter1"), .string("Powered"), .variant(.bool(on))],
+        try await call(BlueZ.adapterPath(adapter), Self.properties, "Set", [.string(BlueZ.adapter), .string("Powered"), .variant(.bool(on))],
                        "powering \(adapter) \(on ? "on" : "off")")
     }
 
     public func disconnect(_ peripheral: Peripheral) async throws(CentralError) {
-        try await call(peripheral.devicePath, "org.bluez.Device1", "Disconnect", [], "disconnecting \(peripheral.devicePath)")
+        try await call(peripheral.devicePath, BlueZ.device, "Disconnect", [], "disconnecting \(peripheral.devicePath)")
     }
 
     // MARK: Helpers
@@ -161,7 +163,7 @@ public final class BlueZCentral: Sendable {
                       timeout: Duration = .seconds(25)) async throws(CentralError) -> [DBusValue]
     {
         do {
-            return try await connection.call(destination: "org.bluez", path: path, interface: interface, member: member, body, timeout: timeout)
+            return try await connection.call(destination: BlueZ.service, path: path, interface: interface, member: member, body, timeout: timeout)
         } catch {
             throw CentralError("\(what) failed: \(error.message)", dbusName: error.name)
         }
@@ -179,9 +181,5 @@ public final class BlueZCentral: Sendable {
             result[path] = interfaces.dictionaryValue ?? [:]
         }
         return result
-    }
-
-    static func address(_ devicePath: String) -> String {
-        String(devicePath.split(separator: "/").last?.dropFirst(4) ?? "").replacingOccurrences(of: "_", with: ":")
     }
 }

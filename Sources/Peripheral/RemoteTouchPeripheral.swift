@@ -1,3 +1,4 @@
+import BlueZAPI
 import DBus
 import Evdev
 import Foundation

@@ -1,3 +1,5 @@
+import Foundation
+
 /// BlueZ's D-Bus names (doc/org.bluez.*.rst of BlueZ 5.66).
 public enum BlueZ {
     public static let service = "org.bluez"
@@ -19,10 +21,5 @@ public enum BlueZ {
         guard let last = path.split(separator: "/").last, last.hasPrefix("dev_") else { return nil }
         let address = last.dropFirst(4).replacingOccurrences(of: "_", with: ":")
         return address.count == 17 ? address : nil
-    }
-
-    /// `00:AA:01:01:00:01` on `hci1` → `/org/bluez/hci1/dev_00_AA_01_01_00_01`.
-    public static func devicePath(adapter: String, address: String) -> String {
-        "/org/bluez/\(adapter)/dev_" + address.replacingOccurrences(of: ":", with: "_")
     }
 }
