@@ -61,7 +61,7 @@ let package = Package(
         // The scenario runner: peripheral under test, the phone driven in real time, frames judged.
         .target(
             name: "Runner",
-            dependencies: ["Scenario", "Central", "DBus", "Evdev", "Verifier", "GestureModel", "RemoteTouchProtocol", "StrictJSON"]),
+            dependencies: ["Scenario", "Central", "DBus", "Evdev", "Verifier", "GestureModel", "GestureScript", "RemoteTouchProtocol", "StrictJSON"]),
 
         // Rigs: definitions, the host probe, the vm guest.
         .target(name: "Rig", dependencies: ["StrictJSON"]),
@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "GestureModelTests", dependencies: ["GestureModel", "RemoteTouchProtocol"]),
         .testTarget(name: "CommandMappingTests", dependencies: ["CommandMapping", "InputCodes", "RemoteTouchProtocol"]),
         .testTarget(name: "GestureScriptTests", dependencies: ["GestureScript", "GestureModel", "RemoteTouchProtocol"]),
-        .testTarget(name: "RigTests", dependencies: ["Rig", "StrictJSON"]),
+        .testTarget(name: "RigTests", dependencies: ["Rig", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCodes", "HILTestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "HILTestSupport"]),
         .testTarget(name: "CentralTests", dependencies: ["Central"]),

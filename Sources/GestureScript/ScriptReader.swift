@@ -217,6 +217,14 @@ struct ScriptReader {
         case "linkDrop":
             try fields.rejectUnknownKeys(allowed: ["forMs"], at: at)
             return .linkDrop(try required("forMs", ms))
+        case "disconnect":
+            try fields.rejectUnknownKeys(allowed: [], at: at)
+            return .disconnect
+        case "reconnect":
+            try fields.rejectUnknownKeys(allowed: ["timeoutMs"], at: at)
+            return .reconnect(timeout: try optional("timeoutMs", .seconds(10)) { value, path throws(JSONSchemaError) in
+                try milliseconds(value, at: path, positive: true)
+            })
         default:  // "wait"
             try fields.rejectUnknownKeys(allowed: ["ms"], at: at)
             return .wait(try required("ms", ms))

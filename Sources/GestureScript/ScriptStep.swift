@@ -20,6 +20,10 @@ public enum ScriptStep: Sendable, Hashable {
     case wait(Duration)
     /// The link drops without the phone asking (the rig powers the peripheral's adapter off for the duration).
     case linkDrop(Duration)
+    /// The phone's user disconnects from the computer (the central closes the link; no reconnecting follows).
+    case disconnect
+    /// The phone's user asks to connect again (R12.4's manual reconnect): one try, given up after the timeout.
+    case reconnect(timeout: Duration)
 
     /// The step's key in JSON, which is also how people name it.
     public var name: String {
@@ -40,16 +44,27 @@ public enum ScriptStep: Sendable, Hashable {
         case .text: "text"
         case .wait: "wait"
         case .linkDrop: "linkDrop"
+        case .disconnect: "disconnect"
+        case .reconnect: "reconnect"
         }
     }
 
     public static let names = [
         "swipe", "tap", "doubleTap", "longPress", "drag", "twoFingerTap", "scroll", "pinch", "threeFingerSwipe",
         "touches", "button", "mode", "key", "text", "wait", "linkDrop",
+        "disconnect", "reconnect",
     ]
 
     /// Where gestures happen when a step does not say: the middle of an iPhone's touchpad area.
     public static let defaultPoint = Point(x: 180, y: 300)
+
+    /// Whether the step acts on the link rather than sending input (judged by a `link` expectation).
+    public var isLinkAction: Bool {
+        switch self {
+        case .linkDrop, .disconnect, .reconnect: true
+        default: false
+        }
+    }
 
     /// The step's inputs, starting at `start`.
     public func inputs(startingAt start: Duration, trace: TouchTrace = TouchTrace()) -> [TimedInput] {
@@ -89,7 +104,7 @@ public enum ScriptStep: Sendable, Hashable {
             return [TimedInput(start, .key(key, modifiers: modifiers))]
         case .text(let string):
             return [TimedInput(start, .text(string))]
-        case .wait, .linkDrop:
+        case .wait, .linkDrop, .disconnect, .reconnect:
             return []
         }
     }

@@ -3,6 +3,7 @@ import DBus
 import Evdev
 import Foundation
 import GestureModel
+import GestureScript
 import RemoteTouchProtocol
 public import Scenario
 import Verifier
@@ -157,6 +158,8 @@ public struct ScenarioRunner: Sendable {
         var startedAt: MonotonicTime
         var firstSend: MonotonicTime?
         var commands = 0
+        /// Commands the phone did not send because the link was down.
+        var unsent = 0
         var lastStep: Int
     }
 
@@ -176,11 +179,18 @@ public struct ScenarioRunner: Sendable {
         var commandLog = ""
         defer { try? commandLog.write(toFile: folder + "/commands.log", atomically: true, encoding: .utf8) }
 
+        /// False after the user disconnected or the phone gave up reconnecting: the phone sends nothing then.
+        var linkUp = true
         func send(_ outputs: [GestureOutput]) async throws {
             for output in outputs {
                 guard let command = output.command else { continue }
                 let bytes = command.encoded()
                 let at = MonotonicTime.now()
+                guard linkUp else {
+                    commandLog.append("\(at) not sent, the link is down: \(String(decoding: bytes, as: UTF8.self))\n")
+                    segment?.unsent += 1
+                    continue
+                }
                 commandLog.append("\(at) \(String(decoding: bytes, as: UTF8.self))\n")
                 if let fd {
                     guard write(fd, bytes, bytes.count) == bytes.count else {
@@ -210,8 +220,10 @@ public struct ScenarioRunner: Sendable {
                                           commands: index == indices.lowerBound ? commandsOfFirst : 0, message: ""))
             }
         }
-        func judge(_ closing: Segment) async throws {
+        /// Sends what the phone's timers still have to send (it belongs to this segment), then judges the segment.
+        func judgeSegment() async throws {
             try await runTimers()
+            guard let closing = segment else { return }
             guard let expectation = closing.expectation else {
                 appendUnchecked(closing.step...closing.lastStep, commandsOfFirst: closing.commands)
                 return
@@ -240,9 +252,11 @@ public struct ScenarioRunner: Sendable {
             feedNewFrames()
             let verdict = matcher.verdict()
             let outcome: StepResult.Outcome = collector.dropped ? .inconclusive : (verdict.outcome == .passed ? .passed : .failed)
+            let unsent = closing.unsent == 0 ? "" : "\(closing.unsent) command(s) not sent: the link was down"
             results.append(StepResult(
                 index: closing.step, kind: script.steps[closing.step].name, outcome: outcome,
-                latencyMs: verdict.latency?.milliseconds, commands: closing.commands, message: verdict.message))
+                latencyMs: verdict.latency?.milliseconds, commands: closing.commands,
+                message: [verdict.message, unsent].filter { !$0.isEmpty }.joined(separator: "\n")))
             if closing.lastStep > closing.step {
                 appendUnchecked((closing.step + 1)...closing.lastStep, commandsOfFirst: 0)
             }
@@ -258,22 +272,41 @@ public struct ScenarioRunner: Sendable {
         fd = try await acquire()
         var time = Duration.zero
         for (index, step) in script.steps.enumerated() {
-            if case .linkDrop(let outage) = step {
-                // The link drops: judge what came before, then let the phone's R12 policy reconnect.
-                if let closing = segment { try await judge(closing) }
+            if step.isLinkAction {
+                // Judge what came before, then act on the link and judge the step's link expectation.
+                try await judgeSegment()
                 segment = nil
-                results.append(try await dropLink(index, for: outage, scenario: scenario, central: central, link: link))
-                if let old = fd {  // the dropped link closed the acquired socket: acquire a new one
-                    close(old)
-                    fd = try await acquire()
+                let outcome: LinkOutcome
+                if case .linkDrop(let outage) = step, linkUp {
+                    outcome = try await dropLink(for: outage, scenario: scenario, central: central, link: link)
+                } else if case .disconnect = step, linkUp {
+                    outcome = try await disconnect(central: central, link: link)
+                } else if case .reconnect(let timeout) = step, !linkUp {
+                    outcome = try await reconnect(timeout: timeout, central: central, link: link)
+                } else {
+                    outcome = LinkOutcome(connected: linkUp, attempts: 0, elapsedMs: 0, summary: "",
+                                          refusal: "the link is \(linkUp ? "up" : "down") already: nothing to \(step.name)")
                 }
-                await statuses.watch(central, link)
+                if outcome.refusal == nil {
+                    // The link went down (and maybe came back): the acquired socket is gone with it.
+                    if let old = fd { close(old) }
+                    fd = nil
+                    if outcome.connected {
+                        // As the phone does after reconnecting: tell the computer its mode again (confirmed, see
+                        // below), take a new socket, and listen to status again.
+                        try await central.write(link.command, Command.modeChange(mode: processor.settings.mode).encoded(), withResponse: true)
+                        fd = try await acquire()
+                        await statuses.watch(central, link)
+                    }
+                }
+                linkUp = outcome.connected
+                results.append(judgeLink(index, step: step, outcome, scenario: scenario))
                 time = max(time, clock.now - origin)
                 continue
             }
             let expectation = scenario.expectations[index]
             if expectation != nil || segment == nil {
-                if let closing = segment { try await judge(closing) }
+                try await judgeSegment()
                 // Judging may have taken real time: the gesture timeline moves on from now.
                 time = max(time, clock.now - origin)
                 segment = Segment(step: index, expectation: expectation, startedAt: .now(), lastStep: index)
@@ -293,7 +326,7 @@ public struct ScenarioRunner: Sendable {
             try await send(processor.advance(to: time))
             activityAtEnd[index] = processor.activity
         }
-        if let closing = segment { try await judge(closing) }
+        try await judgeSegment()
         // The phone's state at the end of each step that names one (R11).
         for position in results.indices {
             let index = results[position].index
@@ -310,10 +343,20 @@ public struct ScenarioRunner: Sendable {
         return results
     }
 
-    /// Powers the peripheral's adapter off for `outage` (the phone sees an unexpected disconnect), runs the
-    /// phone's reconnect policy in real time, and judges the step's link expectation.
-    private func dropLink(_ index: Int, for outage: Duration, scenario: Scenario, central: BlueZCentral,
-                          link: BlueZCentral.Peripheral) async throws -> StepResult
+    /// What a link step did: whether the phone ends up connected, its tries, when it reached that (from the
+    /// step's start), and a refusal when the step could not act (e.g. `reconnect` while connected).
+    struct LinkOutcome {
+        var connected: Bool
+        var attempts: Int
+        var elapsedMs: Double
+        var summary: String
+        var refusal: String?
+    }
+
+    /// Powers the peripheral's adapter off for `outage` (the phone sees an unexpected disconnect) and runs the
+    /// phone's reconnect policy in real time (R12).
+    private func dropLink(for outage: Duration, scenario: Scenario, central: BlueZCentral,
+                          link: BlueZCentral.Peripheral) async throws -> LinkOutcome
     {
         let clock = ContinuousClock()
         let start = clock.now
@@ -322,11 +365,7 @@ public struct ScenarioRunner: Sendable {
             try? await Task.sleep(for: outage)
             try? await central.setPowered(context.peripheralAdapter, true)
         }
-        let noticeBy = clock.now + .seconds(10)
-        while await central.isConnected(link) {
-            guard clock.now < noticeBy else { throw RunnerError("the central did not see the link drop within 10 s") }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await waitUntilDisconnected(central, link, what: "the link drop")
         var policy = ReconnectPolicy(interval: scenario.run.reconnectInterval, maxAttempts: scenario.run.maxReconnectAttempts)
         policy.linkLost(at: clock.now - start)
         var attempts = 0
@@ -343,25 +382,63 @@ public struct ScenarioRunner: Sendable {
         // When the phone reached its verdict (connected, or gave up), not when the radio came back.
         let elapsedMs = (clock.now - start).milliseconds
         await restore.value
-        if policy.state == .connected {
-            // As the phone does after reconnecting: tell the computer its mode again.
-            try await central.write(link.command, Command.modeChange(mode: scenario.script.settings.mode).encoded(), withResponse: true)
+        return LinkOutcome(
+            connected: policy.state == .connected, attempts: attempts, elapsedMs: elapsedMs,
+            summary: "link dropped for \(Self.format(outage.milliseconds)) ms: \(attempts) tries every \(Self.format(scenario.run.reconnectInterval.milliseconds)) ms, phone shows \(policy.label) after \(Self.format(elapsedMs)) ms")
+    }
+
+    /// The user disconnects on the phone: the central closes the link and does not try again.
+    private func disconnect(central: BlueZCentral, link: BlueZCentral.Peripheral) async throws -> LinkOutcome {
+        let start = ContinuousClock.now
+        try await central.disconnect(link)
+        try await waitUntilDisconnected(central, link, what: "the disconnect")
+        let elapsedMs = (ContinuousClock.now - start).milliseconds
+        return LinkOutcome(connected: false, attempts: 0, elapsedMs: elapsedMs,
+                           summary: "the user disconnected: link down after \(Self.format(elapsedMs)) ms, phone shows disconnected")
+    }
+
+    /// The user asks to connect again (R12.4): one try within `timeout`.
+    private func reconnect(timeout: Duration, central: BlueZCentral, link: BlueZCentral.Peripheral) async throws -> LinkOutcome {
+        let start = ContinuousClock.now
+        var failure = ""
+        do {
+            try await central.reconnect(link, timeout: timeout)
+        } catch {
+            failure = ": \(error)"
         }
-        let shown = policy.label
+        let elapsedMs = (ContinuousClock.now - start).milliseconds
+        let connected = failure.isEmpty
+        return LinkOutcome(connected: connected, attempts: 1, elapsedMs: elapsedMs,
+                           summary: "the user reconnected: phone shows \(connected ? "connected" : "disconnected") after \(Self.format(elapsedMs)) ms\(failure)")
+    }
+
+    private func waitUntilDisconnected(_ central: BlueZCentral, _ link: BlueZCentral.Peripheral, what: String) async throws {
+        let noticeBy = ContinuousClock.now + .seconds(10)
+        while await central.isConnected(link) {
+            guard ContinuousClock.now < noticeBy else { throw RunnerError("the central did not see \(what) within 10 s") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Judges a link step's `link` expectation (R12): what the phone shows, its tries, and how long it took.
+    private func judgeLink(_ index: Int, step: ScriptStep, _ outcome: LinkOutcome, scenario: Scenario) -> StepResult {
+        if let refusal = outcome.refusal {
+            return StepResult(index: index, kind: step.name, outcome: .failed, latencyMs: nil, commands: 0, message: refusal)
+        }
+        let shown = outcome.connected ? "connected" : "disconnected"
         guard let expectation = scenario.linkExpectations[index] else {
-            return StepResult(index: index, kind: "linkDrop", outcome: .unchecked, latencyMs: nil, commands: 0,
-                              message: "phone shows \(shown) after \(attempts) tries, \(Self.format(elapsedMs)) ms")
+            return StepResult(index: index, kind: step.name, outcome: .unchecked, latencyMs: nil, commands: 0, message: outcome.summary)
         }
         var problems: [String] = []
         let wanted = expectation.outcome == .reconnected ? "connected" : "disconnected"
         if shown != wanted { problems.append("the phone shows \(shown), expected \(wanted)") }
-        if let most = expectation.attemptsAtMost, attempts > most { problems.append("\(attempts) tries, expected at most \(most)") }
-        if let within = expectation.withinMs, elapsedMs > within * context.latencyScale {
-            problems.append("\(Self.format(elapsedMs)) ms from the drop, expected within \(Self.format(within * context.latencyScale)) ms")
+        if let most = expectation.attemptsAtMost, outcome.attempts > most { problems.append("\(outcome.attempts) tries, expected at most \(most)") }
+        if let within = expectation.withinMs, outcome.elapsedMs > within * context.latencyScale {
+            problems.append("\(Self.format(outcome.elapsedMs)) ms from the step's start, expected within \(Self.format(within * context.latencyScale)) ms")
         }
-        let summary = "link dropped for \(Self.format(outage.milliseconds)) ms: \(attempts) tries every \(Self.format(scenario.run.reconnectInterval.milliseconds)) ms, phone shows \(shown) after \(Self.format(elapsedMs)) ms"
-        return StepResult(index: index, kind: "linkDrop", outcome: problems.isEmpty ? .passed : .failed,
-                          latencyMs: nil, commands: 0, message: problems.isEmpty ? summary : (problems + [summary]).joined(separator: "\n"))
+        return StepResult(index: index, kind: step.name, outcome: problems.isEmpty ? .passed : .failed,
+                          latencyMs: nil, commands: 0,
+                          message: problems.isEmpty ? outcome.summary : (problems + [outcome.summary]).joined(separator: "\n"))
     }
 
     // MARK: Verdicts

@@ -33,28 +33,58 @@ public struct OfflineReplay: Sendable {
         // Outputs belong to the step whose input caused them; timer outputs that fell due before a step
         // began (a single tap's 300 ms, paced motion) belong to the step before.
         var time = Duration.zero
+        // As on a rig: after a user's disconnect, or a drop the phone gives up on, the phone sends nothing until
+        // the link is back; when it is back, the phone re-sends its mode.
+        var linkUp = true
+        var unsent: Set<Int> = []
+        func take(_ step: Int, _ produced: [GestureOutput]) {
+            for output in produced {
+                if !linkUp && output.command != nil { unsent.insert(outputs.count) }
+                outputs.append((step, output))
+            }
+        }
         for (index, step) in script.steps.enumerated() {
-            for input in step.inputs(startingAt: time) {
-                for output in processor.handle(input.input, at: input.time) {
-                    outputs.append((output.time < time && index > 0 ? index - 1 : index, output))
+            if index > 0 && (scenario.expectations[index] != nil || step.isLinkAction) {
+                // The rig judges the step before here, sending first everything the phone's timers still had
+                // to send (paced motion, a pending single tap): those belong to the step before.
+                while let deadline = processor.nextSendDeadline {
+                    take(index - 1, processor.advance(to: deadline))
+                    time = max(time, deadline)
                 }
             }
-            time += step.duration()
-            for output in processor.advance(to: time) where output.time < time {
-                outputs.append((index, output))
+            if step.isLinkAction {
+                let wasUp = linkUp
+                switch step {
+                case .disconnect: linkUp = false
+                case .linkDrop, .reconnect: linkUp = scenario.linkExpectations[index]?.outcome != .disconnected
+                default: break
+                }
+                if linkUp && (!wasUp || step.name == "linkDrop") {
+                    take(index, [GestureOutput(time, .send(.modeChange(mode: processor.settings.mode)))])
+                }
+                continue
             }
+            for input in step.inputs(startingAt: time) {
+                let produced = processor.handle(input.input, at: input.time)
+                take(index, produced.filter { $0.time >= time || index == 0 })
+                take(index - 1, produced.filter { $0.time < time && index > 0 })
+            }
+            time += step.duration()
+            take(index, processor.advance(to: time).filter { $0.time < time })
         }
-        for output in processor.advance(to: time + .seconds(1)) {
-            outputs.append((max(0, script.steps.count - 1), output))
-        }
+        take(max(0, script.steps.count - 1), processor.advance(to: time + .seconds(1)))
 
         var totals: [EventCode: Int] = [:]
         var presses: [EventCode: Int] = [:]
         var stepFrames = [[EvdevFrame]](repeating: [], count: max(1, script.steps.count))
-        for (step, output) in outputs {
+        for (position, (step, output)) in outputs.enumerated() {
             let time = String(format: "%9.1f ms", output.time.milliseconds)
             guard let command = output.command else {
                 lines.append("\(time)  [phone is now \(output.description.split(separator: "[").last.map { "[" + $0 } ?? "")")
+                continue
+            }
+            if unsent.contains(position) {
+                lines.append("\(time)  \(String(decoding: command.encoded(), as: UTF8.self))  →  not sent, the link is down")
                 continue
             }
             commandCount += 1

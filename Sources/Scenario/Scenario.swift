@@ -32,6 +32,13 @@ public struct Scenario: Sendable {
         try parse(try GestureScript.readJSON(contentsOf: path), file: path)
     }
 
+    /// The kind of `steps[index]` in the raw document: its one key besides `expect`.
+    private static func stepKind(_ document: JSONValue, _ index: Int) -> String? {
+        guard case .object(let top) = document, case .array(let steps)? = top["steps"], steps.indices.contains(index),
+              case .object(let step) = steps[index] else { return nil }
+        return step.keys.first { $0 != "expect" }
+    }
+
     public static func parse(_ value: JSONValue, file: String) throws(ScriptError) -> Scenario {
         let box = ReadBox()
         let script = try GestureScript.parse(value, file: file, extension: GestureScript.Extension(
@@ -44,12 +51,24 @@ public struct Scenario: Sendable {
                 for (index, extras) in steps.sorted(by: { $0.key < $1.key }) {
                     guard let expect = extras["expect"] else { continue }
                     let path = JSONPath.root.appending("steps").appending(index).appending("expect")
+                    let kind = Self.stepKind(value, index)
+                    let isLinkStep = kind.map { ["linkDrop", "disconnect", "reconnect"].contains($0) } ?? false
+                    if case .object(let object) = expect, object["link"] == nil, isLinkStep {
+                        reader.report(JSONSchemaError(
+                            path, "a \(kind ?? "link") step is judged by a link expectation, e.g. {\"link\": \"\(kind == "disconnect" ? "disconnected" : "reconnected")\"}"))
+                        continue
+                    }
+                    if case .object(let object) = expect, object["link"] != nil, !isLinkStep {
+                        reader.report(JSONSchemaError(
+                            path.appending("link"), "only a linkDrop, disconnect or reconnect step has a link expectation; this is a \(kind ?? "step") step"))
+                        continue
+                    }
                     if case .object(var object) = expect, let phone = object["phone"] {
                         box.phones[index] = reader.phone(phone, at: path.appending("phone"))
                         object = JSONObject(object.entries.filter { $0.key != "phone" })
                         if !object.isEmpty { box.expectations[index] = reader.expectation(.object(object), at: path) }
                     } else if case .object(let object) = expect, let link = object["link"] {
-                        box.links[index] = reader.link(link, object, at: path)
+                        box.links[index] = reader.link(link, object, at: path, step: kind ?? "")
                     } else {
                         box.expectations[index] = reader.expectation(expect, at: path)
                     }

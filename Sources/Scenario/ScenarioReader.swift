@@ -9,6 +9,10 @@ struct ScenarioReader {
     private var collected = JSONProblems()
     var problems: [JSONSchemaError] { collected.list }
 
+    mutating func report(_ problem: JSONSchemaError) {
+        collected.append(problem)
+    }
+
     mutating func limits(_ value: JSONValue, at path: JSONPath) -> LatencyLimits {
         var limits = LatencyLimits()
         guard let object = collected.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return limits }
@@ -73,11 +77,19 @@ struct ScenarioReader {
     }
 
     /// `{"link": "reconnected", "attemptsAtMost": 2, "withinMs": 8000}`
-    mutating func link(_ value: JSONValue, _ object: JSONObject, at path: JSONPath) -> LinkExpectation? {
-        collected.attempt { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: ["link", "attemptsAtMost", "withinMs"], at: path) }
+    /// On a `disconnect` step only `{"link": "disconnected", "withinMs": 2000}`; a `reconnect` step is one try,
+    /// so it takes no `attemptsAtMost`.
+    mutating func link(_ value: JSONValue, _ object: JSONObject, at path: JSONPath, step: String) -> LinkExpectation? {
+        let allowed = step == "linkDrop" ? ["link", "attemptsAtMost", "withinMs"] : ["link", "withinMs"]
+        collected.attempt { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: allowed, at: path) }
         guard let outcome = collected.attempt({ () throws(JSONSchemaError) in
             try value.enumeration(LinkExpectation.Outcome.self, at: path.appending("link"))
         }) else { return nil }
+        if step == "disconnect" && outcome != .disconnected {
+            collected.append(JSONSchemaError(
+                path.appending("link"), "after the user disconnects the phone shows \"disconnected\" and does not reconnect by itself; expected \"disconnected\""))
+            return nil
+        }
         var expectation = LinkExpectation(outcome: outcome)
         if let v = object["attemptsAtMost"] {
             expectation.attemptsAtMost = collected.attempt { () throws(JSONSchemaError) in try v.integer(at: path.appending("attemptsAtMost"), in: 1...100) }

@@ -118,6 +118,77 @@ struct ScenarioTests {
     }
 }
 
+@Suite("Scenarios: link steps (linkDrop, disconnect, reconnect)")
+struct LinkStepTests {
+    @Test("disconnect and reconnect are read with their link expectations")
+    func reads() throws {
+        let scenario = try Scenario.parse(try JSONParser().parse(#"""
+            {"name": "manual", "steps": [
+              {"disconnect": {}, "expect": {"link": "disconnected", "withinMs": 3000}},
+              {"reconnect": {}},
+              {"reconnect": {"timeoutMs": 2500}, "expect": {"link": "disconnected"}}
+            ]}
+            """#), file: "manual.json")
+        #expect(scenario.script.steps == [.disconnect, .reconnect(timeout: .seconds(10)), .reconnect(timeout: .milliseconds(2500))])
+        #expect(scenario.linkExpectations == [
+            LinkExpectation(outcome: .disconnected, withinMs: 3000), nil, LinkExpectation(outcome: .disconnected),
+        ])
+        #expect(scenario.expectations == [nil, nil, nil])
+    }
+
+    @Test("misplaced and contradictory link expectations are reported with their JSON paths")
+    func problems() throws {
+        let value = try JSONParser().parse(#"""
+            {"name": "bad links", "steps": [
+              {"swipe": {"to": [1, 1], "durationMs": 100}, "expect": {"link": "reconnected"}},
+              {"disconnect": {}, "expect": {"link": "reconnected"}},
+              {"disconnect": {}, "expect": {"link": "disconnected", "attemptsAtMost": 2}},
+              {"linkDrop": {"forMs": 100}, "expect": {"motion": {"REL_X": "positive"}}},
+              {"reconnect": {"timeoutMs": 0}},
+              {"disconnect": {"now": true}}
+            ]}
+            """#)
+        do {
+            _ = try Scenario.parse(value, file: "Scenarios/link/bad.json")
+            Issue.record("a broken scenario parsed")
+        } catch {
+            #expect(error.problems == [
+                "steps[4].reconnect.timeoutMs: 0 ms is outside (0...600000]",
+                "steps[5].disconnect.now: unknown key; allowed here: no keys",
+                "steps[0].expect.link: only a linkDrop, disconnect or reconnect step has a link expectation; this is a swipe step",
+                "steps[1].expect.link: after the user disconnects the phone shows \"disconnected\" and does not reconnect by itself; expected \"disconnected\"",
+                "steps[2].expect.attemptsAtMost: unknown key; allowed here: \"link\", \"withinMs\"",
+                "steps[3].expect: a linkDrop step is judged by a link expectation, e.g. {\"link\": \"reconnected\"}",
+            ])
+        }
+    }
+
+    @Test("offline, the phone sends nothing while the link is down and re-sends its mode when it is back")
+    func offline() throws {
+        let text = #"""
+            {"name": "down", "settings": {"acceleration": "none"}, "steps": [
+              {"disconnect": {}},
+              {"swipe": {"from": [100, 300], "to": [160, 300], "durationMs": 150}, "expect": {"absent": ["EV_REL"], "forMs": 300}},
+              {"reconnect": {}},
+              {"swipe": {"from": [100, 300], "to": [160, 300], "durationMs": 150}, "expect": {"motion": {"REL_X": {"total": 60, "tolerance": 3}}}}
+            ]}
+            """#
+        let scenario = try Scenario.parse(try JSONParser().parse(text), file: "down.json")
+        let replay = OfflineReplay(scenario: scenario)
+        #expect(replay.errors == [])
+        #expect(replay.checkedSteps == 2)
+        #expect(replay.lines.filter { $0.hasSuffix("not sent, the link is down") }.count == 10)
+        #expect(replay.lines.filter { $0.contains("modeChange") }.count == 2, "\(replay.lines)")
+
+        // The twin that expects the swipe made while disconnected to move the cursor must fail.
+        var twin = scenario
+        var moves = StepExpectation(withinMs: 300)
+        moves.motion = [.relX: .direction(.positive)]
+        twin.expectations[1] = moves
+        #expect(OfflineReplay(scenario: twin).errors.count == 1)
+    }
+}
+
 @Suite("Scenario JSON Schema")
 struct ScenarioSchemaTests {
     /// Validates documents against Scenarios/scenario.schema.json with Debian's python3-jsonschema (a real
@@ -177,8 +248,10 @@ struct ScenarioSchemaTests {
             "unknown setting": #"{"name": "x", "settings": {"speed": 2}, "steps": [{"wait": {"ms": 1}}]}"#,
             "empty expect": #"{"name": "x", "steps": [{"tap": {}, "expect": {"withinMs": 10}}]}"#,
             "no steps": #"{"name": "x", "steps": []}"#,
+            "disconnect expecting a reconnect": #"{"name": "x", "steps": [{"disconnect": {}, "expect": {"link": "reconnected"}}]}"#,
+            "link step with a motion expectation": #"{"name": "x", "steps": [{"reconnect": {}, "expect": {"absent": true}}]}"#,
         ])
-        #expect(results.count == 6)
+        #expect(results.count == 8)
         for (name, verdict) in results { #expect(verdict != "ok", "the schema accepted \(name)") }
     }
 }

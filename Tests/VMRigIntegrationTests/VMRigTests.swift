@@ -187,7 +187,7 @@ struct VMRigInterruptTests {
 
 @Suite("hil run, end to end", .serialized)
 struct RunEndToEndTests {
-    @Test("the shipped scenarios pass over the real link; a mutated one fails with its reason in the output and JUnit")
+    @Test("the shipped scenarios pass over the real link; mutated ones fail with their reasons in the output and JUnit")
     func shippedAndMutant() throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("hil-run-\(getpid())")
         defer { try? FileManager.default.removeItem(at: output) }
@@ -199,17 +199,24 @@ struct RunEndToEndTests {
         let mutated = text.replacingOccurrences(of: "\"KEY_LEFT 1\",\n          \"KEY_LEFT 0\"", with: "\"KEY_HOME 1\",\n          \"KEY_HOME 0\"")
         #expect(mutated != text, "the mutation did not apply")
         try mutated.write(to: mutantFolder.appendingPathComponent("buttons-mutant.json"), atomically: true, encoding: .utf8)
+        // A twin of the manual-reconnect scenario that expects the swipe made while disconnected to move the cursor.
+        let linkText = try String(contentsOf: packageRoot.appendingPathComponent("Scenarios/link/disconnect-and-reconnect.json"), encoding: .utf8)
+        let linkMutated = linkText.replacingOccurrences(
+            of: #""expect": { "absent": ["EV_KEY", "EV_REL"], "forMs": 600 }"#, with: #""expect": { "motion": { "REL_X": "positive" }, "withinMs": 600 }"#)
+        #expect(linkMutated != linkText, "the link mutation did not apply")
+        try linkMutated.write(to: mutantFolder.appendingPathComponent("link-mutant.json"), atomically: true, encoding: .utf8)
 
         let run = try hil(["run", "--output", output.appendingPathComponent("results").path, "Scenarios", mutantFolder.path])
         let outputText = run.output + run.errors
         #expect(run.status == 1, "\(outputText.suffix(4000))")
+        #expect(outputText.contains("10 command(s) not sent: the link was down"), "\(outputText.suffix(4000))")
         let shipped = try FileManager.default.subpathsOfDirectory(atPath: packageRoot.appendingPathComponent("Scenarios").path)
             .filter { $0.hasSuffix(".json") && !$0.hasSuffix(".schema.json") }.count
         #expect(shipped >= 12)
-        #expect(outputText.contains("\(shipped) passed, 1 failed"), "\(outputText.suffix(4000))")
+        #expect(outputText.contains("\(shipped) passed, 2 failed"), "\(outputText.suffix(4000))")
         #expect(outputText.contains("key event 1: expected KEY_HOME 1, got KEY_LEFT 1"))
         let junit = try String(contentsOf: output.appendingPathComponent("results/junit.xml"), encoding: .utf8)
-        #expect(junit.contains("tests=\"\(shipped + 1)\" failures=\"1\""))
+        #expect(junit.contains("tests=\"\(shipped + 2)\" failures=\"2\""))
         #expect(junit.contains("expected KEY_HOME 1, got KEY_LEFT 1"))
         let results = try String(contentsOf: output.appendingPathComponent("results/results.json"), encoding: .utf8)
         #expect(results.contains("\"passed\" : \(shipped)"))

@@ -184,12 +184,14 @@ public final class VMRunner: Sendable {
 }
 
 /// Reads the console: forwards it, logs it, keeps the last lines and notes when the rig became ready.
-private final class ConsoleWatcher: Sendable {
+final class ConsoleWatcher: Sendable {
     private struct State {
         var partial = ""
         var lines: [String] = []
         var readyAt: Duration?
         var finished = false
+        /// The bytes of a UTF-8 character cut by the end of the last read (the console arrives in any chunks).
+        var pendingBytes: [UInt8] = []
     }
 
     private let log: Mutex<FileHandle>
@@ -208,7 +210,12 @@ private final class ConsoleWatcher: Sendable {
 
     func consume(_ data: Data) {
         log.withLock { $0.write(data) }
-        let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r", with: "")
+        let text = state.withLock { state in
+            let bytes = state.pendingBytes + data
+            let complete = Self.completeUTF8Prefix(bytes)
+            state.pendingBytes = Array(bytes[complete...])
+            return String(decoding: bytes[..<complete], as: UTF8.self).replacingOccurrences(of: "\r", with: "")
+        }
         console(text)
         let now = ContinuousClock.now - start
         state.withLock { state in
@@ -223,8 +230,24 @@ private final class ConsoleWatcher: Sendable {
         }
     }
 
+    /// How many leading bytes end on a character boundary: a multi-byte character cut at the end is held back
+    /// (at most 3 bytes) for the next chunk instead of being decoded as U+FFFD.
+    static func completeUTF8Prefix(_ bytes: [UInt8]) -> Int {
+        var index = bytes.count
+        var continuation = 0
+        while index > 0 && continuation < 3 && bytes[index - 1] & 0xC0 == 0x80 {
+            index -= 1
+            continuation += 1
+        }
+        guard index > 0 else { return bytes.count }
+        let lead = bytes[index - 1]
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+        return length > continuation + 1 ? index - 1 : bytes.count
+    }
+
     func finish() {
         state.withLock { state in
+            state.partial += String(decoding: state.pendingBytes, as: UTF8.self)
             if !state.partial.isEmpty { state.lines.append(state.partial) }
             state.finished = true
         }
