@@ -9,6 +9,8 @@ public final class BlueZCentral: Sendable {
     public let connection: DBusConnection
     public let adapter: String
     private static let properties = "org.freedesktop.DBus.Properties"
+    /// How long one discovery scan may find nothing before it is restarted.
+    static let rescanAfter = Duration.seconds(1)
 
     public init(connection: DBusConnection, adapter: String) {
         self.connection = connection
@@ -27,13 +29,11 @@ public final class BlueZCentral: Sendable {
     /// Discovers a device advertising the RemoteTouch service (LE, filtered by UUID), connects to it and waits
     /// until its GATT services are resolved.
     /// - Throws: `CentralError` naming the step that did not finish within `timeout`.
-    public func connectToRemoteTouch(timeout: Duration = .seconds(30)) async throws(CentralError) -> Peripheral {
+    /// - Parameter scanning: discovery was started already (`startDiscovery`), before the peripheral advertised.
+    public func connectToRemoteTouch(timeout: Duration = .seconds(30), scanning: Bool = false) async throws(CentralError) -> Peripheral {
         let adapterPath = BlueZ.adapterPath(adapter)
         let deadline = ContinuousClock.now + timeout
-        try await call(adapterPath, BlueZ.adapter, "SetDiscoveryFilter", [
-            .properties([("UUIDs", .strings([RemoteTouchService.serviceUUID])), ("Transport", .string("le"))])
-        ], "setting the discovery filter on \(adapter)")
-        try await call(adapterPath, BlueZ.adapter, "StartDiscovery", [], "starting discovery on \(adapter)")
+        if !scanning { try await startDiscovery() }
         var devicePath: String?
         var scanStarted = ContinuousClock.now
         while devicePath == nil {
@@ -48,8 +48,13 @@ public final class BlueZCentral: Sendable {
                     _ = try? await call(adapterPath, BlueZ.adapter, "StopDiscovery", [], "stopping discovery")
                     throw CentralError("no device advertising \(RemoteTouchService.serviceUUID) seen on \(adapter) within \(timeout)")
                 }
-                // A scan that found nothing in 10 s is started afresh, as a phone app retries its scan.
-                if ContinuousClock.now - scanStarted > .seconds(10) {
+                // A scan that found nothing within a second is started afresh. The controller filters duplicate
+                // reports, so an advertiser is reported once per scan; and the kernel drops reports that arrive
+                // before it has marked discovery active. btvirt answers the scan enable with the reports of a
+                // computer already advertising at once, and often loses that race (HCI trace: the two reports,
+                // then the Discovering event, then silence), for many scans in a row. Scanning before the
+                // computer advertises avoids it; the rescans are the fallback.
+                if ContinuousClock.now - scanStarted > Self.rescanAfter {
                     _ = try? await call(adapterPath, BlueZ.adapter, "StopDiscovery", [], "stopping discovery")
                     try await call(adapterPath, BlueZ.adapter, "StartDiscovery", [], "restarting discovery on \(adapter)")
                     scanStarted = ContinuousClock.now
@@ -79,6 +84,16 @@ public final class BlueZCentral: Sendable {
             devicePath: device, address: BlueZ.address(ofDevicePath: device) ?? device,
             command: try characteristic(RemoteTouchService.commandUUID),
             status: try characteristic(RemoteTouchService.statusUUID), pairing: try characteristic(RemoteTouchService.pairingUUID))
+    }
+
+    /// Starts LE discovery filtered by the RemoteTouch service, as the phone's scan screen does. Started before
+    /// the peripheral advertises, the first report reaches the kernel while its discovery is active (see below).
+    public func startDiscovery() async throws(CentralError) {
+        let adapterPath = BlueZ.adapterPath(adapter)
+        try await call(adapterPath, BlueZ.adapter, "SetDiscoveryFilter", [
+            .properties([("UUIDs", .strings([RemoteTouchService.serviceUUID])), ("Transport", .string("le"))])
+        ], "setting the discovery filter on \(adapter)")
+        try await call(adapterPath, BlueZ.adapter, "StartDiscovery", [], "starting discovery on \(adapter)")
     }
 
     /// Reads a characteristic's value.
@@ -152,6 +167,23 @@ public final class BlueZCentral: Sendable {
                        "powering \(adapter) \(on ? "on" : "off")")
     }
 
+    /// Forgets the peripheral: removes the device and its cached services, so the next discovery starts
+    /// fresh. Immediate once the link is down; on a live link BlueZ first gives profiles 2 s, as for `Disconnect`.
+    public func forget(_ peripheral: Peripheral) async throws(CentralError) {
+        try await call(BlueZ.adapterPath(adapter), BlueZ.adapter, "RemoveDevice", [.objectPath(peripheral.devicePath)],
+                       "removing \(peripheral.devicePath)")
+    }
+
+    /// Waits until an adapter of this bluetoothd reports `Powered` as wanted.
+    public func waitUntilPowered(_ adapter: String, _ on: Bool, timeout: Duration = .seconds(5)) async throws(CentralError) {
+        let readyBy = ContinuousClock.now + timeout
+        while try await property(BlueZ.adapterPath(adapter), BlueZ.adapter, "Powered").boolValue != on {
+            guard ContinuousClock.now < readyBy else { throw CentralError("\(adapter) was not powered \(on ? "on" : "off") within \(timeout)") }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// The user's disconnect: `Device1.Disconnect` (BlueZ lets profiles close for up to 2 s before the link goes).
     public func disconnect(_ peripheral: Peripheral) async throws(CentralError) {
         try await call(peripheral.devicePath, BlueZ.device, "Disconnect", [], "disconnecting \(peripheral.devicePath)")
     }

@@ -18,6 +18,7 @@ public enum RunReport {
                 ("max", number(result.latency(percentile: 1))),
             ])))
             if !result.message.isEmpty { object.set("message", .string(result.message)) }
+            object.set("phasesMs", .object(JSONObject(result.phases.map { ($0.name, .number(round($0.atMs))) })))
             object.set("steps", .array(result.steps.map { step in
                 var entry = JSONObject([
                     ("index", .number(Double(step.index))), ("kind", .string(step.kind)), ("outcome", .string(step.outcome.rawValue)),

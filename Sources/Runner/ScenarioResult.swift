@@ -34,6 +34,13 @@ public struct ScenarioResult: Sendable, Hashable {
     public var durationMs: Double
     /// Status notifications (R5) the phone received during the scenario.
     public var statusNotifications = 0
+    /// When each phase of the scenario ended, in ms from its start: where a run's wall time goes.
+    public var phases: [Phase] = []
+
+    public struct Phase: Sendable, Hashable {
+        public var name: String
+        public var atMs: Double
+    }
 
     public var latencies: [Double] { steps.compactMap(\.latencyMs) }
 

@@ -56,25 +56,34 @@ public struct ScenarioRunner: Sendable {
         var central: BlueZCentral?
         var remote: BlueZCentral.Peripheral?
         var acquired: Int32?
+        func phase(_ name: String) {
+            result.phases.append(.init(name: name, atMs: (ContinuousClock.now - start).milliseconds))
+        }
         defer {
             if let acquired { close(acquired) }
             collector?.stop()
         }
         do {
-            peripheral = try PeripheralUnderTest(
-                hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder)
-            let node = try EvdevReader.waitForDevice(named: context.uinputName, timeout: .seconds(10))
-            collector = FrameCollector(reader: try EvdevReader(devnode: node, grab: true))
+            // The phone scans first, then the computer starts advertising (see BlueZCentral.startDiscovery).
             let bluez = BlueZCentral(connection: try await DBusConnection.connect(.system), adapter: context.centralAdapter)
             central = bluez
-            let link = try await bluez.connectToRemoteTouch()
+            try await bluez.startDiscovery()
+            peripheral = try PeripheralUnderTest(
+                hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder)
+            phase("peripheral registered")
+            let node = try EvdevReader.waitForDevice(named: context.uinputName, timeout: .seconds(10))
+            collector = FrameCollector(reader: try EvdevReader(devnode: node, grab: true))
+            phase("uinput device open")
+            let link = try await bluez.connectToRemoteTouch(scanning: true)
             remote = link
+            phase("connected")
             result.message += rememberDevice(link, scenario: scenario, folder: folder, outcome: &result.outcome)
             if scenario.run.pairing == .pair {
                 _ = try await bluez.read(link.pairing)
                 let code = try await Self.poll(for: "the pairing code", timeout: .seconds(5)) { peripheral?.pairingCode() }
                 try await bluez.write(link.pairing, Array(code.utf8), withResponse: true)
             }
+            phase("paired")
             let path = context.writePath ?? scenario.run.writePath
             let devicesOutcome = result.outcome
             let statuses = StatusWatcher()
@@ -87,6 +96,7 @@ public struct ScenarioRunner: Sendable {
                 acquired = fd
                 return fd
             }
+            phase("steps done")
             result.outcome = devicesOutcome == .failed ? .failed : Self.outcome(result.steps)
             // Nothing may be held at the end of a scenario (EVIOCGKEY: the kernel's view).
             try await Task.sleep(for: .milliseconds(50))
@@ -105,7 +115,9 @@ public struct ScenarioRunner: Sendable {
             result.outcome = .error
             result.message += "\(error)\n"
         }
-        if let central, let remote { try? await central.disconnect(remote) }
+        // The next scenario is a new phone: forget the computer (the link goes at once, and no cached services
+        // or connection state carry over).
+        phase("checks done")
         if let peripheral {
             if !peripheral.isRunning && result.outcome != .error {
                 result.outcome = .error
@@ -114,6 +126,24 @@ public struct ScenarioRunner: Sendable {
                 result.message += "the device under test (hil peripheral) exited during the scenario; its last lines:\n\(peripheral.lastLines(15))\n"
             }
             peripheral.stop()
+            phase("peripheral stopped")
+        }
+        if let central, let remote {
+            // The next scenario is a new phone: the link goes, and the phone forgets the computer so no cached
+            // services or connection state carry over. Powering the peripheral's adapter off drops the link at
+            // once, where BlueZ's Disconnect (and RemoveDevice on a live link) give profiles 2 s first.
+            do {
+                try await central.setPowered(context.peripheralAdapter, false)
+                try await waitUntilDisconnected(central, remote, what: "the end of the scenario")
+                try await central.forget(remote)
+                try await central.setPowered(context.peripheralAdapter, true)
+                try await central.waitUntilPowered(context.peripheralAdapter, true)
+            } catch {
+                try? await central.setPowered(context.peripheralAdapter, true)
+                if result.outcome == .passed { result.outcome = .error }
+                result.message += "tearing the link down failed, the next scenario may be affected: \(error)\n"
+            }
+            phase("link down, computer forgotten")
         }
         result.durationMs = (ContinuousClock.now - start).milliseconds
         return result
