@@ -12,6 +12,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // C libraries, only behind system-library targets.
@@ -33,6 +34,8 @@ let package = Package(
         .target(name: "GestureModel", dependencies: ["RemoteTouchProtocol"]),
         .target(name: "CommandMapping", dependencies: ["RemoteTouchProtocol", "InputCodes"]),
         .target(name: "GestureScript", dependencies: ["StrictJSON", "RemoteTouchProtocol", "GestureModel"]),
+        // Latency distributions (HdrHistogram): count, p50, p95, p99, max, per gesture kind and per stage.
+        .target(name: "LatencyStats", dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")]),
 
         // Linux input: uinput injection and evdev reading (libevdev), CLOCK_MONOTONIC time.
         .target(name: "Evdev", dependencies: ["CEvdev", "InputCodes"]),
@@ -61,7 +64,13 @@ let package = Package(
         // The scenario runner: peripheral under test, the phone driven in real time, frames judged.
         .target(
             name: "Runner",
-            dependencies: ["Scenario", "Central", "DBus", "Evdev", "Verifier", "GestureModel", "GestureScript", "RemoteTouchProtocol", "StrictJSON"]),
+            dependencies: [
+                "Scenario", "Central", "DBus", "Evdev", "Verifier", "GestureModel", "GestureScript", "RemoteTouchProtocol", "StrictJSON",
+                "LatencyStats",
+            ]),
+
+        // Reports from results.json: merged shards, baseline comparison, self-contained HTML, Markdown summary.
+        .target(name: "Report", dependencies: ["StrictJSON", "LatencyStats"]),
 
         // Rigs: definitions, the host probe, the vm guest.
         .target(name: "Rig", dependencies: ["StrictJSON"]),
@@ -71,6 +80,7 @@ let package = Package(
             name: "hil",
             dependencies: [
                 "RemoteTouchProtocol", "GestureModel", "CommandMapping", "GestureScript", "InputCodes", "Rig", "Peripheral", "DBus", "Scenario", "Verifier", "Runner",
+                "Report", "LatencyStats",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -85,6 +95,9 @@ let package = Package(
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCodes", "HILTestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "HILTestSupport"]),
         .testTarget(name: "CentralTests", dependencies: ["Central"]),
+        .testTarget(name: "LatencyStatsTests", dependencies: ["LatencyStats"]),
+        .testTarget(name: "RunnerTests", dependencies: ["Runner", "Scenario", "StrictJSON", "Evdev", "RemoteTouchProtocol", "LatencyStats"]),
+        .testTarget(name: "ReportTests", dependencies: ["Report", "LatencyStats", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Evdev", "InputCodes"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Verifier", "GestureScript", "StrictJSON", "InputCodes"]),
         .testTarget(

@@ -13,8 +13,9 @@ build_packages=(pkg-config libdbus-1-dev libevdev-dev)
 # Rigs: the vm rig's emulator and guest userland (the guest shares this machine's root), the virtual rig's
 # emulated controllers, BlueZ itself and a system bus.
 rig_packages=(qemu-system-x86 bluez bluez-test-tools busybox-static cpio kmod dbus)
-# Tools the tests and rig scripts call.
-tool_packages=(ca-certificates xz-utils zstd python3-jsonschema)
+# Tools the tests and rig scripts call. chromium: the report's rendering test (Tests/ReportTests) opens the HTML
+# report in it headless (--dump-dom, --screenshot).
+tool_packages=(ca-certificates xz-utils zstd python3-jsonschema chromium)
 
 packages=("${build_packages[@]}" "${rig_packages[@]}" "${tool_packages[@]}")
 

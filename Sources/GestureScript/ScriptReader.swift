@@ -220,6 +220,17 @@ struct ScriptReader {
         case "disconnect":
             try fields.rejectUnknownKeys(allowed: [], at: at)
             return .disconnect
+        case "pair":
+            try fields.rejectUnknownKeys(allowed: ["code"], at: at)
+            return .pair(try required("code") { value, path throws(JSONSchemaError) in
+                let text = try value.string(at: path)
+                switch text {
+                case "shown": return .shown
+                case "wrong": return .wrong
+                case _ where text.utf8.count == 6 && text.utf8.allSatisfy({ (0x30...0x39).contains($0) }): return .digits(text)
+                default: throw JSONSchemaError(path, "expected \"shown\", \"wrong\" or 6 digits, found \(text.debugDescription)")
+                }
+            })
         case "reconnect":
             try fields.rejectUnknownKeys(allowed: ["timeoutMs"], at: at)
             return .reconnect(timeout: try optional("timeoutMs", .seconds(10)) { value, path throws(JSONSchemaError) in

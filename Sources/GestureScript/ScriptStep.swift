@@ -24,6 +24,8 @@ public enum ScriptStep: Sendable, Hashable {
     case disconnect
     /// The phone's user asks to connect again (R12.4's manual reconnect): one try, given up after the timeout.
     case reconnect(timeout: Duration)
+    /// The phone asks to pair (reads the pairing characteristic: the computer shows a code) and enters a code.
+    case pair(PairCode)
 
     /// The step's key in JSON, which is also how people name it.
     public var name: String {
@@ -46,13 +48,14 @@ public enum ScriptStep: Sendable, Hashable {
         case .linkDrop: "linkDrop"
         case .disconnect: "disconnect"
         case .reconnect: "reconnect"
+        case .pair: "pair"
         }
     }
 
     public static let names = [
         "swipe", "tap", "doubleTap", "longPress", "drag", "twoFingerTap", "scroll", "pinch", "threeFingerSwipe",
         "touches", "button", "mode", "key", "text", "wait", "linkDrop",
-        "disconnect", "reconnect",
+        "disconnect", "reconnect", "pair",
     ]
 
     /// Where gestures happen when a step does not say: the middle of an iPhone's touchpad area.
@@ -104,7 +107,7 @@ public enum ScriptStep: Sendable, Hashable {
             return [TimedInput(start, .key(key, modifiers: modifiers))]
         case .text(let string):
             return [TimedInput(start, .text(string))]
-        case .wait, .linkDrop, .disconnect, .reconnect:
+        case .wait, .linkDrop, .disconnect, .reconnect, .pair:
             return []
         }
     }
@@ -114,6 +117,14 @@ public enum ScriptStep: Sendable, Hashable {
         if case .wait(let duration) = self { return duration }
         return inputs(startingAt: .zero, trace: trace).last?.time ?? .zero
     }
+}
+
+/// The code a `pair` step enters: the one the computer shows, a wrong one (the shown code with its last digit
+/// changed), or given digits.
+public enum PairCode: Sendable, Hashable {
+    case shown
+    case wrong
+    case digits(String)
 }
 
 public enum SwipeDirection: String, Sendable, Hashable, CaseIterable {

@@ -24,10 +24,15 @@ public final class CommandProcessor: Sendable {
     /// At most this many handling times are kept (the newest).
     public static let handlingTimesKept = 100_000
 
-    public init(sink: any InputSink, pairing: PairingAuthority, log: PeripheralLog, mode: ControlMode = .basicMouse) {
+    private let receipts: ReceiptLog?
+
+    public init(sink: any InputSink, pairing: PairingAuthority, log: PeripheralLog, mode: ControlMode = .basicMouse,
+                receipts: ReceiptLog? = nil)
+    {
         self.sink = sink
         self.pairing = pairing
         self.log = log
+        self.receipts = receipts
         mapper = Mutex(CommandMapper(mode: mode))
     }
 
@@ -39,6 +44,18 @@ public final class CommandProcessor: Sendable {
     /// Handles one write of the command characteristic by `central` (its Bluetooth address).
     public func handle(_ bytes: [UInt8], from central: String) -> Outcome {
         let received = MonotonicTime.now()
+        let outcome = process(bytes, from: central, received: received)
+        if let receipts {
+            if case .injected(_, _, let times) = outcome {
+                receipts.record(received: received, written: times, payload: bytes)
+            } else {
+                receipts.record(received: received, written: nil, payload: bytes)
+            }
+        }
+        return outcome
+    }
+
+    private func process(_ bytes: [UInt8], from central: String, received: MonotonicTime) -> Outcome {
         guard pairing.isPaired(central) else {
             return refuse("notPaired", "\(central) is not paired: read the pairing characteristic and write the code shown on this computer", bytes)
         }
@@ -69,6 +86,11 @@ public final class CommandProcessor: Sendable {
                 return .refused(StatusError(code: "injectionFailed", message: error.description))
             }
         }
+    }
+
+    /// Writes out the receipts still buffered.
+    public func flushReceipts() {
+        receipts?.flush()
     }
 
     /// Releases every held key and button (the central disconnected or the link dropped); returns what was

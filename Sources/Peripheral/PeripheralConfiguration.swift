@@ -17,6 +17,8 @@ public struct PeripheralConfiguration: Sendable {
     /// Battery level to report when this machine has no battery in /sys/class/power_supply.
     public var fallbackBatteryLevel = 100
     public var pairing = PairingAuthority.Settings()
+    /// Where each command's receipt and uinput write times go (`ReceiptLog`), for latency breakdowns; nil for none.
+    public var receiptsFile: String?
     /// R5: status every 2 s while a central is subscribed.
     public var statusInterval: Duration = .seconds(2)
 

@@ -68,7 +68,15 @@ public final class RemoteTouchPeripheral: Sendable {
         } catch {
             throw PeripheralError("\(error)")
         }
-        let processor = CommandProcessor(sink: UinputSink(device), pairing: pairing, log: log)
+        var receipts: ReceiptLog?
+        if let file = configuration.receiptsFile {
+            do {
+                receipts = try ReceiptLog(path: file)
+            } catch {
+                throw PeripheralError("cannot create the receipts log \(file): \(error.localizedDescription)")
+            }
+        }
+        let processor = CommandProcessor(sink: UinputSink(device), pairing: pairing, log: log, receipts: receipts)
 
         let connection: DBusConnection
         do {
@@ -103,6 +111,7 @@ public final class RemoteTouchPeripheral: Sendable {
             for writer in state.writers { writer.close() }
         }
         connection.close()
+        processor.flushReceipts()
         log.info("stopped; \(Self.summary(processor.handlingTimes))")
     }
 

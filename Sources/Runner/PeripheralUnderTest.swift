@@ -12,20 +12,34 @@ public final class PeripheralUnderTest: @unchecked Sendable {
     let output: String
     let stateDirectory: String
     let codeFile: String
+    /// Each command's receipt and uinput write times (`hil peripheral --receipts-log`).
+    let receiptsFile: String
 
     /// - Throws: `RunnerError` when the process cannot start or does not register within `timeout`.
-    init(hil: String, adapter: String, uinputName: String, folder: String, timeout: Duration = .seconds(20)) throws(RunnerError) {
+    /// - Parameters:
+    ///   - lockoutSeconds: the pairing lockout after 3 wrong codes (the peripheral's default when nil).
+    ///   - uinputPath: the uinput node to use (a denied one for R10); `expectRegistration: false` then
+    ///     returns once the process was started, for the caller to wait for its refusal.
+    init(hil: String, adapter: String, uinputName: String, folder: String, lockoutSeconds: Int? = nil,
+         uinputPath: String? = nil, launcher: [String] = [], expectRegistration: Bool = true,
+         timeout: Duration = .seconds(20)) throws(RunnerError)
+    {
         stateDirectory = folder + "/state"
         codeFile = folder + "/pairing-code"
         output = folder + "/peripheral.out"
+        receiptsFile = folder + "/receipts.log"
         do {
             try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
             _ = FileManager.default.createFile(atPath: output, contents: nil)
-            process.executableURL = URL(fileURLWithPath: hil)
-            process.arguments = [
+            var arguments = [
                 "peripheral", "--adapter", adapter, "--state-dir", stateDirectory, "--pairing-code-file", codeFile,
-                "--uinput-name", uinputName,
+                "--uinput-name", uinputName, "--receipts-log", receiptsFile,
             ]
+            if let lockoutSeconds { arguments += ["--lockout-seconds", String(lockoutSeconds)] }
+            if let uinputPath { arguments += ["--uinput-path", uinputPath] }
+            // A launcher (e.g. setpriv dropping capabilities) runs hil itself.
+            process.executableURL = URL(fileURLWithPath: launcher.first ?? hil)
+            process.arguments = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [hil] + arguments
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
             process.standardOutput = handle
             process.standardError = handle
@@ -36,6 +50,7 @@ public final class PeripheralUnderTest: @unchecked Sendable {
         } catch {
             throw RunnerError("cannot start hil peripheral: \(error)")
         }
+        guard expectRegistration else { return }
         guard wait(for: "registered on \(adapter)", timeout: timeout) else {
             let tail = lastLines(15)
             stop()
@@ -64,6 +79,17 @@ public final class PeripheralUnderTest: @unchecked Sendable {
     /// The pairing code the peripheral shows (written to its code file).
     func pairingCode() -> String? {
         (try? String(contentsOfFile: codeFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Waits for the process to exit by itself; its status, or nil if it still runs after `timeout`.
+    func waitForExit(timeout: Duration) -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        guard !process.isRunning else { return nil }
+        process.waitUntilExit()
+        let pid = process.processIdentifier
+        running.withLock { _ = $0.remove(pid) }
+        return process.terminationStatus
     }
 
     /// Interrupts every peripheral under test that is still running (the run was interrupted).

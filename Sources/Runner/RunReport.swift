@@ -1,10 +1,39 @@
 public import Foundation
+import LatencyStats
 import StrictJSON
 
 /// The results of a run, as files: `results.json` (every step's verdict and latency) and `junit.xml` (one
 /// test case per scenario, failures with expected vs actual).
 public enum RunReport {
-    public static func json(_ results: [ScenarioResult], rig: String, startedAt: Date) -> String {
+    /// Where and how a run ran, for reports and for comparing runs.
+    public struct Environment: Sendable, Hashable {
+        public var kernel: String
+        public var bluez: String?
+        public var rig: String
+        public var latencyScale: Double
+        public var peripheralAdapter: String
+        public var centralAdapter: String
+        public var host: String
+        public var writePath: String?
+
+        public init(kernel: String, bluez: String?, rig: String, latencyScale: Double, peripheralAdapter: String,
+                    centralAdapter: String, host: String, writePath: String?)
+        {
+            self.kernel = kernel
+            self.bluez = bluez
+            self.rig = rig
+            self.latencyScale = latencyScale
+            self.peripheralAdapter = peripheralAdapter
+            self.centralAdapter = centralAdapter
+            self.host = host
+            self.writePath = writePath
+        }
+    }
+
+    /// `results.json` in the format of docs/results-format.md.
+    public static func json(_ results: [ScenarioResult], environment: Environment, startedAt: Date, wallMs: Double,
+                            shard: (index: Int, count: Int)? = nil) -> String
+    {
         let scenarios: [JSONValue] = results.map { result in
             var object = JSONObject([
                 ("file", .string(result.file)), ("name", .string(result.name)),
@@ -12,11 +41,7 @@ public enum RunReport {
                 ("durationMs", .number(round(result.durationMs))),
                 ("statusNotifications", .number(Double(result.statusNotifications))),
             ])
-            object.set("latencyMs", .object(JSONObject([
-                ("count", .number(Double(result.latencies.count))),
-                ("p50", number(result.latency(percentile: 0.5))), ("p95", number(result.latency(percentile: 0.95))),
-                ("max", number(result.latency(percentile: 1))),
-            ])))
+            object.set("latencyMs", summary(LatencyRecorder(result.latencies).summary))
             if !result.message.isEmpty { object.set("message", .string(result.message)) }
             object.set("phasesMs", .object(JSONObject(result.phases.map { ($0.name, .number(round($0.atMs))) })))
             object.set("steps", .array(result.steps.map { step in
@@ -24,20 +49,86 @@ public enum RunReport {
                     ("index", .number(Double(step.index))), ("kind", .string(step.kind)), ("outcome", .string(step.outcome.rawValue)),
                     ("commands", .number(Double(step.commands))),
                 ])
-                if let latency = step.latencyMs { entry.set("latencyMs", .number((latency * 1000).rounded() / 1000)) }
+                if let latency = step.latencyMs { entry.set("latencyMs", .number(rounded(latency))) }
+                if let stages = step.stages {
+                    entry.set("stagesMs", .object(JSONObject(zip(StageBreakdown.Stages.names, stages.values).map { ($0, .number(rounded($1))) })))
+                }
                 if !step.message.isEmpty { entry.set("message", .string(step.message)) }
                 return .object(entry)
             }))
             return .object(object)
         }
-        let document: JSONValue = .object(JSONObject([
-            ("rig", .string(rig)), ("startedAt", .string(ISO8601DateFormatter().string(from: startedAt))),
-            ("passed", .number(Double(results.filter { $0.outcome == .passed }.count))),
-            ("failed", .number(Double(results.filter { $0.outcome != .passed }.count))),
-            ("scenarios", .array(scenarios)),
-        ]))
-        return JSONWriter(pretty: true).string(document) + "\n"
+        var document = JSONObject([
+            ("format", .string("hil-results/1")),
+            ("rig", .string(environment.rig)), ("startedAt", .string(ISO8601DateFormatter().string(from: startedAt))),
+            ("wallMs", .number(round(wallMs))),
+        ])
+        if let shard { document.set("shard", .object(JSONObject([("index", .number(Double(shard.index))), ("count", .number(Double(shard.count)))]))) }
+        document.set("environment", .object(JSONObject([
+            ("kernel", .string(environment.kernel)), ("bluez", environment.bluez.map(JSONValue.string) ?? .null),
+            ("rig", .string(environment.rig)), ("latencyScale", .number(environment.latencyScale)),
+            ("peripheralAdapter", .string(environment.peripheralAdapter)), ("centralAdapter", .string(environment.centralAdapter)),
+            ("host", .string(environment.host)), ("writePath", environment.writePath.map(JSONValue.string) ?? .null),
+        ])))
+        document.set("passed", .number(Double(results.filter { $0.outcome == .passed }.count)))
+        document.set("failed", .number(Double(results.filter { $0.outcome != .passed }.count)))
+        document.set("latency", latency(results))
+        document.set("scenarios", .array(scenarios))
+        return JSONWriter(pretty: true).string(.object(document)) + "\n"
     }
+
+    /// Every step latency of the run by step kind, with the stages, as HdrHistogram percentiles.
+    static func latency(_ results: [ScenarioResult]) -> JSONValue {
+        var all = LatencyRecorder()
+        var byKind: [String: LatencyRecorder] = [:]
+        var stages: [String: [LatencyRecorder]] = [:]
+        for step in results.flatMap(\.steps) {
+            guard let latency = step.latencyMs else { continue }
+            all.record(latency)
+            byKind[step.kind, default: LatencyRecorder()].record(latency)
+            if let values = step.stages?.values {
+                var recorders = stages[step.kind] ?? Array(repeating: LatencyRecorder(), count: values.count)
+                for (index, value) in values.enumerated() { recorders[index].record(value) }
+                stages[step.kind] = recorders
+            }
+        }
+        let kinds: [(String, JSONValue)] = byKind.keys.sorted().map { kind in
+            guard case .object(var object) = summary(byKind[kind]!.summary) else { return (kind, .null) }
+            if let recorders = stages[kind] {
+                object.set("stages", .object(JSONObject(zip(StageBreakdown.Stages.names, recorders).map { ($0, summary($1.summary)) })))
+            }
+            return (kind, .object(object))
+        }
+        return .object(JSONObject([("all", summary(all.summary)), ("byKind", .object(JSONObject(kinds)))]))
+    }
+
+    /// The run's latencies by step kind, with the median of each stage, for the end of `hil run`'s output.
+    public static func kindTable(_ results: [ScenarioResult]) -> String {
+        var byKind: [String: [StepResult]] = [:]
+        for step in results.flatMap(\.steps) where step.latencyMs != nil { byKind[step.kind, default: []].append(step) }
+        guard !byKind.isEmpty else { return "no step latencies" }
+        func cell(_ value: Double?) -> String { value.map { String(format: "%8.1f", $0) } ?? "       -" }
+        var lines = ["step kind          n   p50 ms   p95 ms   p99 ms   max ms   median stages: gesture / link / peripheral / kernel ms"]
+        for kind in byKind.keys.sorted() {
+            let steps = byKind[kind]!
+            let summary = LatencyRecorder(steps.compactMap(\.latencyMs)).summary
+            let staged = steps.compactMap(\.stages)
+            let stages = staged.isEmpty ? "-" : (0..<4).map { stage in
+                String(format: "%.2f", LatencyRecorder(staged.map { $0.values[stage] }).percentile(50) ?? 0)
+            }.joined(separator: " / ")
+            lines.append("\(kind.padding(toLength: 16, withPad: " ", startingAt: 0)) \(String(format: "%3d", summary.count)) \(cell(summary.p50)) \(cell(summary.p95)) \(cell(summary.p99)) \(cell(summary.max))   \(stages)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func summary(_ summary: LatencySummary) -> JSONValue {
+        .object(JSONObject([
+            ("count", .number(Double(summary.count))), ("p50", number(summary.p50)), ("p95", number(summary.p95)),
+            ("p99", number(summary.p99)), ("max", number(summary.max)),
+        ]))
+    }
+
+    private static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 
     public static func junit(_ results: [ScenarioResult]) -> String {
         let failures = results.filter { $0.outcome == .failed || $0.outcome == .inconclusive }.count

@@ -14,6 +14,23 @@ public struct StepResult: Sendable, Hashable {
     public var latencyMs: Double?
     public var commands: Int
     public var message: String
+    /// The step's latency split at the command that completed it (needs the peripheral's receipts).
+    public var stages: StageBreakdown.Stages?
+    /// CLOCK_MONOTONIC ns: the step's first send and the evdev timestamp of the frame that completed it.
+    var firstSendNs: UInt64?
+    var completedNs: UInt64?
+
+    public init(index: Int, kind: String, outcome: Outcome, latencyMs: Double?, commands: Int, message: String,
+                stages: StageBreakdown.Stages? = nil)
+    {
+        self.index = index
+        self.kind = kind
+        self.outcome = outcome
+        self.latencyMs = latencyMs
+        self.commands = commands
+        self.message = message
+        self.stages = stages
+    }
 }
 
 /// What became of one scenario.

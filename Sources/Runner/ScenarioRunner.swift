@@ -56,6 +56,7 @@ public struct ScenarioRunner: Sendable {
         var central: BlueZCentral?
         var remote: BlueZCentral.Peripheral?
         var acquired: Int32?
+        var sends: [StageBreakdown.Send] = []
         func phase(_ name: String) {
             result.phases.append(.init(name: name, atMs: (ContinuousClock.now - start).milliseconds))
         }
@@ -63,13 +64,17 @@ public struct ScenarioRunner: Sendable {
             if let acquired { close(acquired) }
             collector?.stop()
         }
+        if scenario.run.uinput == .denied {
+            return refusal(scenario, folder: folder, start: start, result: result)
+        }
         do {
             // The phone scans first, then the computer starts advertising (see BlueZCentral.startDiscovery).
             let bluez = BlueZCentral(connection: try await DBusConnection.connect(.system), adapter: context.centralAdapter)
             central = bluez
             try await bluez.startDiscovery()
             peripheral = try PeripheralUnderTest(
-                hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder)
+                hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder,
+                lockoutSeconds: scenario.run.lockoutSeconds)
             phase("peripheral registered")
             let node = try EvdevReader.waitForDevice(named: context.uinputName, timeout: .seconds(10))
             collector = FrameCollector(reader: try EvdevReader(devnode: node, grab: true))
@@ -89,8 +94,9 @@ public struct ScenarioRunner: Sendable {
             let statuses = StatusWatcher()
             await statuses.watch(bluez, link)
             defer { statuses.stop() }
-            result.steps = try await drive(scenario, central: bluez, link: link, collector: collector!, folder: folder,
-                                           statuses: statuses) { () async throws -> Int32? in
+            let shownCode: @Sendable () -> String? = { [peripheral] in peripheral?.pairingCode() }
+            (result.steps, sends) = try await drive(scenario, central: bluez, link: link, collector: collector!, folder: folder,
+                                                    statuses: statuses, shownCode: shownCode) { () async throws -> Int32? in
                 guard path == .fd else { return nil }
                 let fd = try await bluez.acquireWrite(link.command).fd
                 acquired = fd
@@ -127,6 +133,7 @@ public struct ScenarioRunner: Sendable {
             }
             peripheral.stop()
             phase("peripheral stopped")
+            addStages(to: &result.steps, sends: sends, receiptsFile: peripheral.receiptsFile)
         }
         if let central, let remote {
             // The next scenario is a new phone: the link goes, and the phone forgets the computer so no cached
@@ -147,6 +154,18 @@ public struct ScenarioRunner: Sendable {
         }
         result.durationMs = (ContinuousClock.now - start).milliseconds
         return result
+    }
+
+    /// Splits each judged step's latency into stages with the peripheral's receipts (written when it stopped).
+    private func addStages(to steps: inout [StepResult], sends: [StageBreakdown.Send], receiptsFile: String) {
+        guard let text = try? String(contentsOfFile: receiptsFile, encoding: .utf8) else { return }
+        let receipts = StageBreakdown.receipts(text)
+        let alignment = StageBreakdown.align(sends, receipts)
+        for index in steps.indices {
+            guard let first = steps[index].firstSendNs, let completed = steps[index].completedNs else { continue }
+            steps[index].stages = StageBreakdown.stages(
+                firstSend: first, completed: completed, sends: sends, receipts: receipts, alignment: alignment)
+        }
     }
 
     // MARK: The phone's remembered computers (R6)
@@ -195,7 +214,8 @@ public struct ScenarioRunner: Sendable {
 
     /// - Parameter acquire: opens the fd write path (after the connect-time mode sync), or returns nil for D-Bus.
     private func drive(_ scenario: Scenario, central: BlueZCentral, link: BlueZCentral.Peripheral, collector: FrameCollector,
-                       folder: String, statuses: StatusWatcher, acquire: () async throws -> Int32?) async throws -> [StepResult]
+                       folder: String, statuses: StatusWatcher, shownCode: @Sendable () -> String?,
+                       acquire: () async throws -> Int32?) async throws -> ([StepResult], [StageBreakdown.Send])
     {
         let script = scenario.script
         var processor = GestureProcessor(settings: script.settings, at: .zero)
@@ -205,8 +225,11 @@ public struct ScenarioRunner: Sendable {
         var segment: Segment?
         var fd: Int32?
         var activityAtEnd: [Int: Activity] = [:]
+        /// When each step began and ended (CLOCK_MONOTONIC), for the status notifications it expects (R5).
+        var windows: [Int: (start: MonotonicTime, end: MonotonicTime)] = [:]
         /// Every command with the CLOCK_MONOTONIC time it was handed to the link.
         var commandLog = ""
+        var sends: [StageBreakdown.Send] = []
         defer { try? commandLog.write(toFile: folder + "/commands.log", atomically: true, encoding: .utf8) }
 
         /// False after the user disconnected or the phone gave up reconnecting: the phone sends nothing then.
@@ -222,6 +245,7 @@ public struct ScenarioRunner: Sendable {
                     continue
                 }
                 commandLog.append("\(at) \(String(decoding: bytes, as: UTF8.self))\n")
+                sends.append(.init(at: at.nanoseconds, payload: String(decoding: bytes, as: UTF8.self)))
                 if let fd {
                     guard write(fd, bytes, bytes.count) == bytes.count else {
                         throw RunnerError("writing \(command.name) to the acquired command socket failed: \(String(cString: strerror(errno)))")
@@ -283,10 +307,16 @@ public struct ScenarioRunner: Sendable {
             let verdict = matcher.verdict()
             let outcome: StepResult.Outcome = collector.dropped ? .inconclusive : (verdict.outcome == .passed ? .passed : .failed)
             let unsent = closing.unsent == 0 ? "" : "\(closing.unsent) command(s) not sent: the link was down"
-            results.append(StepResult(
+            var step = StepResult(
                 index: closing.step, kind: script.steps[closing.step].name, outcome: outcome,
                 latencyMs: verdict.latency?.milliseconds, commands: closing.commands,
-                message: [verdict.message, unsent].filter { !$0.isEmpty }.joined(separator: "\n")))
+                message: [verdict.message, unsent].filter { !$0.isEmpty }.joined(separator: "\n"))
+            if let latency = verdict.latency, let first = closing.firstSend {
+                step.firstSendNs = first.nanoseconds
+                step.completedNs = first.nanoseconds + UInt64(max(0, latency.components.seconds)) * 1_000_000_000
+                    + UInt64(max(0, latency.components.attoseconds / 1_000_000_000))
+            }
+            results.append(step)
             if closing.lastStep > closing.step {
                 appendUnchecked((closing.step + 1)...closing.lastStep, commandsOfFirst: 0)
             }
@@ -302,6 +332,15 @@ public struct ScenarioRunner: Sendable {
         fd = try await acquire()
         var time = Duration.zero
         for (index, step) in script.steps.enumerated() {
+            let stepStart = MonotonicTime.now()
+            defer { windows[index] = (stepStart, .now()) }
+            if case .pair(let code) = step {
+                try await judgeSegment()
+                segment = nil
+                results.append(try await pair(index, code: code, scenario: scenario, central: central, link: link, shownCode: shownCode))
+                time = max(time, clock.now - origin)
+                continue
+            }
             if step.isLinkAction {
                 // Judge what came before, then act on the link and judge the step's link expectation.
                 try await judgeSegment()
@@ -357,6 +396,18 @@ public struct ScenarioRunner: Sendable {
             activityAtEnd[index] = processor.activity
         }
         try await judgeSegment()
+        // The status notifications each step that names some received (R5).
+        for position in results.indices {
+            let index = results[position].index
+            guard let expectation = scenario.statusExpectations[index], let window = windows[index] else { continue }
+            let problems = Self.judge(expectation, statuses.received(from: window.start, to: window.end), scale: context.latencyScale)
+            if problems.isEmpty {
+                if results[position].outcome == .unchecked { results[position].outcome = .passed }
+            } else {
+                results[position].outcome = .failed
+                results[position].message += (results[position].message.isEmpty ? "" : "\n") + problems.joined(separator: "\n")
+            }
+        }
         // The phone's state at the end of each step that names one (R11).
         for position in results.indices {
             let index = results[position].index
@@ -370,7 +421,133 @@ public struct ScenarioRunner: Sendable {
                     + "the phone is \(actual?.rawValue ?? "unknown") at the end of the step, expected \(wanted.rawValue)"
             }
         }
-        return results
+        return (results, sends)
+    }
+
+    // MARK: Pairing (R4), status (R5), refusing to start (R10)
+
+    /// The phone asks to pair (reads the pairing characteristic, so the computer shows a code), enters `code`,
+    /// and reads the pairing state again; judged by the step's pairing expectation.
+    private func pair(_ index: Int, code: PairCode, scenario: Scenario, central: BlueZCentral, link: BlueZCentral.Peripheral,
+                      shownCode: () -> String?) async throws -> StepResult
+    {
+        _ = try await central.read(link.pairing)
+        let shown = shownCode()
+        let digits: String
+        switch code {
+        case .shown: digits = shown ?? "000000"
+        case .wrong:
+            // The shown code with its last digit changed: wrong, and still 6 digits.
+            let base = Array(shown ?? "000000")
+            digits = String(base.dropLast()) + String((Int(String(base.last ?? "0"))! + 1) % 10)
+        case .digits(let given): digits = given
+        }
+        var refusal: String?
+        do {
+            try await central.write(link.pairing, Array(digits.utf8), withResponse: true)
+        } catch {
+            refusal = error.dbusName ?? error.message
+        }
+        let statusBytes = try await central.read(link.pairing)
+        let status: PairingStatus
+        do {
+            status = try PairingStatus.decode(statusBytes)
+        } catch {
+            throw RunnerError("the pairing characteristic's value is not a PairingStatus: \(error) (\(String(decoding: statusBytes, as: UTF8.self)))")
+        }
+        let which = switch code { case .shown: "the shown code"; case .wrong: "a wrong code"; case .digits: "the code" }
+        let summary = "entered \(which) \(digits): \(refusal.map { "refused (\($0))" } ?? "accepted"); the computer reports \(status.state.rawValue), \(status.attemptsRemaining) attempt(s) left"
+            + (status.secondsRemaining.map { ", \($0) s remaining" } ?? "")
+        guard let expectation = scenario.pairingExpectations[index] else {
+            return StepResult(index: index, kind: "pair", outcome: .unchecked, latencyMs: nil, commands: 0, message: summary)
+        }
+        var problems: [String] = []
+        if status.state != expectation.state { problems.append("pairing state \(status.state.rawValue), expected \(expectation.state.rawValue)") }
+        if let left = expectation.attemptsRemaining, left != status.attemptsRemaining {
+            problems.append("\(status.attemptsRemaining) attempt(s) left, expected \(left)")
+        }
+        if let refused = expectation.refused, refused != (refusal != nil) {
+            problems.append(refused ? "the computer accepted the code, expected a refusal" : "the computer refused the code (\(refusal!)), expected it accepted")
+        }
+        return StepResult(index: index, kind: "pair", outcome: problems.isEmpty ? .passed : .failed, latencyMs: nil, commands: 0,
+                          message: (problems + [summary]).joined(separator: "\n"))
+    }
+
+    /// Problems with the status notifications a step received (R5).
+    static func judge(_ expectation: StatusExpectation, _ received: [StatusWatcher.Notification], scale: Double) -> [String] {
+        var problems: [String] = []
+        if received.count < expectation.atLeast {
+            problems.append("\(received.count) status notification(s) during the step, expected at least \(expectation.atLeast)")
+        }
+        if let every = expectation.everyMs {
+            let tolerance = expectation.toleranceMs * scale
+            for (earlier, later) in zip(received, received.dropFirst()) {
+                let gap = Double(later.at.nanoseconds - earlier.at.nanoseconds) / 1_000_000
+                if abs(gap - every) > tolerance {
+                    problems.append("status notifications \(format(gap)) ms apart, expected \(format(every)) ± \(format(tolerance)) ms")
+                }
+            }
+        }
+        for notification in received {
+            let level = notification.status.batteryLevel
+            if !(0...100).contains(level) { problems.append("battery level \(level) is outside 0–100") }
+            if let wanted = expectation.batteryLevel, wanted != level { problems.append("battery level \(level), expected \(wanted)") }
+        }
+        if !problems.isEmpty {
+            problems.append("received: " + (received.isEmpty ? "none" : received.map { "battery \($0.status.batteryLevel)" }.joined(separator: ", ")))
+        }
+        return problems
+    }
+
+    /// R10: the computer started without permission to open uinput must refuse to start, saying why, and
+    /// never register with bluetoothd (it would run while dropping every command).
+    private func refusal(_ scenario: Scenario, folder: String, start: ContinuousClock.Instant, result: ScenarioResult) -> ScenarioResult {
+        var result = finishRefusal(scenario, folder: folder, result: result)
+        result.durationMs = (ContinuousClock.now - start).milliseconds
+        return result
+    }
+
+    private func finishRefusal(_ scenario: Scenario, folder: String, result: ScenarioResult) -> ScenarioResult {
+        var result = result
+        let node: DeniedUinputNode
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            node = try DeniedUinputNode()
+        } catch {
+            result.message = "\(error)\n"
+            return result
+        }
+        defer { node.remove() }
+        let peripheral: PeripheralUnderTest
+        do {
+            peripheral = try PeripheralUnderTest(
+                hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder,
+                uinputPath: node.path, launcher: node.launcher, expectRegistration: false)
+        } catch {
+            result.message = "\(error)\n"
+            return result
+        }
+        guard let status = peripheral.waitForExit(timeout: .seconds(10)) else {
+            peripheral.stop()
+            result.outcome = .failed
+            result.message = "the computer kept running for 10 s without permission to use uinput (R10: it must refuse to start); its last lines:\n\(peripheral.lastLines(10))\n"
+            return result
+        }
+        let output = peripheral.log
+        var problems: [String] = []
+        if status == 0 { problems.append("the computer exited with status 0; a refusal exits non-zero") }
+        if output.contains("registered on") { problems.append("the computer registered with bluetoothd before refusing") }
+        for text in scenario.expectedRefusal ?? [] where !output.contains(text) {
+            problems.append("the refusal does not mention \(text.debugDescription)")
+        }
+        result.outcome = problems.isEmpty ? .passed : .failed
+        result.message = problems.isEmpty
+            ? "refused to start (exit \(status)): \(output.split(separator: "\n").last.map(String.init) ?? "")\n"
+            : (problems + ["its output:", peripheral.lastLines(10)]).joined(separator: "\n") + "\n"
+        result.steps = scenario.script.steps.enumerated().map { index, step in
+            StepResult(index: index, kind: step.name, outcome: .unchecked, latencyMs: nil, commands: 0, message: "not run: the computer refused to start")
+        }
+        return result
     }
 
     /// What a link step did: whether the phone ends up connected, its tries, when it reached that (from the

@@ -1,19 +1,32 @@
 import Central
+import Evdev
 import RemoteTouchProtocol
 import Synchronization
 
-/// The phone's subscription to status notifications (R5), as the app keeps one while connected; counts
-/// what arrives. `watch` again after a reconnect.
+/// The phone's subscription to status notifications (R5), as the app keeps one while connected; keeps what
+/// arrives with its CLOCK_MONOTONIC arrival time. `watch` again after a reconnect.
 final class StatusWatcher: Sendable {
-    private let state = Mutex<(count: Int, task: Task<Void, Never>?)>((0, nil))
+    struct Notification: Sendable {
+        var at: MonotonicTime
+        var status: StatusData
+    }
 
-    var count: Int { state.withLock { $0.count } }
+    private let state = Mutex<(received: [Notification], task: Task<Void, Never>?)>(([], nil))
+
+    var count: Int { state.withLock { $0.received.count } }
+
+    /// The notifications that arrived between two times.
+    func received(from start: MonotonicTime, to end: MonotonicTime) -> [Notification] {
+        state.withLock { $0.received.filter { $0.at >= start && $0.at <= end } }
+    }
 
     func watch(_ central: BlueZCentral, _ link: BlueZCentral.Peripheral) async {
         guard let stream = try? await central.notifications(link.status) else { return }
         let task = Task { [self] in
-            for await value in stream where (try? StatusData.decode(value)) != nil {
-                state.withLock { $0.count += 1 }
+            for await value in stream {
+                guard let status = try? StatusData.decode(value) else { continue }
+                let at = MonotonicTime.now()
+                state.withLock { $0.received.append(Notification(at: at, status: status)) }
             }
         }
         state.withLock { state in

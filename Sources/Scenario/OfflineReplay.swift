@@ -37,20 +37,35 @@ public struct OfflineReplay: Sendable {
         // the link is back; when it is back, the phone re-sends its mode.
         var linkUp = true
         var unsent: Set<Int> = []
+        // The computer refuses every command of a phone that has not paired (R4).
+        var paired = scenario.run.pairing == .pair
+        // The mode the phone sends on connect is refused too when it has not paired.
+        var refused: Set<Int> = paired ? [] : Set(outputs.indices.filter { outputs[$0].output.command != nil })
         func take(_ step: Int, _ produced: [GestureOutput]) {
             for output in produced {
                 if !linkUp && output.command != nil { unsent.insert(outputs.count) }
+                if linkUp && !paired && output.command != nil { refused.insert(outputs.count) }
                 outputs.append((step, output))
             }
         }
         for (index, step) in script.steps.enumerated() {
-            if index > 0 && (scenario.expectations[index] != nil || step.isLinkAction) {
+            let isPair = if case .pair = step { true } else { false }
+            if index > 0 && (scenario.expectations[index] != nil || step.isLinkAction || isPair) {
                 // The rig judges the step before here, sending first everything the phone's timers still had
                 // to send (paced motion, a pending single tap): those belong to the step before.
                 while let deadline = processor.nextSendDeadline {
                     take(index - 1, processor.advance(to: deadline))
                     time = max(time, deadline)
                 }
+            }
+            if case .pair(let code) = step {
+                // Paired when the step expects it, or, without an expectation, when it enters the shown code.
+                if let expected = scenario.pairingExpectations[index] {
+                    paired = paired || expected.state == .paired
+                } else if code == .shown {
+                    paired = true
+                }
+                continue
             }
             if step.isLinkAction {
                 let wasUp = linkUp
@@ -85,6 +100,10 @@ public struct OfflineReplay: Sendable {
             }
             if unsent.contains(position) {
                 lines.append("\(time)  \(String(decoding: command.encoded(), as: UTF8.self))  →  not sent, the link is down")
+                continue
+            }
+            if refused.contains(position) {
+                lines.append("\(time)  \(String(decoding: command.encoded(), as: UTF8.self))  →  refused, the phone is not paired")
                 continue
             }
             commandCount += 1

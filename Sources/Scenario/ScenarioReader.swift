@@ -1,6 +1,7 @@
 import GestureModel
 import GestureScript
 import InputCodes
+import RemoteTouchProtocol
 import StrictJSON
 import Verifier
 
@@ -30,8 +31,17 @@ struct ScenarioReader {
         guard let object = collected.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return run }
         collected.attempt { () throws(JSONSchemaError) in
             try object.rejectUnknownKeys(
-                allowed: ["writePath", "pairing", "confirmedWrites", "reconnectIntervalMs", "maxReconnectAttempts", "knownDevices"], at: path)
+                allowed: [
+                    "writePath", "pairing", "confirmedWrites", "reconnectIntervalMs", "maxReconnectAttempts", "knownDevices",
+                    "lockoutSeconds", "uinput",
+                ], at: path)
         }
+        if let v = object["lockoutSeconds"] {
+            run.lockoutSeconds = collected.attempt { () throws(JSONSchemaError) in try v.integer(at: path.appending("lockoutSeconds"), in: 1...3600) }
+        }
+        if let v = object["uinput"], let access = collected.attempt({ () throws(JSONSchemaError) in
+            try v.enumeration(RunSettings.UinputAccess.self, at: path.appending("uinput"))
+        }) { run.uinput = access }
         if let v = object["confirmedWrites"], let flag = collected.attempt({ () throws(JSONSchemaError) in
             try v.bool(at: path.appending("confirmedWrites"))
         }) { run.confirmedWrites = flag }
@@ -51,6 +61,49 @@ struct ScenarioReader {
             try v.enumeration(RunSettings.Pairing.self, at: path.appending("pairing"))
         }) { run.pairing = pairing }
         return run
+    }
+
+    /// `{"atLeast": 2, "everyMs": 2000, "toleranceMs": 250, "batteryLevel": 100}`
+    mutating func status(_ value: JSONValue, at path: JSONPath) -> StatusExpectation? {
+        guard let object = collected.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return nil }
+        collected.attempt { () throws(JSONSchemaError) in
+            try object.rejectUnknownKeys(allowed: ["atLeast", "everyMs", "toleranceMs", "batteryLevel"], at: path)
+        }
+        guard let atLeast = collected.attempt({ () throws(JSONSchemaError) in
+            try object.required("atLeast", at: path).integer(at: path.appending("atLeast"), in: 0...10_000)
+        }) else { return nil }
+        var expectation = StatusExpectation(atLeast: atLeast)
+        if let v = object["everyMs"] { expectation.everyMs = collected.attempt { () throws(JSONSchemaError) in try Self.positive(v, at: path.appending("everyMs")) } }
+        if let v = object["toleranceMs"], let ms = collected.attempt({ () throws(JSONSchemaError) in try Self.positive(v, at: path.appending("toleranceMs")) }) {
+            expectation.toleranceMs = ms
+        }
+        if let v = object["batteryLevel"] {
+            expectation.batteryLevel = collected.attempt { () throws(JSONSchemaError) in try v.integer(at: path.appending("batteryLevel"), in: 0...100) }
+        }
+        return expectation
+    }
+
+    /// `{"pairing": "awaitingCode", "attemptsRemaining": 2, "refused": true}`
+    mutating func pairing(_ value: JSONValue, _ object: JSONObject, at path: JSONPath) -> PairingExpectation? {
+        guard let state = collected.attempt({ () throws(JSONSchemaError) in
+            try value.enumeration(PairingStatus.State.self, at: path.appending("pairing"))
+        }) else { return nil }
+        var expectation = PairingExpectation(state: state)
+        if let v = object["attemptsRemaining"] {
+            expectation.attemptsRemaining = collected.attempt { () throws(JSONSchemaError) in try v.integer(at: path.appending("attemptsRemaining"), in: 0...3) }
+        }
+        if let v = object["refused"] {
+            expectation.refused = collected.attempt { () throws(JSONSchemaError) in try v.bool(at: path.appending("refused")) }
+        }
+        return expectation
+    }
+
+    /// `["R10", "permission"]`: texts the computer's refusal must contain.
+    mutating func refusal(_ value: JSONValue, at path: JSONPath) -> [String]? {
+        guard let list = collected.attempt({ () throws(JSONSchemaError) in try value.array(at: path) }) else { return nil }
+        return list.enumerated().compactMap { index, element in
+            collected.attempt { () throws(JSONSchemaError) in try element.string(at: path.appending(index)) }
+        }
     }
 
     /// `"idle"` or `"active"`

@@ -45,6 +45,11 @@ struct PeripheralCommand: AsyncParsableCommand {
     @Option(help: "Battery level to report when this machine has no battery.")
     var battery = 100
 
+    @Option(help: ArgumentHelp("Write each command's receipt and uinput write times (CLOCK_MONOTONIC) to this file.",
+                               discussion: "One line per write: received ns, written ns of each frame (or - if refused), payload. hil run uses it for the per-stage latency breakdown.",
+                               valueName: "file"))
+    var receiptsLog: String?
+
     func validate() throws {
         if let adapter, !(adapter.hasPrefix("hci") && Int(adapter.dropFirst(3)) != nil) {
             throw ValidationError("--adapter takes a name like hci0, not \(adapter)")
@@ -65,6 +70,7 @@ struct PeripheralCommand: AsyncParsableCommand {
         configuration.uinputPath = uinputPath
         configuration.fallbackBatteryLevel = battery
         configuration.pairing.lockout = .seconds(lockoutSeconds)
+        configuration.receiptsFile = receiptsLog
         try FileManager.default.createDirectory(
             atPath: configuration.stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let log = PeripheralLog(path: configuration.stateDirectory + "/peripheral.log")

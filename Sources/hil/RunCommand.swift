@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Report
 import Rig
 import Runner
 import Scenario
@@ -15,7 +16,8 @@ struct RunCommand: AsyncParsableCommand {
             hardware, else virtual, else vm; in the vm rig, hil itself runs inside the guest) and each scenario
             runs with a fresh hil peripheral on the peripheral adapter, the phone's gesture model driven in real
             time on the central adapter, and the uinput device's frames judged step by step.
-            Results: results.json and junit.xml in --output, and each scenario's peripheral log.
+            Results in --output: results.json (docs/results-format.md), junit.xml, report.html and summary.md
+            (docs/report.md), and each scenario's logs. --list shows the requirement coverage instead of running.
             Exit status 0 only when every scenario passed.
             """
     )
@@ -41,30 +43,55 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Stop the whole run after this many seconds.")
     var timeout = 1800
 
+    @Option(help: ArgumentHelp(
+        "Run only slice i of n (1-based), e.g. 2/3, so a CI matrix can split the suite across boxes.",
+        discussion: "A scenario's slice depends only on its file path, so it stays in its slice as the suite grows; merge the slices' results.json with hil report.",
+        valueName: "i/n"))
+    var shard: String?
+
+    @Option(help: ArgumentHelp(
+        "An earlier run's results.json: flag gesture kinds whose p95 latency regressed (docs/report.md has the rule).",
+        valueName: "file"))
+    var baseline: String?
+
+    @Flag(help: "List the scenarios and the requirement coverage (requirements.json) without running anything.")
+    var list = false
+
+    @Option(help: .hidden)
+    var hostName: String?
+
     func validate() throws {
         if let writePath, RunSettings.WritePath(rawValue: writePath) == nil {
             throw ValidationError("--write-path takes dbus or fd, not \(writePath)")
         }
+        if let shard, Shard(shard) == nil {
+            throw ValidationError("--shard takes i/n with 1 ≤ i ≤ n, e.g. 1/4, not \(shard)")
+        }
     }
 
     func run() async throws {
-        var scenarios: [Scenario] = []
-        var problems = 0
-        for file in try ScenarioFiles.expand(paths) {
-            do {
-                scenarios.append(try Scenario.load(contentsOf: file))
-            } catch {
-                problems += 1
-                printError(error.description)
-            }
-        }
-        if problems > 0 {
-            printError("hil run: \(problems) file(s) with problems; nothing was run")
-            throw ExitCode.failure
-        }
+        let (all, catalog) = try ScenarioFiles.load(paths, command: "hil run")
+        var scenarios = all
         if let filter {
             scenarios = scenarios.filter { $0.name.contains(filter) || $0.file.contains(filter) }
             guard !scenarios.isEmpty else { throw ValidationError("no scenario matches --filter \(filter)") }
+        }
+        if let baseline {
+            // Checked before any rig comes up, so a wrong path costs nothing.
+            do {
+                _ = try RunResults.load(contentsOf: baseline)
+            } catch {
+                printError("hil run: --baseline: \(error)")
+                throw ExitCode.failure
+            }
+        }
+        if let shard = shard.flatMap(Shard.init) {
+            scenarios = scenarios.filter { shard.contains($0.file) }
+            guard !scenarios.isEmpty else { throw ValidationError("shard \(shard) has no scenario (of \(all.count))") }
+        }
+        if list {
+            print(CoverageListing.text(scenarios: scenarios, catalog: catalog, all: all))
+            return
         }
         if ProcessInfo.processInfo.environment["HIL_RIG"] != nil {
             try await runInside(scenarios)
@@ -83,6 +110,9 @@ struct RunCommand: AsyncParsableCommand {
         var command = [Self.executable, "run"] + paths + ["--rigs", catalog.directory, "--output", inVM ? "/hil/share/results" : destination]
         if let filter { command += ["--filter", filter] }
         if let writePath { command += ["--write-path", writePath] }
+        if let shard { command += ["--shard", shard] }
+        if let baseline { command += ["--baseline", URL(fileURLWithPath: baseline).standardizedFileURL.path] }
+        command += ["--host-name", ProcessInfo.processInfo.hostName]
         try RigExecution.run(
             chosen, catalog: catalog, facts: facts, command: command,
             options: .init(timeout: .seconds(timeout), resultsDestination: inVM ? destination : nil))
@@ -105,6 +135,12 @@ struct RunCommand: AsyncParsableCommand {
         print("hil run: \(scenarios.count) scenario(s) on rig \(rigName) (latency scale \(context.latencyScale)), peripheral \(context.peripheralAdapter), central \(context.centralAdapter)")
         let runner = ScenarioRunner(context: context)
         let started = Date()
+        let clock = ContinuousClock.now
+        let facts = HostFacts.probe()
+        let environmentFacts = RunReport.Environment(
+            kernel: facts.kernelRelease, bluez: facts.bluetoothdVersion, rig: rigName, latencyScale: context.latencyScale,
+            peripheralAdapter: context.peripheralAdapter, centralAdapter: context.centralAdapter,
+            host: hostName ?? ProcessInfo.processInfo.hostName, writePath: writePath)
         var results: [ScenarioResult] = []
         // Ctrl-C: stop the peripheral under test, keep what was judged, write the results, exit 130.
         let interrupted = InterruptFlag()
@@ -130,17 +166,41 @@ struct RunCommand: AsyncParsableCommand {
             // Live progress also when standard output is a file or a pipe (a CI log): flush every stream.
             fflush(nil)
         }
-        try RunReport.json(results, rig: rigName, startedAt: started).write(toFile: work + "/results.json", atomically: true, encoding: .utf8)
+        let wallMs = Double((ContinuousClock.now - clock).components.seconds) * 1000
+            + Double((ContinuousClock.now - clock).components.attoseconds) / 1e15
+        let slice = shard.flatMap(Shard.init).map { (index: $0.index, count: $0.count) }
+        try RunReport.json(results, environment: environmentFacts, startedAt: started, wallMs: wallMs, shard: slice)
+            .write(toFile: work + "/results.json", atomically: true, encoding: .utf8)
         try RunReport.junit(results).write(toFile: work + "/junit.xml", atomically: true, encoding: .utf8)
+        var comparison: BaselineComparison?
+        do {
+            try ReportFiles.write(nextTo: work + "/results.json", baselineFile: baseline)
+            if let baseline {
+                comparison = BaselineComparison(
+                    current: try RunResults.load(contentsOf: work + "/results.json"), baseline: try RunResults.load(contentsOf: baseline))
+            }
+        } catch {
+            printError("hil run: the report could not be written: \(error)")
+        }
         print("")
         print("outcome       p50 ms   p95 ms   max ms  scenario")
         for result in results {
             let cells = [0.5, 0.95, 1].map { result.latency(percentile: $0).map { String(format: "%8.1f", $0) } ?? "       -" }
             print("\(result.outcome.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) \(cells.joined(separator: " ")) \(result.name)")
         }
+        print("")
+        print(RunReport.kindTable(results))
         let passed = results.filter { $0.outcome == .passed }.count
-        print("\(passed) passed, \(results.count - passed) failed")
-        print("results: \(work)/results.json, \(work)/junit.xml")
+        print("\(passed) passed, \(results.count - passed) failed in \(String(format: "%.1f", wallMs / 1000)) s")
+        if let comparison {
+            let regressed = comparison.regressions
+            print(regressed.isEmpty
+                ? "baseline: no gesture kind regressed (\(BaselineComparison.ruleText))"
+                : "baseline: REGRESSED " + regressed.map { kind in
+                    "\(kind.kind) p95 \(kind.baseline?.p95.map { String(format: "%.1f", $0) } ?? "-") → \(kind.current?.p95.map { String(format: "%.1f", $0) } ?? "-") ms"
+                }.joined(separator: "; "))
+        }
+        print("results: \(work)/results.json, \(work)/junit.xml, \(work)/\(ReportFiles.htmlName), \(work)/\(ReportFiles.markdownName)")
         if interrupted.isSet {
             print("interrupted: \(scenarios.count - results.count) scenario(s) not run")
             throw ExitCode(130)

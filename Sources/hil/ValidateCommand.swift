@@ -15,11 +15,24 @@ struct ValidateCommand: AsyncParsableCommand {
     func run() async throws {
         let files = try ScenarioFiles.expand(paths)
         var bad = 0
+        var catalog: RequirementCatalog?
+        if let file = RequirementCatalog.find(for: paths) {
+            do {
+                catalog = try RequirementCatalog.load(contentsOf: file)
+            } catch {
+                bad += 1
+                print(error.description)
+            }
+        }
         for file in files {
             do {
                 let scenario = try Scenario.load(contentsOf: file)
-                let checked = scenario.expectations.compactMap { $0 }.count
-                print("ok  \(file): \(scenario.script.steps.count) steps, \(checked) with expectations")
+                if let unknown = catalog?.unknownIDs(in: scenario), !unknown.isEmpty {
+                    bad += 1
+                    print(unknown.map { "\(file): \($0)" }.joined(separator: "\n"))
+                    continue
+                }
+                print("ok  \(file): \(scenario.script.steps.count) steps, \(scenario.checkCount) check(s)")
             } catch {
                 bad += 1
                 print(error.description)

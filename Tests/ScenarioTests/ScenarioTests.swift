@@ -13,7 +13,7 @@ func shippedScenarios() -> [String] {
     let walker = FileManager.default.enumerator(atPath: folder)
     var files: [String] = []
     while let relative = walker?.nextObject() as? String {
-        if relative.hasSuffix(".json") && !relative.hasSuffix(".schema.json") { files.append(folder + "/" + relative) }
+        if relative.hasSuffix(".json") && !relative.hasSuffix(".schema.json") && !relative.hasSuffix("requirements.json") { files.append(folder + "/" + relative) }
     }
     return files.sorted()
 }
@@ -23,10 +23,10 @@ struct ScenarioTests {
     @Test("every shipped scenario loads, has expectations, and they hold offline")
     func shipped() throws {
         let files = shippedScenarios()
-        #expect(files.count >= 8)
+        #expect(files.count >= 40)
         for file in files {
             let scenario = try Scenario.load(contentsOf: file)
-            #expect(scenario.expectations.contains { $0 != nil }, "\(file) checks nothing")
+            #expect(scenario.checkCount > 0, "\(file) checks nothing")
             let replay = OfflineReplay(scenario: scenario)
             #expect(replay.errors.isEmpty, "\(file):\n\(replay.errors.joined(separator: "\n"))")
             #expect(replay.checkedSteps == scenario.expectations.compactMap { $0 }.count)
@@ -49,6 +49,10 @@ struct ScenarioTests {
                 case .totalPercent(let total, let percent): expectation.motion[axis] = .totalPercent(total * 2 + 100, percent: percent)
                 case .direction(let direction): expectation.motion[axis] = .direction(direction == .positive ? .negative : .positive)
                 }
+            } else if expectation.isAbsenceOnly {
+                // "Nothing arrives" becomes "a click arrives".
+                expectation = StepExpectation(withinMs: expectation.withinMs)
+                expectation.keys = [InputEvent(.btnLeft, 1), InputEvent(.btnLeft, 0)]
             }
             scenario.expectations[index] = expectation
             let replay = OfflineReplay(scenario: scenario)
@@ -253,5 +257,67 @@ struct ScenarioSchemaTests {
         ])
         #expect(results.count == 8)
         for (name, verdict) in results { #expect(verdict != "ok", "the schema accepted \(name)") }
+    }
+}
+
+@Suite("Scenarios: pairing, status and refusal expectations")
+struct PairingStatusRefusalTests {
+    @Test("pair steps, pairing and status expectations, lockout and uinput settings are read")
+    func reads() throws {
+        let scenario = try Scenario.parse(try JSONParser().parse(#"""
+            {"name": "p", "run": {"pairing": "none", "lockoutSeconds": 2},
+             "steps": [
+               {"pair": {"code": "wrong"}, "expect": {"pairing": "awaitingCode", "attemptsRemaining": 2, "refused": true}},
+               {"pair": {"code": "123456"}},
+               {"wait": {"ms": 4500}, "expect": {"status": {"atLeast": 2, "everyMs": 2000, "batteryLevel": 100}, "phone": "active"}}
+             ]}
+            """#), file: "p.json")
+        #expect(scenario.script.steps.first == .pair(.wrong))
+        #expect(scenario.script.steps[1] == .pair(.digits("123456")))
+        #expect(scenario.pairingExpectations == [PairingExpectation(state: .awaitingCode, attemptsRemaining: 2, refused: true), nil, nil])
+        #expect(scenario.statusExpectations[2] == StatusExpectation(atLeast: 2, everyMs: 2000, batteryLevel: 100))
+        #expect(scenario.phoneExpectations[2] == .active)
+        #expect(scenario.run.lockoutSeconds == 2)
+        #expect(scenario.checkCount == 3)
+    }
+
+    @Test("bad pairing, status and refusal parts are reported with their JSON paths")
+    func problems() throws {
+        let value = try JSONParser().parse(#"""
+            {"name": "bad", "run": {"uinput": "denied", "lockoutSeconds": 0},
+             "steps": [
+               {"pair": {"code": "12345"}},
+               {"tap": {}, "expect": {"pairing": "paired"}},
+               {"pair": {"code": "shown"}, "expect": {"pairing": "married"}},
+               {"wait": {"ms": 10}, "expect": {"status": {"everyMs": 2000}}}
+             ]}
+            """#)
+        do {
+            _ = try Scenario.parse(value, file: "Scenarios/bad.json")
+            Issue.record("a broken scenario parsed")
+        } catch {
+            #expect(error.problems == [
+                "steps[0].pair.code: expected \"shown\", \"wrong\" or 6 digits, found \"12345\"",
+                "run.lockoutSeconds: expected a whole number in 1...3600, found 0",
+                "run.uinput: expectRefusal and run.uinput \"denied\" go together: a computer denied uinput must refuse to start (R10), and only then",
+                "steps[1].expect.pairing: only a pair step has a pairing expectation; this is a tap step",
+                "steps[2].expect.pairing: unknown value \"married\"; expected one of \"idle\", \"awaitingCode\", \"paired\", \"lockedOut\"",
+                "steps[3].expect.status: missing required key \"atLeast\"",
+            ])
+        }
+    }
+
+    @Test("offline, an unpaired phone's commands are refused until a pair step pairs it")
+    func unpairedOffline() throws {
+        let scenario = try Scenario.parse(try JSONParser().parse(#"""
+            {"name": "u", "run": {"pairing": "none"}, "steps": [
+              {"tap": {}, "expect": {"absent": true, "forMs": 300}},
+              {"pair": {"code": "shown"}, "expect": {"pairing": "paired"}},
+              {"tap": {}, "expect": {"keys": ["BTN_LEFT 1", "BTN_LEFT 0"]}}
+            ]}
+            """#), file: "u.json")
+        let replay = OfflineReplay(scenario: scenario)
+        #expect(replay.errors == [])
+        #expect(replay.lines.filter { $0.hasSuffix("refused, the phone is not paired") }.count == 2, "\(replay.lines)")
     }
 }

@@ -1,0 +1,40 @@
+public import Evdev
+import Foundation
+import Synchronization
+
+/// One line per write of the command characteristic, for latency breakdowns: when it was received, when each
+/// of its frames was written to uinput (CLOCK_MONOTONIC, ns), and the payload:
+/// `<received> <written,written,…|-> <payload as UTF-8>`; `-` for a refused write.
+/// Lines are buffered and written every 256 commands and on `flush` (the peripheral flushes when it stops).
+public final class ReceiptLog: Sendable {
+    private let state: Mutex<(handle: FileHandle?, buffer: String, lines: Int)>
+
+    /// - Throws: when the file cannot be created.
+    public init(path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+        }
+        state = Mutex((try FileHandle(forWritingTo: URL(fileURLWithPath: path)), "", 0))
+    }
+
+    public func record(received: MonotonicTime, written: [MonotonicTime]?, payload: [UInt8]) {
+        let times = written.map { $0.isEmpty ? "-" : $0.map { String($0.nanoseconds) }.joined(separator: ",") } ?? "-"
+        // One line per write: control characters (a hostile payload's newlines) become spaces.
+        let text = String(decoding: payload.prefix(600), as: UTF8.self).map { $0.isNewline || $0 == "\t" ? " " : $0 }
+        state.withLock { state in
+            state.buffer += "\(received.nanoseconds) \(times) \(String(text))\n"
+            state.lines += 1
+            if state.lines % 256 == 0 { Self.write(&state) }
+        }
+    }
+
+    public func flush() {
+        state.withLock { Self.write(&$0) }
+    }
+
+    private static func write(_ state: inout (handle: FileHandle?, buffer: String, lines: Int)) {
+        guard !state.buffer.isEmpty else { return }
+        try? state.handle?.write(contentsOf: Data(state.buffer.utf8))
+        state.buffer = ""
+    }
+}

@@ -1,0 +1,289 @@
+import Foundation
+import LatencyStats
+import StrictJSON
+
+/// A run's report as one self-contained HTML file: inline CSS and SVG, no scripts, no network references, so it
+/// opens from disk or a CI artifact store. Well-formed XML as well (XHTML-compatible markup): every element
+/// closed, every attribute quoted, every text escaped, only XML's own entities.
+///
+/// Sections: failures first (each failed, inconclusive or error scenario with its failed steps' messages), latency
+/// per step kind (table, CDF and histogram), the per-stage breakdown, the baseline comparison when there is one,
+/// the environment, and every scenario.
+public enum HTMLReport {
+    /// Renders the report.
+    ///
+    /// - Parameters:
+    ///   - results: the run (or merged shards).
+    ///   - baseline: the comparison with a baseline run, if any: its table highlights regressions.
+    /// - Returns: the HTML document.
+    public static func render(_ results: RunResults, baseline: BaselineComparison? = nil) -> String {
+        let title = "hil run: \(Formatting.totals(results))"
+        var html = """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8"/>
+            <meta name="viewport" content="width=device-width, initial-scale=1"/>
+            <title>\(Markup.escape(title))</title>
+            <style>
+            \(style)
+            </style>
+            </head>
+            <body>
+
+            """
+        html += header(results, title: title, baseline: baseline)
+        html += failures(results)
+        html += latency(results)
+        html += stages(results)
+        if let baseline { html += comparison(baseline) }
+        html += environment(results)
+        html += scenarioList(results)
+        html += "</body>\n</html>\n"
+        return html
+    }
+
+    // MARK: Sections
+
+    private static func header(_ results: RunResults, title: String, baseline: BaselineComparison?) -> String {
+        let verdict = results.failed == 0 ? "pass" : "fail"
+        var facts: [String] = []
+        if let rig = results.rig { facts.append("rig \(rig)") }
+        if let startedAt = results.startedAt { facts.append("started \(startedAt)") }
+        if let wall = results.wallMs { facts.append("wall time \(Formatting.seconds(wall))") }
+        facts.append("\(results.scenarios.count) scenario\(results.scenarios.count == 1 ? "" : "s")")
+        facts.append("\(results.latency.all.count) step latencies, p95 \(Formatting.ms(results.latency.all.p95)) ms")
+        if results.sources.count > 1 { facts.append("merged from \(results.sources.count) files") }
+        var html = "<header class=\"\(verdict)\">\n<h1>\(Markup.escape(title))</h1>\n"
+        html += "<p class=\"facts\">\(Markup.escape(facts.joined(separator: " · ")))</p>\n"
+        if !results.missingShards.isEmpty, let count = results.environments.compactMap(\.shard).first?.count {
+            let missing = results.missingShards.map(String.init).joined(separator: ", ")
+            html += "<p class=\"warning\">Only part of the run: shard\(results.missingShards.count == 1 ? "" : "s") "
+                + "\(missing) of \(count) \(results.missingShards.count == 1 ? "is" : "are") not in this report.</p>\n"
+        }
+        if let baseline {
+            let regressed = baseline.regressions.map(\.kind)
+            html += regressed.isEmpty
+                ? "<p class=\"ok\">No gesture kind regressed against the baseline.</p>\n"
+                : "<p class=\"warning\"><a href=\"#baseline\">Regressed against the baseline</a>: "
+                    + "\(Markup.escape(regressed.joined(separator: ", ")))</p>\n"
+        }
+        if results.latencyRecomputed && results.latency.all.count > 0 {
+            html += "<p class=\"note\">Latency percentiles recomputed here from every step&#39;s samples "
+                + "(HdrHistogram).</p>\n"
+        }
+        html += "<nav><a href=\"#failures\">Failures</a> <a href=\"#latency\">Latency</a> <a href=\"#stages\">Stages</a>"
+        if baseline != nil { html += " <a href=\"#baseline\">Baseline</a>" }
+        html += " <a href=\"#environment\">Environment</a> <a href=\"#scenarios\">Scenarios</a></nav>\n</header>\n"
+        return html
+    }
+
+    private static func failures(_ results: RunResults) -> String {
+        let failures = results.failures
+        var html = "<section id=\"failures\">\n<h2>Failures (\(failures.count))</h2>\n"
+        if failures.isEmpty {
+            return html + "<p class=\"ok\">Every scenario passed.</p>\n</section>\n"
+        }
+        for scenario in failures {
+            html += "<article class=\"failure\">\n"
+            html += "<h3>\(badge(scenario.outcome.rawValue)) \(Markup.escape(scenario.name))</h3>\n"
+            var facts = [scenario.file]
+            if !scenario.requirements.isEmpty { facts.append(scenario.requirements.joined(separator: ", ")) }
+            facts.append(Formatting.seconds(scenario.durationMs))
+            html += "<p class=\"file\">\(Markup.escape(facts.joined(separator: " · ")))</p>\n"
+            for step in scenario.problemSteps {
+                html += "<h4>steps[\(step.index)] (\(Markup.escape(step.kind))) \(step.outcome.rawValue)</h4>\n"
+                html += "<pre>\(Markup.escape(step.message ?? "(no message)"))</pre>\n"
+            }
+            if let message = scenario.message, !message.isEmpty {
+                html += "<h4>scenario</h4>\n<pre>\(Markup.escape(message))</pre>\n"
+            } else if scenario.problemSteps.isEmpty {
+                html += "<p>No step failed and the scenario has no message.</p>\n"
+            }
+            html += "</article>\n"
+        }
+        return html + "</section>\n"
+    }
+
+    private static func latency(_ results: RunResults) -> String {
+        var html = "<section id=\"latency\">\n<h2>Latency by gesture kind</h2>\n"
+        guard !results.latency.byKind.isEmpty else {
+            return html + "<p>No step latencies in this run.</p>\n</section>\n"
+        }
+        html += "<p class=\"note\">Each step&#39;s latency: its first command handed to the link → the evdev frame that "
+            + "completed its match. HdrHistogram percentiles, ms.</p>\n"
+        html += "<table>\n<thead><tr><th>kind</th><th>count</th><th>p50</th><th>p95</th><th>p99</th><th>max</th></tr>"
+            + "</thead>\n<tbody>\n"
+        for kind in results.latency.byKind {
+            html += "<tr><td>\(Markup.escape(kind.kind))</td>\(summaryCells(kind.summary))</tr>\n"
+        }
+        html += "<tr class=\"total\"><td>all</td>\(summaryCells(results.latency.all))</tr>\n</tbody>\n</table>\n"
+        for kind in results.latency.byKind {
+            html += "<h3>\(Markup.escape(kind.kind))</h3>\n"
+            let samples = results.samples(ofKind: kind.kind)
+            if samples.isEmpty {
+                html += "<p>No step of this kind carries its latency sample.</p>\n"
+                continue
+            }
+            html += "<div class=\"charts\">\n"
+            html += LatencyChart.cdf(kind: kind.kind, samples: samples, summary: kind.summary)
+            html += LatencyChart.histogram(kind: kind.kind, samples: samples)
+            html += "</div>\n"
+        }
+        return html + "</section>\n"
+    }
+
+    private static func stages(_ results: RunResults) -> String {
+        var html = "<section id=\"stages\">\n<h2>Per-stage breakdown</h2>\n"
+        guard let chart = LatencyChart.stages(results.latency.byKind) else {
+            return html + "<p>No step carries its stage times (older results, or receipts that could not be matched).</p>\n"
+                + "</section>\n"
+        }
+        html += "<p class=\"note\">gesture: the step&#39;s first command → the completing command handed to the link; "
+            + "link: → the peripheral received it; peripheral: → its uinput write returned; kernel: → the evdev "
+            + "timestamp. Bars: the median of each stage, stacked.</p>\n"
+        html += chart
+        html += "<table>\n<thead><tr><th>kind</th><th>steps</th>"
+        for stage in LatencyStage.allCases { html += "<th>\(stage.rawValue) p50</th><th>\(stage.rawValue) p95</th>" }
+        html += "</tr></thead>\n<tbody>\n"
+        for kind in results.latency.byKind where !kind.stages.isEmpty {
+            let count = kind.stages.values.map(\.count).max() ?? 0
+            html += "<tr><td>\(Markup.escape(kind.kind))</td><td class=\"n\">\(count)</td>"
+            for stage in LatencyStage.allCases {
+                let summary = kind.stages[stage]
+                html += "<td class=\"n\">\(Formatting.ms(summary?.p50))</td>"
+                    + "<td class=\"n\">\(Formatting.ms(summary?.p95))</td>"
+            }
+            html += "</tr>\n"
+        }
+        return html + "</tbody>\n</table>\n</section>\n"
+    }
+
+    private static func comparison(_ comparison: BaselineComparison) -> String {
+        var html = "<section id=\"baseline\">\n<h2>Compared with baseline</h2>\n"
+        html += "<p class=\"note\">\(Markup.escape(BaselineComparison.ruleText))</p>\n"
+        html += "<table>\n<thead><tr><th>kind</th><th>verdict</th><th>baseline p95</th><th>current p95</th><th>ratio</th>"
+            + "<th>difference</th><th>baseline count</th><th>current count</th></tr></thead>\n<tbody>\n"
+        for kind in comparison.kinds {
+            let rowClass = kind.verdict.rawValue.replacingOccurrences(of: " ", with: "-")
+            html += "<tr class=\"\(rowClass)\"><td>\(Markup.escape(kind.kind))</td><td>\(kind.verdict.rawValue)</td>"
+                + "<td class=\"n\">\(Formatting.ms(kind.baseline?.p95))</td>"
+                + "<td class=\"n\">\(Formatting.ms(kind.current?.p95))</td>"
+                + "<td class=\"n\">\(Formatting.ratio(kind.ratio))</td>"
+                + "<td class=\"n\">\(Formatting.signedMs(kind.differenceMs))</td>"
+                + "<td class=\"n\">\(kind.baseline.map { String($0.count) } ?? "-")</td>"
+                + "<td class=\"n\">\(kind.current.map { String($0.count) } ?? "-")</td></tr>\n"
+        }
+        return html + "</tbody>\n</table>\n</section>\n"
+    }
+
+    private static func environment(_ results: RunResults) -> String {
+        var html = "<section id=\"environment\">\n<h2>Environment</h2>\n"
+        guard !results.environments.isEmpty else {
+            return html + "<p>The results do not say where the run ran (written by an older hil run).</p>\n</section>\n"
+        }
+        let extraKeys = results.environments.flatMap(\.additional.keys).reduce(into: [String]()) { keys, key in
+            if !keys.contains(key) { keys.append(key) }
+        }
+        html += "<table>\n<thead><tr><th>shard</th><th>host</th><th>rig</th><th>kernel</th><th>BlueZ</th>"
+            + "<th>adapters (peripheral / central)</th><th>latency scale</th><th>write path</th>"
+        for key in extraKeys { html += "<th>\(Markup.escape(key))</th>" }
+        html += "</tr></thead>\n<tbody>\n"
+        for environment in results.environments {
+            let adapters = "\(environment.peripheralAdapter ?? "?") / \(environment.centralAdapter ?? "?")"
+            let cells = [
+                environment.shard?.description ?? "-", environment.host ?? "-", environment.rig ?? "-",
+                environment.kernel ?? "-", environment.bluez ?? "-", adapters,
+                environment.latencyScale.map { "×" + Formatting.plain($0) } ?? "-",
+                environment.writePath ?? "per scenario",
+            ] + extraKeys.map { key in environment.additional[key].map(text) ?? "-" }
+            html += "<tr>" + cells.map { "<td>\(Markup.escape($0))</td>" }.joined() + "</tr>\n"
+        }
+        html += "</tbody>\n</table>\n"
+        if !results.sources.isEmpty {
+            html += "<p class=\"file\">From \(Markup.escape(results.sources.joined(separator: ", ")))</p>\n"
+        }
+        return html + "</section>\n"
+    }
+
+    private static func scenarioList(_ results: RunResults) -> String {
+        var html = "<section id=\"scenarios\">\n<h2>Scenarios (\(results.scenarios.count))</h2>\n"
+        html += "<table>\n<thead><tr><th>#</th><th>outcome</th><th>scenario</th><th>requirements</th><th>duration</th>"
+            + "<th>checked steps</th><th>p95</th></tr></thead>\n<tbody>\n"
+        for (number, scenario) in results.scenarios.enumerated() {
+            let checked = scenario.steps.filter { $0.outcome != .unchecked }.count
+            html += "<tr class=\"\(scenario.outcome.rawValue)\"><td class=\"n\">\(number + 1)</td>"
+                + "<td>\(badge(scenario.outcome.rawValue))</td>"
+                + "<td>\(Markup.escape(scenario.name))<br/><span class=\"file\">\(Markup.escape(scenario.file))</span></td>"
+                + "<td>\(Markup.escape(scenario.requirements.joined(separator: ", ")))</td>"
+                + "<td class=\"n\">\(Formatting.seconds(scenario.durationMs))</td><td class=\"n\">\(checked)</td>"
+                + "<td class=\"n\">\(Formatting.ms(scenario.p95Ms))</td></tr>\n"
+        }
+        return html + "</tbody>\n</table>\n</section>\n"
+    }
+
+    // MARK: Pieces
+
+    private static func badge(_ outcome: String) -> String {
+        "<span class=\"badge \(outcome)\">\(outcome)</span>"
+    }
+
+    private static func summaryCells(_ summary: LatencySummary) -> String {
+        "<td class=\"n\">\(summary.count)</td>"
+            + [summary.p50, summary.p95, summary.p99, summary.max].map { "<td class=\"n\">\(Formatting.ms($0))</td>" }
+            .joined()
+    }
+
+    private static func text(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let text): text
+        case .number(let number): Formatting.plain(number)
+        case .bool(let flag): flag ? "true" : "false"
+        case .null: "-"
+        case .array, .object: JSONWriter(pretty: false).string(value)
+        }
+    }
+
+    private static let style = """
+        body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1d232a; margin: 0 auto; \
+        max-width: 1180px; padding: 0 20px 40px; }
+        header { border-bottom: 4px solid #2e7d32; margin-bottom: 12px; }
+        header.fail { border-bottom-color: #c62828; }
+        h1 { font-size: 24px; margin: 18px 0 4px; }
+        h2 { font-size: 19px; margin: 28px 0 8px; border-bottom: 1px solid #d5dae0; padding-bottom: 3px; }
+        h3 { font-size: 15px; margin: 18px 0 6px; }
+        h4 { font-size: 13px; margin: 10px 0 4px; font-weight: 600; }
+        nav a { margin-right: 14px; color: #2456a6; }
+        .facts, .file, .note { color: #56606b; }
+        .file { font-size: 12px; font-family: ui-monospace, "DejaVu Sans Mono", monospace; }
+        .warning { background: #fdecea; border-left: 4px solid #c62828; padding: 6px 10px; }
+        .ok { color: #2e7d32; }
+        pre { background: #f5f6f8; border: 1px solid #e0e4e8; padding: 8px 10px; overflow-x: auto; font-size: 12px; \
+        font-family: ui-monospace, "DejaVu Sans Mono", monospace; white-space: pre-wrap; }
+        article.failure { border-left: 4px solid #c62828; padding-left: 12px; margin: 12px 0 18px; }
+        table { border-collapse: collapse; margin: 8px 0 14px; font-size: 13px; }
+        th, td { border: 1px solid #d5dae0; padding: 3px 8px; text-align: left; vertical-align: top; }
+        th { background: #eef1f4; font-weight: 600; }
+        td.n { text-align: right; font-variant-numeric: tabular-nums; }
+        tr.total td { font-weight: 600; }
+        .badge { display: inline-block; border-radius: 3px; padding: 0 6px; font-size: 12px; font-weight: 600; \
+        color: #fff; background: #6b7580; }
+        .badge.passed { background: #2e7d32; }
+        .badge.failed { background: #c62828; }
+        .badge.inconclusive { background: #b26a00; }
+        .badge.error { background: #6a1b9a; }
+        tr.regressed td { background: #fde2e1; font-weight: 600; }
+        tr.improved td { background: #e3f4e4; }
+        .charts { display: flex; flex-wrap: wrap; gap: 12px; }
+        svg.chart { max-width: 100%; height: auto; background: #fff; border: 1px solid #e0e4e8; }
+        svg text { font: 11px system-ui, sans-serif; fill: #3a434d; }
+        svg .axis { stroke: #56606b; stroke-width: 1; }
+        svg .grid { stroke: #e3e7eb; stroke-width: 1; }
+        svg .cdf-line { fill: none; stroke: #2456a6; stroke-width: 2; }
+        svg .bar { fill: #3b82c4; }
+        svg .marker { stroke: #c62828; stroke-dasharray: 4 3; }
+        svg text.marker-label { fill: #c62828; }
+        svg text.kind-label { font-weight: 600; }
+        @media print { nav { display: none; } }
+        """
+}

@@ -1,0 +1,96 @@
+import LatencyStats
+
+/// A short Markdown summary of a run for a CI job page: one line of totals, the failures, a latency table per
+/// step kind, and the regressions when there is a baseline.
+public enum MarkdownSummary {
+    /// Renders the summary.
+    ///
+    /// - Parameters:
+    ///   - results: the run (or merged shards).
+    ///   - baseline: the comparison with a baseline run, if any.
+    /// - Returns: GitHub-flavoured Markdown ending with a newline.
+    public static func render(_ results: RunResults, baseline: BaselineComparison? = nil) -> String {
+        var lines: [String] = [totalsLine(results, baseline: baseline), ""]
+        let failures = results.failures
+        if !failures.isEmpty {
+            lines += ["### Failures", "", "| scenario | outcome | first reason |", "|---|---|---|"]
+            for scenario in failures {
+                lines.append("| \(cell(scenario.name)) | \(scenario.outcome.rawValue) | \(cell(scenario.firstReason)) |")
+            }
+            lines.append("")
+        }
+        if !results.latency.byKind.isEmpty {
+            lines += [
+                "### Latency by gesture kind (ms)", "", "| kind | count | p50 | p95 | p99 | max |",
+                "|---|---:|---:|---:|---:|---:|",
+            ]
+            for kind in results.latency.byKind {
+                lines.append(row(cell(kind.kind), kind.summary))
+            }
+            lines.append(row("**all**", results.latency.all))
+            lines.append("")
+        }
+        if let baseline {
+            let regressions = baseline.regressions
+            if regressions.isEmpty {
+                let judged = baseline.kinds.filter { [.unchanged, .improved].contains($0.verdict) }.count
+                let improved = baseline.improvements.map(\.kind)
+                lines.append("No regression against the baseline (\(judged) kind\(judged == 1 ? "" : "s") judged"
+                    + (improved.isEmpty ? "" : "; improved: \(improved.map(cell).joined(separator: ", "))") + ").")
+            } else {
+                lines += [
+                    "### Regressions against the baseline", "",
+                    "| kind | baseline p95 | current p95 | ratio | difference | samples (baseline → current) |",
+                    "|---|---:|---:|---:|---:|---:|",
+                ]
+                for kind in regressions {
+                    lines.append(
+                        "| \(cell(kind.kind)) | \(Formatting.ms(kind.baseline?.p95)) | \(Formatting.ms(kind.current?.p95)) "
+                            + "| \(Formatting.ratio(kind.ratio)) | \(Formatting.signedMs(kind.differenceMs)) ms "
+                            + "| \(kind.baseline?.count ?? 0) → \(kind.current?.count ?? 0) |")
+                }
+            }
+            lines.append("")
+        }
+        while lines.last == "" { lines.removeLast() }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `**hil run: 40 passed, 1 failed** (41 scenarios on vm, 120 step latencies, p95 380.1 ms)`
+    static func totalsLine(_ results: RunResults, baseline: BaselineComparison?) -> String {
+        var facts = ["\(results.scenarios.count) scenario\(results.scenarios.count == 1 ? "" : "s")"
+            + (results.rig.map { " on \($0)" } ?? "")]
+        facts.append("\(results.latency.all.count) step latencies, p95 \(Formatting.ms(results.latency.all.p95)) ms")
+        if results.sources.count > 1 { facts.append("merged from \(results.sources.count) files") }
+        if !results.missingShards.isEmpty {
+            facts.append("missing shard\(results.missingShards.count == 1 ? "" : "s") "
+                + results.missingShards.map(String.init).joined(separator: ", "))
+        }
+        if let baseline, baseline.hasRegression {
+            facts.append("\(baseline.regressions.count) kind\(baseline.regressions.count == 1 ? "" : "s") regressed")
+        }
+        let mark = results.failed == 0 ? "✅" : "❌"
+        return "\(mark) **hil run: \(Formatting.totals(results))** (\(facts.joined(separator: ", ")))"
+    }
+
+    private static func row(_ name: String, _ summary: LatencySummary) -> String {
+        "| \(name) | \(summary.count) | "
+            + [summary.p50, summary.p95, summary.p99, summary.max].map(Formatting.ms).joined(separator: " | ") + " |"
+    }
+
+    /// Text for a table cell: one line, pipes escaped, no HTML.
+    static func cell(_ text: String) -> String {
+        var output = ""
+        for character in text {
+            switch character {
+            case "|": output += "\\|"
+            case "<": output += "&lt;"
+            case ">": output += "&gt;"
+            case "&": output += "&amp;"
+            case "\n", "\r", "\r\n", "\t": output += " "
+            default: output.append(character)
+            }
+        }
+        return output
+    }
+}

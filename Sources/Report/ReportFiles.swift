@@ -1,0 +1,57 @@
+import Foundation
+
+/// The report files of a run, side by side with its results.json: `report.html` and `summary.md`.
+public enum ReportFiles {
+    public static let htmlName = "report.html"
+    public static let markdownName = "summary.md"
+
+    /// Writes `report.html` (HTMLReport) and `summary.md` (MarkdownSummary) into a folder: what `hil run` calls
+    /// after writing results.json there.
+    ///
+    /// - Parameters:
+    ///   - results: the run's results (`RunResults.load(contentsOf:)` of its results.json, or built in memory).
+    ///   - baseline: a baseline run to compare each gesture kind's p95 with, if any.
+    ///   - directory: the folder; it must exist.
+    /// - Returns: the paths written, HTML first.
+    /// - Throws: `ReportError` (`.cannotWrite`) naming the file that could not be written.
+    @discardableResult
+    public static func write(results: RunResults, baseline: RunResults? = nil, to directory: String)
+        throws(ReportError) -> [String]
+    {
+        let comparison = baseline.map { BaselineComparison(current: results, baseline: $0) }
+        let folder = URL(fileURLWithPath: directory)
+        let html = folder.appendingPathComponent(htmlName).path
+        let markdown = folder.appendingPathComponent(markdownName).path
+        try write(HTMLReport.render(results, baseline: comparison), to: html)
+        try write(MarkdownSummary.render(results, baseline: comparison), to: markdown)
+        return [html, markdown]
+    }
+
+    /// Loads a results.json (and a baseline) and writes `report.html` and `summary.md` next to it.
+    ///
+    /// - Parameters:
+    ///   - resultsFile: the results.json.
+    ///   - baselineFile: a baseline results.json, if any.
+    /// - Returns: the paths written, HTML first.
+    /// - Throws: `ReportError` naming the file (and JSON path) that could not be read or written.
+    @discardableResult
+    public static func write(nextTo resultsFile: String, baselineFile: String? = nil) throws(ReportError) -> [String] {
+        let results = try RunResults.load(contentsOf: resultsFile)
+        let baseline = try baselineFile.map { path throws(ReportError) in try RunResults.load(contentsOf: path) }
+        let folder = URL(fileURLWithPath: resultsFile).deletingLastPathComponent().path
+        return try write(results: results, baseline: baseline, to: folder)
+    }
+
+    /// Writes text to a file atomically (a reader never sees half a report).
+    ///
+    /// - Throws: `ReportError` (`.cannotWrite`) with the path and the system's reason.
+    public static func write(_ text: String, to path: String) throws(ReportError) {
+        do {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            throw ReportError(
+                .cannotWrite, file: path, problems: ["cannot write the file: \(error.localizedDescription)"],
+                hint: "check that its folder exists and is writable")
+        }
+    }
+}

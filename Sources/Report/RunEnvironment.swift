@@ -1,0 +1,39 @@
+public import StrictJSON
+
+/// Where and how one run (or one shard of it) ran: the `environment` object of results.json.
+/// Every field is optional: older files have none, and a field may be `null` where it was not known.
+public struct RunEnvironment: Sendable, Equatable {
+    /// The shard this environment ran, when the run was sharded.
+    public var shard: RunShard?
+    public var kernel: String?
+    public var bluez: String?
+    public var rig: String?
+    /// The factor the rig multiplies every latency limit by (4 in the vm rig).
+    public var latencyScale: Double?
+    public var peripheralAdapter: String?
+    public var centralAdapter: String?
+    public var host: String?
+    /// `dbus` or `fd` when the run overrode every scenario's write path.
+    public var writePath: String?
+    /// Keys this version does not know, kept as they were (the format may grow).
+    public var additional: JSONObject
+
+    public init(shard: RunShard? = nil, kernel: String? = nil, bluez: String? = nil, rig: String? = nil,
+                latencyScale: Double? = nil, peripheralAdapter: String? = nil, centralAdapter: String? = nil,
+                host: String? = nil, writePath: String? = nil, additional: JSONObject = JSONObject())
+    {
+        self.shard = shard
+        self.kernel = kernel
+        self.bluez = bluez
+        self.rig = rig
+        self.latencyScale = latencyScale
+        self.peripheralAdapter = peripheralAdapter
+        self.centralAdapter = centralAdapter
+        self.host = host
+        self.writePath = writePath
+        self.additional = additional
+    }
+
+    /// The known keys of the `environment` object, in the order `hil run` writes them.
+    static let keys = ["kernel", "bluez", "rig", "latencyScale", "peripheralAdapter", "centralAdapter", "host", "writePath"]
+}

@@ -1,0 +1,13 @@
+/// Which slice of a run a results file holds: `hil run --shard index/count` (1 ≤ index ≤ count).
+public struct RunShard: Sendable, Hashable, CustomStringConvertible {
+    public var index: Int
+    public var count: Int
+
+    public init(index: Int, count: Int) {
+        self.index = index
+        self.count = count
+    }
+
+    /// `2/4`
+    public var description: String { "\(index)/\(count)" }
+}

@@ -1,0 +1,75 @@
+public import LatencyStats
+public import StrictJSON
+
+/// One scenario in results.json: its verdict, its steps, its latency.
+public struct ScenarioRecord: Sendable, Equatable {
+    public enum Outcome: String, Sendable, Hashable, CaseIterable {
+        case passed, failed
+        /// The kernel dropped events (SYN_DROPPED): no verdict on the product.
+        case inconclusive
+        /// The rig or the device under test failed: not a verdict on the product.
+        case error
+    }
+
+    public var file: String
+    public var name: String
+    public var requirements: [String]
+    public var outcome: Outcome
+    public var durationMs: Double?
+    /// The scenario's own summary of its step latencies, as written by `hil run`.
+    public var latencyMs: LatencySummary?
+    /// Scenario-level problems: latency limits, keys held at the end, a crash of the device under test.
+    public var message: String?
+    public var steps: [StepRecord]
+    /// Keys this version does not know or does not interpret (`statusNotifications`, `phasesMs`…), kept as they were.
+    public var additional: JSONObject
+
+    public init(file: String, name: String, requirements: [String] = [], outcome: Outcome, durationMs: Double? = nil,
+                latencyMs: LatencySummary? = nil, message: String? = nil, steps: [StepRecord],
+                additional: JSONObject = JSONObject())
+    {
+        self.file = file
+        self.name = name
+        self.requirements = requirements
+        self.outcome = outcome
+        self.durationMs = durationMs
+        self.latencyMs = latencyMs
+        self.message = message
+        self.steps = steps
+        self.additional = additional
+    }
+
+    /// The scenario's p95: the file's, else HdrHistogram's over its steps' latencies.
+    public var p95Ms: Double? {
+        if let p95 = latencyMs?.p95 { return p95 }
+        return LatencyRecorder(steps.compactMap(\.latencyMs)).summary.p95
+    }
+
+    /// The failed and inconclusive steps: the reasons for a failed verdict.
+    public var problemSteps: [StepRecord] { steps.filter(\.isProblem) }
+
+    /// One line saying why the scenario did not pass: the first failed step's first message line, else the
+    /// scenario's message; empty for a passed scenario without a message.
+    public var firstReason: String {
+        for step in problemSteps {
+            let line = step.message.flatMap(Self.firstLine) ?? ""
+            return "steps[\(step.index)] (\(step.kind)) \(step.outcome.rawValue)" + (line.isEmpty ? "" : ": \(line)")
+        }
+        if let line = message.flatMap(Self.firstLine), !line.isEmpty { return line }
+        return outcome == .passed ? "" : outcome.rawValue
+    }
+
+    private static func firstLine(_ text: String) -> String? {
+        text.split(separator: "\n", omittingEmptySubsequences: true).first
+            .map { String($0).trimmingWhitespace() }
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        var text = Substring(self)
+        while let first = text.first, first.isWhitespace { text.removeFirst() }
+        while let last = text.last, last.isWhitespace { text.removeLast() }
+        return String(text)
+    }
+}

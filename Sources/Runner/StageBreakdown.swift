@@ -1,0 +1,83 @@
+/// Splits a step's latency at the command whose frame completed its match: the gesture's own span, the link,
+/// the peripheral and the kernel (docs/results-format.md). Pure: fed with the phone's sends and the
+/// peripheral's receipts (`hil peripheral --receipts-log`), all on CLOCK_MONOTONIC in nanoseconds.
+public enum StageBreakdown {
+    public struct Send: Sendable, Hashable {
+        public var at: UInt64
+        public var payload: String
+        public init(at: UInt64, payload: String) {
+            self.at = at
+            self.payload = payload
+        }
+    }
+
+    public struct Receipt: Sendable, Hashable {
+        public var received: UInt64
+        /// When each of its frames was written to uinput; nil for a refused write.
+        public var written: [UInt64]?
+        public var payload: String
+        public init(received: UInt64, written: [UInt64]?, payload: String) {
+            self.received = received
+            self.written = written
+            self.payload = payload
+        }
+    }
+
+    public struct Stages: Sendable, Hashable {
+        public var gesture: Double
+        public var link: Double
+        public var peripheral: Double
+        public var kernel: Double
+
+        public static let names = ["gesture", "link", "peripheral", "kernel"]
+        public var values: [Double] { [gesture, link, peripheral, kernel] }
+    }
+
+    /// Reads the receipts log; malformed lines are skipped (a crash can cut the last one).
+    public static func receipts(_ text: String) -> [Receipt] {
+        text.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3, let received = UInt64(parts[0]) else { return nil }
+            let written: [UInt64]? = parts[1] == "-" ? nil : parts[1].split(separator: ",").compactMap { UInt64($0) }
+            return Receipt(received: received, written: written, payload: String(parts[2]))
+        }
+    }
+
+    /// The i-th send's receipt index: receipts in order, each send matched to the next receipt with the same
+    /// payload within a few (a lost write skips ahead instead of shifting every later match).
+    public static func align(_ sends: [Send], _ receipts: [Receipt]) -> [Int: Int] {
+        var matched: [Int: Int] = [:]
+        var next = 0
+        for (index, send) in sends.enumerated() {
+            if let found = (next..<min(next + 8, receipts.count)).first(where: { receipts[$0].payload == send.payload }) {
+                matched[index] = found
+                next = found + 1
+            }
+        }
+        return matched
+    }
+
+    /// The stages of a step whose first command was sent at `firstSend` and whose match was completed by the
+    /// frame stamped `completed`; nil when no received command wrote that frame.
+    public static func stages(firstSend: UInt64, completed: UInt64, sends: [Send], receipts: [Receipt],
+                              alignment: [Int: Int]) -> Stages?
+    {
+        // The frame's write: the first uinput write that returned at or after the evdev timestamp (which has
+        // microsecond resolution, so allow for its truncation), by a command received before it.
+        var best: (send: Int, written: UInt64)?
+        for (sendIndex, receiptIndex) in alignment {
+            let receipt = receipts[receiptIndex]
+            guard receipt.received <= completed + 1_000, let written = receipt.written else { continue }
+            for time in written where time + 1_000 >= completed && time >= receipt.received {
+                if best == nil || time < best!.written { best = (sendIndex, time) }
+            }
+        }
+        guard let best, let receiptIndex = alignment[best.send] else { return nil }
+        let send = sends[best.send].at
+        let received = receipts[receiptIndex].received
+        guard send >= firstSend else { return nil }
+        func ms(_ from: UInt64, _ to: UInt64) -> Double { (Double(to) - Double(from)) / 1_000_000 }
+        return Stages(gesture: ms(firstSend, send), link: ms(send, received), peripheral: ms(received, best.written),
+                      kernel: ms(best.written, completed))
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// `hil run --list`: the scenarios, then requirement → scenarios, with what no scenario covers.
+public enum CoverageListing {
+    public static func text(scenarios: [Scenario], catalog: RequirementCatalog?, all: [Scenario]) -> String {
+        var lines = ["\(scenarios.count) scenario(s):"]
+        for scenario in scenarios {
+            lines.append("  \(scenario.file) — \(scenario.name) [\(scenario.script.requirements.joined(separator: ", "))]")
+        }
+        guard let catalog else {
+            lines.append("no requirements.json found beside or above \(scenarios.first?.file ?? "the scenarios"): no coverage table")
+            return lines.joined(separator: "\n")
+        }
+        lines.append("")
+        lines.append("coverage of \(catalog.file) by these scenarios:")
+        var uncovered: [String] = []
+        var notObservable = 0
+        let width = max(8, catalog.requirements.map(\.id.count).max() ?? 8)
+        for (requirement, covering) in catalog.coverage(scenarios) {
+            let id = requirement.id.padding(toLength: width, withPad: " ", startingAt: 0)
+            if let why = requirement.notObservable {
+                notObservable += 1
+                lines.append("  \(id)  not observable on a rig: \(why)")
+            } else if covering.isEmpty {
+                uncovered.append(requirement.id)
+                lines.append("  \(id)  NO SCENARIO — \(requirement.text)")
+            } else {
+                lines.append("  \(id)  \(covering.count) — \(covering.map { ($0.file as NSString).lastPathComponent }.joined(separator: ", "))")
+            }
+        }
+        let observable = catalog.requirements.count - notObservable
+        lines.append("")
+        lines.append("\(observable - uncovered.count) of \(observable) observable requirements covered; \(notObservable) not observable on a rig")
+        if !uncovered.isEmpty {
+            lines.append("not covered by any scenario: \(uncovered.joined(separator: ", "))")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

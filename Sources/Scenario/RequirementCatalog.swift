@@ -1,0 +1,93 @@
+import Foundation
+public import GestureScript
+import StrictJSON
+
+/// The acceptance criteria a suite covers (`Scenarios/requirements.json`): ids, short texts, and for those
+/// the rig cannot observe, why. Scenarios name ids from it; `hil run --list` shows the coverage.
+public struct RequirementCatalog: Sendable {
+    public struct Requirement: Sendable, Hashable {
+        public var id: String
+        public var text: String
+        /// Nil when the rig can observe it; else why not.
+        public var notObservable: String?
+
+        public init(id: String, text: String, notObservable: String? = nil) {
+            self.id = id
+            self.text = text
+            self.notObservable = notObservable
+        }
+    }
+
+    public static let fileName = "requirements.json"
+
+    public var file: String
+    public var requirements: [Requirement]
+
+    public init(file: String, requirements: [Requirement]) {
+        self.file = file
+        self.requirements = requirements
+    }
+
+    /// Reads a catalog, reporting every problem with the file and JSON path.
+    public static func load(contentsOf path: String) throws(ScriptError) -> RequirementCatalog {
+        let value = try GestureScript.readJSON(contentsOf: path)
+        var problems = JSONProblems()
+        var requirements: [Requirement] = []
+        var seen: Set<String> = []
+        if let object = problems.attempt({ () throws(JSONSchemaError) in try value.object(at: .root) }) {
+            problems.attempt { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: ["about", "requirements"], at: .root) }
+            let listPath = JSONPath.root.appending("requirements")
+            let list = problems.attempt { () throws(JSONSchemaError) in try object.required("requirements", at: .root).array(at: listPath) } ?? []
+            for (index, element) in list.enumerated() {
+                let at = listPath.appending(index)
+                guard let entry = problems.attempt({ () throws(JSONSchemaError) in try element.object(at: at) }) else { continue }
+                problems.attempt { () throws(JSONSchemaError) in try entry.rejectUnknownKeys(allowed: ["id", "text", "observable", "why"], at: at) }
+                guard let id = problems.attempt({ () throws(JSONSchemaError) in try entry.required("id", at: at).string(at: at.appending("id")) }),
+                      let text = problems.attempt({ () throws(JSONSchemaError) in try entry.required("text", at: at).string(at: at.appending("text")) })
+                else { continue }
+                if !seen.insert(id).inserted { problems.append(JSONSchemaError(at.appending("id"), "\(id) is listed twice")) }
+                let observable = entry["observable"].flatMap { v in problems.attempt { () throws(JSONSchemaError) in try v.bool(at: at.appending("observable")) } } ?? true
+                let why = entry["why"].flatMap { v in problems.attempt { () throws(JSONSchemaError) in try v.string(at: at.appending("why")) } }
+                if !observable && why == nil {
+                    problems.append(JSONSchemaError(at, "a requirement the rig cannot observe says why (\"why\")"))
+                }
+                requirements.append(Requirement(id: id, text: text, notObservable: observable ? nil : (why ?? "")))
+            }
+        }
+        if !problems.list.isEmpty { throw ScriptError(file: path, problems: problems.list.map(\.description)) }
+        return RequirementCatalog(file: path, requirements: requirements)
+    }
+
+    /// The catalog for scenario paths: `requirements.json` in the first given folder, or in a folder above the
+    /// first given file or folder; nil when there is none.
+    public static func find(for paths: [String]) -> String? {
+        guard let first = paths.first else { return nil }
+        var folder = URL(fileURLWithPath: first).standardizedFileURL
+        var isDirectory: ObjCBool = false
+        if !(FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && isDirectory.boolValue) {
+            folder.deleteLastPathComponent()
+        }
+        while true {
+            let candidate = folder.appendingPathComponent(fileName).path
+            if FileManager.default.fileExists(atPath: candidate) { return candidate }
+            let parent = folder.deletingLastPathComponent()
+            if parent.path == folder.path { return nil }
+            folder = parent
+        }
+    }
+
+    /// Ids a scenario names that the catalog does not have, as problems of the scenario's file.
+    public func unknownIDs(in scenario: Scenario) -> [String] {
+        let known = Set(requirements.map(\.id))
+        return scenario.script.requirements.enumerated().compactMap { index, id in
+            known.contains(id) ? nil : "requirements[\(index)]: \(id) is not in \(file); add it there or fix the id"
+        }
+    }
+
+    /// Each requirement with the scenarios that name it, in catalog order.
+    public func coverage(_ scenarios: [Scenario]) -> [(requirement: Requirement, scenarios: [Scenario])] {
+        requirements.map { requirement in
+            (requirement, scenarios.filter { $0.script.requirements.contains(requirement.id) })
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import ArgumentParser
+import Foundation
+import LatencyStats
+import Rig
+import Runner
+import StrictJSON
+
+/// Streams cursor commands through the real link and measures latency, rate and loss on both write paths.
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure write → evdev latency, achieved rate and lost commands on both write paths, side by side.",
+        discussion: """
+            On a rig (--rig auto, as hil run), one hil peripheral is started and paired; then, for each write
+            path (dbus: WriteValue without response; fd: the AcquireWrite socket), --count cursor commands are
+            sent at --rate Hz and each one's evdev frame is timed (matched through the peripheral's receipts).
+            Then a ladder of rates (100 Hz up to 1000 Hz, 2 s each) finds the highest rate each path sustains:
+            nothing lost, at least 95 % of the rate achieved, p99 within 100 ms (a link that falls behind queues
+            before it loses). The JSON written to
+            --output/bench.json is stable (format hil-bench/1) so runs can be compared.
+            """
+    )
+
+    @Option(help: "auto, or a rig name from the Rigs/ folder.")
+    var rig = "auto"
+
+    @Option(help: ArgumentHelp("Folder of rig files.", valueName: "dir"))
+    var rigs: String?
+
+    @Option(help: "Commands per write path.")
+    var count = 1000
+
+    @Option(help: "Commands per second.")
+    var rate = 100.0
+
+    @Option(help: "Write paths, comma-separated: dbus, fd.")
+    var paths = "dbus,fd"
+
+    @Flag(inversion: .prefixedNo, help: "Find the highest rate each path sustains with nothing lost.")
+    var findMax = true
+
+    @Option(help: ArgumentHelp("Where bench.json and the peripheral's logs go.", valueName: "dir"))
+    var output = "bench"
+
+    @Option(help: "Stop after this many seconds.")
+    var timeout = 900
+
+    func validate() throws {
+        guard count >= 10 else { throw ValidationError("--count must be at least 10") }
+        guard rate > 0 && rate <= 5000 else { throw ValidationError("--rate is 1 to 5000 Hz") }
+        for path in paths.split(separator: ",") where !["dbus", "fd"].contains(String(path)) {
+            throw ValidationError("--paths takes dbus and fd, not \(path)")
+        }
+    }
+
+    func run() async throws {
+        if ProcessInfo.processInfo.environment["HIL_RIG"] != nil {
+            try await runInside()
+            return
+        }
+        let catalog = try RigOptions.catalog(rigs)
+        let facts = HostFacts.probe()
+        let chosen = try RigExecution.choose(rig, from: catalog, facts: facts)
+        let destination = URL(fileURLWithPath: output).standardizedFileURL.path
+        let inVM = chosen.kind == .vm
+        var command = [RunCommand.executable, "bench", "--rigs", catalog.directory, "--output", inVM ? "/hil/share/results" : destination,
+                       "--count", String(count), "--rate", String(rate), "--paths", paths]
+        if !findMax { command.append("--no-find-max") }
+        try RigExecution.run(
+            chosen, catalog: catalog, facts: facts, command: command,
+            options: .init(timeout: .seconds(timeout), resultsDestination: inVM ? destination : nil))
+    }
+
+    private func runInside() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let rigName = environment["HIL_RIG"] ?? "?"
+        let definition = (try? RigOptions.catalog(rigs))?.rigs.first { $0.name == rigName }
+        let work = URL(fileURLWithPath: output).standardizedFileURL.path
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let context = ScenarioRunner.Context(
+            hil: RunCommand.executable, peripheralAdapter: environment["HIL_PERIPHERAL_ADAPTER"] ?? "hci0",
+            centralAdapter: environment["HIL_CENTRAL_ADAPTER"] ?? "hci1",
+            uinputName: definition?.uinputDeviceName ?? "RemoteTouch HIL Virtual Input",
+            latencyScale: definition?.latencyScale ?? 1, writePath: nil, workDirectory: work)
+        var settings = BenchRunner.Settings()
+        settings.count = count
+        settings.rateHz = rate
+        settings.paths = paths.split(separator: ",").map(String.init)
+        settings.findMax = findMax
+        print("hil bench: \(count) cursor commands at \(Int(rate)) Hz per path (\(settings.paths.joined(separator: ", "))) on rig \(rigName)")
+        fflush(nil)
+        let results = try await BenchRunner(context: context, settings: settings).run { line in
+            print(line)
+            fflush(nil)
+        }
+        print("")
+        print(Self.table(results, paths: settings.paths))
+        let facts = HostFacts.probe()
+        let json = Self.json(results, paths: settings.paths, settings: settings, rig: rigName, kernel: facts.kernelRelease, bluez: facts.bluetoothdVersion)
+        try json.write(toFile: work + "/bench.json", atomically: true, encoding: .utf8)
+        print("results: \(work)/bench.json")
+        fflush(nil)
+    }
+
+    /// Both paths side by side.
+    static func table(_ results: [String: BenchRunner.PathResult], paths: [String]) -> String {
+        func f(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "-" }
+        let rows: [(String, (BenchRunner.PathResult) -> String)] = [
+            ("sent", { "\($0.main.sent)" }),
+            ("received", { "\($0.main.received)" }),
+            ("lost", { "\($0.main.lost)" }),
+            ("achieved Hz", { String(format: "%.1f", $0.main.achievedHz) }),
+            ("p50 ms", { f($0.main.latency.p50) }),
+            ("p95 ms", { f($0.main.latency.p95) }),
+            ("p99 ms", { f($0.main.latency.p99) }),
+            ("max ms", { f($0.main.latency.max) }),
+            ("link p50 ms", { f($0.main.stages["link"]?.p50) }),
+            ("peripheral p50 ms", { f($0.main.stages["peripheral"]?.p50) }),
+            ("max sustained Hz", { $0.maxSustainedHz.map { String(Int($0)) } ?? "-" }),
+        ]
+        var lines = ["".padding(toLength: 20, withPad: " ", startingAt: 0) + paths.map { $0.padding(toLength: 12, withPad: " ", startingAt: 0) }.joined()]
+        for (name, cell) in rows {
+            lines.append(name.padding(toLength: 20, withPad: " ", startingAt: 0)
+                + paths.map { path in (results[path].map(cell) ?? "-").padding(toLength: 12, withPad: " ", startingAt: 0) }.joined())
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ results: [String: BenchRunner.PathResult], paths: [String], settings: BenchRunner.Settings, rig: String,
+                     kernel: String, bluez: String?) -> String
+    {
+        func summary(_ s: LatencySummary?) -> JSONValue {
+            guard let s else { return .null }
+            func n(_ v: Double?) -> JSONValue { v.map { .number(($0 * 1000).rounded() / 1000) } ?? .null }
+            return .object(JSONObject([("count", .number(Double(s.count))), ("p50", n(s.p50)), ("p95", n(s.p95)), ("p99", n(s.p99)), ("max", n(s.max))]))
+        }
+        func stream(_ s: BenchRunner.Stream) -> JSONValue {
+            .object(JSONObject([
+                ("rateHz", .number(s.rateHz)), ("sent", .number(Double(s.sent))), ("received", .number(Double(s.received))),
+                ("lost", .number(Double(s.lost))), ("achievedHz", .number((s.achievedHz * 10).rounded() / 10)),
+                ("latencyMs", summary(s.latency)),
+            ]))
+        }
+        let pathValues: [(String, JSONValue)] = paths.compactMap { path in
+            guard let result = results[path], case .object(var main) = stream(result.main) else { return nil }
+            main.set("stagesMs", .object(JSONObject(result.main.stages.keys.sorted().map { ($0, summary(result.main.stages[$0])) })))
+            main.set("maxSustainedHz", result.maxSustainedHz.map(JSONValue.number) ?? .null)
+            main.set("ladder", .array(result.ladder.map(stream)))
+            return (path, .object(main))
+        }
+        let document: JSONValue = .object(JSONObject([
+            ("format", .string("hil-bench/1")), ("rig", .string(rig)), ("kernel", .string(kernel)),
+            ("bluez", bluez.map(JSONValue.string) ?? .null), ("count", .number(Double(settings.count))), ("rateHz", .number(settings.rateHz)),
+            ("paths", .object(JSONObject(pathValues))),
+        ]))
+        return JSONWriter(pretty: true).string(document) + "\n"
+    }
+}

@@ -1,0 +1,29 @@
+import Evdev
+import RemoteTouchProtocol
+@testable import Runner
+import Scenario
+import Testing
+
+@Suite("Status notifications judged against a step's status expectation (R5)")
+struct StatusJudgeTests {
+    static func notifications(_ gapsMs: [Double], battery: Int = 100) -> [StatusWatcher.Notification] {
+        var at: UInt64 = 1_000_000_000
+        var list = [StatusWatcher.Notification(at: MonotonicTime(nanoseconds: at), status: StatusData(batteryLevel: battery, timestamp: 0, connectionQuality: 90))]
+        for gap in gapsMs {
+            at += UInt64(gap * 1_000_000)
+            list.append(StatusWatcher.Notification(at: MonotonicTime(nanoseconds: at), status: StatusData(batteryLevel: battery, timestamp: 0, connectionQuality: 90)))
+        }
+        return list
+    }
+
+    @Test("every 2 s within the tolerance passes; a gap outside it, too few, or the wrong battery level fails with why")
+    func judge() {
+        let expectation = StatusExpectation(atLeast: 2, everyMs: 2000, toleranceMs: 100, batteryLevel: 100)
+        #expect(ScenarioRunner.judge(expectation, Self.notifications([2050, 1950]), scale: 1) == [])
+        #expect(ScenarioRunner.judge(expectation, Self.notifications([2150]), scale: 1).first == "status notifications 2150.0 ms apart, expected 2000.0 ± 100.0 ms")
+        // The rig's latency scale widens the tolerance.
+        #expect(ScenarioRunner.judge(expectation, Self.notifications([2150]), scale: 2) == [])
+        #expect(ScenarioRunner.judge(expectation, Self.notifications([]), scale: 1).first == "1 status notification(s) during the step, expected at least 2")
+        #expect(ScenarioRunner.judge(expectation, Self.notifications([2000], battery: 42), scale: 1).contains("battery level 42, expected 100"))
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Scenario
+import StrictJSON
+import Testing
+
+@Suite("Requirement catalog, coverage, shards")
+struct CatalogAndShardTests {
+    static let catalogPath = packageRoot.appendingPathComponent("Scenarios/requirements.json").path
+
+    @Test("the shipped catalog loads; every shipped scenario names only ids from it; every observable one is covered but R11.2")
+    func shippedCoverage() throws {
+        let catalog = try RequirementCatalog.load(contentsOf: Self.catalogPath)
+        #expect(catalog.requirements.count >= 60)
+        let scenarios = try shippedScenarios().map { try Scenario.load(contentsOf: $0) }
+        for scenario in scenarios { #expect(catalog.unknownIDs(in: scenario) == [], "\(scenario.file)") }
+        let uncovered = catalog.coverage(scenarios).filter { $0.requirement.notObservable == nil && $0.scenarios.isEmpty }.map(\.requirement.id)
+        #expect(uncovered == ["R11.2"])
+        let listing = CoverageListing.text(scenarios: scenarios, catalog: catalog, all: scenarios)
+        #expect(listing.contains("not covered by any scenario: R11.2"))
+        #expect(listing.contains("R8.2") && listing.contains("not observable on a rig"))
+    }
+
+    @Test("the catalog is found from a folder or a file below it")
+    func finds() {
+        #expect(RequirementCatalog.find(for: [packageRoot.appendingPathComponent("Scenarios").path]) == Self.catalogPath)
+        #expect(RequirementCatalog.find(for: [packageRoot.appendingPathComponent("Scenarios/link/reconnect-after-drop.json").path]) == Self.catalogPath)
+        #expect(RequirementCatalog.find(for: ["/"]) == nil)
+    }
+
+    @Test("a broken catalog and unknown ids are reported with the file and JSON path")
+    func problems() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("requirements.json").path
+        try #"{"requirements": [{"id": "R1.1", "text": "x"}, {"id": "R1.1", "text": "y"}, {"id": "R2", "text": "z", "observable": false}, {"text": 3}]}"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        do {
+            _ = try RequirementCatalog.load(contentsOf: file)
+            Issue.record("a broken catalog loaded")
+        } catch {
+            #expect(error.problems == [
+                "requirements[1].id: R1.1 is listed twice",
+                "requirements[2]: a requirement the rig cannot observe says why (\"why\")",
+                "requirements[3]: missing required key \"id\"",
+            ])
+        }
+        let catalog = RequirementCatalog(file: "Scenarios/requirements.json", requirements: [.init(id: "R1.1", text: "x")])
+        let scenario = try Scenario.parse(try JSONParser().parse(#"{"name": "n", "requirements": ["R1.1", "R13.1"], "steps": [{"tap": {}}]}"#), file: "s.json")
+        #expect(catalog.unknownIDs(in: scenario) == ["requirements[1]: R13.1 is not in Scenarios/requirements.json; add it there or fix the id"])
+    }
+
+    @Test("shards: i/n parsed strictly; every scenario in exactly one slice, and its slice does not depend on the others")
+    func shards() {
+        #expect(Shard("2/3")?.description == "2/3")
+        for bad in ["0/3", "4/3", "1/0", "a/b", "1", "1/2/3", ""] { #expect(Shard(bad) == nil, "\(bad)") }
+        let files = shippedScenarios()
+        for count in 1...5 {
+            let slices = (1...count).map { index in files.filter { Shard("\(index)/\(count)")!.contains($0) } }
+            #expect(slices.map(\.count).reduce(0, +) == files.count)
+            #expect(Set(slices.flatMap { $0 }).count == files.count)
+        }
+        // Balanced enough to be worth splitting: with 2 slices neither is empty.
+        #expect(files.filter { Shard("1/2")!.contains($0) }.count > 5)
+        #expect(files.filter { Shard("2/2")!.contains($0) }.count > 5)
+    }
+}
