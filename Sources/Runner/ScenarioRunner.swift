@@ -57,6 +57,7 @@ public struct ScenarioRunner: Sendable {
         var remote: BlueZCentral.Peripheral?
         var acquired: Int32?
         var sends: [StageBreakdown.Send] = []
+        var windows: [Int: StepWindow] = [:]
         func phase(_ name: String) {
             result.phases.append(.init(name: name, atMs: (ContinuousClock.now - start).milliseconds))
         }
@@ -95,7 +96,7 @@ public struct ScenarioRunner: Sendable {
             await statuses.watch(bluez, link)
             defer { statuses.stop() }
             let shownCode: @Sendable () -> String? = { [peripheral] in peripheral?.pairingCode() }
-            (result.steps, sends) = try await drive(scenario, central: bluez, link: link, collector: collector!, folder: folder,
+            (result.steps, sends, windows) = try await drive(scenario, central: bluez, link: link, collector: collector!, folder: folder,
                                                     statuses: statuses, shownCode: shownCode) { () async throws -> Int32? in
                 guard path == .fd else { return nil }
                 let fd = try await bluez.acquireWrite(link.command).fd
@@ -133,7 +134,9 @@ public struct ScenarioRunner: Sendable {
             }
             peripheral.stop()
             phase("peripheral stopped")
-            addStages(to: &result.steps, sends: sends, receiptsFile: peripheral.receiptsFile)
+            let receipts = StageBreakdown.receipts((try? String(contentsOfFile: peripheral.receiptsFile, encoding: .utf8)) ?? "")
+            addStages(to: &result.steps, sends: sends, receipts: receipts)
+            judgeReceived(scenario, &result, receipts: receipts, windows: windows)
         }
         if let central, let remote {
             // The next scenario is a new phone: the link goes, and the phone forgets the computer so no cached
@@ -157,14 +160,44 @@ public struct ScenarioRunner: Sendable {
     }
 
     /// Splits each judged step's latency into stages with the peripheral's receipts (written when it stopped).
-    private func addStages(to steps: inout [StepResult], sends: [StageBreakdown.Send], receiptsFile: String) {
-        guard let text = try? String(contentsOfFile: receiptsFile, encoding: .utf8) else { return }
-        let receipts = StageBreakdown.receipts(text)
+    private func addStages(to steps: inout [StepResult], sends: [StageBreakdown.Send], receipts: [StageBreakdown.Receipt]) {
         let alignment = StageBreakdown.align(sends, receipts)
         for index in steps.indices {
             guard let first = steps[index].firstSendNs, let completed = steps[index].completedNs else { continue }
             steps[index].stages = StageBreakdown.stages(
                 firstSend: first, completed: completed, sends: sends, receipts: receipts, alignment: alignment)
+        }
+    }
+
+    /// The commands the computer received while each step ran, from its receipts, against the step's `received`
+    /// expectation (R11.2: what actually crossed the link).
+    private func judgeReceived(_ scenario: Scenario, _ result: inout ScenarioResult, receipts: [StageBreakdown.Receipt],
+                               windows: [Int: StepWindow])
+    {
+        for position in result.steps.indices {
+            let index = result.steps[position].index
+            guard let wanted = scenario.receivedExpectations[index] else { continue }
+            guard let window = windows[index] else { continue }
+            let problems = Self.judgeReceived(wanted, receipts: receipts, from: window.start.nanoseconds, to: window.end.nanoseconds)
+            if problems.isEmpty {
+                if result.steps[position].outcome == .unchecked { result.steps[position].outcome = .passed }
+            } else {
+                result.steps[position].outcome = .failed
+                result.steps[position].message += (result.steps[position].message.isEmpty ? "" : "\n") + problems.joined(separator: "\n")
+            }
+        }
+        if result.outcome == .passed && result.steps.contains(where: { $0.outcome == .failed }) { result.outcome = .failed }
+    }
+
+    /// Problems with the count of each command kind received in `from...to` (ns).
+    static func judgeReceived(_ wanted: [String: Int], receipts: [StageBreakdown.Receipt], from: UInt64, to: UInt64) -> [String] {
+        var counts: [String: Int] = [:]
+        for receipt in receipts where receipt.received >= from && receipt.received <= to {
+            if let command = try? Command.decode(Array(receipt.payload.utf8)) { counts[command.name, default: 0] += 1 }
+        }
+        return wanted.keys.sorted().compactMap { name in
+            let got = counts[name] ?? 0
+            return got == wanted[name] ? nil : "the computer received \(got) \(name) command(s) during the step, expected \(wanted[name]!)"
         }
     }
 
@@ -215,7 +248,7 @@ public struct ScenarioRunner: Sendable {
     /// - Parameter acquire: opens the fd write path (after the connect-time mode sync), or returns nil for D-Bus.
     private func drive(_ scenario: Scenario, central: BlueZCentral, link: BlueZCentral.Peripheral, collector: FrameCollector,
                        folder: String, statuses: StatusWatcher, shownCode: @Sendable () -> String?,
-                       acquire: () async throws -> Int32?) async throws -> ([StepResult], [StageBreakdown.Send])
+                       acquire: () async throws -> Int32?) async throws -> ([StepResult], [StageBreakdown.Send], [Int: StepWindow])
     {
         let script = scenario.script
         var processor = GestureProcessor(settings: script.settings, at: .zero)
@@ -226,7 +259,7 @@ public struct ScenarioRunner: Sendable {
         var fd: Int32?
         var activityAtEnd: [Int: Activity] = [:]
         /// When each step began and ended (CLOCK_MONOTONIC), for the status notifications it expects (R5).
-        var windows: [Int: (start: MonotonicTime, end: MonotonicTime)] = [:]
+        var windows: [Int: StepWindow] = [:]
         /// Every command with the CLOCK_MONOTONIC time it was handed to the link.
         var commandLog = ""
         var sends: [StageBreakdown.Send] = []
@@ -276,6 +309,7 @@ public struct ScenarioRunner: Sendable {
         }
         /// Sends what the phone's timers still have to send (it belongs to this segment), then judges the segment.
         func judgeSegment() async throws {
+            guard segment != nil else { return }
             try await runTimers()
             guard let closing = segment else { return }
             guard let expectation = closing.expectation else {
@@ -333,7 +367,7 @@ public struct ScenarioRunner: Sendable {
         var time = Duration.zero
         for (index, step) in script.steps.enumerated() {
             let stepStart = MonotonicTime.now()
-            defer { windows[index] = (stepStart, .now()) }
+            defer { windows[index] = StepWindow(start: stepStart, end: .now()) }
             if case .pair(let code) = step {
                 try await judgeSegment()
                 segment = nil
@@ -362,8 +396,16 @@ public struct ScenarioRunner: Sendable {
                     fd = nil
                     if outcome.connected {
                         // As the phone does after reconnecting: tell the computer its mode again (confirmed, see
-                        // below), take a new socket, and listen to status again.
-                        try await central.write(link.command, Command.modeChange(mode: processor.settings.mode).encoded(), withResponse: true)
+                        // below; while idle the phone may hold it back, R11.2, and its timers send it later), take
+                        // a new socket, and listen to status again.
+                        for output in processor.resync(at: max(time, clock.now - origin)) {
+                            guard let command = output.command else { continue }
+                            let bytes = command.encoded()
+                            let at = MonotonicTime.now()
+                            try await central.write(link.command, bytes, withResponse: true)
+                            commandLog.append("\(at) \(String(decoding: bytes, as: UTF8.self))\n")
+                            sends.append(.init(at: at.nanoseconds, payload: String(decoding: bytes, as: UTF8.self)))
+                        }
                         fd = try await acquire()
                         await statuses.watch(central, link)
                     }
@@ -421,7 +463,13 @@ public struct ScenarioRunner: Sendable {
                     + "the phone is \(actual?.rawValue ?? "unknown") at the end of the step, expected \(wanted.rawValue)"
             }
         }
-        return (results, sends)
+        return (results, sends, windows)
+    }
+
+    /// When a step began and ended, on CLOCK_MONOTONIC.
+    struct StepWindow {
+        var start: MonotonicTime
+        var end: MonotonicTime
     }
 
     // MARK: Pairing (R4), status (R5), refusing to start (R10)

@@ -75,7 +75,8 @@ public struct OfflineReplay: Sendable {
                 default: break
                 }
                 if linkUp && (!wasUp || step.name == "linkDrop") {
-                    take(index, [GestureOutput(time, .send(.modeChange(mode: processor.settings.mode)))])
+                    // The phone re-sends its mode, unless it is idle and sent within the idle interval (R11.2).
+                    take(index, processor.resync(at: time))
                 }
                 continue
             }
@@ -137,6 +138,22 @@ public struct OfflineReplay: Sendable {
                 errors.append("steps[\(index)] (\(step.name)) expectation does not hold offline:\n" + verdict.message)
             } else {
                 checkedSteps += 1
+            }
+        }
+        // What the computer receives during each step that says (R11.2): every command sent while the link is up.
+        for (index, step) in script.steps.enumerated() {
+            guard let wanted = scenario.receivedExpectations[index] else { continue }
+            var counts: [String: Int] = [:]
+            for (position, (owner, output)) in outputs.enumerated() where owner == index && !unsent.contains(position) {
+                if let command = output.command { counts[command.name, default: 0] += 1 }
+            }
+            let problems = wanted.keys.sorted().filter { (counts[$0] ?? 0) != wanted[$0] }.map {
+                "received \(counts[$0] ?? 0) \($0), expected \(wanted[$0]!)"
+            }
+            if problems.isEmpty {
+                checkedSteps += 1
+            } else {
+                errors.append("steps[\(index)] (\(step.name)) expectation does not hold offline: " + problems.joined(separator: "; "))
             }
         }
         let motion = totals.sorted { $0.key.code < $1.key.code }.map { "\($0.key) \($0.value)" }

@@ -23,6 +23,8 @@ public struct Scenario: Sendable {
     public var phoneExpectations: [Activity?]
     /// One per step: the status notifications the phone receives during the step (R5).
     public var statusExpectations: [StatusExpectation?] = []
+    /// One per step: how many commands of each kind the computer received while the step ran (R11.2).
+    public var receivedExpectations: [[String: Int]?] = []
     /// One per step: what a `pair` step's code does (R4).
     public var pairingExpectations: [PairingExpectation?] = []
     /// R10: the computer must refuse to start, its output naming these texts (with `run.uinput: "denied"`).
@@ -38,7 +40,8 @@ public struct Scenario: Sendable {
     public var checkCount: Int {
         expectations.compactMap { $0 }.count + linkExpectations.compactMap { $0 }.count
             + phoneExpectations.compactMap { $0 }.count + statusExpectations.compactMap { $0 }.count
-            + pairingExpectations.compactMap { $0 }.count + (devicesExpectation == nil ? 0 : 1) + (expectedRefusal == nil ? 0 : 1)
+            + pairingExpectations.compactMap { $0 }.count + receivedExpectations.compactMap { $0 }.count
+            + (devicesExpectation == nil ? 0 : 1) + (expectedRefusal == nil ? 0 : 1)
     }
 
     /// Reads and checks a scenario file, reporting every problem with the file and its JSON path.
@@ -92,11 +95,14 @@ public struct Scenario: Sendable {
                         reader.report(JSONSchemaError(path.appending("pairing"), "only a pair step has a pairing expectation; this is a \(kind ?? "step") step"))
                         continue
                     }
-                    if case .object(var object) = expect, object["phone"] != nil || object["status"] != nil || object["pairing"] != nil {
+                    if case .object(var object) = expect,
+                       object["phone"] != nil || object["status"] != nil || object["pairing"] != nil || object["received"] != nil
+                    {
+                        if let received = object["received"] { box.received[index] = reader.received(received, at: path.appending("received")) }
                         if let phone = object["phone"] { box.phones[index] = reader.phone(phone, at: path.appending("phone")) }
                         if let status = object["status"] { box.statuses[index] = reader.status(status, at: path.appending("status")) }
                         if let pairing = object["pairing"] { box.pairings[index] = reader.pairing(pairing, object, at: path) }
-                        let sideKeys: Set<String> = ["phone", "status", "pairing", "attemptsRemaining", "refused"]
+                        let sideKeys: Set<String> = ["phone", "status", "pairing", "attemptsRemaining", "refused", "received"]
                         object = JSONObject(object.entries.filter { !sideKeys.contains($0.key) })
                         if !object.isEmpty { box.expectations[index] = reader.expectation(.object(object), at: path) }
                     } else if case .object(let object) = expect, let link = object["link"] {
@@ -115,6 +121,7 @@ public struct Scenario: Sendable {
             devicesExpectation: box.devices, limits: box.limits, run: box.run)
         scenario.statusExpectations = (0..<script.steps.count).map { box.statuses[$0] ?? nil }
         scenario.pairingExpectations = (0..<script.steps.count).map { box.pairings[$0] ?? nil }
+        scenario.receivedExpectations = (0..<script.steps.count).map { box.received[$0] ?? nil }
         scenario.expectedRefusal = box.refusal
         return scenario
     }
@@ -177,6 +184,7 @@ private final class ReadBox: @unchecked Sendable {
     var phones: [Int: Activity?] = [:]
     var statuses: [Int: StatusExpectation?] = [:]
     var pairings: [Int: PairingExpectation?] = [:]
+    var received: [Int: [String: Int]?] = [:]
     var refusal: [String]?
     var devices: DevicesExpectation?
 }

@@ -98,6 +98,20 @@ struct ScenarioReader {
         return expectation
     }
 
+    /// `{"modeChange": 1, "cursorMove": 0}`: how many commands of each kind the computer receives during the step.
+    mutating func received(_ value: JSONValue, at path: JSONPath) -> [String: Int]? {
+        guard let object = collected.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return nil }
+        var counts: [String: Int] = [:]
+        for (name, count) in object.entries {
+            guard Command.caseNames.contains(name) else {
+                collected.append(JSONSchemaError(path.appending(name), "unknown command; expected one of \(Command.caseNames.joined(separator: ", "))"))
+                continue
+            }
+            counts[name] = collected.attempt { () throws(JSONSchemaError) in try count.integer(at: path.appending(name), in: 0...100_000) }
+        }
+        return counts.isEmpty && !object.isEmpty ? nil : counts
+    }
+
     /// `["R10", "permission"]`: texts the computer's refusal must contain.
     mutating func refusal(_ value: JSONValue, at path: JSONPath) -> [String]? {
         guard let list = collected.attempt({ () throws(JSONSchemaError) in try value.array(at: path) }) else { return nil }

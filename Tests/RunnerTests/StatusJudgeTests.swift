@@ -27,3 +27,20 @@ struct StatusJudgeTests {
         #expect(ScenarioRunner.judge(expectation, Self.notifications([2000], battery: 42), scale: 1).contains("battery level 42, expected 100"))
     }
 }
+
+@Suite("Commands the computer received during a step (R11.2)")
+struct ReceivedJudgeTests {
+    @Test("counted by kind from the receipts inside the step's window; refused writes count, others outside do not")
+    func counts() {
+        let receipts: [StageBreakdown.Receipt] = [
+            .init(received: 100, written: [], payload: #"{"modeChange":{"mode":"basicMouse"}}"#),
+            .init(received: 200, written: [210], payload: #"{"cursorMove":{"delta":[1,0]}}"#),
+            .init(received: 300, written: nil, payload: #"{"modeChange":{"mode":"presentation"}}"#),
+            .init(received: 900, written: [], payload: #"{"modeChange":{"mode":"basicMouse"}}"#),
+        ]
+        #expect(ScenarioRunner.judgeReceived(["modeChange": 2, "cursorMove": 1], receipts: receipts, from: 50, to: 500) == [])
+        #expect(ScenarioRunner.judgeReceived(["modeChange": 0], receipts: receipts, from: 150, to: 250) == [])
+        #expect(ScenarioRunner.judgeReceived(["modeChange": 0], receipts: receipts, from: 50, to: 1000)
+            == ["the computer received 3 modeChange command(s) during the step, expected 0"])
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import GestureScript
 import InputCodes
 import Scenario
 import StrictJSON
@@ -29,7 +30,7 @@ struct ScenarioTests {
             #expect(scenario.checkCount > 0, "\(file) checks nothing")
             let replay = OfflineReplay(scenario: scenario)
             #expect(replay.errors.isEmpty, "\(file):\n\(replay.errors.joined(separator: "\n"))")
-            #expect(replay.checkedSteps == scenario.expectations.compactMap { $0 }.count)
+            #expect(replay.checkedSteps == scenario.expectations.compactMap { $0 }.count + scenario.receivedExpectations.compactMap { $0 }.count)
         }
     }
 
@@ -319,5 +320,33 @@ struct PairingStatusRefusalTests {
         let replay = OfflineReplay(scenario: scenario)
         #expect(replay.errors == [])
         #expect(replay.lines.filter { $0.hasSuffix("refused, the phone is not paired") }.count == 2, "\(replay.lines)")
+    }
+}
+
+@Suite("Scenarios: what the computer receives (R11.2)")
+struct ReceivedExpectationTests {
+    @Test("received counts are read, unknown commands reported; offline, an idle phone holds its resync back")
+    func idleResync() throws {
+        let text = #"""
+            {"name": "idle", "settings": {"idleTimeoutMs": 1000, "idleSendIntervalMs": 9000}, "steps": [
+              {"wait": {"ms": 1500}},
+              {"linkDrop": {"forMs": 300}},
+              {"wait": {"ms": 2000}, "expect": {"received": {"modeChange": 0}}},
+              {"wait": {"ms": 6000}, "expect": {"received": {"modeChange": 1}}}
+            ]}
+            """#
+        let scenario = try Scenario.parse(try JSONParser().parse(text), file: "idle.json")
+        #expect(scenario.receivedExpectations[2] == ["modeChange": 0])
+        #expect(OfflineReplay(scenario: scenario).errors == [])
+        // The twin expecting the resync at once must fail.
+        var twin = scenario
+        twin.receivedExpectations[2] = ["modeChange": 1]
+        #expect(OfflineReplay(scenario: twin).errors.count == 1)
+        do {
+            _ = try Scenario.parse(try JSONParser().parse(#"{"name": "x", "steps": [{"wait": {"ms": 1}, "expect": {"received": {"teleport": 1}}}]}"#), file: "x.json")
+            Issue.record("an unknown command parsed")
+        } catch {
+            #expect((error as? ScriptError)?.problems.first?.hasPrefix("steps[0].expect.received.teleport: unknown command") == true, "\(error)")
+        }
     }
 }
