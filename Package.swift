@@ -75,6 +75,11 @@ let package = Package(
         // Rigs: definitions, the host probe, the vm guest.
         .target(name: "Rig", dependencies: ["StrictJSON"]),
 
+        // Fuzzing: the decoders and their invariants (FuzzTargets), and the libFuzzer entry point (Fuzz/run.sh
+        // builds it with -sanitize=fuzzer; built normally it replays a corpus).
+        .target(name: "FuzzTargets", dependencies: ["RemoteTouchProtocol", "CommandMapping"]),
+        .executableTarget(name: "hil-fuzz", dependencies: ["FuzzTargets"]),
+
         // The command-line tool: argument parsing and wiring only.
         .executableTarget(
             name: "hil",
@@ -96,6 +101,7 @@ let package = Package(
         .testTarget(name: "DBusTests", dependencies: ["DBus", "HILTestSupport"]),
         .testTarget(name: "CentralTests", dependencies: ["Central"]),
         .testTarget(name: "LatencyStatsTests", dependencies: ["LatencyStats"]),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "RunnerTests", dependencies: ["Runner", "Scenario", "StrictJSON", "Evdev", "RemoteTouchProtocol", "LatencyStats"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "LatencyStats", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Evdev", "InputCodes"]),

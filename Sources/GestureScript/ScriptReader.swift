@@ -220,6 +220,11 @@ struct ScriptReader {
         case "disconnect":
             try fields.rejectUnknownKeys(allowed: [], at: at)
             return .disconnect
+        case "malformedWrites":
+            try fields.rejectUnknownKeys(allowed: ["count"], at: at)
+            return .malformedWrites(count: try required("count") { value, path throws(JSONSchemaError) in
+                try value.integer(at: path, in: 1...100_000)
+            })
         case "pair":
             try fields.rejectUnknownKeys(allowed: ["code"], at: at)
             return .pair(try required("code") { value, path throws(JSONSchemaError) in

@@ -26,6 +26,9 @@ public enum ScriptStep: Sendable, Hashable {
     case reconnect(timeout: Duration)
     /// The phone asks to pair (reads the pairing characteristic: the computer shows a code) and enters a code.
     case pair(PairCode)
+    /// A hostile phone writes this many malformed commands as fast as the link takes them (broken and truncated
+    /// JSON, random bytes, huge numbers, NaN, unknown cases, deep nesting).
+    case malformedWrites(count: Int)
 
     /// The step's key in JSON, which is also how people name it.
     public var name: String {
@@ -49,13 +52,14 @@ public enum ScriptStep: Sendable, Hashable {
         case .disconnect: "disconnect"
         case .reconnect: "reconnect"
         case .pair: "pair"
+        case .malformedWrites: "malformedWrites"
         }
     }
 
     public static let names = [
         "swipe", "tap", "doubleTap", "longPress", "drag", "twoFingerTap", "scroll", "pinch", "threeFingerSwipe",
         "touches", "button", "mode", "key", "text", "wait", "linkDrop",
-        "disconnect", "reconnect", "pair",
+        "disconnect", "reconnect", "pair", "malformedWrites",
     ]
 
     /// Where gestures happen when a step does not say: the middle of an iPhone's touchpad area.
@@ -107,7 +111,7 @@ public enum ScriptStep: Sendable, Hashable {
             return [TimedInput(start, .key(key, modifiers: modifiers))]
         case .text(let string):
             return [TimedInput(start, .text(string))]
-        case .wait, .linkDrop, .disconnect, .reconnect, .pair:
+        case .wait, .linkDrop, .disconnect, .reconnect, .pair, .malformedWrites:
             return []
         }
     }

@@ -27,6 +27,10 @@ public final class RemoteTouchPeripheral: Sendable {
         var channel: SocketChannel?
         var value: [UInt8] = []
         var writers: [SocketChannel] = []
+        /// Notifications not sent because the phone was not reading them (the socket was full), in this burst
+        /// and in all.
+        var droppedInBurst = 0
+        var dropped = 0
     }
 
     private init(configuration: PeripheralConfiguration, log: PeripheralLog, pairing: PairingAuthority,
@@ -112,7 +116,8 @@ public final class RemoteTouchPeripheral: Sendable {
         }
         connection.close()
         processor.flushReceipts()
-        log.info("stopped; \(Self.summary(processor.handlingTimes))")
+        let dropped = status.withLock { $0.dropped }
+        log.info("stopped; \(Self.summary(processor.handlingTimes))" + (dropped > 0 ? "; \(dropped) status notification(s) dropped (the phone did not read them)" : ""))
     }
 
     /// `handled 60 commands, receipt → uinput write: p50 1.36 ms, p99 4.95 ms, max 4.95 ms`
@@ -482,7 +487,24 @@ public final class RemoteTouchPeripheral: Sendable {
             return (state.notifying, state.channel)
         }
         if let channel {
-            _ = channel.send(bytes)
+            // Never block here: the command path publishes an error status for every refused write, and a
+            // phone that floods writes while not reading notifications would otherwise stall it.
+            let result = channel.send(bytes)
+            let report: String? = status.withLock { state in
+                switch result {
+                case .full:
+                    state.droppedInBurst += 1
+                    state.dropped += 1
+                    return state.droppedInBurst == 1
+                        ? "status notifications dropped: the phone is not reading them as fast as they come (the latest status stays readable)" : nil
+                case .sent where state.droppedInBurst > 0:
+                    defer { state.droppedInBurst = 0 }
+                    return "status notifications flow again after \(state.droppedInBurst) were dropped"
+                default:
+                    return nil
+                }
+            }
+            if let report { log.warning(report) }
         } else if notifying {
             let connection = connection
             Task {

@@ -42,11 +42,22 @@ final class SocketChannel: @unchecked Sendable {
         thread.start()
     }
 
-    /// Sends one packet; false when the peer is gone.
-    func send(_ bytes: [UInt8]) -> Bool {
+    enum SendResult {
+        case sent
+        /// The peer is not reading fast enough and the socket is full; nothing was sent.
+        case full
+        /// The peer is gone.
+        case closed
+    }
+
+    /// Sends one packet without ever blocking: a phone that does not read its notifications must not stall
+    /// whoever sends them (the command path publishes an error status for every refused write).
+    func send(_ bytes: [UInt8]) -> SendResult {
         lock.withLock {
-            guard !closed else { return false }
-            return bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+            guard !closed else { return .closed }
+            let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if sent == bytes.count { return .sent }
+            return sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) ? .full : .closed
         }
     }
 

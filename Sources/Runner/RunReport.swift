@@ -42,6 +42,7 @@ public enum RunReport {
                 ("statusNotifications", .number(Double(result.statusNotifications))),
             ])
             object.set("latencyMs", summary(LatencyRecorder(result.latencies).summary))
+            if results.contains(where: { $0.repetition > 1 }) { object.set("repeat", .number(Double(result.repetition))) }
             if !result.message.isEmpty { object.set("message", .string(result.message)) }
             object.set("phasesMs", .object(JSONObject(result.phases.map { ($0.name, .number(round($0.atMs))) })))
             object.set("steps", .array(result.steps.map { step in
@@ -73,6 +74,15 @@ public enum RunReport {
         document.set("passed", .number(Double(results.filter { $0.outcome == .passed }.count)))
         document.set("failed", .number(Double(results.filter { $0.outcome != .passed }.count)))
         document.set("latency", latency(results))
+        let stability = stability(results)
+        if results.contains(where: { $0.repetition > 1 }) {
+            document.set("stability", .array(stability.map { entry in
+                .object(JSONObject([
+                    ("file", .string(entry.file)), ("name", .string(entry.name)),
+                    ("outcomes", .array(entry.outcomes.map { .string($0.rawValue) })), ("flaky", .bool(entry.flaky)),
+                ]))
+            }))
+        }
         document.set("scenarios", .array(scenarios))
         return JSONWriter(pretty: true).string(.object(document)) + "\n"
     }
@@ -130,7 +140,83 @@ public enum RunReport {
 
     private static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 
+    /// One scenario's verdicts over the repeats of a run.
+    public struct Stability: Sendable {
+        public var file: String
+        public var name: String
+        public var outcomes: [ScenarioResult.Outcome]
+        /// The verdict differed between repeats.
+        public var flaky: Bool { Set(outcomes).count > 1 }
+        public var passed: Int { outcomes.filter { $0 == .passed }.count }
+    }
+
+    /// Verdicts by scenario, in first-run order.
+    public static func stability(_ results: [ScenarioResult]) -> [Stability] {
+        var order: [String] = []
+        var byFile: [String: Stability] = [:]
+        for result in results {
+            if byFile[result.file] == nil {
+                order.append(result.file)
+                byFile[result.file] = Stability(file: result.file, name: result.name, outcomes: [])
+            }
+            byFile[result.file]!.outcomes.append(result.outcome)
+        }
+        return order.map { byFile[$0]! }
+    }
+
+    /// `hil run --repeat`'s table: each scenario's verdicts, flaky ones marked.
+    public static func stabilityTable(_ results: [ScenarioResult]) -> String {
+        let entries = stability(results)
+        let repeats = entries.map(\.outcomes.count).max() ?? 0
+        var lines = ["stability over \(repeats) repeats (P passed, F failed, I inconclusive, E error):"]
+        for entry in entries {
+            let marks = entry.outcomes.map { outcome -> String in
+                switch outcome {
+                case .passed: "P"
+                case .failed: "F"
+                case .inconclusive: "I"
+                case .error: "E"
+                }
+            }.joined()
+            lines.append("  \(marks.padding(toLength: max(repeats, 6), withPad: " ", startingAt: 0))  \(entry.passed)/\(entry.outcomes.count)  \(entry.flaky ? "FLAKY " : "")\(entry.name)")
+        }
+        let flaky = entries.filter(\.flaky).count
+        lines.append(flaky == 0 ? "identical verdicts in every repeat" : "\(flaky) flaky scenario(s): verdicts differ between repeats")
+        return lines.joined(separator: "\n")
+    }
+
+    /// JUnit XML. With repeats, one test case per scenario: it fails when any repeat did not pass, and a
+    /// scenario whose verdicts differ is marked flaky (a `flaky` property and the verdicts in the message).
     public static func junit(_ results: [ScenarioResult]) -> String {
+        if results.contains(where: { $0.repetition > 1 }) { return junitRepeated(results) }
+        return junitSingle(results)
+    }
+
+    private static func junitRepeated(_ results: [ScenarioResult]) -> String {
+        let entries = stability(results)
+        let failing = entries.filter { $0.passed < $0.outcomes.count }
+        let time = results.reduce(0) { $0 + $1.durationMs } / 1000
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuites tests=\"\(entries.count)\" failures=\"\(failing.count)\" errors=\"0\" time=\"\(String(format: "%.3f", time))\">\n"
+        xml += "  <testsuite name=\"hil run\" tests=\"\(entries.count)\" failures=\"\(failing.count)\" errors=\"0\" time=\"\(String(format: "%.3f", time))\">\n"
+        for entry in entries {
+            let runs = results.filter { $0.file == entry.file }
+            let folder = (entry.file as NSString).deletingLastPathComponent
+            let seconds = runs.reduce(0) { $0 + $1.durationMs } / 1000
+            xml += "    <testcase classname=\"\(escape(folder))\" name=\"\(escape(entry.name))\" time=\"\(String(format: "%.3f", seconds))\">\n"
+            xml += "      <properties><property name=\"flaky\" value=\"\(entry.flaky)\"/><property name=\"verdicts\" value=\"\(entry.outcomes.map(\.rawValue).joined(separator: " "))\"/></properties>\n"
+            if entry.passed < entry.outcomes.count {
+                let summary = (entry.flaky ? "flaky: " : "") + "passed \(entry.passed) of \(entry.outcomes.count) repeats (\(entry.outcomes.map(\.rawValue).joined(separator: ", ")))"
+                let details = runs.filter { $0.outcome != .passed }.map { "repeat \($0.repetition): \($0.outcome.rawValue)\n" + detail($0) }
+                    .joined(separator: "\n\n")
+                xml += "      <failure message=\"\(escape(summary))\" type=\"\(entry.flaky ? "flaky" : "failed")\">\(escape(summary + "\n" + details))</failure>\n"
+            }
+            xml += "    </testcase>\n"
+        }
+        return xml + "  </testsuite>\n</testsuites>\n"
+    }
+
+    private static func junitSingle(_ results: [ScenarioResult]) -> String {
         let failures = results.filter { $0.outcome == .failed || $0.outcome == .inconclusive }.count
         let errors = results.filter { $0.outcome == .error }.count
         let time = results.reduce(0) { $0 + $1.durationMs } / 1000

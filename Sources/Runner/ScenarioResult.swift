@@ -51,6 +51,8 @@ public struct ScenarioResult: Sendable, Hashable {
     public var durationMs: Double
     /// Status notifications (R5) the phone received during the scenario.
     public var statusNotifications = 0
+    /// Which repeat of the suite this result is from (`hil run --repeat`), from 1.
+    public var repetition = 1
     /// When each phase of the scenario ended, in ms from its start: where a run's wall time goes.
     public var phases: [Phase] = []
 

@@ -194,6 +194,7 @@ public struct ScenarioRunner: Sendable {
         var counts: [String: Int] = [:]
         for receipt in receipts where receipt.received >= from && receipt.received <= to {
             if let command = try? Command.decode(Array(receipt.payload.utf8)) { counts[command.name, default: 0] += 1 }
+            if receipt.written == nil { counts["refused", default: 0] += 1 }
         }
         return wanted.keys.sorted().compactMap { name in
             let got = counts[name] ?? 0
@@ -242,6 +243,8 @@ public struct ScenarioRunner: Sendable {
         var commands = 0
         /// Commands the phone did not send because the link was down.
         var unsent = 0
+        /// What the step's driving observed, added to its message.
+        var note = ""
         var lastStep: Int
     }
 
@@ -289,6 +292,45 @@ public struct ScenarioRunner: Sendable {
                 if segment?.firstSend == nil { segment?.firstSend = at }
                 segment?.commands += 1
             }
+        }
+        /// A hostile phone: `count` malformed payloads as fast as the link takes them, on the current write path.
+        func sendMalformed(_ count: Int) async throws {
+            let started = MonotonicTime.now()
+            for bytes in MalformedPayloads().prefix(count) {
+                let at = MonotonicTime.now()
+                if let fd {
+                    var waited = 0
+                    while write(fd, bytes, bytes.count) != bytes.count {
+                        guard errno == EAGAIN || errno == EWOULDBLOCK else {
+                            throw RunnerError("writing a malformed payload to the acquired socket failed: \(String(cString: strerror(errno)))")
+                        }
+                        // The socket is full: wait for the link to take more, but not forever.
+                        var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                        if Glibc.poll(&poller, 1, 1000) == 0 { waited += 1 }
+                        if waited >= 5 {
+                            throw RunnerError("the computer stopped taking writes: the command socket stayed full for 5 s after \(segment?.commands ?? 0) malformed write(s); its last lines are in peripheral.out")
+                        }
+                    }
+                } else {
+                    try await central.write(link.command, bytes, withResponse: false)
+                }
+                commandLog.append("\(at) malformed: \(bytes.count) bytes\n")
+                if segment?.firstSend == nil { segment?.firstSend = at }
+                segment?.commands += 1
+            }
+            // The link queues what the phone wrote faster than it carries: wait until the computer has refused
+            // the backlog, seen as its error statuses going quiet for a second (at most 60 s), so the step's
+            // checks cover every write.
+            let sentAll = MonotonicTime.now()
+            let giveUp = ContinuousClock.now + .seconds(60)
+            while ContinuousClock.now < giveUp {
+                let errors = statuses.received(from: started, to: .now()).filter { $0.status.error != nil }
+                let last = errors.last?.at ?? sentAll
+                if MonotonicTime.now().nanoseconds > max(last, sentAll).nanoseconds + 1_000_000_000 { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let answered = statuses.received(from: started, to: .now()).filter { $0.status.error != nil }.count
+            segment?.note = "\(count) malformed writes sent in \(Self.format(Double(sentAll.nanoseconds - started.nanoseconds) / 1e6)) ms; \(answered) error status notification(s) came back"
         }
         func sleep(until time: Duration) async throws {
             try await Task.sleep(until: origin + time, clock: clock)
@@ -344,7 +386,7 @@ public struct ScenarioRunner: Sendable {
             var step = StepResult(
                 index: closing.step, kind: script.steps[closing.step].name, outcome: outcome,
                 latencyMs: verdict.latency?.milliseconds, commands: closing.commands,
-                message: [verdict.message, unsent].filter { !$0.isEmpty }.joined(separator: "\n"))
+                message: [verdict.message, unsent, closing.note].filter { !$0.isEmpty }.joined(separator: "\n"))
             if let latency = verdict.latency, let first = closing.firstSend {
                 step.firstSendNs = first.nanoseconds
                 step.completedNs = first.nanoseconds + UInt64(max(0, latency.components.seconds)) * 1_000_000_000
@@ -423,6 +465,9 @@ public struct ScenarioRunner: Sendable {
                 segment = Segment(step: index, expectation: expectation, startedAt: .now(), lastStep: index)
             } else {
                 segment?.lastStep = index
+            }
+            if case .malformedWrites(let count) = step, linkUp {
+                try await sendMalformed(count)
             }
             for input in step.inputs(startingAt: time) {
                 try await runTimers(before: input.time)

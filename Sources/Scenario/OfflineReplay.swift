@@ -40,6 +40,7 @@ public struct OfflineReplay: Sendable {
         // The computer refuses every command of a phone that has not paired (R4).
         var paired = scenario.run.pairing == .pair
         // The mode the phone sends on connect is refused too when it has not paired.
+        var malformedSent: Set<Int> = []
         var refused: Set<Int> = paired ? [] : Set(outputs.indices.filter { outputs[$0].output.command != nil })
         func take(_ step: Int, _ produced: [GestureOutput]) {
             for output in produced {
@@ -58,6 +59,7 @@ public struct OfflineReplay: Sendable {
                     time = max(time, deadline)
                 }
             }
+            if case .malformedWrites = step, linkUp { malformedSent.insert(index) }
             if case .pair(let code) = step {
                 // Paired when the step expects it, or, without an expectation, when it enters the shown code.
                 if let expected = scenario.pairingExpectations[index] {
@@ -146,7 +148,9 @@ public struct OfflineReplay: Sendable {
             var counts: [String: Int] = [:]
             for (position, (owner, output)) in outputs.enumerated() where owner == index && !unsent.contains(position) {
                 if let command = output.command { counts[command.name, default: 0] += 1 }
+                if refused.contains(position) { counts["refused", default: 0] += 1 }
             }
+            if case .malformedWrites(let count) = step, malformedSent.contains(index) { counts["refused", default: 0] += count }
             let problems = wanted.keys.sorted().filter { (counts[$0] ?? 0) != wanted[$0] }.map {
                 "received \(counts[$0] ?? 0) \($0), expected \(wanted[$0]!)"
             }

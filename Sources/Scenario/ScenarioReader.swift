@@ -98,13 +98,14 @@ struct ScenarioReader {
         return expectation
     }
 
-    /// `{"modeChange": 1, "cursorMove": 0}`: how many commands of each kind the computer receives during the step.
+    /// `{"modeChange": 1, "cursorMove": 0, "refused": 1000}`: how many commands of each kind the computer receives
+    /// during the step; `refused` counts every write it refused (malformed or not allowed).
     mutating func received(_ value: JSONValue, at path: JSONPath) -> [String: Int]? {
         guard let object = collected.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return nil }
         var counts: [String: Int] = [:]
         for (name, count) in object.entries {
-            guard Command.caseNames.contains(name) else {
-                collected.append(JSONSchemaError(path.appending(name), "unknown command; expected one of \(Command.caseNames.joined(separator: ", "))"))
+            guard Command.caseNames.contains(name) || name == "refused" else {
+                collected.append(JSONSchemaError(path.appending(name), "unknown command; expected one of \(Command.caseNames.joined(separator: ", ")), or refused (any write the computer refused)"))
                 continue
             }
             counts[name] = collected.attempt { () throws(JSONSchemaError) in try count.integer(at: path.appending(name), in: 0...100_000) }

@@ -54,6 +54,12 @@ struct RunCommand: AsyncParsableCommand {
         valueName: "file"))
     var baseline: String?
 
+    @Option(name: .customLong("repeat"), help: ArgumentHelp(
+        "Run the scenarios this many times in one rig session and print a stability table.",
+        discussion: "A scenario whose verdict differs between repeats is reported as flaky in results.json (stability) and junit.xml.",
+        valueName: "n"))
+    var repeats = 1
+
     @Flag(help: "List the scenarios and the requirement coverage (requirements.json) without running anything.")
     var list = false
 
@@ -64,6 +70,7 @@ struct RunCommand: AsyncParsableCommand {
         if let writePath, RunSettings.WritePath(rawValue: writePath) == nil {
             throw ValidationError("--write-path takes dbus or fd, not \(writePath)")
         }
+        if repeats < 1 || repeats > 1000 { throw ValidationError("--repeat takes 1 to 1000, not \(repeats)") }
         if let shard, Shard(shard) == nil {
             throw ValidationError("--shard takes i/n with 1 ≤ i ≤ n, e.g. 1/4, not \(shard)")
         }
@@ -111,6 +118,7 @@ struct RunCommand: AsyncParsableCommand {
         if let filter { command += ["--filter", filter] }
         if let writePath { command += ["--write-path", writePath] }
         if let shard { command += ["--shard", shard] }
+        if repeats > 1 { command += ["--repeat", String(repeats)] }
         if let baseline { command += ["--baseline", URL(fileURLWithPath: baseline).standardizedFileURL.path] }
         command += ["--host-name", ProcessInfo.processInfo.hostName]
         try RigExecution.run(
@@ -149,22 +157,28 @@ struct RunCommand: AsyncParsableCommand {
             PeripheralUnderTest.interruptAll()
         }
         defer { interrupts.cancel() }
-        for (index, scenario) in scenarios.enumerated() {
-            if interrupted.isSet { break }
-            let result = await runner.run(scenario, number: index + 1)
-            if interrupted.isSet {
-                print("[\(index + 1)/\(scenarios.count)] INTERRUPTED \(scenario.name)")
+        let total = scenarios.count * repeats
+        runs: for repetition in 1...repeats {
+            for (index, scenario) in scenarios.enumerated() {
+                if interrupted.isSet { break runs }
+                let number = (repetition - 1) * scenarios.count + index + 1
+                let label = repeats > 1 ? "[repeat \(repetition)/\(repeats), \(index + 1)/\(scenarios.count)]" : "[\(index + 1)/\(scenarios.count)]"
+                var result = await runner.run(scenario, number: number)
+                result.repetition = repetition
+                if interrupted.isSet {
+                    print("\(label) INTERRUPTED \(scenario.name)")
+                    fflush(nil)
+                    break runs
+                }
+                results.append(result)
+                let p95 = result.latency(percentile: 0.95).map { String(format: "p95 %.1f ms", $0) } ?? "no latency"
+                print("\(label) \(result.outcome.rawValue.uppercased()) \(scenario.name) — \(result.steps.filter { $0.outcome != .unchecked }.count) checked steps, \(p95), \(String(format: "%.1f", result.durationMs / 1000)) s")
+                if result.outcome != .passed {
+                    print(RunReport.detail(result).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+                }
+                // Live progress also when standard output is a file or a pipe (a CI log): flush every stream.
                 fflush(nil)
-                break
             }
-            results.append(result)
-            let p95 = result.latency(percentile: 0.95).map { String(format: "p95 %.1f ms", $0) } ?? "no latency"
-            print("[\(index + 1)/\(scenarios.count)] \(result.outcome.rawValue.uppercased()) \(scenario.name) — \(result.steps.filter { $0.outcome != .unchecked }.count) checked steps, \(p95), \(String(format: "%.1f", result.durationMs / 1000)) s")
-            if result.outcome != .passed {
-                print(RunReport.detail(result).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
-            }
-            // Live progress also when standard output is a file or a pipe (a CI log): flush every stream.
-            fflush(nil)
         }
         let wallMs = Double((ContinuousClock.now - clock).components.seconds) * 1000
             + Double((ContinuousClock.now - clock).components.attoseconds) / 1e15
@@ -190,6 +204,10 @@ struct RunCommand: AsyncParsableCommand {
         }
         print("")
         print(RunReport.kindTable(results))
+        if repeats > 1 {
+            print("")
+            print(RunReport.stabilityTable(results))
+        }
         let passed = results.filter { $0.outcome == .passed }.count
         print("\(passed) passed, \(results.count - passed) failed in \(String(format: "%.1f", wallMs / 1000)) s")
         if let comparison {
@@ -202,7 +220,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         print("results: \(work)/results.json, \(work)/junit.xml, \(work)/\(ReportFiles.htmlName), \(work)/\(ReportFiles.markdownName)")
         if interrupted.isSet {
-            print("interrupted: \(scenarios.count - results.count) scenario(s) not run")
+            print("interrupted: \(total - results.count) scenario run(s) not done")
             throw ExitCode(130)
         }
         if passed != results.count { throw ExitCode.failure }

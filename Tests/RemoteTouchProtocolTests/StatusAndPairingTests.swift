@@ -91,3 +91,20 @@ struct StatusAndPairingTests {
         }
     }
 }
+
+@Suite("Malformed payloads for fault scenarios")
+struct MalformedPayloadsTests {
+    @Test("10,000 of them: every one refused by the decoder, none over 510 bytes, the same for the same seed")
+    func refusedAndReproducible() {
+        let payloads = Array(MalformedPayloads().prefix(10_000))
+        #expect(payloads.count == 10_000)
+        for payload in payloads {
+            #expect(payload.count <= MalformedPayloads.maxLength)
+            #expect((try? Command.decode(payload)) == nil, "accepted: \(String(decoding: payload, as: UTF8.self))")
+        }
+        #expect(Array(MalformedPayloads().prefix(50)) == Array(payloads.prefix(50)))
+        #expect(Array(MalformedPayloads(seed: 1).prefix(50)) != Array(payloads.prefix(50)))
+        // Every kind appears.
+        #expect(Set(payloads.prefix(9).map { $0.first }).count >= 3)
+    }
+}

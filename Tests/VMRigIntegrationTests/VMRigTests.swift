@@ -263,7 +263,7 @@ struct RunInterruptTests {
         let run = try hil(["vm", "exec", "--", "sh", "-c", script])
         #expect(run.output.contains("status=130"), "\(run.output.suffix(3000))")
         #expect(run.output.contains("INTERRUPTED"))
-        #expect(run.output.contains("scenario(s) not run"))
+        #expect(run.output.contains("scenario run(s) not done"))
         #expect(run.output.contains("peripherals left: 0"))
     }
 }

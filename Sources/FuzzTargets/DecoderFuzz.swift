@@ -1,0 +1,40 @@
+import CommandMapping
+import RemoteTouchProtocol
+
+/// What the libFuzzer target (`hil-fuzz`) does with each input: every decoder of bytes that cross the link, and
+/// the invariants that must hold for whatever they accept. A violated invariant traps (a crash libFuzzer
+/// keeps); a refusal is the expected answer to bad input.
+public enum DecoderFuzz {
+    public static func run(_ bytes: [UInt8]) {
+        if let command = try? Command.decode(bytes) {
+            // What the computer accepts it must encode again, and the encoding must decode to the same command.
+            let encoded = command.encoded()
+            guard let again = try? Command.decode(encoded) else {
+                fatalError("an accepted command does not decode from its own encoding: \(String(decoding: encoded, as: UTF8.self))")
+            }
+            precondition(again == command, "round trip changed \(command) into \(again)")
+            precondition(encoded.count <= 4096, "an accepted command encodes to \(encoded.count) bytes")
+            // And every mode maps it to frames or refuses it, without trapping.
+            for mode in ControlMode.allCases {
+                var mapper = CommandMapper(mode: mode)
+                _ = try? mapper.map(command)
+                _ = mapper.releaseAll()
+            }
+        }
+        if let code = try? PairingCode.decode(bytes) {
+            precondition(code.encoded() == bytes, "a pairing code does not encode to the bytes it came from")
+        }
+        if let status = try? PairingStatus.decode(bytes) {
+            precondition((try? PairingStatus.decode(status.encoded())) == status, "pairing status round trip")
+        }
+        if let status = try? StatusData.decode(bytes) {
+            precondition((try? StatusData.decode(status.encoded())) != nil, "status round trip")
+        }
+        if let report = try? HIDReport.decode(bytes) {
+            precondition(report.encoded() == bytes, "HID report round trip")
+        }
+        if let packet = try? UDPPacket.decode(bytes) {
+            precondition((try? UDPPacket.decode(packet.encoded())) == packet, "UDP packet round trip")
+        }
+    }
+}
