@@ -19,6 +19,8 @@ public struct PeripheralConfiguration: Sendable {
     public var pairing = PairingAuthority.Settings()
     /// Where each command's receipt and uinput write times go (`ReceiptLog`), for latency breakdowns; nil for none.
     public var receiptsFile: String?
+    /// A well-known bus name to own, or nil for none.
+    public var busName: String?
     /// R5: status every 2 s while a central is subscribed.
     public var statusInterval: Duration = .seconds(2)
 

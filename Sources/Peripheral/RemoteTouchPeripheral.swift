@@ -89,6 +89,17 @@ public final class RemoteTouchPeripheral: Sendable {
             throw PeripheralError("cannot connect to the \(configuration.bus) bus: \(error)",
                                   hint: "is dbus running? `hil doctor` checks the rigs")
         }
+        if let name = configuration.busName {
+            do {
+                try await connection.requestName(name)
+            } catch {
+                throw PeripheralError(
+                    "cannot own \(name) on the \(configuration.bus) bus: \(error.message) (\(error.name))",
+                    hint: error.name == "org.freedesktop.DBus.Error.NameTaken"
+                        ? "another hil peripheral is running on this box"
+                        : "install Rigs/hardware/dbus/org.remotetouch.hil.conf and be in group hil (Rigs/hardware/install.sh)")
+            }
+        }
         let peripheral = RemoteTouchPeripheral(
             configuration: configuration, log: log, pairing: pairing, processor: processor, devnode: device.devnode,
             connection: connection)

@@ -28,6 +28,21 @@ public struct HostFacts: Sendable, Hashable {
     /// Paths of the programs the rigs use, by name; absent when not found.
     public var tools: [String: String]
     public var isRoot: Bool
+    /// What a box needs to run the hardware rig without root (Rigs/hardware/install.sh).
+    public var withoutRoot = WithoutRoot()
+
+    public struct WithoutRoot: Sendable, Hashable {
+        /// /etc/dbus-1/system.d/org.remotetouch.hil.conf
+        public var dbusPolicy = false
+        /// /etc/udev/rules.d/60-remotetouch-hil.rules
+        public var udevRule = false
+        /// This user is in group hil.
+        public var inGroup = false
+        public init() {}
+    }
+
+    public static let dbusPolicyFile = "etc/dbus-1/system.d/org.remotetouch.hil.conf"
+    public static let udevRuleFile = "etc/udev/rules.d/60-remotetouch-hil.rules"
 
     public var hardwareAdapters: [Adapter] { adapters.filter(\.isHardware) }
 
@@ -103,7 +118,23 @@ public struct HostFacts: Sendable, Hashable {
             }
         }
 
-        return HostFacts(
+        var withoutRoot = WithoutRoot()
+        withoutRoot.dbusPolicy = exists(dbusPolicyFile) || exists("usr/share/dbus-1/system.d/org.remotetouch.hil.conf")
+        withoutRoot.udevRule = exists(udevRuleFile) || exists("lib/udev/rules.d/60-remotetouch-hil.rules")
+        // Group hil's members (etc/group), against this user's name and groups.
+        if let groups = try? String(contentsOfFile: at("etc/group"), encoding: .utf8),
+           let line = groups.split(separator: "\n").first(where: { $0.hasPrefix("hil:") })
+        {
+            let fields = line.split(separator: ":", omittingEmptySubsequences: false)
+            let members = fields.count > 3 ? fields[3].split(separator: ",").map(String.init) : []
+            let gid = fields.count > 2 ? gid_t(fields[2]) : nil
+            let user = getpwuid(getuid()).map { String(cString: $0.pointee.pw_name) }
+            var ids = [gid_t](repeating: 0, count: Int(getgroups(0, nil)))
+            let count = getgroups(Int32(ids.count), &ids)
+            withoutRoot.inGroup = user.map(members.contains) == true
+                || gid.map { gid in getgid() == gid || ids.prefix(Int(max(0, count))).contains(gid) } == true
+        }
+        var facts = HostFacts(
             kernelRelease: release, kernelBluetooth: exists("sys/class/bluetooth"),
             bluetoothModuleAvailable: moduleOnDisk("kernel/net/bluetooth/bluetooth"), adapters: adapters,
             vhci: exists("dev/vhci"), vhciModuleAvailable: moduleOnDisk("kernel/drivers/bluetooth/hci_vhci"),
@@ -111,6 +142,8 @@ public struct HostFacts: Sendable, Hashable {
             uinputModuleAvailable: moduleOnDisk("kernel/drivers/input/misc/uinput"), bluetoothdRunning: running,
             bluetoothdVersion: tools["bluetoothd"].flatMap { root == "/" ? Self.version(of: $0) : nil },
             tools: tools, isRoot: getuid() == 0)
+        facts.withoutRoot = withoutRoot
+        return facts
     }
 
     private static func version(of tool: String) -> String? {

@@ -45,6 +45,12 @@ struct PeripheralCommand: AsyncParsableCommand {
     @Option(help: "Battery level to report when this machine has no battery.")
     var battery = 100
 
+    @Option(help: ArgumentHelp(
+        "Own this well-known name on the bus (e.g. org.remotetouch.HIL), so a second computer side on the box is refused.",
+        discussion: "A box that runs hil without root allows group hil to own org.remotetouch.HIL (Rigs/hardware/dbus).",
+        valueName: "name"))
+    var busName: String?
+
     @Option(help: ArgumentHelp("Write each command's receipt and uinput write times (CLOCK_MONOTONIC) to this file.",
                                discussion: "One line per write: received ns, written ns of each frame (or - if refused), payload. hil run uses it for the per-stage latency breakdown.",
                                valueName: "file"))
@@ -71,6 +77,7 @@ struct PeripheralCommand: AsyncParsableCommand {
         configuration.fallbackBatteryLevel = battery
         configuration.pairing.lockout = .seconds(lockoutSeconds)
         configuration.receiptsFile = receiptsLog
+        configuration.busName = busName
         try FileManager.default.createDirectory(
             atPath: configuration.stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let log = PeripheralLog(path: configuration.stateDirectory + "/peripheral.log")

@@ -104,6 +104,71 @@ struct HostProbeTests {
         #expect(reason.contains("not hardware: 0 hardware adapter(s)"))
     }
 
+    @Test("a hardware box without root needs group hil, the D-Bus policy and the udev rule; each missing one is named with the fix")
+    func withoutRoot() throws {
+        let root = try FixtureRoot()
+        defer { root.remove() }
+        try root.folder("sys/class/bluetooth/hci0/device")
+        try root.folder("sys/class/bluetooth/hci1/device")
+        try root.write("dev/uinput")
+        try root.write("proc/4242/comm", "bluetoothd\n")
+        let me = String(cString: getpwuid(getuid())!.pointee.pw_name)
+        try root.write("etc/group", "root:x:0:\nhil:x:64999:nobody,\(me)\n")
+        try root.write(HostFacts.udevRuleFile, "# rule\n")
+        var facts = HostFacts.probe(root: root.url.path, path: "")
+        #expect(facts.withoutRoot.inGroup)
+        #expect(facts.withoutRoot.udevRule)
+        #expect(!facts.withoutRoot.dbusPolicy)
+        facts.isRoot = false
+        facts.uinputWritable = true
+        facts.bluetoothdVersion = "5.66"
+        let hardware = RigAssessment(rig: try catalog.rig(named: "hardware"), facts: facts)
+        #expect(hardware.failures.map(\.finding) == ["D-Bus policy /etc/dbus-1/system.d/org.remotetouch.hil.conf missing"])
+        #expect(hardware.failures.first?.fix?.contains("sudo bash Rigs/hardware/install.sh") == true)
+        try root.write(HostFacts.dbusPolicyFile, "<busconfig/>\n")
+        try root.write("etc/group", "hil:x:64999:nobody\n")
+        facts = HostFacts.probe(root: root.url.path, path: "")
+        facts.isRoot = false
+        facts.uinputWritable = true
+        facts.bluetoothdVersion = "5.66"
+        #expect(RigAssessment(rig: try catalog.rig(named: "hardware"), facts: facts).failures.map(\.finding)
+            == (getgid() == 64999 ? [] : ["this user is not in group hil"]))
+        // As root none of it is asked for.
+        facts.isRoot = true
+        #expect(RigAssessment(rig: try catalog.rig(named: "hardware"), facts: facts).canRun)
+    }
+
+    @Test("the files for a box without root are well-formed: D-Bus policy XML, udev rule, systemd units, scripts")
+    func boxFiles() throws {
+        let folder = rigsFolder + "/hardware"
+        let policy = try String(contentsOfFile: folder + "/dbus/org.remotetouch.hil.conf", encoding: .utf8)
+        // Well-formed XML, by Python's parser (as dbus-daemon would refuse a broken file at reload).
+        let parse = Process()
+        parse.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        parse.arguments = ["-c", "import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])", folder + "/dbus/org.remotetouch.hil.conf"]
+        try parse.run()
+        parse.waitUntilExit()
+        #expect(parse.terminationStatus == 0, "the D-Bus policy is not well-formed XML")
+        #expect(policy.contains(#"<policy group="hil">"#) && policy.contains(#"<allow own="org.remotetouch.HIL"/>"#))
+        let rules = try String(contentsOfFile: folder + "/udev/60-remotetouch-hil.rules", encoding: .utf8)
+        #expect(rules.contains(#"KERNEL=="uinput""#) && rules.contains(#"ATTRS{name}=="RemoteTouch HIL Virtual Input""#))
+        for line in rules.split(separator: "\n") where !line.hasPrefix("#") {
+            #expect(line.contains("==") && line.contains("GROUP=\"hil\""), "udev rule line: \(line)")
+        }
+        let service = try String(contentsOfFile: folder + "/systemd/hil-nightly.service", encoding: .utf8)
+        #expect(service.contains("User=hil") && service.contains("UMask=0077") && service.contains("[Service]"))
+        let timer = try String(contentsOfFile: folder + "/systemd/hil-nightly.timer", encoding: .utf8)
+        #expect(timer.contains("OnCalendar="))
+        for script in ["install.sh", "nightly.sh"] {
+            let check = Process()
+            check.executableURL = URL(fileURLWithPath: "/bin/bash")
+            check.arguments = ["-n", folder + "/" + script]
+            try check.run()
+            check.waitUntilExit()
+            #expect(check.terminationStatus == 0, "bash -n \(script)")
+        }
+    }
+
     @Test("two hardware adapters with bluetoothd running get the hardware rig; an old BlueZ does not")
     func hardwareHost() throws {
         let root = try FixtureRoot()

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Prepares a Bluetooth-equipped Linux box to run RemoteTouch HIL nightly without root: a "hil" group and user,
+# the D-Bus policy, the udev rule for uinput and the verifier's event node, hil built into /opt/remotetouch-hil,
+# and the systemd service and timer. Run once, as root, from the project folder:  sudo bash Rigs/hardware/install.sh
+set -euo pipefail
+[[ $(id -u) -eq 0 ]] || { echo "install: run as root (sudo bash Rigs/hardware/install.sh)" >&2; exit 1; }
+cd "$(dirname "$0")/../.."
+here=$(pwd)
+getent group hil >/dev/null || groupadd --system hil
+getent passwd hil >/dev/null || useradd --system --gid hil --home-dir /var/lib/hil --shell /usr/sbin/nologin hil
+install -m 0644 Rigs/hardware/dbus/org.remotetouch.hil.conf /etc/dbus-1/system.d/org.remotetouch.hil.conf
+install -m 0644 Rigs/hardware/udev/60-remotetouch-hil.rules /etc/udev/rules.d/60-remotetouch-hil.rules
+udevadm control --reload-rules && udevadm trigger --subsystem-match=misc --subsystem-match=input
+systemctl reload dbus || true
+swift build -c release --product hil
+install -d -m 0755 /opt/remotetouch-hil /opt/remotetouch-hil/Rigs
+install -m 0755 "$(swift build -c release --show-bin-path)/hil" /opt/remotetouch-hil/hil
+cp -r Scenarios /opt/remotetouch-hil/
+cp -r Rigs/*.json Rigs/hardware /opt/remotetouch-hil/Rigs/
+install -m 0644 Rigs/hardware/systemd/hil-nightly.service Rigs/hardware/systemd/hil-nightly.timer /etc/systemd/system/
+systemctl daemon-reload
+systemctl enable --now hil-nightly.timer
+echo "install: done. Check with: sudo -u hil /opt/remotetouch-hil/hil doctor --rig hardware --rigs /opt/remotetouch-hil/Rigs"
+echo "install: from $here; add your own user to group hil (usermod -aG hil \$USER) to run hil there by hand."
