@@ -32,6 +32,8 @@ public struct BenchRunner: Sendable {
         /// Median link, peripheral and kernel times, from the peripheral's receipts.
         public var stages: [String: LatencySummary]
         public var lost: Int { max(0, sent - received) }
+        /// Which commands of the stream were lost, as index ranges ("0-6, 180"), for diagnosis.
+        public var lostAt = ""
 
         public init(path: String, rateHz: Double, sent: Int, received: Int, achievedHz: Double, latency: LatencySummary,
                     stages: [String: LatencySummary])
@@ -147,7 +149,7 @@ public struct BenchRunner: Sendable {
         var count: Int { range.count }
     }
 
-    /// Command i carries the delta `1 + i % 7`.
+    /// Command i carries the delta `1 + i % 997`.
     private func stream(rate: Double, count: Int, bluez: BlueZCentral, link: BlueZCentral.Peripheral,
                         fd: Int32?, collector: FrameCollector, sends: inout [StageBreakdown.Send]) async throws -> StreamRun
     {
@@ -159,7 +161,8 @@ public struct BenchRunner: Sendable {
         var blocked = 0
         for index in 0..<count {
             try await Task.sleep(until: origin + .nanoseconds(Int64(Double(index) * interval * 1e9)), clock: clock)
-            let bytes = Command.cursorMove(delta: Point(x: Double(1 + index % 7), y: 0)).encoded()
+            // Every payload of a stream differs, so each receipt matches exactly one send.
+            let bytes = Command.cursorMove(delta: Point(x: Double(1 + index % 997), y: 0)).encoded()
             let at = MonotonicTime.now()
             if let fd {
                 var waited = 0
@@ -203,8 +206,12 @@ public struct BenchRunner: Sendable {
         var link = LatencyRecorder()
         var peripheral = LatencyRecorder()
         var received = 0
+        var missing: [Int] = []
         for index in run.range {
-            guard let receiptIndex = alignment[index], let written = receipts[receiptIndex].written?.last else { continue }
+            guard let receiptIndex = alignment[index], let written = receipts[receiptIndex].written?.last else {
+                missing.append(index - run.range.lowerBound)
+                continue
+            }
             let receipt = receipts[receiptIndex]
             // Binary search for the first frame at or after the receipt (evdev stamps have µs resolution).
             var low = 0
@@ -214,20 +221,39 @@ public struct BenchRunner: Sendable {
                 let middle = (low + high) / 2
                 if frameTimes[middle] < from { low = middle + 1 } else { high = middle }
             }
-            guard low < frameTimes.count, frameTimes[low] <= written + 1_000 else { continue }
+            guard low < frameTimes.count, frameTimes[low] <= written + 1_000 else {
+                missing.append(index - run.range.lowerBound)
+                continue
+            }
             received += 1
             let frame = Double(frameTimes[low])
             latency.record((frame - Double(sends[index].at)) / 1e6)
             link.record((Double(receipt.received) - Double(sends[index].at)) / 1e6)
             peripheral.record((Double(written) - Double(receipt.received)) / 1e6)
         }
-        return Stream(path: path, rateHz: run.rate, sent: run.count, received: received, achievedHz: run.achievedHz,
-                      latency: latency.summary, stages: ["link": link.summary, "peripheral": peripheral.summary])
+        var stream = Stream(path: path, rateHz: run.rate, sent: run.count, received: received, achievedHz: run.achievedHz,
+                            latency: latency.summary, stages: ["link": link.summary, "peripheral": peripheral.summary])
+        stream.lostAt = Self.ranges(missing)
+        return stream
+    }
+
+    /// `[0, 1, 2, 7]` → `"0-2, 7"`.
+    static func ranges(_ indices: [Int]) -> String {
+        var parts: [String] = []
+        var start: Int?
+        var previous: Int?
+        for index in indices + [Int.max] {
+            if let p = previous, index == p + 1 { previous = index; continue }
+            if let s = start, let p = previous { parts.append(s == p ? "\(s)" : "\(s)-\(p)") }
+            start = index
+            previous = index
+        }
+        return parts.joined(separator: ", ")
     }
 
     private func line(_ stream: Stream) -> String {
         let l = stream.latency
         func f(_ v: Double?) -> String { v.map { String(format: "%.2f", $0) } ?? "-" }
-        return "\(stream.path): \(stream.sent) at \(Int(stream.rateHz)) Hz → achieved \(String(format: "%.0f", stream.achievedHz)) Hz, lost \(stream.lost), p50 \(f(l.p50)) p95 \(f(l.p95)) p99 \(f(l.p99)) max \(f(l.max)) ms"
+        return "\(stream.path): \(stream.sent) at \(Int(stream.rateHz)) Hz → achieved \(String(format: "%.0f", stream.achievedHz)) Hz, lost \(stream.lost)\(stream.lostAt.isEmpty ? "" : " (#\(stream.lostAt))"), p50 \(f(l.p50)) p95 \(f(l.p95)) p99 \(f(l.p99)) max \(f(l.max)) ms"
     }
 }

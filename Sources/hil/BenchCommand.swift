@@ -137,7 +137,7 @@ struct BenchCommand: AsyncParsableCommand {
         func stream(_ s: BenchRunner.Stream) -> JSONValue {
             .object(JSONObject([
                 ("rateHz", .number(s.rateHz)), ("sent", .number(Double(s.sent))), ("received", .number(Double(s.received))),
-                ("lost", .number(Double(s.lost))), ("achievedHz", .number((s.achievedHz * 10).rounded() / 10)),
+                ("lost", .number(Double(s.lost))), ("lostAt", .string(s.lostAt)), ("achievedHz", .number((s.achievedHz * 10).rounded() / 10)),
                 ("latencyMs", summary(s.latency)),
             ]))
         }

@@ -1,5 +1,5 @@
 import LatencyStats
-import Runner
+@testable import Runner
 import Testing
 
 @Suite("hil bench: what counts as a sustained rate")
@@ -17,5 +17,16 @@ struct BenchRuleTests {
         #expect(BenchRunner.sustains(Self.stream(rate: 300, achieved: 285, p99: 12)))
         #expect(!BenchRunner.sustains(Self.stream(rate: 300, p99: 1138)))
         #expect(BenchRunner.sustains(Self.stream(rate: 300, p99: 100)))
+    }
+}
+
+@Suite("hil bench: lost commands by index")
+struct BenchLostRangesTests {
+    @Test("indices become ranges")
+    func ranges() {
+        #expect(BenchRunner.ranges([]) == "")
+        #expect(BenchRunner.ranges([0, 1, 2, 7]) == "0-2, 7")
+        #expect(BenchRunner.ranges([5]) == "5")
+        #expect(BenchRunner.ranges([1, 3, 4, 5, 9, 10]) == "1, 3-5, 9-10")
     }
 }
