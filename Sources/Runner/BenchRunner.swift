@@ -26,22 +26,32 @@ public struct BenchRunner: Sendable {
         public var path: String
         public var rateHz: Double
         public var sent: Int
+        /// Commands the computer received (its receipts).
         public var received: Int
+        /// Received commands whose frame the evdev reader saw (the latency is theirs).
+        public var verified: Int
+        /// Times the kernel told the reader it had dropped events (SYN_DROPPED) during the stream.
+        public var readerDrops = 0
         public var achievedHz: Double
         public var latency: LatencySummary
         /// Median link, peripheral and kernel times, from the peripheral's receipts.
         public var stages: [String: LatencySummary]
+        /// Commands that never reached the computer: lost by the link.
         public var lost: Int { max(0, sent - received) }
-        /// Which commands of the stream were lost, as index ranges ("0-6, 180"), for diagnosis.
+        /// Commands the computer received whose frame the verifier did not see (its reader fell behind).
+        public var unseen: Int { max(0, received - verified) }
+        /// Which commands were lost or unseen, as index ranges ("0-6, 180"), for diagnosis.
         public var lostAt = ""
+        public var unseenAt = ""
 
-        public init(path: String, rateHz: Double, sent: Int, received: Int, achievedHz: Double, latency: LatencySummary,
-                    stages: [String: LatencySummary])
+        public init(path: String, rateHz: Double, sent: Int, received: Int, verified: Int? = nil, achievedHz: Double,
+                    latency: LatencySummary, stages: [String: LatencySummary])
         {
             self.path = path
             self.rateHz = rateHz
             self.sent = sent
             self.received = received
+            self.verified = verified ?? received
             self.achievedHz = achievedHz
             self.latency = latency
             self.stages = stages
@@ -134,10 +144,11 @@ public struct BenchRunner: Sendable {
         return results
     }
 
-    /// A rate is sustained when nothing is lost, at least 95 % of it is achieved, and p99 latency stays within
-    /// 100 ms: a link that falls behind queues commands (latency grows without bound) before it loses any.
+    /// A rate is sustained when nothing is lost, every command's frame was seen (so injection is proven, not
+    /// assumed), at least 95 % of the rate is achieved, and p99 latency stays within 100 ms: a link that falls
+    /// behind queues commands (latency grows without bound) before it loses any.
     public static func sustains(_ stream: Stream) -> Bool {
-        stream.lost == 0 && stream.achievedHz >= stream.rateHz * 0.95 && (stream.latency.p99 ?? .infinity) <= 100
+        stream.lost == 0 && stream.unseen == 0 && stream.achievedHz >= stream.rateHz * 0.95 && (stream.latency.p99 ?? .infinity) <= 100
     }
 
     /// What one stream sent: its sends' indices in the run, the rate achieved, how often the socket was full.
@@ -146,6 +157,7 @@ public struct BenchRunner: Sendable {
         var range: Range<Int>
         var achievedHz: Double
         var blocked: Int
+        var readerDrops: Int
         var count: Int { range.count }
     }
 
@@ -155,6 +167,7 @@ public struct BenchRunner: Sendable {
     {
         try await Task.sleep(for: .milliseconds(300))  // let the previous stream's last frames land
         let first = sends.count
+        let dropsBefore = collector.droppedCount
         let clock = ContinuousClock()
         let origin = clock.now
         let interval = 1.0 / rate
@@ -193,7 +206,8 @@ public struct BenchRunner: Sendable {
             seen = now
             try await Task.sleep(for: .milliseconds(300))
         }
-        return StreamRun(rate: rate, range: first..<sends.count, achievedHz: span > 0 ? Double(count) / span : 0, blocked: blocked)
+        return StreamRun(rate: rate, range: first..<sends.count, achievedHz: span > 0 ? Double(count) / span : 0, blocked: blocked,
+                         readerDrops: collector.droppedCount - dropsBefore)
     }
 
     /// Each send's latency: its receipt (aligned), then the first frame stamped at or after the receipt and no
@@ -206,12 +220,15 @@ public struct BenchRunner: Sendable {
         var link = LatencyRecorder()
         var peripheral = LatencyRecorder()
         var received = 0
+        var verified = 0
         var missing: [Int] = []
+        var unseen: [Int] = []
         for index in run.range {
             guard let receiptIndex = alignment[index], let written = receipts[receiptIndex].written?.last else {
                 missing.append(index - run.range.lowerBound)
                 continue
             }
+            received += 1
             let receipt = receipts[receiptIndex]
             // Binary search for the first frame at or after the receipt (evdev stamps have µs resolution).
             var low = 0
@@ -222,18 +239,21 @@ public struct BenchRunner: Sendable {
                 if frameTimes[middle] < from { low = middle + 1 } else { high = middle }
             }
             guard low < frameTimes.count, frameTimes[low] <= written + 1_000 else {
-                missing.append(index - run.range.lowerBound)
+                unseen.append(index - run.range.lowerBound)
                 continue
             }
-            received += 1
+            verified += 1
             let frame = Double(frameTimes[low])
             latency.record((frame - Double(sends[index].at)) / 1e6)
             link.record((Double(receipt.received) - Double(sends[index].at)) / 1e6)
             peripheral.record((Double(written) - Double(receipt.received)) / 1e6)
         }
-        var stream = Stream(path: path, rateHz: run.rate, sent: run.count, received: received, achievedHz: run.achievedHz,
-                            latency: latency.summary, stages: ["link": link.summary, "peripheral": peripheral.summary])
+        var stream = Stream(path: path, rateHz: run.rate, sent: run.count, received: received, verified: verified,
+                            achievedHz: run.achievedHz, latency: latency.summary,
+                            stages: ["link": link.summary, "peripheral": peripheral.summary])
         stream.lostAt = Self.ranges(missing)
+        stream.unseenAt = Self.ranges(unseen)
+        stream.readerDrops = run.readerDrops
         return stream
     }
 
@@ -254,6 +274,6 @@ public struct BenchRunner: Sendable {
     private func line(_ stream: Stream) -> String {
         let l = stream.latency
         func f(_ v: Double?) -> String { v.map { String(format: "%.2f", $0) } ?? "-" }
-        return "\(stream.path): \(stream.sent) at \(Int(stream.rateHz)) Hz → achieved \(String(format: "%.0f", stream.achievedHz)) Hz, lost \(stream.lost)\(stream.lostAt.isEmpty ? "" : " (#\(stream.lostAt))"), p50 \(f(l.p50)) p95 \(f(l.p95)) p99 \(f(l.p99)) max \(f(l.max)) ms"
+        return "\(stream.path): \(stream.sent) at \(Int(stream.rateHz)) Hz → achieved \(String(format: "%.0f", stream.achievedHz)) Hz, lost \(stream.lost)\(stream.lostAt.isEmpty ? "" : " (#\(stream.lostAt))"), unseen \(stream.unseen)\(stream.unseenAt.isEmpty ? "" : " (#\(stream.unseenAt))")\(stream.readerDrops > 0 ? ", SYN_DROPPED ×\(stream.readerDrops)" : ""), p50 \(f(l.p50)) p95 \(f(l.p95)) p99 \(f(l.p99)) max \(f(l.max)) ms"
     }
 }

@@ -13,6 +13,7 @@ final class FrameCollector: @unchecked Sendable {
     struct State {
         var frames: [EvdevFrame] = []
         var dropped = false
+        var droppedCount = 0
         var stopped = false
         var error: String?
     }
@@ -26,7 +27,10 @@ final class FrameCollector: @unchecked Sendable {
                         state.withLock { $0.frames.append(frame) }
                     }
                 } catch where error.code == .dropped {
-                    state.withLock { $0.dropped = true }
+                    state.withLock {
+                        $0.dropped = true
+                        $0.droppedCount += 1
+                    }
                 } catch {
                     state.withLock { state in
                         state.error = error.description
@@ -45,6 +49,8 @@ final class FrameCollector: @unchecked Sendable {
     }
 
     var dropped: Bool { state.withLock { $0.dropped } }
+    /// How many times the kernel reported SYN_DROPPED (the reader fell behind and events were lost to it).
+    var droppedCount: Int { state.withLock { $0.droppedCount } }
     var failure: String? { state.withLock { $0.error } }
 
     func heldKeys() -> [String] {

@@ -43,16 +43,25 @@ public enum StageBreakdown {
         }
     }
 
-    /// The i-th send's receipt index: receipts in order, each send matched to the next receipt with the same
-    /// payload within a few (a lost write skips ahead instead of shifting every later match).
+    /// The i-th send's receipt index. Sends and receipts with the same payload are matched in order (bluetoothd
+    /// may hand some writes over D-Bus and others through the acquired socket, so receipts can arrive out of
+    /// order between payloads), never to a receipt from before the send: a lost write leaves its send unmatched
+    /// instead of shifting the later ones.
     public static func align(_ sends: [Send], _ receipts: [Receipt]) -> [Int: Int] {
+        var queues: [String: [Int]] = [:]
+        for (index, receipt) in receipts.enumerated() { queues[receipt.payload, default: []].append(index) }
+        var heads: [String: Int] = [:]
         var matched: [Int: Int] = [:]
-        var next = 0
         for (index, send) in sends.enumerated() {
-            if let found = (next..<min(next + 8, receipts.count)).first(where: { receipts[$0].payload == send.payload }) {
-                matched[index] = found
-                next = found + 1
+            guard let queue = queues[send.payload] else { continue }
+            var head = heads[send.payload] ?? 0
+            // Receipts of this payload from before the send belong to earlier sends that went unmatched.
+            while head < queue.count && receipts[queue[head]].received < send.at { head += 1 }
+            if head < queue.count {
+                matched[index] = queue[head]
+                head += 1
             }
+            heads[send.payload] = head
         }
         return matched
     }

@@ -14,9 +14,10 @@ struct BenchCommand: AsyncParsableCommand {
             On a rig (--rig auto, as hil run), one hil peripheral is started and paired; then, for each write
             path (dbus: WriteValue without response; fd: the AcquireWrite socket), --count cursor commands are
             sent at --rate Hz and each one's evdev frame is timed (matched through the peripheral's receipts).
-            Then a ladder of rates (100 Hz up to 1000 Hz, 2 s each) finds the highest rate each path sustains:
-            nothing lost, at least 95 % of the rate achieved, p99 within 100 ms (a link that falls behind queues
-            before it loses). The JSON written to
+            Lost commands never reached the computer (no receipt); unseen ones reached it but the evdev reader
+            did not see their frame (it fell behind: SYN_DROPPED). A ladder of rates (100 Hz up to 1000 Hz, 2 s
+            each) then finds the highest rate each path sustains: nothing lost or unseen, at least 95 % of the
+            rate achieved, p99 within 100 ms (a link that falls behind queues before it loses). The JSON written to
             --output/bench.json is stable (format hil-bench/1) so runs can be compared.
             """
     )
@@ -108,7 +109,9 @@ struct BenchCommand: AsyncParsableCommand {
         let rows: [(String, (BenchRunner.PathResult) -> String)] = [
             ("sent", { "\($0.main.sent)" }),
             ("received", { "\($0.main.received)" }),
-            ("lost", { "\($0.main.lost)" }),
+            ("lost (link)", { "\($0.main.lost)" }),
+            ("unseen (evdev)", { "\($0.main.unseen)" }),
+            ("SYN_DROPPED", { "\($0.main.readerDrops)" }),
             ("achieved Hz", { String(format: "%.1f", $0.main.achievedHz) }),
             ("p50 ms", { f($0.main.latency.p50) }),
             ("p95 ms", { f($0.main.latency.p95) }),
@@ -137,7 +140,8 @@ struct BenchCommand: AsyncParsableCommand {
         func stream(_ s: BenchRunner.Stream) -> JSONValue {
             .object(JSONObject([
                 ("rateHz", .number(s.rateHz)), ("sent", .number(Double(s.sent))), ("received", .number(Double(s.received))),
-                ("lost", .number(Double(s.lost))), ("lostAt", .string(s.lostAt)), ("achievedHz", .number((s.achievedHz * 10).rounded() / 10)),
+                ("lost", .number(Double(s.lost))), ("lostAt", .string(s.lostAt)), ("verified", .number(Double(s.verified))),
+                ("unseen", .number(Double(s.unseen))), ("unseenAt", .string(s.unseenAt)), ("readerDrops", .number(Double(s.readerDrops))), ("achievedHz", .number((s.achievedHz * 10).rounded() / 10)),
                 ("latencyMs", summary(s.latency)),
             ]))
         }

@@ -45,6 +45,16 @@ struct StageBreakdownTests {
         #expect(StageBreakdown.align(sends, receipts) == [0: 0, 2: 1, 3: 2])
     }
 
+    @Test("receipts out of order (some writes over D-Bus, some through the socket) still match their sends")
+    func reordered() {
+        let sends = [StageBreakdown.Send(at: 0, payload: "a"), .init(at: 1, payload: "b"), .init(at: 2, payload: "a")]
+        let receipts = [StageBreakdown.Receipt(received: 10, written: [11], payload: "b"),
+                        .init(received: 12, written: [13], payload: "a"), .init(received: 14, written: [15], payload: "a")]
+        #expect(StageBreakdown.align(sends, receipts) == [0: 1, 1: 0, 2: 2])
+        // A receipt from before a send is never its receipt.
+        #expect(StageBreakdown.align([.init(at: 20, payload: "a")], receipts) == [:])
+    }
+
     @Test("no stages when no received command wrote the completing frame")
     func unmatched() {
         let sends = [StageBreakdown.Send(at: 0, payload: "x")]

@@ -243,13 +243,14 @@ struct BenchEndToEndTests {
         let json = try String(contentsOf: output.appendingPathComponent("bench.json"), encoding: .utf8)
         // The writer escapes "/" as JSONEncoder does.
         #expect(json.contains(#""format" : "hil-bench\/1""#))
-        // Every command is matched to its frame through the receipts, so what was lost is counted exactly.
-        // The D-Bus path has lost nothing in every run; the fd path lost its first 7 writes after AcquireWrite
-        // once in CI (under investigation), so it is held to at most 5 % here and reported by index.
+        // Every command is matched to its receipt and frame, so the link's losses are counted exactly: none at
+        // 100 Hz. Frames the evdev reader missed (SYN_DROPPED under TCG scheduling) are counted apart, as unseen;
+        // they are held to 5 % here.
         let paths = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])["paths"] as? [String: [String: Any]]
-        #expect(paths?["dbus"]?["lost"] as? Int == 0, "\(json)")
-        #expect((paths?["fd"]?["lost"] as? Int).map { $0 <= 10 } == true, "\(json)")
-        #expect(paths?["fd"]?["received"] as? Int ?? 0 >= 190, "\(json)")
+        for path in ["dbus", "fd"] {
+            #expect(paths?[path]?["lost"] as? Int == 0, "\(path): \(json)")
+            #expect((paths?[path]?["unseen"] as? Int).map { $0 <= 10 } == true, "\(path): \(json)")
+        }
     }
 }
 
