@@ -178,18 +178,7 @@ public struct BenchRunner: Sendable {
             let bytes = Command.cursorMove(delta: Point(x: Double(1 + index % 997), y: 0)).encoded()
             let at = MonotonicTime.now()
             if let fd {
-                var waited = 0
-                while write(fd, bytes, bytes.count) != bytes.count {
-                    // The socket is full: the link is not keeping up. Wait until it drains (as a phone would),
-                    // but not forever.
-                    guard errno == EAGAIN || errno == EWOULDBLOCK else {
-                        throw RunnerError("writing to the acquired command socket failed: \(String(cString: strerror(errno)))")
-                    }
-                    blocked += 1
-                    var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                    if poll(&poller, 1, 1000) == 0 { waited += 1 }
-                    if waited >= 5 { throw RunnerError("the computer stopped taking writes: the command socket stayed full for 5 s") }
-                }
+                blocked += try AcquiredSocket.write(fd, bytes, what: "cursor command \(index)")
             } else {
                 try await bluez.write(link.command, bytes, withResponse: false)
             }

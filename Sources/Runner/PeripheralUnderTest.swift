@@ -92,6 +92,15 @@ public final class PeripheralUnderTest: @unchecked Sendable {
         return process.terminationStatus
     }
 
+    /// The process's resident memory (VmRSS), in KiB; nil once it has exited.
+    func residentKiB() -> Int? {
+        guard process.isRunning,
+              let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return nil }
+        return Int(line.split(separator: " ").dropFirst().first ?? "")
+    }
+
     /// Interrupts every peripheral under test that is still running (the run was interrupted).
     public static func interruptAll() {
         for pid in running.withLock({ $0 }) { kill(pid, SIGINT) }

@@ -283,9 +283,7 @@ public struct ScenarioRunner: Sendable {
                 commandLog.append("\(at) \(String(decoding: bytes, as: UTF8.self))\n")
                 sends.append(.init(at: at.nanoseconds, payload: String(decoding: bytes, as: UTF8.self)))
                 if let fd {
-                    guard write(fd, bytes, bytes.count) == bytes.count else {
-                        throw RunnerError("writing \(command.name) to the acquired command socket failed: \(String(cString: strerror(errno)))")
-                    }
+                    try AcquiredSocket.write(fd, bytes, what: command.name)
                 } else {
                     try await central.write(link.command, bytes, withResponse: scenario.run.confirmedWrites)
                 }
@@ -299,18 +297,7 @@ public struct ScenarioRunner: Sendable {
             for bytes in MalformedPayloads().prefix(count) {
                 let at = MonotonicTime.now()
                 if let fd {
-                    var waited = 0
-                    while write(fd, bytes, bytes.count) != bytes.count {
-                        guard errno == EAGAIN || errno == EWOULDBLOCK else {
-                            throw RunnerError("writing a malformed payload to the acquired socket failed: \(String(cString: strerror(errno)))")
-                        }
-                        // The socket is full: wait for the link to take more, but not forever.
-                        var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                        if Glibc.poll(&poller, 1, 1000) == 0 { waited += 1 }
-                        if waited >= 5 {
-                            throw RunnerError("the computer stopped taking writes: the command socket stayed full for 5 s after \(segment?.commands ?? 0) malformed write(s); its last lines are in peripheral.out")
-                        }
-                    }
+                    try AcquiredSocket.write(fd, bytes, what: "malformed write \(segment?.commands ?? 0)")
                 } else {
                     try await central.write(link.command, bytes, withResponse: false)
                 }

@@ -73,16 +73,8 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     private func runInside() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let rigName = environment["HIL_RIG"] ?? "?"
-        let definition = (try? RigOptions.catalog(rigs))?.rigs.first { $0.name == rigName }
-        let work = URL(fileURLWithPath: output).standardizedFileURL.path
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        let context = ScenarioRunner.Context(
-            hil: RunCommand.executable, peripheralAdapter: environment["HIL_PERIPHERAL_ADAPTER"] ?? "hci0",
-            centralAdapter: environment["HIL_CENTRAL_ADAPTER"] ?? "hci1",
-            uinputName: definition?.uinputDeviceName ?? "RemoteTouch HIL Virtual Input",
-            latencyScale: definition?.latencyScale ?? 1, writePath: nil, workDirectory: work)
+        let (rigName, context) = try RunCommand.rigContext(rigs: rigs, output: output, writePath: nil)
+        let work = context.workDirectory
         var settings = BenchRunner.Settings()
         settings.count = count
         settings.rateHz = rate

@@ -128,17 +128,8 @@ struct RunCommand: AsyncParsableCommand {
 
     /// Inside a rig: run every scenario.
     private func runInside(_ scenarios: [Scenario]) async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let rigName = environment["HIL_RIG"] ?? "?"
-        let definition = (try? RigOptions.catalog(rigs))?.rigs.first { $0.name == rigName }
-        let work = URL(fileURLWithPath: output).standardizedFileURL.path
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        let context = ScenarioRunner.Context(
-            hil: Self.executable, peripheralAdapter: environment["HIL_PERIPHERAL_ADAPTER"] ?? "hci0",
-            centralAdapter: environment["HIL_CENTRAL_ADAPTER"] ?? "hci1",
-            uinputName: definition?.uinputDeviceName ?? "RemoteTouch HIL Virtual Input",
-            latencyScale: definition?.latencyScale ?? 1, writePath: writePath.flatMap(RunSettings.WritePath.init(rawValue:)),
-            workDirectory: work)
+        let (rigName, context) = try Self.rigContext(rigs: rigs, output: output, writePath: writePath.flatMap(RunSettings.WritePath.init(rawValue:)))
+        let work = context.workDirectory
         defer { fflush(nil) }
         print("hil run: \(scenarios.count) scenario(s) on rig \(rigName) (latency scale \(context.latencyScale)), peripheral \(context.peripheralAdapter), central \(context.centralAdapter)")
         let runner = ScenarioRunner(context: context)
@@ -224,6 +215,21 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode(130)
         }
         if passed != results.count { throw ExitCode.failure }
+    }
+
+    /// Inside a rig: where things are, from the rig's environment and its rig file.
+    static func rigContext(rigs: String?, output: String, writePath: RunSettings.WritePath?) throws -> (rig: String, context: ScenarioRunner.Context) {
+        let environment = ProcessInfo.processInfo.environment
+        let rigName = environment["HIL_RIG"] ?? "?"
+        let definition = (try? RigOptions.catalog(rigs))?.rigs.first { $0.name == rigName }
+        let work = URL(fileURLWithPath: output).standardizedFileURL.path
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let context = ScenarioRunner.Context(
+            hil: executable, peripheralAdapter: environment["HIL_PERIPHERAL_ADAPTER"] ?? "hci0",
+            centralAdapter: environment["HIL_CENTRAL_ADAPTER"] ?? "hci1",
+            uinputName: definition?.uinputDeviceName ?? "RemoteTouch HIL Virtual Input",
+            latencyScale: definition?.latencyScale ?? 1, writePath: writePath, workDirectory: work)
+        return (rigName, context)
     }
 
     static var executable: String {

@@ -254,6 +254,40 @@ struct BenchEndToEndTests {
     }
 }
 
+@Suite("hil run, the device under test killed", .serialized)
+struct DeviceKilledTests {
+    @Test("SIGKILL of the computer mid-scenario: an error with its last lines, no hang, and the next scenario passes")
+    func killed() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hil-kill-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try #"""
+            {"name": "a long wait the computer does not survive", "requirements": ["R2.1"], "steps": [
+              {"wait": {"ms": 6000}}, {"tap": {}, "expect": {"keys": ["BTN_LEFT 1", "BTN_LEFT 0"]}}]}
+            """#.write(to: folder.appendingPathComponent("1-killed.json"), atomically: true, encoding: .utf8)
+        try #"""
+            {"name": "the next scenario", "requirements": ["R2.1"], "steps": [
+              {"tap": {}, "expect": {"keys": ["BTN_LEFT 1", "BTN_LEFT 0"], "nothingElse": true, "withinMs": 600}}]}
+            """#.write(to: folder.appendingPathComponent("2-next.json"), atomically: true, encoding: .utf8)
+        let binary = try hilBinary()
+        let script = """
+            '\(binary)' run --output /tmp/hil-kill '\(folder.path)' > /tmp/kill.log 2>&1 & P=$!
+            n=0; while ! grep -q 'status notifications acquired' /tmp/hil-kill/001-*/peripheral.out 2>/dev/null && [ $n -lt 300 ]; do sleep 0.1; n=$((n+1)); done
+            sleep 1; pkill -KILL -f '[h]il peripheral'; echo killed
+            wait $P; echo "status=$?"
+            cat /tmp/kill.log
+            """
+        let started = ContinuousClock.now
+        let run = try hil(["vm", "exec", "--timeout", "240", "--", "sh", "-c", script])
+        #expect(ContinuousClock.now - started < .seconds(200), "the run hung")
+        #expect(run.output.contains("killed"))
+        #expect(run.output.contains("status=1"), "\(run.output.suffix(3000))")
+        #expect(run.output.contains("[1/2] ERROR a long wait the computer does not survive"), "\(run.output.suffix(3000))")
+        #expect(run.output.contains("the device under test (hil peripheral) exited during the scenario; its last lines:"))
+        #expect(run.output.contains("[2/2] PASSED the next scenario"), "\(run.output.suffix(3000))")
+    }
+}
+
 @Suite("hil run, interrupted", .serialized)
 struct RunInterruptTests {
     @Test("Ctrl-C during a run stops the peripheral under test, keeps the results so far, exits 130")

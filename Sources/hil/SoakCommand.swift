@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+import Rig
+import Runner
+import StrictJSON
+
+/// Streams cursor commands for many minutes and reports loss, latency and the computer's memory every minute.
+struct SoakCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "soak",
+        abstract: "Stream gestures through the real link for minutes; every minute: sent, verified, lost, p50/p99, the computer's memory.",
+        discussion: """
+            On a rig (--rig auto, as hil run), one hil peripheral is paired and cursor commands stream at --rate Hz
+            on --path for --minutes. Each minute prints the commands sent, those whose evdev frame was seen
+            (the others: unverified), latency p50/p99, and the peripheral's resident memory (VmRSS). At the end the
+            computer's receipts give the commands the link lost in all. soak.json in --output keeps every minute.
+            Exit 1 when anything was lost.
+            """
+    )
+
+    @Option(help: "auto, or a rig name from the Rigs/ folder.")
+    var rig = "auto"
+
+    @Option(help: ArgumentHelp("Folder of rig files.", valueName: "dir"))
+    var rigs: String?
+
+    @Option(help: "How long to stream.")
+    var minutes = 30
+
+    @Option(help: "Commands per second.")
+    var rate = 120.0
+
+    @Option(help: "Write path: dbus or fd.")
+    var path = "fd"
+
+    @Option(help: ArgumentHelp("Where soak.json and the peripheral's logs go.", valueName: "dir"))
+    var output = "soak"
+
+    func validate() throws {
+        guard (1...24 * 60).contains(minutes) else { throw ValidationError("--minutes is 1 to 1440") }
+        guard rate > 0 && rate <= 2000 else { throw ValidationError("--rate is 1 to 2000 Hz") }
+        guard ["dbus", "fd"].contains(path) else { throw ValidationError("--path takes dbus or fd, not \(path)") }
+    }
+
+    func run() async throws {
+        if ProcessInfo.processInfo.environment["HIL_RIG"] != nil {
+            try await runInside()
+            return
+        }
+        let catalog = try RigOptions.catalog(rigs)
+        let facts = HostFacts.probe()
+        let chosen = try RigExecution.choose(rig, from: catalog, facts: facts)
+        let destination = URL(fileURLWithPath: output).standardizedFileURL.path
+        let inVM = chosen.kind == .vm
+        let command = [RunCommand.executable, "soak", "--rigs", catalog.directory, "--output", inVM ? "/hil/share/results" : destination,
+                       "--minutes", String(minutes), "--rate", String(rate), "--path", path]
+        try RigExecution.run(
+            chosen, catalog: catalog, facts: facts, command: command,
+            options: .init(timeout: .seconds(minutes * 60 + 300), resultsDestination: inVM ? destination : nil))
+    }
+
+    private func runInside() async throws {
+        let (rigName, context) = try RunCommand.rigContext(rigs: rigs, output: output, writePath: nil)
+        print("hil soak: \(minutes) min at \(Int(rate)) Hz on the \(path) path, rig \(rigName)")
+        fflush(nil)
+        @Sendable func f(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "-" }
+        let summary = try await SoakRunner(context: context).run(minutes: minutes, rateHz: rate, path: path) { minute in
+            let memory = minute.residentKiB.map { String(format: "%.1f MiB", Double($0) / 1024) } ?? "-"
+            print("minute \(minute.minute): sent \(minute.sent), verified \(minute.verified), unverified \(minute.unverified), p50 \(f(minute.latency.p50)) ms, p99 \(f(minute.latency.p99)) ms, peripheral RSS \(memory)")
+            fflush(nil)
+        }
+        let verified = summary.minutes.reduce(0) { $0 + $1.verified }
+        let first = summary.minutes.first?.residentKiB
+        let last = summary.minutes.last?.residentKiB
+        print("total: sent \(summary.sent), verified \(verified), lost by the link \(summary.lostByLink) (the computer's receipts), SYN_DROPPED \(summary.readerDrops); peripheral RSS \(first.map { String(format: "%.1f", Double($0) / 1024) } ?? "-") MiB at minute 1, \(last.map { String(format: "%.1f", Double($0) / 1024) } ?? "-") MiB at the end")
+        let minutesJSON: [JSONValue] = summary.minutes.map { minute in
+            .object(JSONObject([
+                ("minute", .number(Double(minute.minute))), ("sent", .number(Double(minute.sent))),
+                ("verified", .number(Double(minute.verified))), ("unverified", .number(Double(minute.unverified))),
+                ("p50Ms", minute.latency.p50.map(JSONValue.number) ?? .null), ("p99Ms", minute.latency.p99.map(JSONValue.number) ?? .null),
+                ("residentKiB", minute.residentKiB.map { .number(Double($0)) } ?? .null),
+            ]))
+        }
+        let document: JSONValue = .object(JSONObject([
+            ("format", .string("hil-soak/1")), ("rig", .string(rigName)), ("rateHz", .number(rate)), ("path", .string(path)),
+            ("sent", .number(Double(summary.sent))), ("lostByLink", .number(Double(summary.lostByLink))),
+            ("readerDrops", .number(Double(summary.readerDrops))), ("minutes", .array(minutesJSON)),
+        ]))
+        try (JSONWriter(pretty: true).string(document) + "\n").write(toFile: context.workDirectory + "/soak.json", atomically: true, encoding: .utf8)
+        print("results: \(context.workDirectory)/soak.json")
+        fflush(nil)
+        if summary.lostByLink > 0 || summary.minutes.contains(where: { $0.unverified > 0 }) { throw ExitCode.failure }
+    }
+}
