@@ -747,7 +747,7 @@ public struct ScenarioRunner: Sendable {
         return .passed
     }
 
-    private static func poll(for what: String, timeout: Duration, _ read: () -> String?) async throws -> String {
+    static func poll(for what: String, timeout: Duration, _ read: () -> String?) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let value = read(), !value.isEmpty { return value }

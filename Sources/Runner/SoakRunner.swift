@@ -35,24 +35,10 @@ public struct SoakRunner: Sendable {
 
     public func run(minutes: Int, rateHz: Double, path: String, report: @Sendable (Minute) -> Void) async throws -> Summary {
         let folder = context.workDirectory + "/soak"
-        let bluez = BlueZCentral(connection: try await DBusConnection.connect(.system), adapter: context.centralAdapter)
-        try await bluez.startDiscovery()
-        let peripheral = try PeripheralUnderTest(
-            hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder)
+        let session = try await PairedSession.open(context, folder: folder)
+        let (bluez, peripheral, collector, link) = (session.bluez, session.peripheral, session.collector, session.link)
         defer { peripheral.stop() }
-        let node = try EvdevReader.waitForDevice(named: context.uinputName, timeout: .seconds(10))
-        let collector = FrameCollector(reader: try EvdevReader(devnode: node, grab: true))
         defer { collector.stop() }
-        let link = try await bluez.connectToRemoteTouch(scanning: true)
-        _ = try await bluez.read(link.pairing)
-        var code: String?
-        for _ in 0..<500 where code == nil {
-            code = peripheral.pairingCode().flatMap { $0.isEmpty ? nil : $0 }
-            if code == nil { try await Task.sleep(for: .milliseconds(10)) }
-        }
-        guard let code else { throw RunnerError("the peripheral showed no pairing code within 5 s") }
-        try await bluez.write(link.pairing, Array(code.utf8), withResponse: true)
-        try await bluez.write(link.command, Command.modeChange(mode: .basicMouse).encoded(), withResponse: true)
         let fd: Int32? = path == "fd" ? try await bluez.acquireWrite(link.command).fd : nil
         defer { if let fd { close(fd) } }
 

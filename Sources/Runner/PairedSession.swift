@@ -1,0 +1,40 @@
+import Central
+import DBus
+import Evdev
+import RemoteTouchProtocol
+
+/// One computer side under test with the phone paired to it, for streams that are not scenarios (`hil bench`,
+/// `hil soak`): the phone scans first, the peripheral starts, the evdev reader opens its device, the phone
+/// connects, pairs with the code shown, and sends its mode confirmed (as ScenarioRunner does on connect).
+/// The caller stops `peripheral` and `collector` and forgets `link` when done.
+struct PairedSession {
+    let bluez: BlueZCentral
+    let peripheral: PeripheralUnderTest
+    let collector: FrameCollector
+    let link: BlueZCentral.Peripheral
+
+    static func open(_ context: ScenarioRunner.Context, folder: String) async throws -> PairedSession {
+        let bluez = BlueZCentral(connection: try await DBusConnection.connect(.system), adapter: context.centralAdapter)
+        try await bluez.startDiscovery()
+        let peripheral = try PeripheralUnderTest(
+            hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder)
+        do {
+            let node = try EvdevReader.waitForDevice(named: context.uinputName, timeout: .seconds(10))
+            let collector = FrameCollector(reader: try EvdevReader(devnode: node, grab: true))
+            do {
+                let link = try await bluez.connectToRemoteTouch(scanning: true)
+                _ = try await bluez.read(link.pairing)
+                let code = try await ScenarioRunner.poll(for: "the pairing code", timeout: .seconds(5)) { peripheral.pairingCode() }
+                try await bluez.write(link.pairing, Array(code.utf8), withResponse: true)
+                try await bluez.write(link.command, Command.modeChange(mode: .basicMouse).encoded(), withResponse: true)
+                return PairedSession(bluez: bluez, peripheral: peripheral, collector: collector, link: link)
+            } catch {
+                collector.stop()
+                throw error
+            }
+        } catch {
+            peripheral.stop()
+            throw error
+        }
+    }
+}
