@@ -306,14 +306,14 @@ public struct ScenarioRunner: Sendable {
                 segment?.commands += 1
             }
             // The link queues what the phone wrote faster than it carries: wait until the computer has refused
-            // the backlog, seen as its error statuses going quiet for a second (at most 60 s), so the step's
+            // the backlog, seen as its error statuses going quiet for 3 s (at most 60 s; 1 s was too short under load in CI), so the step's
             // checks cover every write.
             let sentAll = MonotonicTime.now()
             let giveUp = ContinuousClock.now + .seconds(60)
             while ContinuousClock.now < giveUp {
                 let errors = statuses.received(from: started, to: .now()).filter { $0.status.error != nil }
                 let last = errors.last?.at ?? sentAll
-                if MonotonicTime.now().nanoseconds > max(last, sentAll).nanoseconds + 1_000_000_000 { break }
+                if MonotonicTime.now().nanoseconds > max(last, sentAll).nanoseconds + 3_000_000_000 { break }
                 try await Task.sleep(for: .milliseconds(100))
             }
             let answered = statuses.received(from: started, to: .now()).filter { $0.status.error != nil }.count
