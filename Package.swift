@@ -66,7 +66,7 @@ let package = Package(
             name: "Runner",
             dependencies: [
                 "Scenario", "Central", "DBus", "Evdev", "Verifier", "GestureModel", "GestureScript", "RemoteTouchProtocol", "StrictJSON",
-                "LatencyStats",
+                "LatencyStats", "Report",
             ]),
 
         // Reports from results.json: merged shards, baseline comparison, self-contained HTML, Markdown summary.
@@ -102,10 +102,10 @@ let package = Package(
         .testTarget(name: "CentralTests", dependencies: ["Central"]),
         .testTarget(name: "LatencyStatsTests", dependencies: ["LatencyStats"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
-        .testTarget(name: "RunnerTests", dependencies: ["Runner", "Scenario", "StrictJSON", "Evdev", "RemoteTouchProtocol", "LatencyStats"]),
+        .testTarget(name: "RunnerTests", dependencies: ["Runner", "Scenario", "StrictJSON", "Evdev", "InputCodes", "RemoteTouchProtocol", "LatencyStats"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "LatencyStats", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Evdev", "InputCodes"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Verifier", "GestureScript", "StrictJSON", "InputCodes"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Verifier", "GestureScript", "StrictJSON", "InputCodes", "HILTestSupport"]),
         .testTarget(
             name: "PeripheralTests",
             dependencies: [

@@ -65,25 +65,40 @@ public final class BlueZCentral: Sendable {
         _ = try? await call(adapterPath, BlueZ.adapter, "StopDiscovery", [], "stopping discovery")
         let device = devicePath!
         try await call(device, BlueZ.device, "Connect", [], "connecting to \(device)", timeout: timeout)
+        return try await resolve(device, timeout: deadline - ContinuousClock.now)
+    }
+
+    /// The RemoteTouch characteristics of a connected device, once its services are resolved and the three are
+    /// there: after the computer's GATT application went and came back (it restarted), their object paths are
+    /// new and appear as BlueZ rediscovers the services.
+    /// - Throws: `CentralError` when they are not all there within `timeout`.
+    public func resolve(_ device: String, timeout: Duration) async throws(CentralError) -> Peripheral {
+        let deadline = ContinuousClock.now + timeout
         while true {
             let resolved = try await property(device, BlueZ.device, "ServicesResolved")
             if resolved.boolValue == true { break }
             guard ContinuousClock.now < deadline else { throw CentralError("services of \(device) not resolved within \(timeout)") }
             try? await Task.sleep(for: .milliseconds(50))
         }
-        let objects = try await managedObjects()
-        func characteristic(_ uuid: String) throws(CentralError) -> String {
-            let found = objects.first { path, interfaces in
-                path.hasPrefix(device + "/")
-                    && interfaces[BlueZ.gattCharacteristic]?.dictionaryValue?["UUID"]?.stringValue?.lowercased() == uuid
-            }?.key
-            guard let found else { throw CentralError("\(device) has no characteristic \(uuid): is it the RemoteTouch peripheral?") }
-            return found
+        while true {
+            let objects = try await managedObjects()
+            func characteristic(_ uuid: String) -> String? {
+                objects.first { path, interfaces in
+                    path.hasPrefix(device + "/")
+                        && interfaces[BlueZ.gattCharacteristic]?.dictionaryValue?["UUID"]?.stringValue?.lowercased() == uuid
+                }?.key
+            }
+            if let command = characteristic(RemoteTouchService.commandUUID), let status = characteristic(RemoteTouchService.statusUUID),
+               let pairing = characteristic(RemoteTouchService.pairingUUID)
+            {
+                return Peripheral(devicePath: device, address: BlueZ.address(ofDevicePath: device) ?? device,
+                                  command: command, status: status, pairing: pairing)
+            }
+            guard ContinuousClock.now < deadline else {
+                throw CentralError("\(device) has no RemoteTouch characteristics (\(RemoteTouchService.commandUUID) …) within \(timeout): is it the RemoteTouch peripheral?")
+            }
+            try? await Task.sleep(for: .milliseconds(50))
         }
-        return Peripheral(
-            devicePath: device, address: BlueZ.address(ofDevicePath: device) ?? device,
-            command: try characteristic(RemoteTouchService.commandUUID),
-            status: try characteristic(RemoteTouchService.statusUUID), pairing: try characteristic(RemoteTouchService.pairingUUID))
     }
 
     /// Starts LE discovery filtered by the RemoteTouch service, as the phone's scan screen does. Started before
@@ -159,6 +174,18 @@ public final class BlueZCentral: Sendable {
     /// Whether BlueZ sees the link to `peripheral` up.
     public func isConnected(_ peripheral: Peripheral) async -> Bool {
         (try? await property(peripheral.devicePath, BlueZ.device, "Connected").boolValue) == true
+    }
+
+    /// Whether an adapter of this bluetoothd is there and powered.
+    public func isPowered(_ adapter: String) async -> Bool {
+        (try? await property(BlueZ.adapterPath(adapter), BlueZ.adapter, "Powered").boolValue) == true
+    }
+
+    /// How many advertisements bluetoothd has active on an adapter (`LEAdvertisingManager1.ActiveInstances`);
+    /// nil while the adapter is not there. The rig reads it for the computer's adapter, which shares this bluetoothd.
+    public func activeAdvertisements(on adapter: String) async -> Int? {
+        guard let value = try? await property(BlueZ.adapterPath(adapter), BlueZ.advertisingManager, "ActiveInstances") else { return nil }
+        return value.integerValue.map(Int.init)
     }
 
     /// Powers an adapter of this bluetoothd on or off (the rig uses it to drop a link).

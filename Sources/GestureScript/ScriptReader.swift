@@ -43,6 +43,7 @@ struct ScriptReader {
         }
         let settings = object["settings"].map { self.settings($0, at: .root.appending("settings")) } ?? GestureSettings()
         var steps: [ScriptStep] = []
+        var stepIndices: [Int] = []
         if let stepsValue = collected.attempt({ () throws(JSONSchemaError) in try object.required("steps", at: .root) }) {
             let path = JSONPath.root.appending("steps")
             if let elements = collected.attempt({ () throws(JSONSchemaError) in try stepsValue.array(at: path) }) {
@@ -64,13 +65,36 @@ struct ScriptReader {
                     }
                     if let step = collected.attempt({ () throws(JSONSchemaError) in try Self.step(action, at: path.appending(index)) }) {
                         steps.append(step)
+                        stepIndices.append(index)
                     }
                 }
+                checkHeldFingers(steps, indices: stepIndices, elementCount: elements.count, at: path)
             }
         }
         guard let name, let description else { return nil }
         return GestureScript(
             name: name, description: description, requirements: requirements, settings: settings, steps: steps)
+    }
+
+    /// A `touches` step may end with fingers down (a touch held across steps, for a link fault in the middle of
+    /// a drag); then only steps that do not touch the screen may follow until a later `touches` step lifts them,
+    /// and the script must not end with a finger down.
+    private mutating func checkHeldFingers(_ steps: [ScriptStep], indices: [Int], elementCount: Int, at path: JSONPath) {
+        var heldSince: Int?
+        for (step, index) in zip(steps, indices) {
+            if case .touches(let samples) = step {
+                heldSince = samples.last?.points.isEmpty == false ? index : nil
+            } else if let since = heldSince, step.touchesTheScreen {
+                collected.append(JSONSchemaError(
+                    path.appending(index).appending(step.name),
+                    "fingers are still down from steps[\(since)] (its last sample has points); lift them with a touches step before a \(step.name)"))
+            }
+        }
+        if let since = heldSince {
+            collected.append(JSONSchemaError(
+                path.appending(since).appending("touches"),
+                "the script ends with fingers down: the last sample of this or a later touches step must lift every finger (points: [])"))
+        }
     }
 
     private mutating func settings(_ value: JSONValue, at path: JSONPath) -> GestureSettings {
@@ -215,11 +239,19 @@ struct ScriptReader {
                 },
                 distance: distance, duration: try optional("durationMs", .milliseconds(250), ms))
         case "linkDrop":
-            try fields.rejectUnknownKeys(allowed: ["forMs"], at: at)
-            return .linkDrop(try required("forMs", ms))
+            try fields.rejectUnknownKeys(allowed: ["forMs", "adapter"], at: at)
+            return .linkDrop(try required("forMs", ms), side: try optional("adapter", .computer) { value, path throws(JSONSchemaError) in
+                try value.enumeration(LinkSide.self, at: path)
+            })
         case "disconnect":
             try fields.rejectUnknownKeys(allowed: [], at: at)
             return .disconnect
+        case "restartBluetoothd":
+            try fields.rejectUnknownKeys(allowed: [], at: at)
+            return .restartBluetoothd
+        case "restartPeripheral":
+            try fields.rejectUnknownKeys(allowed: [], at: at)
+            return .restartPeripheral
         case "malformedWrites":
             try fields.rejectUnknownKeys(allowed: ["count"], at: at)
             return .malformedWrites(count: try required("count") { value, path throws(JSONSchemaError) in
@@ -248,7 +280,8 @@ struct ScriptReader {
     }
 
     /// `[{"atMs": 0, "points": [[100, 200]]}, …, {"atMs": 80, "points": []}]`: times from the step's start,
-    /// not decreasing; a finger keeps its id by its index in `points`.
+    /// not decreasing; a finger keeps its id by its index in `points`. The last sample may leave fingers down
+    /// for a later `touches` step to lift (checked over the whole script).
     static func samples(_ value: JSONValue, at path: JSONPath) throws(JSONSchemaError) -> [TouchSample] {
         let elements = try value.array(at: path)
         guard !elements.isEmpty else { throw JSONSchemaError(path, "a touch trace needs at least one sample") }
@@ -269,10 +302,6 @@ struct ScriptReader {
                 touches.append(TouchPoint(id: finger, location: try Point(json: point, at: pointsPath.appending(finger))))
             }
             samples.append(TouchSample(at: time, points: touches))
-        }
-        if samples.last?.points.isEmpty == false {
-            throw JSONSchemaError(path.appending(elements.count - 1).appending("points"),
-                                  "the last sample must lift every finger (points: [])")
         }
         return samples
     }

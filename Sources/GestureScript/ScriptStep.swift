@@ -18,12 +18,19 @@ public enum ScriptStep: Sendable, Hashable {
     case key(Key, modifiers: [KeyModifier])
     case text(String)
     case wait(Duration)
-    /// The link drops without the phone asking (the rig powers the peripheral's adapter off for the duration).
-    case linkDrop(Duration)
+    /// The link drops without the phone asking: the rig powers the computer's adapter (or, with `side:
+    /// .phone`, the phone's) off for the duration.
+    case linkDrop(Duration, side: LinkSide = .computer)
     /// The phone's user disconnects from the computer (the central closes the link; no reconnecting follows).
     case disconnect
     /// The phone's user asks to connect again (R12.4's manual reconnect): one try, given up after the timeout.
     case reconnect(timeout: Duration)
+    /// bluetoothd stops and starts again (SIGTERM, or systemctl restart where systemd runs it): every link goes;
+    /// the computer must register its application and advertisement again and serve within 5 s.
+    case restartBluetoothd
+    /// The computer's RemoteTouch app restarts (stopped with SIGINT, started again on the same state folder):
+    /// its pairings and lockout must survive (R4). The phone, its service gone, disconnects and connects again.
+    case restartPeripheral
     /// The phone asks to pair (reads the pairing characteristic: the computer shows a code) and enters a code.
     case pair(PairCode)
     /// A hostile phone writes this many malformed commands as fast as the link takes them (broken and truncated
@@ -51,6 +58,8 @@ public enum ScriptStep: Sendable, Hashable {
         case .linkDrop: "linkDrop"
         case .disconnect: "disconnect"
         case .reconnect: "reconnect"
+        case .restartBluetoothd: "restartBluetoothd"
+        case .restartPeripheral: "restartPeripheral"
         case .pair: "pair"
         case .malformedWrites: "malformedWrites"
         }
@@ -59,7 +68,7 @@ public enum ScriptStep: Sendable, Hashable {
     public static let names = [
         "swipe", "tap", "doubleTap", "longPress", "drag", "twoFingerTap", "scroll", "pinch", "threeFingerSwipe",
         "touches", "button", "mode", "key", "text", "wait", "linkDrop",
-        "disconnect", "reconnect", "pair", "malformedWrites",
+        "disconnect", "reconnect", "restartBluetoothd", "restartPeripheral", "pair", "malformedWrites",
     ]
 
     /// Where gestures happen when a step does not say: the middle of an iPhone's touchpad area.
@@ -68,8 +77,18 @@ public enum ScriptStep: Sendable, Hashable {
     /// Whether the step acts on the link rather than sending input (judged by a `link` expectation).
     public var isLinkAction: Bool {
         switch self {
-        case .linkDrop, .disconnect, .reconnect: true
+        case .linkDrop, .disconnect, .reconnect, .restartBluetoothd, .restartPeripheral: true
         default: false
+        }
+    }
+
+    /// Whether the step puts fingers on the screen (so it cannot start while a `touches` step holds some down).
+    public var touchesTheScreen: Bool {
+        switch self {
+        case .swipe, .tap, .doubleTap, .longPress, .drag, .twoFingerTap, .scroll, .pinch, .threeFingerSwipe, .touches: true
+        case .button, .mode, .key, .text, .wait, .linkDrop, .disconnect, .reconnect, .restartBluetoothd, .restartPeripheral, .pair,
+             .malformedWrites:
+            false
         }
     }
 
@@ -111,7 +130,7 @@ public enum ScriptStep: Sendable, Hashable {
             return [TimedInput(start, .key(key, modifiers: modifiers))]
         case .text(let string):
             return [TimedInput(start, .text(string))]
-        case .wait, .linkDrop, .disconnect, .reconnect, .pair, .malformedWrites:
+        case .wait, .linkDrop, .disconnect, .reconnect, .restartBluetoothd, .restartPeripheral, .pair, .malformedWrites:
             return []
         }
     }
@@ -129,6 +148,11 @@ public enum PairCode: Sendable, Hashable {
     case shown
     case wrong
     case digits(String)
+}
+
+/// Whose radio a `linkDrop` turns off.
+public enum LinkSide: String, Sendable, Hashable, CaseIterable {
+    case computer, phone
 }
 
 public enum SwipeDirection: String, Sendable, Hashable, CaseIterable {

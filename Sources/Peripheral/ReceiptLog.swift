@@ -5,7 +5,8 @@ import Synchronization
 /// One line per write of the command characteristic, for latency breakdowns: when it was received, when each
 /// of its frames was written to uinput (CLOCK_MONOTONIC, ns), and the payload:
 /// `<received> <written,written,…|-> <payload as UTF-8>`; `-` for a refused write.
-/// Lines are buffered and written every 256 commands and on `flush` (the peripheral flushes when it stops).
+/// Lines are buffered and written every 256 commands and on `flush` (the peripheral flushes every 250 ms and
+/// when it stops).
 public final class ReceiptLog: Sendable {
     private let state: Mutex<(handle: FileHandle?, buffer: String, lines: Int)>
 

@@ -107,6 +107,7 @@ public final class RemoteTouchPeripheral: Sendable {
         try await peripheral.register()
         await peripheral.watchBlueZ()
         peripheral.startStatusTimer()
+        peripheral.startReceiptsFlush()
         return peripheral
     }
 
@@ -379,7 +380,9 @@ public final class RemoteTouchPeripheral: Sendable {
         while ContinuousClock.now - start < .seconds(10) {
             do {
                 try await register()
-                log.info("registered again \(ContinuousClock.now - start) after bluetoothd came back")
+                let elapsed = ContinuousClock.now - start
+                let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+                log.info("registered again \(String(format: "%.1f", ms)) ms after bluetoothd came back")
                 return
             } catch {
                 try? await Task.sleep(for: .milliseconds(100))
@@ -472,6 +475,18 @@ public final class RemoteTouchPeripheral: Sendable {
         })
         log.info("status notifications acquired (MTU \(mtu))")
         return [.fileDescriptor(theirs), .uint16(UInt16(clamping: mtu))]
+    }
+
+    /// Writes buffered receipts out every 250 ms, so a test rig can follow them while the peripheral runs (the
+    /// last lines of a burst would otherwise wait for the next 256 commands or the stop).
+    private func startReceiptsFlush() {
+        let task = Task { [processor] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(250))
+                processor.flushReceipts()
+            }
+        }
+        tasks.withLock { $0.append(task) }
     }
 
     // MARK: Status (R5)

@@ -34,6 +34,24 @@ public struct RunEnvironment: Sendable, Equatable {
         self.additional = additional
     }
 
+    /// The `environment` object: the shard first (with `withShard`), then the known keys in `keys` order, then the
+    /// additional ones. An unknown value is written as `null` with `nullWhenUnknown` (as `hil run` writes every
+    /// key), else left out (a merge writes what it knows).
+    public func json(withShard: Bool = false, nullWhenUnknown: Bool = false) -> JSONObject {
+        var object = JSONObject()
+        if withShard, let shard { object.set("shard", shard.json) }
+        let values: [JSONValue?] = [
+            kernel.map(JSONValue.string), bluez.map(JSONValue.string), rig.map(JSONValue.string), latencyScale.map(JSONValue.number),
+            peripheralAdapter.map(JSONValue.string), centralAdapter.map(JSONValue.string), host.map(JSONValue.string),
+            writePath.map(JSONValue.string),
+        ]
+        for (key, value) in zip(Self.keys, values) {
+            if let value { object.set(key, value) } else if nullWhenUnknown { object.set(key, .null) }
+        }
+        for entry in additional.entries { object.set(entry.key, entry.value) }
+        return object
+    }
+
     /// The known keys of the `environment` object, in the order `hil run` writes them.
     static let keys = ["kernel", "bluez", "rig", "latencyScale", "peripheralAdapter", "centralAdapter", "host", "writePath"]
 }

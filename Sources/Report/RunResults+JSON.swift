@@ -16,7 +16,7 @@ extension RunResults {
         if let rig { document.set("rig", .string(rig)) }
         if let startedAt { document.set("startedAt", .string(startedAt)) }
         if let wallMs { document.set("wallMs", .number(wallMs)) }
-        if let shard { document.set("shard", Self.json(shard)) }
+        if let shard { document.set("shard", shard.json) }
         if environments.count == 1 && environments[0].shard == shard {
             document.set("environment", Self.json(environments[0], withShard: false))
         } else if !environments.isEmpty {
@@ -41,23 +41,8 @@ extension RunResults {
         return .object(document)
     }
 
-    private static func json(_ shard: RunShard) -> JSONValue {
-        .object(JSONObject([("index", .number(Double(shard.index))), ("count", .number(Double(shard.count)))]))
-    }
-
     private static func json(_ environment: RunEnvironment, withShard: Bool) -> JSONValue {
-        var object = JSONObject()
-        if withShard, let shard = environment.shard { object.set("shard", json(shard)) }
-        let fields: [(String, JSONValue?)] = [
-            ("kernel", environment.kernel.map(JSONValue.string)), ("bluez", environment.bluez.map(JSONValue.string)),
-            ("rig", environment.rig.map(JSONValue.string)), ("latencyScale", environment.latencyScale.map(JSONValue.number)),
-            ("peripheralAdapter", environment.peripheralAdapter.map(JSONValue.string)),
-            ("centralAdapter", environment.centralAdapter.map(JSONValue.string)),
-            ("host", environment.host.map(JSONValue.string)), ("writePath", environment.writePath.map(JSONValue.string)),
-        ]
-        for (key, value) in fields { if let value { object.set(key, value) } }
-        for entry in environment.additional.entries { object.set(entry.key, entry.value) }
-        return .object(object)
+        .object(environment.json(withShard: withShard))
     }
 
     private static func json(_ summary: LatencySummary) -> JSONValue {

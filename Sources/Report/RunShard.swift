@@ -1,3 +1,5 @@
+public import StrictJSON
+
 /// Which slice of a run a results file holds: `hil run --shard index/count` (1 ≤ index ≤ count).
 public struct RunShard: Sendable, Hashable, CustomStringConvertible {
     public var index: Int
@@ -10,4 +12,9 @@ public struct RunShard: Sendable, Hashable, CustomStringConvertible {
 
     /// `2/4`
     public var description: String { "\(index)/\(count)" }
+
+    /// `{"index": 2, "count": 4}`, as results.json has it.
+    public var json: JSONValue {
+        .object(JSONObject([("index", .number(Double(index))), ("count", .number(Double(count)))]))
+    }
 }

@@ -20,14 +20,17 @@ public final class PeripheralUnderTest: @unchecked Sendable {
     ///   - lockoutSeconds: the pairing lockout after 3 wrong codes (the peripheral's default when nil).
     ///   - uinputPath: the uinput node to use (a denied one for R10); `expectRegistration: false` then
     ///     returns once the process was started, for the caller to wait for its refusal.
+    ///   - generation: 2 and up for the computer started again within a scenario (a restartPeripheral step):
+    ///     the same state folder, its own log and receipts (peripheral-2.out, receipts-2.log).
     init(hil: String, adapter: String, uinputName: String, folder: String, lockoutSeconds: Int? = nil,
          uinputPath: String? = nil, launcher: [String] = [], expectRegistration: Bool = true,
-         timeout: Duration = .seconds(20)) throws(RunnerError)
+         timeout: Duration = .seconds(20), generation: Int = 1) throws(RunnerError)
     {
+        let suffix = generation == 1 ? "" : "-\(generation)"
         stateDirectory = folder + "/state"
         codeFile = folder + "/pairing-code"
-        output = folder + "/peripheral.out"
-        receiptsFile = folder + "/receipts.log"
+        output = folder + "/peripheral\(suffix).out"
+        receiptsFile = folder + "/receipts\(suffix).log"
         do {
             try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
             _ = FileManager.default.createFile(atPath: output, contents: nil)

@@ -1,37 +1,14 @@
 public import Foundation
 import LatencyStats
+public import Report
 import StrictJSON
 
 /// The results of a run, as files: `results.json` (every step's verdict and latency) and `junit.xml` (one
 /// test case per scenario, failures with expected vs actual).
 public enum RunReport {
-    /// Where and how a run ran, for reports and for comparing runs.
-    public struct Environment: Sendable, Hashable {
-        public var kernel: String
-        public var bluez: String?
-        public var rig: String
-        public var latencyScale: Double
-        public var peripheralAdapter: String
-        public var centralAdapter: String
-        public var host: String
-        public var writePath: String?
-
-        public init(kernel: String, bluez: String?, rig: String, latencyScale: Double, peripheralAdapter: String,
-                    centralAdapter: String, host: String, writePath: String?)
-        {
-            self.kernel = kernel
-            self.bluez = bluez
-            self.rig = rig
-            self.latencyScale = latencyScale
-            self.peripheralAdapter = peripheralAdapter
-            self.centralAdapter = centralAdapter
-            self.host = host
-            self.writePath = writePath
-        }
-    }
-
-    /// `results.json` in the format of docs/results-format.md.
-    public static func json(_ results: [ScenarioResult], environment: Environment, startedAt: Date, wallMs: Double,
+    /// `results.json` in the format of docs/results-format.md; `environment` is the reader's type too (one
+    /// definition of the object for `hil run`, `hil report` and merges).
+    public static func json(_ results: [ScenarioResult], environment: RunEnvironment, startedAt: Date, wallMs: Double,
                             shard: (index: Int, count: Int)? = nil) -> String
     {
         let scenarios: [JSONValue] = results.map { result in
@@ -61,16 +38,11 @@ public enum RunReport {
         }
         var document = JSONObject([
             ("format", .string("hil-results/1")),
-            ("rig", .string(environment.rig)), ("startedAt", .string(ISO8601DateFormatter().string(from: startedAt))),
+            ("rig", .string(environment.rig ?? "?")), ("startedAt", .string(ISO8601DateFormatter().string(from: startedAt))),
             ("wallMs", .number(round(wallMs))),
         ])
-        if let shard { document.set("shard", .object(JSONObject([("index", .number(Double(shard.index))), ("count", .number(Double(shard.count)))]))) }
-        document.set("environment", .object(JSONObject([
-            ("kernel", .string(environment.kernel)), ("bluez", environment.bluez.map(JSONValue.string) ?? .null),
-            ("rig", .string(environment.rig)), ("latencyScale", .number(environment.latencyScale)),
-            ("peripheralAdapter", .string(environment.peripheralAdapter)), ("centralAdapter", .string(environment.centralAdapter)),
-            ("host", .string(environment.host)), ("writePath", environment.writePath.map(JSONValue.string) ?? .null),
-        ])))
+        if let shard { document.set("shard", RunShard(index: shard.index, count: shard.count).json) }
+        document.set("environment", .object(environment.json(nullWhenUnknown: true)))
         document.set("passed", .number(Double(results.filter { $0.outcome == .passed }.count)))
         document.set("failed", .number(Double(results.filter { $0.outcome != .passed }.count)))
         document.set("latency", latency(results))

@@ -24,6 +24,10 @@ public struct ScenarioRunner: Sendable {
         public var writePath: RunSettings.WritePath?
         /// Where each scenario's peripheral log goes (a folder per scenario).
         public var workDirectory: String
+        /// End a scenario at its first failed step (the rest are reported as not run): `hil run --fail-fast`.
+        public var failFast = false
+        /// The rig's controllers are btvirt's emulated ones (see `EmulatedRadio`).
+        public var emulatedControllers = false
 
         public init(hil: String, peripheralAdapter: String, centralAdapter: String, uinputName: String, latencyScale: Double,
                     writePath: RunSettings.WritePath?, workDirectory: String)
@@ -52,6 +56,8 @@ public struct ScenarioRunner: Sendable {
             file: scenario.file, name: scenario.name, requirements: scenario.script.requirements, outcome: .error, steps: [],
             message: "", durationMs: 0)
         var peripheral: PeripheralUnderTest?
+        /// Earlier generations of the computer (stopped by restartPeripheral steps).
+        var earlier: [PeripheralUnderTest] = []
         var collector: FrameCollector?
         var central: BlueZCentral?
         var remote: BlueZCentral.Peripheral?
@@ -95,9 +101,30 @@ public struct ScenarioRunner: Sendable {
             let statuses = StatusWatcher()
             await statuses.watch(bluez, link)
             defer { statuses.stop() }
-            let shownCode: @Sendable () -> String? = { [peripheral] in peripheral?.pairingCode() }
-            (result.steps, sends, windows) = try await drive(scenario, central: bluez, link: link, collector: collector!, folder: folder,
-                                                    statuses: statuses, shownCode: shownCode) { () async throws -> Int32? in
+            // A restartPeripheral step starts the computer again on the same state folder: a new process, a new
+            // uinput device to read.
+            var restartNotes = ""
+            defer { result.message += restartNotes }
+            let restart = { () async throws -> FrameCollector in
+                guard let old = peripheral else { throw RunnerError("no computer to restart") }
+                collector?.stop()
+                let status = old.stop()
+                earlier.append(old)
+                try? FileManager.default.removeItem(atPath: old.codeFile)
+                peripheral = try PeripheralUnderTest(
+                    hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder,
+                    lockoutSeconds: scenario.run.lockoutSeconds, generation: earlier.count + 1)
+                if status != 0 { restartNotes += "the computer exited \(status) when stopped for its restart\n" }
+                let node = try EvdevReader.waitForDevice(named: context.uinputName, timeout: .seconds(10))
+                collector = FrameCollector(reader: try EvdevReader(devnode: node, grab: true))
+                return collector!
+            }
+            (result.steps, sends, windows) = try await drive(
+                scenario, central: bluez, link: link, collector: collector!, folder: folder, statuses: statuses,
+                shownCode: { peripheral?.pairingCode() }, peripheralLog: { peripheral?.log ?? "" },
+                receipts: { StageBreakdown.receipts((peripheral.flatMap { try? String(contentsOfFile: $0.receiptsFile, encoding: .utf8) }) ?? "") },
+                restart: restart
+            ) { link async throws -> Int32? in
                 guard path == .fd else { return nil }
                 let fd = try await bluez.acquireWrite(link.command).fd
                 acquired = fd
@@ -134,7 +161,9 @@ public struct ScenarioRunner: Sendable {
             }
             peripheral.stop()
             phase("peripheral stopped")
-            let receipts = StageBreakdown.receipts((try? String(contentsOfFile: peripheral.receiptsFile, encoding: .utf8)) ?? "")
+            let receipts = (earlier + [peripheral]).flatMap {
+                StageBreakdown.receipts((try? String(contentsOfFile: $0.receiptsFile, encoding: .utf8)) ?? "")
+            }
             addStages(to: &result.steps, sends: sends, receipts: receipts)
             judgeReceived(scenario, &result, receipts: receipts, windows: windows)
         }
@@ -144,12 +173,12 @@ public struct ScenarioRunner: Sendable {
             // once, where BlueZ's Disconnect (and RemoveDevice on a live link) give profiles 2 s first.
             do {
                 try await central.setPowered(context.peripheralAdapter, false)
-                try await waitUntilDisconnected(central, remote, what: "the end of the scenario")
+                try await waitUntilDisconnected(central, remote, what: "the end of the scenario", within: .seconds(30))
                 try await central.forget(remote)
-                try await central.setPowered(context.peripheralAdapter, true)
-                try await central.waitUntilPowered(context.peripheralAdapter, true)
+                let tries = try await Self.powerOn(context.peripheralAdapter, central)
+                if tries > 1 { result.message += "rig: \(context.peripheralAdapter) powered on at try \(tries) after the scenario (the emulated controller timed out a command; dmesg has it)\n" }
             } catch {
-                try? await central.setPowered(context.peripheralAdapter, true)
+                _ = try? await Self.powerOn(context.peripheralAdapter, central)
                 if result.outcome == .passed { result.outcome = .error }
                 result.message += "tearing the link down failed, the next scenario may be affected: \(error)\n"
             }
@@ -250,9 +279,14 @@ public struct ScenarioRunner: Sendable {
 
     /// - Parameter acquire: opens the fd write path (after the connect-time mode sync), or returns nil for D-Bus.
     private func drive(_ scenario: Scenario, central: BlueZCentral, link: BlueZCentral.Peripheral, collector: FrameCollector,
-                       folder: String, statuses: StatusWatcher, shownCode: @Sendable () -> String?,
-                       acquire: () async throws -> Int32?) async throws -> ([StepResult], [StageBreakdown.Send], [Int: StepWindow])
+                       folder: String, statuses: StatusWatcher, shownCode: () -> String?, peripheralLog: () -> String,
+                       receipts: () -> [StageBreakdown.Receipt], restart: () async throws -> FrameCollector,
+                       acquire: (BlueZCentral.Peripheral) async throws -> Int32?) async throws -> ([StepResult], [StageBreakdown.Send], [Int: StepWindow])
     {
+        // A restart of bluetoothd or of the computer makes the phone find its service again: new object paths;
+        // a restarted computer has a new uinput device.
+        var link = link
+        var collector = collector
         let script = scenario.script
         var processor = GestureProcessor(settings: script.settings, at: .zero)
         let clock = ContinuousClock()
@@ -305,15 +339,23 @@ public struct ScenarioRunner: Sendable {
                 if segment?.firstSend == nil { segment?.firstSend = at }
                 segment?.commands += 1
             }
-            // The link queues what the phone wrote faster than it carries: wait until the computer has refused
-            // the backlog, seen as its error statuses going quiet for 3 s (at most 60 s; 1 s was too short under load in CI), so the step's
-            // checks cover every write.
+            // The link queues what the phone wrote faster than it carries: wait until the computer has received the
+            // backlog, from its receipts (flushed every 250 ms): all `count`, or none new for 3 s (at most 60 s),
+            // so the step's checks cover every write. (Its error statuses are no measure: under a flood the
+            // notify socket fills and the surplus is dropped.)
             let sentAll = MonotonicTime.now()
             let giveUp = ContinuousClock.now + .seconds(60)
+            var seen = -1
+            var quietSince = ContinuousClock.now
             while ContinuousClock.now < giveUp {
-                let errors = statuses.received(from: started, to: .now()).filter { $0.status.error != nil }
-                let last = errors.last?.at ?? sentAll
-                if MonotonicTime.now().nanoseconds > max(last, sentAll).nanoseconds + 3_000_000_000 { break }
+                let received = receipts().filter { $0.received >= started.nanoseconds }.count
+                if received >= count { break }
+                if received != seen {
+                    seen = received
+                    quietSince = .now
+                } else if ContinuousClock.now - quietSince > .seconds(3) {
+                    break
+                }
                 try await Task.sleep(for: .milliseconds(100))
             }
             let answered = statuses.received(from: started, to: .now()).filter { $0.status.error != nil }.count
@@ -392,7 +434,7 @@ public struct ScenarioRunner: Sendable {
             guard let command = output.command else { continue }
             try await central.write(link.command, command.encoded(), withResponse: true)
         }
-        fd = try await acquire()
+        fd = try await acquire(link)
         var time = Duration.zero
         for (index, step) in script.steps.enumerated() {
             let stepStart = MonotonicTime.now()
@@ -409,12 +451,20 @@ public struct ScenarioRunner: Sendable {
                 try await judgeSegment()
                 segment = nil
                 let outcome: LinkOutcome
-                if case .linkDrop(let outage) = step, linkUp {
-                    outcome = try await dropLink(for: outage, scenario: scenario, central: central, link: link)
+                if case .linkDrop(let outage, let side) = step, linkUp {
+                    outcome = try await dropLink(for: outage, side: side, scenario: scenario, central: central, link: link, collector: collector)
                 } else if case .disconnect = step, linkUp {
-                    outcome = try await disconnect(central: central, link: link)
+                    outcome = try await disconnect(central: central, link: link, collector: collector)
                 } else if case .reconnect(let timeout) = step, !linkUp {
                     outcome = try await reconnect(timeout: timeout, central: central, link: link)
+                } else if case .restartBluetoothd = step, linkUp {
+                    let found: BlueZCentral.Peripheral?
+                    (outcome, found) = try await restartBluetoothd(central: central, collector: collector, peripheralLog: peripheralLog)
+                    if let found { link = found }
+                } else if case .restartPeripheral = step, linkUp {
+                    let found: BlueZCentral.Peripheral?
+                    (outcome, found, collector) = try await restartPeripheral(central: central, link: link, collector: collector, restart: restart)
+                    if let found { link = found }
                 } else {
                     outcome = LinkOutcome(connected: linkUp, attempts: 0, elapsedMs: 0, summary: "",
                                           refusal: "the link is \(linkUp ? "up" : "down") already: nothing to \(step.name)")
@@ -435,7 +485,7 @@ public struct ScenarioRunner: Sendable {
                             commandLog.append("\(at) \(String(decoding: bytes, as: UTF8.self))\n")
                             sends.append(.init(at: at.nanoseconds, payload: String(decoding: bytes, as: UTF8.self)))
                         }
-                        fd = try await acquire()
+                        fd = try await acquire(link)
                         await statuses.watch(central, link)
                     }
                 }
@@ -468,6 +518,14 @@ public struct ScenarioRunner: Sendable {
             time = max(time, clock.now - origin)
             try await send(processor.advance(to: time))
             activityAtEnd[index] = processor.activity
+            if context.failFast, results.contains(where: { $0.outcome == .failed }) {
+                segment = nil
+                for skipped in (index + 1)..<script.steps.count where !results.contains(where: { $0.index == skipped }) {
+                    results.append(StepResult(index: skipped, kind: script.steps[skipped].name, outcome: .unchecked, latencyMs: nil,
+                                              commands: 0, message: "not run: an earlier step failed (--fail-fast)"))
+                }
+                break
+            }
         }
         try await judgeSegment()
         // The status notifications each step that names some received (R5).
@@ -638,21 +696,135 @@ public struct ScenarioRunner: Sendable {
         var elapsedMs: Double
         var summary: String
         var refusal: String?
+        /// What the uinput device still held after the link went down (a failure: R12 releases everything).
+        var stillHeld: [String] = []
+        /// restartBluetoothd: from bluetoothd's start until the computer's advertisement was active again.
+        var servingMs: Double?
+    }
+
+    /// The computer's app restarts on the same state folder; the phone, its service gone, disconnects and
+    /// connects again (one try), and finds the service's characteristics anew.
+    private func restartPeripheral(central: BlueZCentral, link: BlueZCentral.Peripheral, collector: FrameCollector,
+                                   restart: () async throws -> FrameCollector) async throws
+        -> (LinkOutcome, BlueZCentral.Peripheral?, FrameCollector)
+    {
+        let start = ContinuousClock.now
+        let heldBefore = collector.heldKeys()
+        let fresh = try await restart()
+        let registeredMs = (ContinuousClock.now - start).milliseconds
+        let held = heldBefore.isEmpty ? "" : "\n\(heldBefore.joined(separator: ", ")) held when it stopped, gone with its uinput device"
+        if await central.isConnected(link) {
+            try await central.disconnect(link)
+            try await waitUntilDisconnected(central, link, what: "the phone's disconnect after the computer restarted")
+        }
+        var found: BlueZCentral.Peripheral?
+        var failure = ""
+        do {
+            try await central.reconnect(link, timeout: .seconds(Int64(10 * context.latencyScale)))
+            found = try await central.resolve(link.devicePath, timeout: .seconds(Int64(10 * context.latencyScale)))
+        } catch {
+            failure = ": \(error)"
+        }
+        let elapsedMs = (ContinuousClock.now - start).milliseconds
+        return (LinkOutcome(
+            connected: found != nil, attempts: 1, elapsedMs: elapsedMs,
+            summary: "the computer stopped and registered again after \(Self.format(registeredMs)) ms (the same state folder); the phone disconnected and shows \(found != nil ? "connected" : "disconnected") after \(Self.format(elapsedMs)) ms\(failure)\(held)"),
+            found, fresh)
+    }
+
+    /// bluetoothd stops and starts again. The computer must notice, let go of what it holds, register its
+    /// application and advertisement again and serve; the phone (whose Bluetooth stack restarted too: one
+    /// bluetoothd serves both adapters in a rig) scans as soon as its adapter is back and connects.
+    private func restartBluetoothd(central: BlueZCentral, collector: FrameCollector, peripheralLog: () -> String) async throws
+        -> (LinkOutcome, BlueZCentral.Peripheral?)
+    {
+        let start = ContinuousClock.now
+        let heldBefore = collector.heldKeys()
+        let daemon = try BluetoothDaemon.running()
+        let logBefore = peripheralLog().utf8.count
+        try await daemon.restart()
+        let startedAt = ContinuousClock.now
+        let stoppedMs = (startedAt - start).milliseconds
+        let released = await releaseAfterDrop(heldBefore: heldBefore, collector: collector, downAt: startedAt)
+        // Scan as soon as the phone's adapter is powered (before the computer advertises, see startDiscovery),
+        // and watch the computer's adapter until its advertisement is active.
+        var scanning = false
+        var servingAt: ContinuousClock.Instant?
+        let giveUp = startedAt + .seconds(Int64(15 * context.latencyScale))
+        while servingAt == nil, ContinuousClock.now < giveUp {
+            if !scanning, await central.isPowered(central.adapter) {
+                scanning = (try? await central.startDiscovery()) != nil
+            }
+            if let active = await central.activeAdvertisements(on: context.peripheralAdapter), active >= 1 { servingAt = .now }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let servingMs = servingAt.map { ($0 - startedAt).milliseconds }
+        var found: BlueZCentral.Peripheral?
+        var failure = ""
+        if servingAt != nil {
+            do {
+                found = try await central.connectToRemoteTouch(timeout: .seconds(Int64(15 * context.latencyScale)), scanning: scanning)
+            } catch {
+                failure = "; the phone could not connect again: \(error)"
+            }
+        } else {
+            failure = "; the computer's advertisement was not active within \(Self.format((giveUp - startedAt).milliseconds)) ms of bluetoothd's start"
+        }
+        let elapsedMs = (ContinuousClock.now - start).milliseconds
+        // The computer's own account: "registered again 412.3 ms after bluetoothd came back".
+        let ownLines = String(decoding: peripheralLog().utf8.dropFirst(logBefore), as: UTF8.self)
+        let registered = ownLines.split(separator: "\n").first { $0.contains("registered again") }
+            .map { " (its log: \($0.split(separator: " ").drop { !$0.hasPrefix("registered") }.joined(separator: " ")))" } ?? ""
+        let serving = servingMs.map { "advertising again \(Self.format($0)) ms after bluetoothd started\(registered)" } ?? "not advertising"
+        return (LinkOutcome(
+            connected: found != nil, attempts: found == nil ? 0 : 1, elapsedMs: elapsedMs,
+            summary: "bluetoothd (pid \(daemon.pid)\(daemon.underSystemd ? ", bluetooth.service" : "")) stopped and started again in \(Self.format(stoppedMs)) ms; the computer was \(serving); the phone shows \(found != nil ? "connected" : "disconnected") after \(Self.format(elapsedMs)) ms\(failure)\n\(released.note)",
+            stillHeld: released.stillHeld, servingMs: servingMs), found)
+    }
+
+    /// The keys and buttons the uinput device holds (EVIOCGKEY) once the link is down: the computer must let go
+    /// of everything as it notices the drop. Polls for up to 2 s (times the latency scale); returns a line for
+    /// the step's message and what was still held then.
+    private func releaseAfterDrop(heldBefore: [String], collector: FrameCollector, downAt: ContinuousClock.Instant) async -> (note: String, stillHeld: [String]) {
+        let giveUp = downAt + .milliseconds(Int(2000 * context.latencyScale))
+        var held = collector.heldKeys()
+        while !held.isEmpty, ContinuousClock.now < giveUp {
+            try? await Task.sleep(for: .milliseconds(5))
+            held = collector.heldKeys()
+        }
+        let after = (ContinuousClock.now - downAt).milliseconds
+        if !held.isEmpty {
+            return ("still held \(Self.format(after)) ms after the phone saw the link go down: \(held.joined(separator: ", "))", held)
+        }
+        if heldBefore.isEmpty { return ("nothing was held when the link went down", []) }
+        return ("\(heldBefore.joined(separator: ", ")) held when the link went down, released within \(Self.format(after)) ms of the phone seeing it", [])
     }
 
     /// Powers the peripheral's adapter off for `outage` (the phone sees an unexpected disconnect) and runs the
     /// phone's reconnect policy in real time (R12).
-    private func dropLink(for outage: Duration, scenario: Scenario, central: BlueZCentral,
-                          link: BlueZCentral.Peripheral) async throws -> LinkOutcome
+    private func dropLink(for outage: Duration, side: LinkSide, scenario: Scenario, central: BlueZCentral,
+                          link: BlueZCentral.Peripheral, collector: FrameCollector) async throws -> LinkOutcome
     {
         let clock = ContinuousClock()
         let start = clock.now
-        try await central.setPowered(context.peripheralAdapter, false)
-        let restore = Task {
+        let heldBefore = collector.heldKeys()
+        let adapter = side == .computer ? context.peripheralAdapter : context.centralAdapter
+        var silenceNote = ""
+        if context.emulatedControllers, let problem = EmulatedRadio.silenceAdvertising(adapter) {
+            silenceNote = "; rig: could not silence \(adapter)'s emulated advertiser first (\(problem)): a phone may connect to a ghost"
+        }
+        try await central.setPowered(adapter, false)
+        let restore = Task { () -> (ContinuousClock.Instant, String) in
             try? await Task.sleep(for: outage)
-            try? await central.setPowered(context.peripheralAdapter, true)
+            do {
+                let tries = try await Self.powerOn(adapter, central)
+                return (clock.now, tries > 1 ? "; rig: \(adapter) powered on at try \(tries) (the emulated controller timed out a command; dmesg has it)" : "")
+            } catch {
+                return (clock.now, "; rig: \(adapter) did not power on again: \(error)")
+            }
         }
         try await waitUntilDisconnected(central, link, what: "the link drop")
+        let released = await releaseAfterDrop(heldBefore: heldBefore, collector: collector, downAt: clock.now)
         var policy = ReconnectPolicy(interval: scenario.run.reconnectInterval, maxAttempts: scenario.run.maxReconnectAttempts)
         policy.linkLost(at: clock.now - start)
         var attempts = 0
@@ -667,21 +839,27 @@ public struct ScenarioRunner: Sendable {
             }
         }
         // When the phone reached its verdict (connected, or gave up), not when the radio came back.
-        let elapsedMs = (clock.now - start).milliseconds
-        await restore.value
+        let ended = clock.now
+        let elapsedMs = (ended - start).milliseconds
+        let (radioBack, powerNote) = await restore.value
+        let back = policy.state == .connected ? ", \(Self.format((ended - radioBack).milliseconds)) ms after the radio came back" : ""
         return LinkOutcome(
             connected: policy.state == .connected, attempts: attempts, elapsedMs: elapsedMs,
-            summary: "link dropped for \(Self.format(outage.milliseconds)) ms: \(attempts) tries every \(Self.format(scenario.run.reconnectInterval.milliseconds)) ms, phone shows \(policy.label) after \(Self.format(elapsedMs)) ms")
+            summary: "link dropped (\(side == .computer ? "the computer's" : "the phone's") adapter \(adapter) off) for \(Self.format(outage.milliseconds)) ms: \(attempts) tries every \(Self.format(scenario.run.reconnectInterval.milliseconds)) ms, phone shows \(policy.label) after \(Self.format(elapsedMs)) ms\(back)\(powerNote)\(silenceNote)\n\(released.note)",
+            stillHeld: released.stillHeld)
     }
 
     /// The user disconnects on the phone: the central closes the link and does not try again.
-    private func disconnect(central: BlueZCentral, link: BlueZCentral.Peripheral) async throws -> LinkOutcome {
+    private func disconnect(central: BlueZCentral, link: BlueZCentral.Peripheral, collector: FrameCollector) async throws -> LinkOutcome {
         let start = ContinuousClock.now
+        let heldBefore = collector.heldKeys()
         try await central.disconnect(link)
         try await waitUntilDisconnected(central, link, what: "the disconnect")
         let elapsedMs = (ContinuousClock.now - start).milliseconds
+        let released = await releaseAfterDrop(heldBefore: heldBefore, collector: collector, downAt: .now)
         return LinkOutcome(connected: false, attempts: 0, elapsedMs: elapsedMs,
-                           summary: "the user disconnected: link down after \(Self.format(elapsedMs)) ms, phone shows disconnected")
+                           summary: "the user disconnected: link down after \(Self.format(elapsedMs)) ms, phone shows disconnected\n\(released.note)",
+                           stillHeld: released.stillHeld)
     }
 
     /// The user asks to connect again (R12.4): one try within `timeout`.
@@ -699,10 +877,31 @@ public struct ScenarioRunner: Sendable {
                            summary: "the user reconnected: phone shows \(connected ? "connected" : "disconnected") after \(Self.format(elapsedMs)) ms\(failure)")
     }
 
-    private func waitUntilDisconnected(_ central: BlueZCentral, _ link: BlueZCentral.Peripheral, what: String) async throws {
-        let noticeBy = ContinuousClock.now + .seconds(10)
+    /// Powers an adapter on and waits until it is, trying up to 3 times: btvirt's emulated controller sometimes
+    /// times out a command while the kernel powers it on with an advertisement to resume (dmesg: `Opcode 0x2006
+    /// failed: -22`, `command 0x2006 tx timeout`, then `Opcode 0x0c03 failed: -110`), and that power-on fails.
+    /// Returns the try that worked.
+    static func powerOn(_ adapter: String, _ central: BlueZCentral) async throws -> Int {
+        var lastError: (any Error)?
+        for attempt in 1...3 {
+            do {
+                try await central.setPowered(adapter, true)
+                try await central.waitUntilPowered(adapter, true, timeout: .seconds(10))
+                return attempt
+            } catch {
+                lastError = error
+                try? await Task.sleep(for: .milliseconds(500))
+            }
+        }
+        throw RunnerError("\(adapter) did not power on in 3 tries: \(lastError.map { "\($0)" } ?? "")")
+    }
+
+    private func waitUntilDisconnected(_ central: BlueZCentral, _ link: BlueZCentral.Peripheral, what: String,
+                                       within: Duration = .seconds(10)) async throws
+    {
+        let noticeBy = ContinuousClock.now + within
         while await central.isConnected(link) {
-            guard ContinuousClock.now < noticeBy else { throw RunnerError("the central did not see \(what) within 10 s") }
+            guard ContinuousClock.now < noticeBy else { throw RunnerError("the central did not see \(what) within \(within)") }
             try await Task.sleep(for: .milliseconds(20))
         }
     }
@@ -713,13 +912,26 @@ public struct ScenarioRunner: Sendable {
             return StepResult(index: index, kind: step.name, outcome: .failed, latencyMs: nil, commands: 0, message: refusal)
         }
         let shown = outcome.connected ? "connected" : "disconnected"
-        guard let expectation = scenario.linkExpectations[index] else {
-            return StepResult(index: index, kind: step.name, outcome: .unchecked, latencyMs: nil, commands: 0, message: outcome.summary)
-        }
         var problems: [String] = []
+        if !outcome.stillHeld.isEmpty {
+            problems.append("the computer still holds \(outcome.stillHeld.joined(separator: ", ")) after the link went down (R12: a drop releases everything)")
+        }
+        guard let expectation = scenario.linkExpectations[index] else {
+            return StepResult(index: index, kind: step.name, outcome: problems.isEmpty ? .unchecked : .failed, latencyMs: nil,
+                              commands: 0, message: (problems + [outcome.summary]).joined(separator: "\n"))
+        }
         let wanted = expectation.outcome == .reconnected ? "connected" : "disconnected"
         if shown != wanted { problems.append("the phone shows \(shown), expected \(wanted)") }
         if let most = expectation.attemptsAtMost, outcome.attempts > most { problems.append("\(outcome.attempts) tries, expected at most \(most)") }
+        if let within = expectation.servingWithinMs {
+            if let serving = outcome.servingMs {
+                if serving > within * context.latencyScale {
+                    problems.append("the computer served again \(Self.format(serving)) ms after bluetoothd started, expected within \(Self.format(within * context.latencyScale)) ms")
+                }
+            } else {
+                problems.append("the computer did not serve again (no active advertisement), expected within \(Self.format(within * context.latencyScale)) ms")
+            }
+        }
         if let within = expectation.withinMs, outcome.elapsedMs > within * context.latencyScale {
             problems.append("\(Self.format(outcome.elapsedMs)) ms from the step's start, expected within \(Self.format(within * context.latencyScale)) ms")
         }

@@ -47,7 +47,7 @@ public struct SoakRunner: Sendable {
         var sends: [StageBreakdown.Send] = []
         var results: [Minute] = []
         var index = 0
-        var consumed = 0  // frames already matched, in collector order
+        var heads: [Int32: Int] = [:]  // per REL_X value, how many of its frames are matched already
         for minute in 1...minutes {
             let minuteStart = sends.count
             let minuteOrigin = clock.now
@@ -65,8 +65,8 @@ public struct SoakRunner: Sendable {
                 sends.append(.init(at: at.nanoseconds, payload: String(decoding: bytes, as: UTF8.self)))
                 index += 1
             }
-            // Frames of this minute's commands: matched in order by their REL_X value, never to a send after them,
-            // once the last ones have landed (no new frame for 300 ms, at most 5 s; the stream pauses meanwhile).
+            // Frames of this minute's commands, once the last ones have landed (no new frame for 300 ms, at most
+            // 5 s; the stream pauses meanwhile).
             var seen = -1
             let settleBy = ContinuousClock.now + .seconds(5)
             while ContinuousClock.now < settleBy {
@@ -75,25 +75,13 @@ public struct SoakRunner: Sendable {
                 seen = count
                 try await Task.sleep(for: .milliseconds(300))
             }
-            let frames = collector.frames(since: MonotonicTime(nanoseconds: 0)).filter { $0.events.contains { $0.code == .relX } }
+            let frames = collector.frames(since: MonotonicTime(nanoseconds: 0))
             var latency = LatencyRecorder()
-            var verified = 0
-            var next = consumed
-            for send in sends[minuteStart...] {
-                let value = Int32(send.payload.split(separator: "[").last?.split(separator: ",").first.flatMap { Int32($0) } ?? -1)
-                var probe = next
-                while probe < frames.count && probe < next + 500 {
-                    let frame = frames[probe]
-                    if frame.events.first(where: { $0.code == .relX })?.value == value && frame.time.nanoseconds >= send.at {
-                        latency.record(Double(frame.time.nanoseconds - send.at) / 1e6)
-                        verified += 1
-                        next = probe + 1
-                        break
-                    }
-                    probe += 1
-                }
+            let matches = Self.match(sends[minuteStart...], frames: frames, heads: &heads)
+            for (send, frame) in matches {
+                latency.record(Double(frames[frame].time.nanoseconds - sends[send].at) / 1e6)
             }
-            consumed = next
+            let verified = matches.count
             let entry = Minute(minute: minute, sent: sends.count - minuteStart, verified: verified, latency: latency.summary,
                                residentKiB: peripheral.residentKiB())
             results.append(entry)
@@ -104,5 +92,37 @@ public struct SoakRunner: Sendable {
         let receipts = StageBreakdown.receipts((try? String(contentsOfFile: peripheral.receiptsFile, encoding: .utf8)) ?? "")
         let alignment = StageBreakdown.align(sends, receipts)
         return Summary(minutes: results, lostByLink: sends.count - alignment.count, sent: sends.count, readerDrops: collector.droppedCount)
+    }
+
+    /// Each send's frame: the first unmatched frame with the send's REL_X value (each command moves by its own
+    /// value, 1…997, repeating), stamped at or after the send. Matched per value, not in one order: bluetoothd
+    /// delivers some writes out of order, and an in-order match counted those as unverified. A lost command
+    /// leaves its send unmatched without shifting the others. `heads` carries, per value, how many of its frames
+    /// (in collector order) earlier calls matched or passed over.
+    static func match(_ sends: ArraySlice<StageBreakdown.Send>, frames: [EvdevFrame], heads: inout [Int32: Int]) -> [(send: Int, frame: Int)] {
+        var byValue: [Int32: [Int]] = [:]
+        for (index, frame) in frames.enumerated() {
+            guard frame.events.count == 1, let event = frame.events.first, event.code == .relX else { continue }
+            byValue[event.value, default: []].append(index)
+        }
+        var matched: [(send: Int, frame: Int)] = []
+        for index in sends.indices {
+            let send = sends[index]
+            guard let value = Self.value(of: send.payload), let queue = byValue[value] else { continue }
+            var head = heads[value] ?? 0
+            // Frames of this value from before the send belong to earlier sends whose command was lost.
+            while head < queue.count && frames[queue[head]].time.nanoseconds < send.at { head += 1 }
+            if head < queue.count {
+                matched.append((index, queue[head]))
+                head += 1
+            }
+            heads[value] = head
+        }
+        return matched
+    }
+
+    /// The REL_X a soak command moves by: `{"cursorMove":{"delta":[17,0]}}` → 17.
+    static func value(of payload: String) -> Int32? {
+        payload.split(separator: "[").last?.split(separator: ",").first.flatMap { Int32($0) }
     }
 }

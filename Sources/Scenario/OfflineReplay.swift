@@ -42,6 +42,8 @@ public struct OfflineReplay: Sendable {
         // The mode the phone sends on connect is refused too when it has not paired.
         var malformedSent: Set<Int> = []
         var refused: Set<Int> = paired ? [] : Set(outputs.indices.filter { outputs[$0].output.command != nil })
+        /// Where the link went down: before which output, and the link step that took it down.
+        var linkDowns: [(position: Int, step: Int)] = []
         func take(_ step: Int, _ produced: [GestureOutput]) {
             for output in produced {
                 if !linkUp && output.command != nil { unsent.insert(outputs.count) }
@@ -71,12 +73,14 @@ public struct OfflineReplay: Sendable {
             }
             if step.isLinkAction {
                 let wasUp = linkUp
+                // The link goes down here (a drop, or the user's disconnect): the computer lets go of what it holds.
+                if wasUp, step.name != "reconnect" { linkDowns.append((outputs.count, index)) }
                 switch step {
                 case .disconnect: linkUp = false
-                case .linkDrop, .reconnect: linkUp = scenario.linkExpectations[index]?.outcome != .disconnected
+                case .linkDrop, .reconnect, .restartBluetoothd, .restartPeripheral: linkUp = scenario.linkExpectations[index]?.outcome != .disconnected
                 default: break
                 }
-                if linkUp && (!wasUp || step.name == "linkDrop") {
+                if linkUp && (!wasUp || ["linkDrop", "restartBluetoothd", "restartPeripheral"].contains(step.name)) {
                     // The phone re-sends its mode, unless it is idle and sent within the idle interval (R11.2).
                     take(index, processor.resync(at: time))
                 }
@@ -95,7 +99,17 @@ public struct OfflineReplay: Sendable {
         var totals: [EventCode: Int] = [:]
         var presses: [EventCode: Int] = [:]
         var stepFrames = [[EvdevFrame]](repeating: [], count: max(1, script.steps.count))
+        func releaseOnLinkDown(before position: Int, at time: Duration) {
+            for down in linkDowns where down.position == position || (position == outputs.count && down.position > position) {
+                let frames = mapper.releaseAll()
+                frameCount += frames.count
+                stepFrames[down.step] += frames.map { EvdevFrame(frame: $0, time: Self.monotonic(time)) }
+                let shown = frames.isEmpty ? "holds nothing" : "releases " + frames.map(\.description).joined(separator: " ")
+                lines.append(String(format: "%9.1f ms", time.milliseconds) + "  the link goes down (steps[\(down.step)]): the computer \(shown)")
+            }
+        }
         for (position, (step, output)) in outputs.enumerated() {
+            releaseOnLinkDown(before: position, at: output.time)
             let time = String(format: "%9.1f ms", output.time.milliseconds)
             guard let command = output.command else {
                 lines.append("\(time)  [phone is now \(output.description.split(separator: "[").last.map { "[" + $0 } ?? "")")
@@ -127,11 +141,15 @@ public struct OfflineReplay: Sendable {
                 errors.append("command at \(time.trimmingCharacters(in: .whitespaces)) cannot be mapped: \(error.message)")
             }
         }
+        releaseOnLinkDown(before: outputs.count, at: outputs.last?.output.time ?? .zero)
         // Each step's expectation against its frames and those of the steps without expectations that follow
         // it (a wait extends the step before); latency counts from the step's first command, as on a rig.
         for (index, step) in script.steps.enumerated() {
             guard let expectation = scenario.expectations[index] else { continue }
-            let nextChecked = (index + 1..<script.steps.count).first { scenario.expectations[$0] != nil } ?? script.steps.count
+            // As on a rig, a link or pair step closes the segment too (what it causes is its own).
+            let nextChecked = (index + 1..<script.steps.count).first {
+                scenario.expectations[$0] != nil || script.steps[$0].isLinkAction || script.steps[$0].name == "pair"
+            } ?? script.steps.count
             let owned = stepFrames[index..<nextChecked].flatMap { $0 }
             var matcher = StepMatcher(expectation, sentAt: owned.first?.time ?? MonotonicTime(nanoseconds: 0))
             for frame in owned { matcher.feed(frame) }

@@ -80,7 +80,7 @@ public struct Scenario: Sendable {
                     guard let expect = extras["expect"] else { continue }
                     let path = JSONPath.root.appending("steps").appending(index).appending("expect")
                     let kind = Self.stepKind(value, index)
-                    let isLinkStep = kind.map { ["linkDrop", "disconnect", "reconnect"].contains($0) } ?? false
+                    let isLinkStep = kind.map { ["linkDrop", "disconnect", "reconnect", "restartBluetoothd", "restartPeripheral"].contains($0) } ?? false
                     if case .object(let object) = expect, object["link"] == nil, isLinkStep {
                         reader.report(JSONSchemaError(
                             path, "a \(kind ?? "link") step is judged by a link expectation, e.g. {\"link\": \"\(kind == "disconnect" ? "disconnected" : "reconnected")\"}"))
@@ -88,7 +88,7 @@ public struct Scenario: Sendable {
                     }
                     if case .object(let object) = expect, object["link"] != nil, !isLinkStep {
                         reader.report(JSONSchemaError(
-                            path.appending("link"), "only a linkDrop, disconnect or reconnect step has a link expectation; this is a \(kind ?? "step") step"))
+                            path.appending("link"), "only a linkDrop, disconnect, reconnect, restartBluetoothd or restartPeripheral step has a link expectation; this is a \(kind ?? "step") step"))
                         continue
                     }
                     if case .object(let object) = expect, object["pairing"] != nil, kind != "pair" {
@@ -211,11 +211,15 @@ public struct LinkExpectation: Sendable, Hashable {
     public var outcome: Outcome
     public var attemptsAtMost: Int?
     public var withinMs: Double?
+    /// restartBluetoothd: from bluetoothd's start until the computer serves again (its application registered
+    /// and its advertisement active), at most this long.
+    public var servingWithinMs: Double?
 
-    public init(outcome: Outcome, attemptsAtMost: Int? = nil, withinMs: Double? = nil) {
+    public init(outcome: Outcome, attemptsAtMost: Int? = nil, withinMs: Double? = nil, servingWithinMs: Double? = nil) {
         self.outcome = outcome
         self.attemptsAtMost = attemptsAtMost
         self.withinMs = withinMs
+        self.servingWithinMs = servingWithinMs
     }
 }
 

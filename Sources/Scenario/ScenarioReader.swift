@@ -146,9 +146,13 @@ struct ScenarioReader {
 
     /// `{"link": "reconnected", "attemptsAtMost": 2, "withinMs": 8000}`
     /// On a `disconnect` step only `{"link": "disconnected", "withinMs": 2000}`; a `reconnect` step is one try,
-    /// so it takes no `attemptsAtMost`.
+    /// so it takes no `attemptsAtMost`; a `restartBluetoothd` step also takes `servingWithinMs`.
     mutating func link(_ value: JSONValue, _ object: JSONObject, at path: JSONPath, step: String) -> LinkExpectation? {
-        let allowed = step == "linkDrop" ? ["link", "attemptsAtMost", "withinMs"] : ["link", "withinMs"]
+        let allowed = switch step {
+        case "linkDrop": ["link", "attemptsAtMost", "withinMs"]
+        case "restartBluetoothd": ["link", "withinMs", "servingWithinMs"]
+        default: ["link", "withinMs"]
+        }
         collected.attempt { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: allowed, at: path) }
         guard let outcome = collected.attempt({ () throws(JSONSchemaError) in
             try value.enumeration(LinkExpectation.Outcome.self, at: path.appending("link"))
@@ -164,6 +168,9 @@ struct ScenarioReader {
         }
         if let v = object["withinMs"] {
             expectation.withinMs = collected.attempt { () throws(JSONSchemaError) in try Self.positive(v, at: path.appending("withinMs")) }
+        }
+        if let v = object["servingWithinMs"] {
+            expectation.servingWithinMs = collected.attempt { () throws(JSONSchemaError) in try Self.positive(v, at: path.appending("servingWithinMs")) }
         }
         return expectation
     }

@@ -22,11 +22,7 @@ struct BenchCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "auto, or a rig name from the Rigs/ folder.")
-    var rig = "auto"
-
-    @Option(help: ArgumentHelp("Folder of rig files.", valueName: "dir"))
-    var rigs: String?
+    @OptionGroup var rigOptions: RigOptions
 
     @Option(help: "Commands per write path.")
     var count = 1000
@@ -59,21 +55,13 @@ struct BenchCommand: AsyncParsableCommand {
             try await runInside()
             return
         }
-        let catalog = try RigOptions.catalog(rigs)
-        let facts = HostFacts.probe()
-        let chosen = try RigExecution.choose(rig, from: catalog, facts: facts)
-        let destination = URL(fileURLWithPath: output).standardizedFileURL.path
-        let inVM = chosen.kind == .vm
-        var command = [RunCommand.executable, "bench", "--rigs", catalog.directory, "--output", inVM ? "/hil/share/results" : destination,
-                       "--count", String(count), "--rate", String(rate), "--paths", paths]
+        var command = ["bench", "--count", String(count), "--rate", String(rate), "--paths", paths]
         if !findMax { command.append("--no-find-max") }
-        try RigExecution.run(
-            chosen, catalog: catalog, facts: facts, command: command,
-            options: .init(timeout: .seconds(timeout), resultsDestination: inVM ? destination : nil))
+        try rigOptions.runInRig(command, output: output, timeout: .seconds(timeout))
     }
 
     private func runInside() async throws {
-        let (rigName, context) = try RunCommand.rigContext(rigs: rigs, output: output, writePath: nil)
+        let (rigName, context) = try RunCommand.rigContext(rigs: rigOptions.rigs, output: output, writePath: nil)
         let work = context.workDirectory
         var settings = BenchRunner.Settings()
         settings.count = count

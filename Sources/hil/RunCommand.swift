@@ -25,11 +25,7 @@ struct RunCommand: AsyncParsableCommand {
     @Argument(help: "Scenario files, or folders searched recursively for *.json.")
     var paths: [String] = ["Scenarios"]
 
-    @Option(help: "auto, or a rig name from the Rigs/ folder.")
-    var rig = "auto"
-
-    @Option(help: ArgumentHelp("Folder of rig files.", valueName: "dir"))
-    var rigs: String?
+    @OptionGroup var rigOptions: RigOptions
 
     @Option(help: ArgumentHelp("Where results.json, junit.xml and the logs go.", valueName: "dir"))
     var output = "results"
@@ -62,6 +58,11 @@ struct RunCommand: AsyncParsableCommand {
 
     @Flag(help: "List the scenarios and the requirement coverage (requirements.json) without running anything.")
     var list = false
+
+    @Flag(help: ArgumentHelp(
+        "End each scenario at its first failed step.",
+        discussion: "The steps after it are reported as not run. Quicker when only the verdict matters (mutation tests, a first look at a broken build)."))
+    var failFast = false
 
     @Option(help: .hidden)
     var hostName: String?
@@ -109,26 +110,21 @@ struct RunCommand: AsyncParsableCommand {
 
     /// Outside a rig: bring the chosen one up and run this same command inside it.
     private func runOnRig() throws {
-        let catalog = try RigOptions.catalog(rigs)
-        let facts = HostFacts.probe()
-        let chosen = try RigExecution.choose(rig, from: catalog, facts: facts)
-        let destination = URL(fileURLWithPath: output).standardizedFileURL.path
-        let inVM = chosen.kind == .vm
-        var command = [Self.executable, "run"] + paths + ["--rigs", catalog.directory, "--output", inVM ? "/hil/share/results" : destination]
+        var command = ["run"] + paths
         if let filter { command += ["--filter", filter] }
         if let writePath { command += ["--write-path", writePath] }
         if let shard { command += ["--shard", shard] }
         if repeats > 1 { command += ["--repeat", String(repeats)] }
+        if failFast { command.append("--fail-fast") }
         if let baseline { command += ["--baseline", URL(fileURLWithPath: baseline).standardizedFileURL.path] }
         command += ["--host-name", ProcessInfo.processInfo.hostName]
-        try RigExecution.run(
-            chosen, catalog: catalog, facts: facts, command: command,
-            options: .init(timeout: .seconds(timeout), resultsDestination: inVM ? destination : nil))
+        try rigOptions.runInRig(command, output: output, timeout: .seconds(timeout))
     }
 
     /// Inside a rig: run every scenario.
     private func runInside(_ scenarios: [Scenario]) async throws {
-        let (rigName, context) = try Self.rigContext(rigs: rigs, output: output, writePath: writePath.flatMap(RunSettings.WritePath.init(rawValue:)))
+        var (rigName, context) = try Self.rigContext(rigs: rigOptions.rigs, output: output, writePath: writePath.flatMap(RunSettings.WritePath.init(rawValue:)))
+        context.failFast = failFast
         let work = context.workDirectory
         defer { fflush(nil) }
         print("hil run: \(scenarios.count) scenario(s) on rig \(rigName) (latency scale \(context.latencyScale)), peripheral \(context.peripheralAdapter), central \(context.centralAdapter)")
@@ -136,7 +132,7 @@ struct RunCommand: AsyncParsableCommand {
         let started = Date()
         let clock = ContinuousClock.now
         let facts = HostFacts.probe()
-        let environmentFacts = RunReport.Environment(
+        let environmentFacts = RunEnvironment(
             kernel: facts.kernelRelease, bluez: facts.bluetoothdVersion, rig: rigName, latencyScale: context.latencyScale,
             peripheralAdapter: context.peripheralAdapter, centralAdapter: context.centralAdapter,
             host: hostName ?? ProcessInfo.processInfo.hostName, writePath: writePath)
@@ -229,7 +225,9 @@ struct RunCommand: AsyncParsableCommand {
             centralAdapter: environment["HIL_CENTRAL_ADAPTER"] ?? "hci1",
             uinputName: definition?.uinputDeviceName ?? "RemoteTouch HIL Virtual Input",
             latencyScale: definition?.latencyScale ?? 1, writePath: writePath, workDirectory: work)
-        return (rigName, context)
+        var result = context
+        result.emulatedControllers = definition?.controllers == .btvirt
+        return (rigName, result)
     }
 
     static var executable: String {

@@ -18,11 +18,7 @@ struct SoakCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "auto, or a rig name from the Rigs/ folder.")
-    var rig = "auto"
-
-    @Option(help: ArgumentHelp("Folder of rig files.", valueName: "dir"))
-    var rigs: String?
+    @OptionGroup var rigOptions: RigOptions
 
     @Option(help: "How long to stream.")
     var minutes = 30
@@ -47,20 +43,12 @@ struct SoakCommand: AsyncParsableCommand {
             try await runInside()
             return
         }
-        let catalog = try RigOptions.catalog(rigs)
-        let facts = HostFacts.probe()
-        let chosen = try RigExecution.choose(rig, from: catalog, facts: facts)
-        let destination = URL(fileURLWithPath: output).standardizedFileURL.path
-        let inVM = chosen.kind == .vm
-        let command = [RunCommand.executable, "soak", "--rigs", catalog.directory, "--output", inVM ? "/hil/share/results" : destination,
-                       "--minutes", String(minutes), "--rate", String(rate), "--path", path]
-        try RigExecution.run(
-            chosen, catalog: catalog, facts: facts, command: command,
-            options: .init(timeout: .seconds(minutes * 60 + 300), resultsDestination: inVM ? destination : nil))
+        try rigOptions.runInRig(["soak", "--minutes", String(minutes), "--rate", String(rate), "--path", path],
+                                output: output, timeout: .seconds(minutes * 60 + 300))
     }
 
     private func runInside() async throws {
-        let (rigName, context) = try RunCommand.rigContext(rigs: rigs, output: output, writePath: nil)
+        let (rigName, context) = try RunCommand.rigContext(rigs: rigOptions.rigs, output: output, writePath: nil)
         print("hil soak: \(minutes) min at \(Int(rate)) Hz on the \(path) path, rig \(rigName)")
         fflush(nil)
         @Sendable func f(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "-" }

@@ -59,12 +59,39 @@ struct GestureScriptTests {
                 "steps[1].tapp: unknown step; expected one of \(ScriptStep.names.joined(separator: ", "))",
                 "steps[2].wait.ms: -1 ms is outside [0...600000]",
                 "steps[3]: a step is an object with exactly one key, the step kind (one of \(ScriptStep.names.joined(separator: ", "))); found 2 keys",
-                "steps[4].touches[0].points: the last sample must lift every finger (points: [])",
                 "steps[5].key.modifiers[0]: unknown value \"hyper\"; expected one of \"command\", \"option\", \"control\", \"shift\"",
                 "steps[6].threeFingerSwipe.direction: unknown value \"diagonal\"; expected one of \"up\", \"down\", \"left\", \"right\"",
+                "steps[4].touches: the script ends with fingers down: the last sample of this or a later touches step must lift every finger (points: [])",
             ])
             #expect(error.description.hasPrefix("Scenarios/bad.json: extra: unknown key"))
         }
+    }
+
+    @Test("a touch held across steps: only steps that do not touch the screen until a touches step lifts it")
+    func heldTouch() throws {
+        func problems(_ steps: String) throws -> [String] {
+            let value = try JSONParser().parse(#"{"name": "held", "steps": ["# + steps + "]}")
+            do {
+                _ = try GestureScript.parse(value, file: "held.json")
+                return []
+            } catch {
+                return error.problems
+            }
+        }
+        let down = #"{"touches": [{"atMs": 0, "points": [[100, 300]]}, {"atMs": 700, "points": [[140, 300]]}]}"#
+        let lift = #"{"touches": [{"atMs": 0, "points": [[140, 300]]}, {"atMs": 20, "points": []}]}"#
+        // Held through a link drop, a wait and a key, then lifted: fine.
+        #expect(try problems([down, #"{"linkDrop": {"forMs": 2000}}"#, #"{"wait": {"ms": 10}}"#,
+                              #"{"key": {"key": "a"}}"#, lift, #"{"tap": {}}"#].joined(separator: ",")) == [])
+        // A swipe while the finger is still down, and a script that ends with it down.
+        #expect(try problems([down, #"{"swipe": {"to": [1, 2], "durationMs": 100}}"#].joined(separator: ",")) == [
+            "steps[1].swipe: fingers are still down from steps[0] (its last sample has points); lift them with a touches step before a swipe",
+            "steps[0].touches: the script ends with fingers down: the last sample of this or a later touches step must lift every finger (points: [])",
+        ])
+        // A later touches step that keeps them down moves the blame to it.
+        #expect(try problems([down, down].joined(separator: ",")) == [
+            "steps[1].touches: the script ends with fingers down: the last sample of this or a later touches step must lift every finger (points: [])",
+        ])
     }
 
     @Test("a file that is not JSON, or missing, is reported with its name")

@@ -27,8 +27,8 @@ struct Chromium {
         let profile = folder + "/chromium-profile-" + UUID().uuidString
         let outputPath = folder + "/chromium-\(UUID().uuidString).out"
         let errorPath = outputPath + ".err"
-        FileManager.default.createFile(atPath: outputPath, contents: nil)
-        FileManager.default.createFile(atPath: errorPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
         let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
         defer {

@@ -1,5 +1,6 @@
 import Foundation
 import GestureScript
+import HILTestSupport
 import InputCodes
 import Scenario
 import StrictJSON
@@ -59,6 +60,32 @@ struct ScenarioTests {
             let replay = OfflineReplay(scenario: scenario)
             #expect(!replay.errors.isEmpty, "the mutated twin of \(file) passed")
         }
+    }
+
+    /// The twins the rig runs (VMRigIntegrationTests): made on the JSON, one per shipped scenario, each a valid
+    /// scenario that differs from its original in an expectation; where the offline check can judge the change
+    /// it must reject the twin.
+    @Test("every shipped scenario has a mutated JSON twin: valid, changed, and rejected offline where offline can judge")
+    func jsonMutants() throws {
+        var offlineRejected = 0
+        for file in shippedScenarios() {
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            guard let mutant = ScenarioMutant(text) else {
+                Issue.record("\(file) has no mutated twin: it expects nothing a mutation can turn wrong")
+                continue
+            }
+            let twin = try Scenario.parse(try JSONParser().parse(mutant.text), file: file + " (mutant)")
+            let original = try Scenario.load(contentsOf: file)
+            #expect(twin.expectations != original.expectations || twin.pairingExpectations != original.pairingExpectations
+                    || twin.receivedExpectations != original.receivedExpectations || twin.statusExpectations != original.statusExpectations
+                    || twin.phoneExpectations != original.phoneExpectations || twin.expectedRefusal != original.expectedRefusal,
+                    "\(file): the twin (\(mutant.change)) expects the same")
+            if mutant.change.contains(".keys[") || mutant.change.contains(".motion.") || mutant.change.contains("a click arrives") {
+                #expect(!OfflineReplay(scenario: twin).errors.isEmpty, "\(file): the twin (\(mutant.change)) passes offline")
+                offlineRejected += 1
+            }
+        }
+        #expect(offlineRejected >= 40)
     }
 
     @Test("expectations are read in every form")
@@ -160,12 +187,70 @@ struct LinkStepTests {
             #expect(error.problems == [
                 "steps[4].reconnect.timeoutMs: 0 ms is outside (0...600000]",
                 "steps[5].disconnect.now: unknown key; allowed here: no keys",
-                "steps[0].expect.link: only a linkDrop, disconnect or reconnect step has a link expectation; this is a swipe step",
+                "steps[0].expect.link: only a linkDrop, disconnect, reconnect, restartBluetoothd or restartPeripheral step has a link expectation; this is a swipe step",
                 "steps[1].expect.link: after the user disconnects the phone shows \"disconnected\" and does not reconnect by itself; expected \"disconnected\"",
                 "steps[2].expect.attemptsAtMost: unknown key; allowed here: \"link\", \"withinMs\"",
                 "steps[3].expect: a linkDrop step is judged by a link expectation, e.g. {\"link\": \"reconnected\"}",
             ])
         }
+    }
+
+    @Test("fault steps: a drop of either side's radio and a bluetoothd restart, with their expectations and bad inputs")
+    func faultSteps() throws {
+        let scenario = try Scenario.parse(try JSONParser().parse(#"""
+            {"name": "faults", "steps": [
+              {"linkDrop": {"forMs": 1500, "adapter": "phone"}, "expect": {"link": "reconnected", "withinMs": 5000}},
+              {"linkDrop": {"forMs": 100}},
+              {"restartBluetoothd": {}, "expect": {"link": "reconnected", "servingWithinMs": 5000}}
+            ]}
+            """#), file: "faults.json")
+        #expect(scenario.script.steps == [.linkDrop(.milliseconds(1500), side: .phone), .linkDrop(.milliseconds(100), side: .computer), .restartBluetoothd])
+        #expect(scenario.linkExpectations == [
+            LinkExpectation(outcome: .reconnected, withinMs: 5000), nil, LinkExpectation(outcome: .reconnected, servingWithinMs: 5000),
+        ])
+        let bad = try JSONParser().parse(#"""
+            {"name": "bad faults", "steps": [
+              {"linkDrop": {"forMs": 100, "adapter": "both"}},
+              {"restartBluetoothd": {"signal": "KILL"}},
+              {"restartBluetoothd": {}, "expect": {"link": "reconnected", "attemptsAtMost": 2}},
+              {"linkDrop": {"forMs": 100}, "expect": {"link": "reconnected", "servingWithinMs": 10}},
+              {"restartBluetoothd": {}, "expect": {"absent": true}}
+            ]}
+            """#)
+        do {
+            _ = try Scenario.parse(bad, file: "Scenarios/faults/bad.json")
+            Issue.record("a broken scenario parsed")
+        } catch {
+            #expect(error.problems == [
+                "steps[0].linkDrop.adapter: unknown value \"both\"; expected one of \"computer\", \"phone\"",
+                "steps[1].restartBluetoothd.signal: unknown key; allowed here: no keys",
+                "steps[2].expect.attemptsAtMost: unknown key; allowed here: \"link\", \"withinMs\", \"servingWithinMs\"",
+                "steps[3].expect.servingWithinMs: unknown key; allowed here: \"link\", \"attemptsAtMost\", \"withinMs\"",
+                "steps[4].expect: a restartBluetoothd step is judged by a link expectation, e.g. {\"link\": \"reconnected\"}",
+            ])
+        }
+    }
+
+    @Test("offline, a link that goes down mid-drag releases the button; the lift afterwards releases nothing")
+    func offlineRelease() throws {
+        let text = #"""
+            {"name": "mid-drag", "settings": {"acceleration": "none"}, "steps": [
+              {"touches": [{"atMs": 0, "points": [[100, 300]]}, {"atMs": 600, "points": [[100, 300]]},
+                           {"atMs": 700, "points": [[130, 300]]}],
+               "expect": {"keys": ["BTN_LEFT 1"], "motion": {"REL_X": {"total": 30, "tolerance": 6}}}},
+              {"linkDrop": {"forMs": 1000}, "expect": {"link": "reconnected"}},
+              {"touches": [{"atMs": 0, "points": [[130, 300]]}, {"atMs": 20, "points": []}], "expect": {"absent": true, "forMs": 300}}
+            ]}
+            """#
+        let scenario = try Scenario.parse(try JSONParser().parse(text), file: "mid-drag.json")
+        let replay = OfflineReplay(scenario: scenario)
+        #expect(replay.errors == [])
+        #expect(replay.lines.contains { $0.hasSuffix("the link goes down (steps[1]): the computer releases [BTN_LEFT 0]") }, "\(replay.lines)")
+        // Without the drop the lift ends the drag with BTN_LEFT 0, which the absent expectation refuses.
+        var twin = scenario
+        twin.script.steps[1] = .wait(.seconds(1))
+        twin.linkExpectations[1] = nil
+        #expect(OfflineReplay(scenario: twin).errors.count == 1)
     }
 
     @Test("offline, the phone sends nothing while the link is down and re-sends its mode when it is back")
@@ -255,8 +340,10 @@ struct ScenarioSchemaTests {
             "no steps": #"{"name": "x", "steps": []}"#,
             "disconnect expecting a reconnect": #"{"name": "x", "steps": [{"disconnect": {}, "expect": {"link": "reconnected"}}]}"#,
             "link step with a motion expectation": #"{"name": "x", "steps": [{"reconnect": {}, "expect": {"absent": true}}]}"#,
+            "restart with attempts": #"{"name": "x", "steps": [{"restartBluetoothd": {}, "expect": {"link": "reconnected", "attemptsAtMost": 1}}]}"#,
+            "drop of an unknown side": #"{"name": "x", "steps": [{"linkDrop": {"forMs": 10, "adapter": "both"}}]}"#,
         ])
-        #expect(results.count == 8)
+        #expect(results.count == 10)
         for (name, verdict) in results { #expect(verdict != "ok", "the schema accepted \(name)") }
     }
 }

@@ -228,6 +228,53 @@ struct RunEndToEndTests {
     }
 }
 
+@Suite("hil run: every shipped scenario's mutated twin fails on the rig", .serialized)
+struct MutantsOnTheRigTests {
+    /// Each shipped scenario with one expectation turned wrong (ScenarioMutant: a key, a motion total or
+    /// direction, "nothing arrives", a pairing state, a received or status count, an expected refusal's text),
+    /// run over the real link: every twin must fail (not error: the rig did its part, the verdict caught it).
+    @Test("every mutated twin fails, as a verdict with its reason")
+    func everyTwinFails() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("hil-mutants-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let folder = output.appendingPathComponent("twins")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let root = packageRoot.appendingPathComponent("Scenarios").path
+        let shipped = try FileManager.default.subpathsOfDirectory(atPath: root)
+            .filter { $0.hasSuffix(".json") && !$0.hasSuffix(".schema.json") && !$0.hasSuffix("requirements.json") }.sorted()
+        var changes: [String: String] = [:]
+        for relative in shipped {
+            let text = try String(contentsOfFile: root + "/" + relative, encoding: .utf8)
+            guard let mutant = ScenarioMutant(text) else {
+                Issue.record("\(relative) has no mutated twin")
+                continue
+            }
+            let name = relative.replacingOccurrences(of: "/", with: "--")
+            try mutant.text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            changes[name] = mutant.change
+        }
+        // --fail-fast: a twin's verdict is settled at its first failed step.
+        let run = try hil(["run", "--fail-fast", "--output", output.appendingPathComponent("results").path, folder.path])
+        let text = run.output + run.errors
+        #expect(run.status == 1, "\(text.suffix(4000))")
+        let data = try Data(contentsOf: output.appendingPathComponent("results/results.json"))
+        let results = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let scenarios = try #require(results["scenarios"] as? [[String: Any]])
+        #expect(scenarios.count == shipped.count)
+        for scenario in scenarios {
+            let file = (scenario["file"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } ?? "?"
+            let outcome = scenario["outcome"] as? String ?? "?"
+            #expect(outcome == "failed", "the twin \(file) (\(changes[file] ?? "?")) \(outcome): \(scenario["message"] ?? "")")
+        }
+        // Most twins fail at their first step; the steps after it were not run.
+        let cut = scenarios.filter { scenario in
+            ((scenario["steps"] as? [[String: Any]]) ?? []).contains { ($0["message"] as? String)?.contains("(--fail-fast)") == true }
+        }.count
+        #expect(cut > shipped.count / 2, "only \(cut) twins were cut short by --fail-fast")
+        print("mutated twins on the rig: \(scenarios.filter { $0["outcome"] as? String == "failed" }.count) of \(shipped.count) failed, \(cut) cut short at the failed step")
+    }
+}
+
 @Suite("hil bench, end to end", .serialized)
 struct BenchEndToEndTests {
     @Test("both write paths stream through the real link, side by side, with nothing lost at 100 Hz")

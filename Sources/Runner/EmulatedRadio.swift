@@ -1,0 +1,35 @@
+import Foundation
+
+/// A workaround for btvirt, the emulated controllers of the vm and virtual rigs, when the rig takes the
+/// computer's radio away.
+///
+/// The kernel re-enables a connectable advertisement 2 s into a connection (its advertising instance rotates).
+/// Powered off while that advertisement is on, the emulated controller never answers the kernel's LE Set
+/// Advertising Parameters (dmesg: `Opcode 0x2006 failed: -22`, `command 0x2006 tx timeout`) and goes on
+/// advertising from a controller that is off: the phone's next connect attempt then completes against that
+/// ghost (HCI trace: Connection Complete on the phone's controller only), and the phone's link is stuck
+/// "connected" to nothing. A real radio that goes off falls silent at once; so, before powering the adapter
+/// off, the rig turns its advertising off with a raw HCI command (LE Set Advertising Enable 0x00), as the radio
+/// going away would. Needs CAP_NET_RAW (the vm and virtual rigs run as root).
+enum EmulatedRadio {
+    /// Sends LE Set Advertising Enable (off) to `adapter` ("hci0"); returns why it could not, or nil.
+    static func silenceAdvertising(_ adapter: String) -> String? {
+        guard adapter.hasPrefix("hci"), let index = UInt16(adapter.dropFirst(3)) else { return "\(adapter) is not an hciN name" }
+        let descriptor = socket(31 /* AF_BLUETOOTH */, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 1 /* BTPROTO_HCI */)
+        guard descriptor >= 0 else { return "cannot open an HCI socket: \(String(cString: strerror(errno)))" }
+        defer { close(descriptor) }
+        // struct sockaddr_hci { sa_family_t hci_family; unsigned short hci_dev; unsigned short hci_channel; }
+        var address: (UInt16, UInt16, UInt16) = (31, index, 0 /* HCI_CHANNEL_RAW */)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, 6) }
+        }
+        guard bound == 0 else { return "cannot bind an HCI socket to \(adapter): \(String(cString: strerror(errno)))" }
+        // HCI command packet: type 0x01, opcode 0x200a (OGF 0x08 LE, OCF 0x000a) little-endian, 1 parameter byte.
+        let command: [UInt8] = [0x01, 0x0a, 0x20, 0x01, 0x00]
+        let written = command.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == command.count else { return "cannot send LE Set Advertising Enable to \(adapter): \(String(cString: strerror(errno)))" }
+        // Let the controller take it before the kernel's power-off sequence starts.
+        usleep(50_000)
+        return nil
+    }
+}
