@@ -68,7 +68,7 @@ struct ScriptReader {
                         stepIndices.append(index)
                     }
                 }
-                checkHeldFingers(steps, indices: stepIndices, elementCount: elements.count, at: path)
+                checkHeldFingers(steps, indices: stepIndices, at: path)
             }
         }
         guard let name, let description else { return nil }
@@ -79,7 +79,7 @@ struct ScriptReader {
     /// A `touches` step may end with fingers down (a touch held across steps, for a link fault in the middle of
     /// a drag); then only steps that do not touch the screen may follow until a later `touches` step lifts them,
     /// and the script must not end with a finger down.
-    private mutating func checkHeldFingers(_ steps: [ScriptStep], indices: [Int], elementCount: Int, at path: JSONPath) {
+    private mutating func checkHeldFingers(_ steps: [ScriptStep], indices: [Int], at path: JSONPath) {
         var heldSince: Int?
         for (step, index) in zip(steps, indices) {
             if case .touches(let samples) = step {

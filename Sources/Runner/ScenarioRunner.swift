@@ -518,12 +518,16 @@ public struct ScenarioRunner: Sendable {
             time = max(time, clock.now - origin)
             try await send(processor.advance(to: time))
             activityAtEnd[index] = processor.activity
+            // --fail-fast: a failed verdict is known once its segment is judged (when the next judged step begins);
+            // what is open is left unjudged and the rest is not run.
             if context.failFast, results.contains(where: { $0.outcome == .failed }) {
                 segment = nil
-                for skipped in (index + 1)..<script.steps.count where !results.contains(where: { $0.index == skipped }) {
+                for skipped in 0..<script.steps.count where !results.contains(where: { $0.index == skipped }) {
+                    let why = skipped <= index ? "not judged" : "not run"
                     results.append(StepResult(index: skipped, kind: script.steps[skipped].name, outcome: .unchecked, latencyMs: nil,
-                                              commands: 0, message: "not run: an earlier step failed (--fail-fast)"))
+                                              commands: 0, message: "\(why): an earlier step failed (--fail-fast)"))
                 }
+                results.sort { $0.index < $1.index }
                 break
             }
         }

@@ -100,7 +100,7 @@ public struct OfflineReplay: Sendable {
         var presses: [EventCode: Int] = [:]
         var stepFrames = [[EvdevFrame]](repeating: [], count: max(1, script.steps.count))
         func releaseOnLinkDown(before position: Int, at time: Duration) {
-            for down in linkDowns where down.position == position || (position == outputs.count && down.position > position) {
+            for down in linkDowns where down.position == position {
                 let frames = mapper.releaseAll()
                 frameCount += frames.count
                 stepFrames[down.step] += frames.map { EvdevFrame(frame: $0, time: Self.monotonic(time)) }
