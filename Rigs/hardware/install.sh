@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Prepares a Bluetooth-equipped Linux box to run RemoteTouch HIL nightly without root: a "hil" group and user,
-# the D-Bus policy, the udev rule for uinput and the verifier's event node, hil built into /opt/remotetouch-hil,
+# the D-Bus policy, the udev rule for uinput and the verifier's event node, the polkit rule that lets the group
+# restart bluetoothd, hil built into /opt/remotetouch-hil,
 # and the systemd service and timer. Run once, as root, from the project folder:  sudo bash Rigs/hardware/install.sh
 set -euo pipefail
 [[ $(id -u) -eq 0 ]] || { echo "install: run as root (sudo bash Rigs/hardware/install.sh)" >&2; exit 1; }
@@ -10,6 +11,9 @@ getent group hil >/dev/null || groupadd --system hil
 getent passwd hil >/dev/null || useradd --system --gid hil --home-dir /var/lib/hil --shell /usr/sbin/nologin hil
 install -m 0644 Rigs/hardware/dbus/org.remotetouch.hil.conf /etc/dbus-1/system.d/org.remotetouch.hil.conf
 install -m 0644 Rigs/hardware/udev/60-remotetouch-hil.rules /etc/udev/rules.d/60-remotetouch-hil.rules
+# polkit (JavaScript rules, polkitd ≥ 106): group hil may restart bluetooth.service, for the restartBluetoothd step.
+install -d -m 0755 /etc/polkit-1/rules.d
+install -m 0644 Rigs/hardware/polkit/50-remotetouch-hil.rules /etc/polkit-1/rules.d/50-remotetouch-hil.rules
 udevadm control --reload-rules && udevadm trigger --subsystem-match=misc --subsystem-match=input
 systemctl reload dbus || true
 swift build -c release --product hil

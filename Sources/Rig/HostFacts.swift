@@ -36,6 +36,8 @@ public struct HostFacts: Sendable, Hashable {
         public var dbusPolicy = false
         /// /etc/udev/rules.d/60-remotetouch-hil.rules
         public var udevRule = false
+        /// /etc/polkit-1/rules.d/50-remotetouch-hil.rules (group hil may restart bluetooth.service).
+        public var polkitRule = false
         /// This user is in group hil.
         public var inGroup = false
         public init() {}
@@ -43,6 +45,7 @@ public struct HostFacts: Sendable, Hashable {
 
     public static let dbusPolicyFile = "etc/dbus-1/system.d/org.remotetouch.hil.conf"
     public static let udevRuleFile = "etc/udev/rules.d/60-remotetouch-hil.rules"
+    public static let polkitRuleFile = "etc/polkit-1/rules.d/50-remotetouch-hil.rules"
 
     public var hardwareAdapters: [Adapter] { adapters.filter(\.isHardware) }
 
@@ -121,6 +124,7 @@ public struct HostFacts: Sendable, Hashable {
         var withoutRoot = WithoutRoot()
         withoutRoot.dbusPolicy = exists(dbusPolicyFile) || exists("usr/share/dbus-1/system.d/org.remotetouch.hil.conf")
         withoutRoot.udevRule = exists(udevRuleFile) || exists("lib/udev/rules.d/60-remotetouch-hil.rules")
+        withoutRoot.polkitRule = exists(polkitRuleFile) || exists("usr/share/polkit-1/rules.d/50-remotetouch-hil.rules")
         // Group hil's members (etc/group), against this user's name and groups.
         if let groups = try? String(contentsOfFile: at("etc/group"), encoding: .utf8),
            let line = groups.split(separator: "\n").first(where: { $0.hasPrefix("hil:") })

@@ -29,9 +29,15 @@ struct BluetoothDaemon {
             guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/\(file)") else { return [] }
             return data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
         }
+        // Under systemd it is restarted by name (a polkit rule lets group hil: Rigs/hardware/polkit); nothing
+        // else of it needs reading, and as another user nothing else could be.
+        let cgroup = (try? String(contentsOfFile: "/proc/\(pid)/cgroup", encoding: .utf8)) ?? ""
+        if cgroup.contains("bluetooth.service") && FileManager.default.fileExists(atPath: "/run/systemd/system") {
+            return BluetoothDaemon(pid: pid, executable: "", arguments: [], environment: [:], logPath: nil, underSystemd: true)
+        }
         let arguments = fields("cmdline")
         guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"), !arguments.isEmpty else {
-            throw RunnerError("restartBluetoothd: cannot read bluetoothd's command line (pid \(pid), /proc/\(pid)/exe): the step needs root")
+            throw RunnerError("restartBluetoothd: cannot read bluetoothd's command line (pid \(pid), /proc/\(pid)/exe): the step needs root where systemd does not run bluetoothd")
         }
         var environment: [String: String] = [:]
         for entry in fields("environ") {
@@ -39,11 +45,9 @@ struct BluetoothDaemon {
             environment[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
         }
         let output = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/1")
-        let cgroup = (try? String(contentsOfFile: "/proc/\(pid)/cgroup", encoding: .utf8)) ?? ""
         return BluetoothDaemon(
             pid: pid, executable: executable, arguments: Array(arguments.dropFirst()), environment: environment,
-            logPath: output.flatMap { $0.hasPrefix("/") && !$0.hasPrefix("/dev/") ? $0 : nil },
-            underSystemd: cgroup.contains("bluetooth.service") && FileManager.default.fileExists(atPath: "/run/systemd/system"))
+            logPath: output.flatMap { $0.hasPrefix("/") && !$0.hasPrefix("/dev/") ? $0 : nil }, underSystemd: false)
     }
 
     /// Stops it and starts it again; returns when the new daemon was started (not yet when it is on the bus).
@@ -56,7 +60,7 @@ struct BluetoothDaemon {
             do { try systemctl.run() } catch { throw RunnerError("restartBluetoothd: cannot run systemctl: \(error)") }
             systemctl.waitUntilExit()
             guard systemctl.terminationStatus == 0 else {
-                throw RunnerError("restartBluetoothd: `systemctl restart bluetooth.service` exited \(systemctl.terminationStatus) (it needs root, or a polkit rule for the rig's user)")
+                throw RunnerError("restartBluetoothd: `systemctl restart bluetooth.service` exited \(systemctl.terminationStatus): it needs root, or the polkit rule for group hil (Rigs/hardware/install.sh)")
             }
             return
         }

@@ -104,7 +104,7 @@ struct HostProbeTests {
         #expect(reason.contains("not hardware: 0 hardware adapter(s)"))
     }
 
-    @Test("a hardware box without root needs group hil, the D-Bus policy and the udev rule; each missing one is named with the fix")
+    @Test("a hardware box without root needs group hil, the D-Bus policy, the udev rule and the polkit rule; each missing one is named with the fix")
     func withoutRoot() throws {
         let root = try FixtureRoot()
         defer { root.remove() }
@@ -115,9 +115,11 @@ struct HostProbeTests {
         let me = String(cString: getpwuid(getuid())!.pointee.pw_name)
         try root.write("etc/group", "root:x:0:\nhil:x:64999:nobody,\(me)\n")
         try root.write(HostFacts.udevRuleFile, "# rule\n")
+        try root.write(HostFacts.polkitRuleFile, "// rule\n")
         var facts = HostFacts.probe(root: root.url.path, path: "")
         #expect(facts.withoutRoot.inGroup)
         #expect(facts.withoutRoot.udevRule)
+        #expect(facts.withoutRoot.polkitRule)
         #expect(!facts.withoutRoot.dbusPolicy)
         facts.isRoot = false
         facts.uinputWritable = true
@@ -133,6 +135,9 @@ struct HostProbeTests {
         facts.bluetoothdVersion = "5.66"
         #expect(RigAssessment(rig: try catalog.rig(named: "hardware"), facts: facts).failures.map(\.finding)
             == (getgid() == 64999 ? [] : ["this user is not in group hil"]))
+        facts.withoutRoot.polkitRule = false
+        #expect(RigAssessment(rig: try catalog.rig(named: "hardware"), facts: facts).failures.map(\.finding).last
+            == "polkit rule /etc/polkit-1/rules.d/50-remotetouch-hil.rules missing (the restartBluetoothd fault step restarts bluetooth.service)")
         // As root none of it is asked for.
         facts.isRoot = true
         #expect(RigAssessment(rig: try catalog.rig(named: "hardware"), facts: facts).canRun)
@@ -159,6 +164,14 @@ struct HostProbeTests {
         #expect(service.contains("User=hil") && service.contains("UMask=0077") && service.contains("[Service]"))
         let timer = try String(contentsOfFile: folder + "/systemd/hil-nightly.timer", encoding: .utf8)
         #expect(timer.contains("OnCalendar="))
+        // The polkit rule: JavaScript that grants only the restart of bluetooth.service, only to group hil.
+        let polkit = try String(contentsOfFile: folder + "/polkit/50-remotetouch-hil.rules", encoding: .utf8)
+        for part in [#"action.id == "org.freedesktop.systemd1.manage-units""#, #"action.lookup("unit") == "bluetooth.service""#,
+                     #"action.lookup("verb") == "restart""#, #"subject.isInGroup("hil")"#, "polkit.Result.YES"] {
+            #expect(polkit.contains(part), "polkit rule: \(part)")
+        }
+        #expect(polkit.filter { $0 == "{" }.count == polkit.filter { $0 == "}" }.count)
+        #expect(polkit.filter { $0 == "(" }.count == polkit.filter { $0 == ")" }.count)
         for script in ["install.sh", "nightly.sh"] {
             let check = Process()
             check.executableURL = URL(fileURLWithPath: "/bin/bash")
