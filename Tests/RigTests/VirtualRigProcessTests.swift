@@ -1,0 +1,31 @@
+import Foundation
+@testable import Rig
+import Testing
+
+@Suite("Virtual rig: the daemons it must stop")
+struct VirtualRigProcessTests {
+    /// A bluetoothd restarted by a restartBluetoothd step is not the rig's child; the rig finds it by its name and
+    /// its private bus address in its environment.
+    @Test("processes are found by name and an environment entry, and only those")
+    func byNameAndEnvironment() throws {
+        let marker = "HIL_TEST_MARKER=\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        child.arguments = ["30"]
+        child.environment = [String(marker.split(separator: "=")[0]): String(marker.split(separator: "=")[1])]
+        try child.run()
+        defer {
+            kill(child.processIdentifier, SIGKILL)
+            child.waitUntilExit()
+        }
+        let deadline = ContinuousClock.now + .seconds(5)
+        var found: [Int32] = []
+        while found.isEmpty && ContinuousClock.now < deadline {
+            found = VirtualRig.processes(named: "sleep", withEnvironment: marker)
+            if found.isEmpty { Thread.sleep(forTimeInterval: 0.02) }
+        }
+        #expect(found == [child.processIdentifier])
+        #expect(VirtualRig.processes(named: "sleep", withEnvironment: marker + "x").isEmpty)
+        #expect(VirtualRig.processes(named: "bluetoothd", withEnvironment: marker).isEmpty)
+    }
+}
