@@ -201,6 +201,17 @@ public final class BlueZCentral: Sendable {
                        "removing \(peripheral.devicePath)")
     }
 
+    /// Forgets every device this adapter knows (RemoveDevice each); returns how many.
+    @discardableResult
+    public func forgetAllDevices() async throws(CentralError) -> Int {
+        let adapterPath = BlueZ.adapterPath(adapter)
+        let devices = try await managedObjects().keys.filter { $0.hasPrefix(adapterPath + "/dev_") && !$0.dropFirst(adapterPath.count + 1).contains("/") }
+        for device in devices {
+            try await call(adapterPath, BlueZ.adapter, "RemoveDevice", [.objectPath(device)], "removing \(device)")
+        }
+        return devices.count
+    }
+
     /// Waits until an adapter of this bluetoothd reports `Powered` as wanted.
     public func waitUntilPowered(_ adapter: String, _ on: Bool, timeout: Duration = .seconds(5)) async throws(CentralError) {
         let readyBy = ContinuousClock.now + timeout

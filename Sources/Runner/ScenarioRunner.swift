@@ -105,12 +105,13 @@ public struct ScenarioRunner: Sendable {
             // uinput device to read.
             var restartNotes = ""
             defer { result.message += restartNotes }
-            let restart = { () async throws -> FrameCollector in
+            let restart = { (whileStopped: () async throws -> Void) async throws -> FrameCollector in
                 guard let old = peripheral else { throw RunnerError("no computer to restart") }
                 collector?.stop()
                 let status = old.stop()
                 earlier.append(old)
                 try? FileManager.default.removeItem(atPath: old.codeFile)
+                try await whileStopped()
                 peripheral = try PeripheralUnderTest(
                     hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder,
                     lockoutSeconds: scenario.run.lockoutSeconds, generation: earlier.count + 1)
@@ -167,6 +168,7 @@ public struct ScenarioRunner: Sendable {
             addStages(to: &result.steps, sends: sends, receipts: receipts)
             judgeReceived(scenario, &result, receipts: receipts, windows: windows)
         }
+        var tornDown = true
         if let central, let remote {
             // The next scenario is a new phone: the link goes, and the phone forgets the computer so no cached
             // services or connection state carry over. Powering the peripheral's adapter off drops the link at
@@ -178,11 +180,28 @@ public struct ScenarioRunner: Sendable {
                 let tries = try await Self.powerOn(context.peripheralAdapter, central)
                 if tries > 1 { result.message += "rig: \(context.peripheralAdapter) powered on at try \(tries) after the scenario (the emulated controller timed out a command; dmesg has it)\n" }
             } catch {
+                tornDown = false
                 _ = try? await Self.powerOn(context.peripheralAdapter, central)
                 if result.outcome == .passed { result.outcome = .error }
-                result.message += "tearing the link down failed, the next scenario may be affected: \(error)\n"
+                result.message += "tearing the link down failed: \(error)\n"
             }
             phase("link down, computer forgotten")
+        }
+        // After an error the next scenario still gets a clean phone: its adapter is powered off and on, which
+        // drops a connection attempt left pending (BlueZ then answers every Connect with "Operation already in
+        // progress", and one error became every later scenario's), and it forgets every device it knew.
+        if let central, result.outcome == .error || !tornDown {
+            do {
+                try await central.setPowered(context.centralAdapter, false)
+                try await central.waitUntilPowered(context.centralAdapter, false)
+                let forgotten = try await central.forgetAllDevices()
+                _ = try await Self.powerOn(context.centralAdapter, central)
+                result.message += "rig: after the error the phone's adapter \(context.centralAdapter) was powered off and on and \(forgotten) device(s) forgotten, for the next scenario\n"
+            } catch {
+                _ = try? await Self.powerOn(context.centralAdapter, central)
+                result.message += "rig: resetting the phone's adapter after the error failed, the next scenario may be affected: \(error)\n"
+            }
+            phase("phone reset after the error")
         }
         result.durationMs = (ContinuousClock.now - start).milliseconds
         return result
@@ -280,7 +299,8 @@ public struct ScenarioRunner: Sendable {
     /// - Parameter acquire: opens the fd write path (after the connect-time mode sync), or returns nil for D-Bus.
     private func drive(_ scenario: Scenario, central: BlueZCentral, link: BlueZCentral.Peripheral, collector: FrameCollector,
                        folder: String, statuses: StatusWatcher, shownCode: () -> String?, peripheralLog: () -> String,
-                       receipts: () -> [StageBreakdown.Receipt], restart: () async throws -> FrameCollector,
+                       receipts: () -> [StageBreakdown.Receipt],
+                       restart: (_ whileStopped: () async throws -> Void) async throws -> FrameCollector,
                        acquire: (BlueZCentral.Peripheral) async throws -> Int32?) async throws -> ([StepResult], [StageBreakdown.Send], [Int: StepWindow])
     {
         // A restart of bluetoothd or of the computer makes the phone find its service again: new object paths;
@@ -706,33 +726,40 @@ public struct ScenarioRunner: Sendable {
         var servingMs: Double?
     }
 
-    /// The computer's app restarts on the same state folder; the phone, its service gone, disconnects and
-    /// connects again (one try), and finds the service's characteristics anew.
+    /// The computer's app stops and starts again on the same state folder. While it is down the phone, its
+    /// service gone, disconnects, forgets the computer (its cached services are stale: reading them after
+    /// the restart fails with UnknownObject) and scans, so the restarted computer's first advertisement is
+    /// seen (see `startDiscovery`); then it connects (one try).
     private func restartPeripheral(central: BlueZCentral, link: BlueZCentral.Peripheral, collector: FrameCollector,
-                                   restart: () async throws -> FrameCollector) async throws
+                                   restart: (_ whileStopped: () async throws -> Void) async throws -> FrameCollector) async throws
         -> (LinkOutcome, BlueZCentral.Peripheral?, FrameCollector)
     {
         let start = ContinuousClock.now
         let heldBefore = collector.heldKeys()
-        let fresh = try await restart()
-        let registeredMs = (ContinuousClock.now - start).milliseconds
-        let held = heldBefore.isEmpty ? "" : "\n\(heldBefore.joined(separator: ", ")) held when it stopped, gone with its uinput device"
-        if await central.isConnected(link) {
-            try await central.disconnect(link)
-            try await waitUntilDisconnected(central, link, what: "the phone's disconnect after the computer restarted")
+        var phoneMs = 0.0
+        let fresh = try await restart {
+            let phoneStart = ContinuousClock.now
+            if await central.isConnected(link) {
+                try await central.disconnect(link)
+                try await waitUntilDisconnected(central, link, what: "the phone's disconnect while the computer restarted")
+            }
+            try await central.forget(link)
+            try await central.startDiscovery()
+            phoneMs = (ContinuousClock.now - phoneStart).milliseconds
         }
+        let registeredMs = (ContinuousClock.now - start).milliseconds - phoneMs
+        let held = heldBefore.isEmpty ? "" : "\n\(heldBefore.joined(separator: ", ")) held when it stopped, gone with its uinput device"
         var found: BlueZCentral.Peripheral?
         var failure = ""
         do {
-            try await central.reconnect(link, timeout: .seconds(Int64(10 * context.latencyScale)))
-            found = try await central.resolve(link.devicePath, timeout: .seconds(Int64(10 * context.latencyScale)))
+            found = try await central.connectToRemoteTouch(timeout: .seconds(Int64(10 * context.latencyScale)), scanning: true)
         } catch {
             failure = ": \(error)"
         }
         let elapsedMs = (ContinuousClock.now - start).milliseconds
         return (LinkOutcome(
             connected: found != nil, attempts: 1, elapsedMs: elapsedMs,
-            summary: "the computer stopped and registered again after \(Self.format(registeredMs)) ms (the same state folder); the phone disconnected and shows \(found != nil ? "connected" : "disconnected") after \(Self.format(elapsedMs)) ms\(failure)\(held)"),
+            summary: "the computer stopped and registered again in \(Self.format(registeredMs)) ms (the same state folder; the phone disconnected and forgot it meanwhile, \(Self.format(phoneMs)) ms); the phone shows \(found != nil ? "connected" : "disconnected") after \(Self.format(elapsedMs)) ms\(failure)\(held)"),
             found, fresh)
     }
 
