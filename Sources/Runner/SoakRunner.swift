@@ -100,25 +100,14 @@ public struct SoakRunner: Sendable {
     /// leaves its send unmatched without shifting the others. `heads` carries, per value, how many of its frames
     /// (in collector order) earlier calls matched or passed over.
     static func match(_ sends: ArraySlice<StageBreakdown.Send>, frames: [EvdevFrame], heads: inout [Int32: Int]) -> [(send: Int, frame: Int)] {
-        var byValue: [Int32: [Int]] = [:]
-        for (index, frame) in frames.enumerated() {
-            guard frame.events.count == 1, let event = frame.events.first, event.code == .relX else { continue }
-            byValue[event.value, default: []].append(index)
+        let keyed = sends.map { (key: Self.value(of: $0.payload), at: $0.at) }
+        let values = frames.map { frame -> (key: Int32?, at: UInt64) in
+            let only = frame.events.count == 1 && frame.events[0].code == .relX ? frame.events[0].value : nil
+            return (only, frame.time.nanoseconds)
         }
-        var matched: [(send: Int, frame: Int)] = []
-        for index in sends.indices {
-            let send = sends[index]
-            guard let value = Self.value(of: send.payload), let queue = byValue[value] else { continue }
-            var head = heads[value] ?? 0
-            // Frames of this value from before the send belong to earlier sends whose command was lost.
-            while head < queue.count && frames[queue[head]].time.nanoseconds < send.at { head += 1 }
-            if head < queue.count {
-                matched.append((index, queue[head]))
-                head += 1
-            }
-            heads[value] = head
-        }
-        return matched
+        return StageBreakdown.pairInOrder(keyed, values, heads: &heads)
+            .map { (send: sends.startIndex + $0.key, frame: $0.value) }
+            .sorted { $0.send < $1.send }
     }
 
     /// The REL_X a soak command moves by: `{"cursorMove":{"delta":[17,0]}}` → 17.

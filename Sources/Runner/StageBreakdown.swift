@@ -48,22 +48,35 @@ public enum StageBreakdown {
     /// order between payloads), never to a receipt from before the send: a lost write leaves its send unmatched
     /// instead of shifting the later ones.
     public static func align(_ sends: [Send], _ receipts: [Receipt]) -> [Int: Int] {
-        var queues: [String: [Int]] = [:]
-        for (index, receipt) in receipts.enumerated() { queues[receipt.payload, default: []].append(index) }
         var heads: [String: Int] = [:]
-        var matched: [Int: Int] = [:]
-        for (index, send) in sends.enumerated() {
-            guard let queue = queues[send.payload] else { continue }
-            var head = heads[send.payload] ?? 0
-            // Receipts of this payload from before the send belong to earlier sends that went unmatched.
-            while head < queue.count && receipts[queue[head]].received < send.at { head += 1 }
+        return pairInOrder(sends.map { (Optional($0.payload), $0.at) }, receipts.map { ($0.payload, $0.received) }, heads: &heads)
+    }
+
+    /// Pairs each send (its position in `sends`) with the first item of the same key stamped at or after it that
+    /// no earlier send took: per key in order, so items may arrive out of order between keys, and a send whose
+    /// item never came stays unpaired without shifting the others. Items of a key stamped before a send belong to
+    /// earlier, unpaired sends and are passed over. A send or an item with a nil key pairs with nothing. `heads` carries, per
+    /// key, how many of its items (in `items` order) earlier calls took or passed over, for callers that pair a
+    /// growing list in parts (`hil soak`, a minute at a time).
+    static func pairInOrder<Key: Hashable>(_ sends: [(key: Key?, at: UInt64)], _ items: [(key: Key?, at: UInt64)],
+                                           heads: inout [Key: Int]) -> [Int: Int]
+    {
+        var queues: [Key: [Int]] = [:]
+        for (index, item) in items.enumerated() {
+            if let key = item.key { queues[key, default: []].append(index) }
+        }
+        var paired: [Int: Int] = [:]
+        for (position, send) in sends.enumerated() {
+            guard let key = send.key, let queue = queues[key] else { continue }
+            var head = heads[key] ?? 0
+            while head < queue.count && items[queue[head]].at < send.at { head += 1 }
             if head < queue.count {
-                matched[index] = queue[head]
+                paired[position] = queue[head]
                 head += 1
             }
-            heads[send.payload] = head
+            heads[key] = head
         }
-        return matched
+        return paired
     }
 
     /// The stages of a step whose first command was sent at `firstSend` and whose match was completed by the
