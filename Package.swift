@@ -66,7 +66,7 @@ let package = Package(
             name: "Runner",
             dependencies: [
                 "Scenario", "Central", "DBus", "Evdev", "Verifier", "GestureModel", "GestureScript", "RemoteTouchProtocol", "StrictJSON",
-                "LatencyStats", "Report",
+                "LatencyStats", "Report", "Rig",
             ]),
 
         // Reports from results.json: merged shards, baseline comparison, self-contained HTML, Markdown summary.

@@ -98,16 +98,7 @@ public struct HostFacts: Sendable, Hashable {
         let uinput = ["dev/uinput", "dev/input/uinput"].first(where: exists).map(at)
         let writable = uinput.map { access($0, R_OK | W_OK) == 0 } ?? false
 
-        var running = false
-        if let pids = try? manager.contentsOfDirectory(atPath: at("proc")) {
-            for pid in pids where pid.allSatisfy(\.isNumber) {
-                let comm = try? String(contentsOfFile: at("proc/\(pid)/comm"), encoding: .utf8)
-                if comm?.trimmingCharacters(in: .whitespacesAndNewlines) == "bluetoothd" {
-                    running = true
-                    break
-                }
-            }
-        }
+        let running = !ProcessTable.pids(named: "bluetoothd", root: root).isEmpty
 
         var tools: [String: String] = [:]
         let searchPath = (path ?? "") + ":/usr/libexec/bluetooth:/usr/sbin:/sbin"

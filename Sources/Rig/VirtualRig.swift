@@ -74,8 +74,9 @@ public final class VirtualRig {
         // A restartBluetoothd step started the private bluetoothd again, not as this rig's child: stop every
         // bluetoothd on this rig's private bus first.
         if let bus = environment["DBUS_SYSTEM_BUS_ADDRESS"] {
-            for pid in Self.processes(named: "bluetoothd", withEnvironment: "DBUS_SYSTEM_BUS_ADDRESS=" + bus)
-            where !children.contains(where: { $0.process.pid == pid }) {
+            for pid in ProcessTable.pids(named: "bluetoothd")
+            where ProcessTable.fields("environ", of: pid).contains("DBUS_SYSTEM_BUS_ADDRESS=" + bus)
+                && !children.contains(where: { $0.process.pid == pid }) {
                 kill(pid, SIGTERM)
             }
         }
@@ -109,15 +110,6 @@ public final class VirtualRig {
         let log = (logDirectory as NSString).appendingPathComponent("\(name).log")
         let process = try ChildProcess(executable, arguments, environment: environment, output: .file(log), ownProcessGroup: true)
         children.append((name, process))
-    }
-
-    /// The processes called `name` whose environment holds `entry` (`KEY=value`).
-    static func processes(named name: String, withEnvironment entry: String) -> [Int32] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).filter { pid in
-            (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == name
-                && (FileManager.default.contents(atPath: "/proc/\(pid)/environ")?.split(separator: 0)
-                    .contains { String(decoding: $0, as: UTF8.self) == entry } ?? false)
-        }
     }
 
     /// Polls `condition` every 50 ms; fails when a daemon died or the time is up.

@@ -1,4 +1,5 @@
 import Foundation
+import Rig
 
 /// The bluetoothd serving the rig's adapters, for the `restartBluetoothd` fault step: where systemd runs it
 /// (bluetooth.service, a hardware box) it is restarted through systemctl; otherwise (the vm and virtual rigs'
@@ -16,18 +17,11 @@ struct BluetoothDaemon {
     /// The running bluetoothd.
     /// - Throws: `RunnerError` when none runs, or more than one does (the step would not know which to restart).
     static func running() throws(RunnerError) -> BluetoothDaemon {
-        let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).filter {
-            (try? String(contentsOfFile: "/proc/\($0)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "bluetoothd"
-                && !isZombie($0)
-        }
+        let pids = ProcessTable.pids(named: "bluetoothd").filter { !isZombie($0) }
         guard pids.count == 1, let pid = pids.first else {
             throw RunnerError(pids.isEmpty
                 ? "restartBluetoothd: no bluetoothd is running"
                 : "restartBluetoothd: \(pids.count) bluetoothd processes run (pids \(pids.map(String.init).joined(separator: ", "))); the step restarts one")
-        }
-        func fields(_ file: String) -> [String] {
-            guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/\(file)") else { return [] }
-            return data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
         }
         // Under systemd it is restarted by name (a polkit rule lets group hil: Rigs/hardware/polkit); nothing
         // else of it needs reading, and as another user nothing else could be.
@@ -35,12 +29,12 @@ struct BluetoothDaemon {
         if cgroup.contains("bluetooth.service") && FileManager.default.fileExists(atPath: "/run/systemd/system") {
             return BluetoothDaemon(pid: pid, executable: "", arguments: [], environment: [:], logPath: nil, underSystemd: true)
         }
-        let arguments = fields("cmdline")
+        let arguments = ProcessTable.fields("cmdline", of: pid)
         guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"), !arguments.isEmpty else {
             throw RunnerError("restartBluetoothd: cannot read bluetoothd's command line (pid \(pid), /proc/\(pid)/exe): the step needs root where systemd does not run bluetoothd")
         }
         var environment: [String: String] = [:]
-        for entry in fields("environ") {
+        for entry in ProcessTable.fields("environ", of: pid) {
             guard let equals = entry.firstIndex(of: "=") else { continue }
             environment[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
         }

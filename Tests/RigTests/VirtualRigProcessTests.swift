@@ -2,7 +2,7 @@ import Foundation
 @testable import Rig
 import Testing
 
-@Suite("Virtual rig: the daemons it must stop")
+@Suite("Process table: the daemons a rig must find and stop")
 struct VirtualRigProcessTests {
     /// A bluetoothd restarted by a restartBluetoothd step is not the rig's child; the rig finds it by its name and
     /// its private bus address in its environment.
@@ -21,11 +21,12 @@ struct VirtualRigProcessTests {
         let deadline = ContinuousClock.now + .seconds(5)
         var found: [Int32] = []
         while found.isEmpty && ContinuousClock.now < deadline {
-            found = VirtualRig.processes(named: "sleep", withEnvironment: marker)
+            found = ProcessTable.pids(named: "sleep").filter { ProcessTable.fields("environ", of: $0).contains(marker) }
             if found.isEmpty { Thread.sleep(forTimeInterval: 0.02) }
         }
         #expect(found == [child.processIdentifier])
-        #expect(VirtualRig.processes(named: "sleep", withEnvironment: marker + "x").isEmpty)
-        #expect(VirtualRig.processes(named: "bluetoothd", withEnvironment: marker).isEmpty)
+        #expect(ProcessTable.pids(named: "sleep").filter { ProcessTable.fields("environ", of: $0).contains(marker + "x") }.isEmpty)
+        #expect(ProcessTable.pids(named: "bluetoothd").filter { ProcessTable.fields("environ", of: $0).contains(marker) }.isEmpty)
+        #expect(ProcessTable.fields("cmdline", of: child.processIdentifier) == ["/bin/sleep", "30"])
     }
 }
