@@ -75,12 +75,10 @@ public enum ScriptStep: Sendable, Hashable {
     public static let defaultPoint = Point(x: 180, y: 300)
 
     /// Whether the step acts on the link rather than sending input (judged by a `link` expectation).
-    public var isLinkAction: Bool {
-        switch self {
-        case .linkDrop, .disconnect, .reconnect, .restartBluetoothd, .restartPeripheral: true
-        default: false
-        }
-    }
+    public var isLinkAction: Bool { Self.linkActionNames.contains(name) }
+
+    /// The names of the steps that act on the link, for checks made on the JSON before a step is read.
+    public static let linkActionNames = ["linkDrop", "disconnect", "reconnect", "restartBluetoothd", "restartPeripheral"]
 
     /// Whether the step puts fingers on the screen (so it cannot start while a `touches` step holds some down).
     public var touchesTheScreen: Bool {

@@ -80,7 +80,7 @@ public struct Scenario: Sendable {
                     guard let expect = extras["expect"] else { continue }
                     let path = JSONPath.root.appending("steps").appending(index).appending("expect")
                     let kind = Self.stepKind(value, index)
-                    let isLinkStep = kind.map { ["linkDrop", "disconnect", "reconnect", "restartBluetoothd", "restartPeripheral"].contains($0) } ?? false
+                    let isLinkStep = kind.map(ScriptStep.linkActionNames.contains) ?? false
                     if case .object(let object) = expect, object["link"] == nil, isLinkStep {
                         reader.report(JSONSchemaError(
                             path, "a \(kind ?? "link") step is judged by a link expectation, e.g. {\"link\": \"\(kind == "disconnect" ? "disconnected" : "reconnected")\"}"))
