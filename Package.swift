@@ -51,12 +51,12 @@ let package = Package(
             dependencies: ["DBus", "BlueZAPI", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "StrictJSON"]),
 
         // The verifier: what a scenario step expects of the evdev frames, and the verdict.
-        .target(name: "Verifier", dependencies: ["Evdev", "InputCodes"]),
+        .target(name: "Verifier", dependencies: ["InputCodes"]),
 
         // Scenarios: gesture scripts with expectations, limits and run settings.
         .target(
             name: "Scenario",
-            dependencies: ["GestureScript", "GestureModel", "CommandMapping", "Verifier", "Evdev", "StrictJSON", "InputCodes", "RemoteTouchProtocol"]),
+            dependencies: ["GestureScript", "GestureModel", "CommandMapping", "Verifier", "StrictJSON", "InputCodes", "RemoteTouchProtocol"]),
 
         // The phone side's BLE client over BlueZ D-Bus (the virtual central grows from it).
         .target(name: "Central", dependencies: ["DBus", "BlueZAPI", "RemoteTouchProtocol", "StrictJSON"]),
@@ -65,7 +65,7 @@ let package = Package(
         .target(
             name: "Runner",
             dependencies: [
-                "Scenario", "Central", "DBus", "Evdev", "Verifier", "GestureModel", "GestureScript", "RemoteTouchProtocol", "StrictJSON",
+                "Scenario", "Central", "DBus", "Evdev", "InputCodes", "Verifier", "GestureModel", "GestureScript", "RemoteTouchProtocol", "StrictJSON",
                 "LatencyStats", "Report", "Rig",
             ]),
 
@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "RunnerTests", dependencies: ["Runner", "Scenario", "StrictJSON", "Evdev", "InputCodes", "RemoteTouchProtocol", "LatencyStats"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "LatencyStats", "StrictJSON", "HILTestSupport"]),
-        .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Evdev", "InputCodes"]),
+        .testTarget(name: "VerifierTests", dependencies: ["Verifier", "InputCodes"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Verifier", "GestureScript", "StrictJSON", "InputCodes", "HILTestSupport"]),
         .testTarget(
             name: "PeripheralTests",

@@ -1,3 +1,5 @@
+import InputCodes
+
 /// A point on CLOCK_MONOTONIC a wait must end by, and the time left until then.
 struct Deadline {
     let end: MonotonicTime

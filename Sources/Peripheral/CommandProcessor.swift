@@ -1,5 +1,5 @@
 import CommandMapping
-public import Evdev
+import Evdev
 public import InputCodes
 public import RemoteTouchProtocol
 import Synchronization

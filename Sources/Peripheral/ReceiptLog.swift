@@ -1,4 +1,4 @@
-public import Evdev
+public import InputCodes
 import Foundation
 import Synchronization
 

@@ -1,4 +1,5 @@
 import Evdev
+import InputCodes
 import Foundation
 import Synchronization
 

@@ -1,6 +1,7 @@
 import Central
 import DBus
 import Evdev
+import InputCodes
 import RemoteTouchProtocol
 
 /// One computer side under test with the phone paired to it, for streams that are not scenarios (`hil bench`,

@@ -1,6 +1,7 @@
 import Central
 import DBus
 import Evdev
+import InputCodes
 import Foundation
 public import LatencyStats
 import RemoteTouchProtocol

@@ -1,5 +1,6 @@
 import Central
 import Evdev
+import InputCodes
 import RemoteTouchProtocol
 import Synchronization
 

@@ -1,5 +1,4 @@
 import CommandMapping
-import Evdev
 import Foundation
 import GestureModel
 import InputCodes

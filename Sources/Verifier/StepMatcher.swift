@@ -1,5 +1,4 @@
-public import Evdev
-import InputCodes
+public import InputCodes
 
 /// Matches the frames a step produced against its expectation, as they arrive.
 ///

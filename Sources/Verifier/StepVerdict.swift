@@ -1,4 +1,4 @@
-public import Evdev
+public import InputCodes
 
 /// The outcome of one step.
 public struct StepVerdict: Sendable, Hashable {

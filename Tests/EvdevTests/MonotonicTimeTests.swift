@@ -1,4 +1,4 @@
-import Evdev
+import InputCodes
 import Testing
 
 @Suite("Monotonic time")

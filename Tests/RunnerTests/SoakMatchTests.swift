@@ -1,4 +1,3 @@
-import Evdev
 import InputCodes
 @testable import Runner
 import Testing

@@ -1,4 +1,4 @@
-import Evdev
+import InputCodes
 import RemoteTouchProtocol
 @testable import Runner
 import Scenario

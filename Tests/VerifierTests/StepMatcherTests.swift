@@ -1,4 +1,3 @@
-import Evdev
 import InputCodes
 import Testing
 import Verifier

@@ -1,4 +1,3 @@
-public import InputCodes
 
 /// One frame read from an evdev node: the events up to (not including) `SYN_REPORT`, stamped with the
 /// `SYN_REPORT`'s time on CLOCK_MONOTONIC — the same clock as `MonotonicTime.now()` and `UinputDevice.emit`.
