@@ -51,12 +51,19 @@ let package = Package(
             dependencies: ["DBus", "BlueZAPI", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "StrictJSON"]),
 
         // The verifier: what a scenario step expects of the evdev frames, and the verdict.
-        .target(name: "Verifier", dependencies: ["InputCodes"]),
+        .target(name: "Verifier", dependencies: ["InputCodes", "RemoteTouchProtocol", "GestureModel"]),
 
         // Scenarios: gesture scripts with expectations, limits and run settings.
         .target(
             name: "Scenario",
             dependencies: ["GestureScript", "GestureModel", "CommandMapping", "Verifier", "StrictJSON", "InputCodes", "RemoteTouchProtocol"]),
+
+        // The scenario driver: a scenario's steps in time against a PhoneLink and a ComputerUnderTest (the phone's
+        // gesture model, pacing, idle, reconnect policy, segments judged by the Verifier); no BlueZ, no evdev. Also
+        // the offline link and computer behind `hil replay`.
+        .target(
+            name: "ScenarioDriver",
+            dependencies: ["Scenario", "GestureModel", "GestureScript", "RemoteTouchProtocol", "Verifier", "InputCodes", "CommandMapping", "StrictJSON"]),
 
         // The phone side's BLE client over BlueZ D-Bus (the virtual central grows from it).
         .target(name: "Central", dependencies: ["DBus", "BlueZAPI", "RemoteTouchProtocol", "StrictJSON"]),
@@ -65,7 +72,7 @@ let package = Package(
         .target(
             name: "Runner",
             dependencies: [
-                "Scenario", "Central", "DBus", "Evdev", "InputCodes", "Verifier", "GestureModel", "GestureScript", "RemoteTouchProtocol", "StrictJSON",
+                "Scenario", "ScenarioDriver", "Central", "DBus", "Evdev", "InputCodes", "Verifier", "GestureModel", "GestureScript", "RemoteTouchProtocol", "StrictJSON",
                 "LatencyStats", "Report", "Rig",
             ]),
 
@@ -84,7 +91,7 @@ let package = Package(
         .executableTarget(
             name: "hil",
             dependencies: [
-                "RemoteTouchProtocol", "GestureModel", "CommandMapping", "GestureScript", "InputCodes", "Rig", "Peripheral", "DBus", "Scenario", "Verifier", "Runner",
+                "RemoteTouchProtocol", "GestureModel", "CommandMapping", "GestureScript", "InputCodes", "Rig", "Peripheral", "DBus", "Scenario", "ScenarioDriver", "Verifier", "Runner",
                 "Report", "LatencyStats",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -99,13 +106,13 @@ let package = Package(
         .testTarget(name: "RigTests", dependencies: ["Rig", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCodes", "HILTestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "HILTestSupport"]),
-        .testTarget(name: "CentralTests", dependencies: ["Central"]),
+        .testTarget(name: "ScenarioDriverTests", dependencies: ["ScenarioDriver", "Scenario", "Verifier", "GestureScript", "InputCodes", "RemoteTouchProtocol", "StrictJSON"]),
         .testTarget(name: "LatencyStatsTests", dependencies: ["LatencyStats"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
-        .testTarget(name: "RunnerTests", dependencies: ["Runner", "Scenario", "StrictJSON", "Evdev", "InputCodes", "RemoteTouchProtocol", "LatencyStats"]),
+        .testTarget(name: "RunnerTests", dependencies: ["Runner", "ScenarioDriver", "Scenario", "StrictJSON", "Evdev", "InputCodes", "RemoteTouchProtocol", "LatencyStats"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "LatencyStats", "StrictJSON", "HILTestSupport"]),
-        .testTarget(name: "VerifierTests", dependencies: ["Verifier", "InputCodes"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Verifier", "GestureScript", "StrictJSON", "InputCodes", "HILTestSupport"]),
+        .testTarget(name: "VerifierTests", dependencies: ["Verifier", "InputCodes", "RemoteTouchProtocol"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "ScenarioDriver", "Verifier", "GestureScript", "StrictJSON", "InputCodes", "HILTestSupport"]),
         .testTarget(
             name: "PeripheralTests",
             dependencies: [

@@ -28,20 +28,20 @@ public struct GestureProcessor: Sendable {
     public private(set) var settings: GestureSettings
     public private(set) var activity: Activity = .active
 
-    private var now: Duration
-    private var lastInput: Duration
-    private var lastSend: Duration?
-    private var lastMotionSend: Duration?
-    private var outputs: [GestureOutput] = []
+    var now: Duration
+    var lastInput: Duration
+    var lastSend: Duration?
+    var lastMotionSend: Duration?
+    var outputs: [GestureOutput] = []
 
-    private var phase: Phase = .none
-    private var motion = PendingMotion()
-    private var flushAt: Duration?
-    private var afterFlush: [Command] = []
+    var phase: Phase = .none
+    var motion = PendingMotion()
+    var flushAt: Duration?
+    var afterFlush: [Command] = []
     /// Release time of a tap that may still become the first half of a double tap.
-    private var pendingTapRelease: Duration?
+    var pendingTapRelease: Duration?
     /// A system-originated command waiting for the idle send interval.
-    private var queuedSystem: (time: Duration, command: Command)?
+    var queuedSystem: (time: Duration, command: Command)?
 
     public init(settings: GestureSettings = GestureSettings(), at start: Duration = .zero) {
         self.settings = settings
@@ -125,7 +125,7 @@ public struct GestureProcessor: Sendable {
 
     // MARK: Bookkeeping
 
-    private mutating func begin(at time: Duration) {
+    mutating func begin(at time: Duration) {
         precondition(time >= now, "time went backwards: \(time) after \(now)")
         // Timers due strictly before the input fire first; one due at the same instant sees the input
         // (a second tap exactly 300 ms after the first still makes a double tap).
@@ -133,12 +133,12 @@ public struct GestureProcessor: Sendable {
         now = time
     }
 
-    private mutating func end() -> [GestureOutput] {
+    mutating func end() -> [GestureOutput] {
         defer { outputs.removeAll() }
         return outputs
     }
 
-    private mutating func noteInput(at time: Duration) {
+    mutating func noteInput(at time: Duration) {
         lastInput = time
         if activity == .idle {
             activity = .active
@@ -146,13 +146,13 @@ public struct GestureProcessor: Sendable {
         }
     }
 
-    private mutating func emit(_ command: Command, at time: Duration) {
+    mutating func emit(_ command: Command, at time: Duration) {
         outputs.append(GestureOutput(time, .send(command)))
         lastSend = time
     }
 
     /// A non-movement command: sent now, or right after pending movement so order is kept.
-    private mutating func discrete(_ command: Command, at time: Duration) {
+    mutating func discrete(_ command: Command, at time: Duration) {
         if flushAt != nil {
             afterFlush.append(command)
         } else {
@@ -160,7 +160,7 @@ public struct GestureProcessor: Sendable {
         }
     }
 
-    private mutating func flushPendingTap(at time: Duration) {
+    mutating func flushPendingTap(at time: Duration) {
         guard pendingTapRelease != nil else { return }
         pendingTapRelease = nil
         discrete(.tap(type: .single), at: time)
@@ -168,9 +168,9 @@ public struct GestureProcessor: Sendable {
 
     // MARK: Timers
 
-    private enum Timer { case flush, singleTap, idle, system }
+    enum Timer { case flush, singleTap, idle, system }
 
-    private func deadlines() -> [(time: Duration, timer: Timer)] {
+    func deadlines() -> [(time: Duration, timer: Timer)] {
         var list: [(Duration, Timer)] = []
         if let flushAt { list.append((flushAt, .flush)) }
         if let release = pendingTapRelease, !phase.isSecondTapCandidate {
@@ -181,7 +181,7 @@ public struct GestureProcessor: Sendable {
         return list.map { (time: $0.0, timer: $0.1) }
     }
 
-    private mutating func fireTimers(through time: Duration, inclusive: Bool) {
+    mutating func fireTimers(through time: Duration, inclusive: Bool) {
         while let next = deadlines().min(by: { $0.time < $1.time }),
             inclusive ? next.time <= time : next.time < time
         {
@@ -204,7 +204,7 @@ public struct GestureProcessor: Sendable {
 
     // MARK: Movement pacing
 
-    private mutating func requestFlush(at time: Duration) {
+    mutating func requestFlush(at time: Duration) {
         guard flushAt == nil else { return }
         if let lastMotionSend, time < lastMotionSend + settings.sendInterval {
             flushAt = lastMotionSend + settings.sendInterval
@@ -213,7 +213,7 @@ public struct GestureProcessor: Sendable {
         }
     }
 
-    private mutating func flush(at time: Duration) {
+    mutating func flush(at time: Duration) {
         flushAt = nil
         let commands = motion.take()
         for command in commands {
@@ -227,307 +227,4 @@ public struct GestureProcessor: Sendable {
         }
     }
 
-    // MARK: Touches
-
-    private mutating func touches(_ points: [TouchPoint], at time: Duration) {
-        let count = points.count
-        switch phase {
-        case .none:
-            if count == 1 {
-                let secondTap = pendingTapRelease.map { time - $0 <= settings.doubleTapInterval } ?? false
-                if !secondTap { flushPendingTap(at: time) }
-                motion.resetRemainders()
-                phase = .one(OneFinger(point: points[0].location, time: time, secondTap: secondTap))
-            } else if count >= 2 {
-                flushPendingTap(at: time)
-                startMulti(points, at: time)
-            }
-        case .one(var finger):
-            if count == 0 {
-                phase = .none
-                liftOne(finger, at: time)
-            } else if count == 1 {
-                moveOne(&finger, to: points[0].location, at: time)
-                phase = .one(finger)
-            } else {
-                if finger.dragging { discrete(.dragEnd, at: time) }
-                flushPendingTap(at: time)
-                startMulti(points, at: time)
-            }
-        case .multi(var multi):
-            if count == 0 {
-                phase = .none
-                endMulti(multi, at: time)
-            } else if count < multi.fingers {
-                multi.lifting = true
-                phase = .multi(multi)
-            } else if count > multi.fingers && !multi.lifting {
-                startMulti(points, at: time, startedAt: multi.startTime)
-            } else if !multi.lifting {
-                moveMulti(&multi, points, at: time)
-                phase = .multi(multi)
-            }
-        }
-    }
-
-    private mutating func moveOne(_ finger: inout OneFinger, to point: Point, at time: Duration) {
-        defer {
-            finger.last = point
-            finger.lastTime = time
-        }
-        let segmentStart: Point
-        let segmentStartTime: Duration
-        if !finger.moved {
-            guard point.distance(to: finger.start) >= settings.movementThreshold else { return }
-            finger.moved = true
-            if finger.secondTap {
-                finger.secondTap = false
-                flushPendingTap(at: time)
-            }
-            if settings.mode == .mediaControl { return }
-            if time - finger.startTime >= settings.longPressDuration {
-                finger.dragging = true
-                discrete(.dragStart, at: time)
-            }
-            segmentStart = finger.start
-            segmentStartTime = finger.startTime
-        } else {
-            if settings.mode == .mediaControl { return }
-            segmentStart = finger.last
-            segmentStartTime = finger.lastTime
-        }
-        let delta = Point(x: point.x - segmentStart.x, y: point.y - segmentStart.y)
-        let elapsed = (time - segmentStartTime).milliseconds
-        let velocity = elapsed > 0 ? delta.length / elapsed : 0
-        let scale = settings.sensitivity.value * settings.speedFactor(pointsPerMillisecond: velocity)
-        motion.add(Point(x: delta.x * scale, y: delta.y * scale), dragging: finger.dragging)
-        requestFlush(at: time)
-    }
-
-    private mutating func liftOne(_ finger: OneFinger, at time: Duration) {
-        let isTap = !finger.moved && time - finger.startTime < settings.longPressDuration
-        if settings.mode == .mediaControl {
-            let dx = finger.last.x - finger.start.x
-            let dy = finger.last.y - finger.start.y
-            if isTap {
-                discrete(.mediaControl(action: .playPause), at: time)
-            } else if finger.moved, abs(dy) >= settings.mediaSwipeDistance, abs(dy) > abs(dx) {
-                discrete(.mediaControl(action: dy < 0 ? .volumeUp : .volumeDown), at: time)
-            }
-            return
-        }
-        if finger.dragging {
-            discrete(.dragEnd, at: time)
-        } else if isTap {
-            if finger.secondTap {
-                pendingTapRelease = nil
-                discrete(.tap(type: .double), at: time)
-            } else {
-                pendingTapRelease = time
-            }
-        } else if finger.secondTap {
-            // The second touch was a long press: the first tap stands alone.
-            flushPendingTap(at: time)
-        }
-    }
-
-    private mutating func startMulti(_ points: [TouchPoint], at time: Duration, startedAt: Duration? = nil) {
-        phase = .multi(
-            MultiFinger(
-                fingers: min(points.count, 3), startTime: startedAt ?? time,
-                centroid: points.centroid, distance: points.spread))
-    }
-
-    private mutating func moveMulti(_ multi: inout MultiFinger, _ points: [TouchPoint], at time: Duration) {
-        guard settings.mode != .mediaControl else { return }
-        let centroid = points.centroid
-        let distance = points.spread
-        defer {
-            multi.lastCentroid = centroid
-        }
-        if multi.fingers >= 3 {
-            guard multi.kind == .undecided else { return }
-            let dx = centroid.x - multi.startCentroid.x
-            let dy = centroid.y - multi.startCentroid.y
-            guard Point(x: dx, y: dy).length >= settings.threeFingerActivation else { return }
-            multi.kind = .systemGesture
-            let gesture: SystemGesture =
-                abs(dy) >= abs(dx)
-                ? (dy < 0 ? .missionControl : .appExpose)
-                : (dx < 0 ? .spaceRight : .spaceLeft)
-            discrete(.systemGesture(gesture: gesture), at: time)
-            return
-        }
-        switch multi.kind {
-        case .undecided:
-            if abs(distance - multi.startDistance) >= settings.pinchActivation {
-                multi.kind = .pinch
-                motion.startPinch(from: multi.startDistance, to: distance)
-                requestFlush(at: time)
-            } else if centroid.distance(to: multi.startCentroid) >= settings.scrollActivation {
-                multi.kind = .scroll
-                motion.resetRemainders()
-                addScroll(from: multi.startCentroid, to: centroid)
-                requestFlush(at: time)
-            }
-        case .scroll:
-            addScroll(from: multi.lastCentroid, to: centroid)
-            requestFlush(at: time)
-        case .pinch:
-            motion.updatePinch(to: distance)
-            requestFlush(at: time)
-        case .systemGesture:
-            break
-        }
-    }
-
-    private mutating func addScroll(from start: Point, to end: Point) {
-        let gain = settings.scrollSensitivity.value
-        motion.addScroll(Point(x: (end.x - start.x) * gain, y: (end.y - start.y) * gain))
-    }
-
-    private mutating func endMulti(_ multi: MultiFinger, at time: Duration) {
-        // A pinch's last step may still be waiting for its paced send; it goes out with that flush.
-        let wasTap =
-            multi.fingers == 2 && multi.kind == .undecided && time - multi.startTime < settings.longPressDuration
-        if wasTap && settings.mode != .mediaControl {
-            discrete(.rightClick, at: time)
-        }
-    }
-}
-
-// MARK: - State
-
-private enum Phase: Sendable {
-    case none
-    case one(OneFinger)
-    case multi(MultiFinger)
-
-    var isSecondTapCandidate: Bool {
-        if case .one(let finger) = self { return finger.secondTap }
-        return false
-    }
-}
-
-private struct OneFinger: Sendable {
-    var start: Point
-    var startTime: Duration
-    var last: Point
-    var lastTime: Duration
-    var moved = false
-    var dragging = false
-    /// Began within the double-tap interval of a tap's release.
-    var secondTap: Bool
-
-    init(point: Point, time: Duration, secondTap: Bool) {
-        start = point
-        startTime = time
-        last = point
-        lastTime = time
-        self.secondTap = secondTap
-    }
-}
-
-private struct MultiFinger: Sendable {
-    enum Kind: Sendable { case undecided, scroll, pinch, systemGesture }
-
-    var fingers: Int
-    var startTime: Duration
-    var startCentroid: Point
-    var startDistance: Double
-    var lastCentroid: Point
-    var kind = Kind.undecided
-    /// A finger lifted: the gesture is over, the rest is ignored until all are up.
-    var lifting = false
-
-    init(fingers: Int, startTime: Duration, centroid: Point, distance: Double) {
-        self.fingers = fingers
-        self.startTime = startTime
-        startCentroid = centroid
-        startDistance = distance
-        lastCentroid = centroid
-    }
-}
-
-/// Movement waiting for the next paced send, with the sub-point remainders already sent around.
-private struct PendingMotion: Sendable {
-    private var cursor = Point.zero
-    private var drag = Point.zero
-    private var scroll = Point.zero
-    private var pinch: (sent: Double, current: Double)?
-
-    mutating func add(_ delta: Point, dragging: Bool) {
-        if dragging {
-            drag.x += delta.x
-            drag.y += delta.y
-        } else {
-            cursor.x += delta.x
-            cursor.y += delta.y
-        }
-    }
-
-    mutating func addScroll(_ delta: Point) {
-        scroll.x += delta.x
-        scroll.y += delta.y
-    }
-
-    mutating func startPinch(from start: Double, to current: Double) {
-        pinch = (start, current)
-    }
-
-    mutating func updatePinch(to current: Double) {
-        pinch?.current = current
-    }
-
-    mutating func resetRemainders() {
-        cursor = .zero
-        drag = .zero
-        scroll = .zero
-    }
-
-    /// The commands for everything that adds up to at least one whole point (or a 0.1 % zoom step).
-    mutating func take() -> [Command] {
-        var commands: [Command] = []
-        if let delta = Self.whole(&cursor) { commands.append(.cursorMove(delta: delta)) }
-        if let delta = Self.whole(&drag) { commands.append(.dragMove(delta: delta)) }
-        if let delta = Self.whole(&scroll) { commands.append(.scroll(dx: delta.x, dy: delta.y)) }
-        if let (sent, current) = pinch, sent > 0 {
-            let scale = (current / sent * 1000).rounded() / 1000
-            if scale != 1 {
-                commands.append(.pinch(scale: scale))
-                pinch = (sent * scale, current)
-            }
-        }
-        return commands
-    }
-
-    private static func whole(_ value: inout Point) -> Point? {
-        let x = value.x.rounded()
-        let y = value.y.rounded()
-        guard x != 0 || y != 0 else { return nil }
-        value.x -= x
-        value.y -= y
-        return Point(x: x + 0, y: y + 0)  // + 0 turns -0 into 0
-    }
-}
-
-extension Point {
-    var length: Double { (x * x + y * y).squareRoot() }
-
-    func distance(to other: Point) -> Double {
-        Point(x: x - other.x, y: y - other.y).length
-    }
-}
-
-extension [TouchPoint] {
-    var centroid: Point {
-        guard !isEmpty else { return .zero }
-        let sum = reduce(Point.zero) { Point(x: $0.x + $1.location.x, y: $0.y + $1.location.y) }
-        return Point(x: sum.x / Double(count), y: sum.y / Double(count))
-    }
-
-    /// The distance between the first two fingers (what a pinch changes).
-    var spread: Double {
-        count >= 2 ? self[0].location.distance(to: self[1].location) : 0
-    }
 }

@@ -1,3 +1,4 @@
+public import ScenarioDriver
 public import Foundation
 import LatencyStats
 public import Report

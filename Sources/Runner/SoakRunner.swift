@@ -1,3 +1,4 @@
+import ScenarioDriver
 import Central
 import DBus
 import Evdev

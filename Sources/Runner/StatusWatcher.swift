@@ -3,21 +3,17 @@ import Evdev
 import InputCodes
 import RemoteTouchProtocol
 import Synchronization
+import Verifier
 
 /// The phone's subscription to status notifications (R5), as the app keeps one while connected; keeps what
 /// arrives with its CLOCK_MONOTONIC arrival time. `watch` again after a reconnect.
 final class StatusWatcher: Sendable {
-    struct Notification: Sendable {
-        var at: MonotonicTime
-        var status: StatusData
-    }
-
-    private let state = Mutex<(received: [Notification], task: Task<Void, Never>?)>(([], nil))
+    private let state = Mutex<(received: [StatusObservation], task: Task<Void, Never>?)>(([], nil))
 
     var count: Int { state.withLock { $0.received.count } }
 
     /// The notifications that arrived between two times.
-    func received(from start: MonotonicTime, to end: MonotonicTime) -> [Notification] {
+    func received(from start: MonotonicTime, to end: MonotonicTime) -> [StatusObservation] {
         state.withLock { $0.received.filter { $0.at >= start && $0.at <= end } }
     }
 
@@ -27,7 +23,7 @@ final class StatusWatcher: Sendable {
             for await value in stream {
                 guard let status = try? StatusData.decode(value) else { continue }
                 let at = MonotonicTime.now()
-                state.withLock { $0.received.append(Notification(at: at, status: status)) }
+                state.withLock { $0.received.append(StatusObservation(at: at, status: status)) }
             }
         }
         state.withLock { state in

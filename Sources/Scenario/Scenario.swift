@@ -1,6 +1,6 @@
-public import GestureModel
+import GestureModel
 public import GestureScript
-public import RemoteTouchProtocol
+import RemoteTouchProtocol
 public import StrictJSON
 public import Verifier
 
@@ -15,18 +15,8 @@ public import Verifier
 public struct Scenario: Sendable {
     public var file: String
     public var script: GestureScript
-    /// One per step; nil for a step that expects nothing in particular (a wait, a mode change).
-    public var expectations: [StepExpectation?]
-    /// One per step: what a `linkDrop` step expects of the phone's reconnection (R12).
-    public var linkExpectations: [LinkExpectation?]
-    /// One per step: whether the phone is idle or active when the step ends (R11).
-    public var phoneExpectations: [Activity?]
-    /// One per step: the status notifications the phone receives during the step (R5).
-    public var statusExpectations: [StatusExpectation?] = []
-    /// One per step: how many commands of each kind the computer received while the step ran (R11.2).
-    public var receivedExpectations: [[String: Int]?] = []
-    /// One per step: what a `pair` step's code does (R4).
-    public var pairingExpectations: [PairingExpectation?] = []
+    /// One per step: everything the step expects (frames, link, phone, status, received, pairing).
+    public var expectations: [StepExpectations]
     /// R10: the computer must refuse to start, its output naming these texts (with `run.uinput: "denied"`).
     public var expectedRefusal: [String]?
     /// What the phone's list of remembered computers holds after connecting (R6).
@@ -38,10 +28,7 @@ public struct Scenario: Sendable {
 
     /// How many checks the scenario makes: step expectations of every kind, the device list, a refusal.
     public var checkCount: Int {
-        expectations.compactMap { $0 }.count + linkExpectations.compactMap { $0 }.count
-            + phoneExpectations.compactMap { $0 }.count + statusExpectations.compactMap { $0 }.count
-            + pairingExpectations.compactMap { $0 }.count + receivedExpectations.compactMap { $0 }.count
-            + (devicesExpectation == nil ? 0 : 1) + (expectedRefusal == nil ? 0 : 1)
+        expectations.map(\.count).reduce(0, +) + (devicesExpectation == nil ? 0 : 1) + (expectedRefusal == nil ? 0 : 1)
     }
 
     /// Reads and checks a scenario file, reporting every problem with the file and its JSON path.
@@ -113,29 +100,18 @@ public struct Scenario: Sendable {
                 }
                 return reader.problems
             }))
-        let expectations = (0..<script.steps.count).map { box.expectations[$0] ?? nil }
-        let links = (0..<script.steps.count).map { box.links[$0] ?? nil }
-        let phones = (0..<script.steps.count).map { box.phones[$0] ?? nil }
-        var scenario = Scenario(
-            file: file, script: script, expectations: expectations, linkExpectations: links, phoneExpectations: phones,
+        let expectations = (0..<script.steps.count).map { index in
+            StepExpectations(
+                events: box.expectations[index] ?? nil, link: box.links[index] ?? nil, phone: box.phones[index] ?? nil,
+                status: box.statuses[index] ?? nil, received: box.received[index] ?? nil, pairing: box.pairings[index] ?? nil)
+        }
+        let scenario = Scenario(
+            file: file, script: script, expectations: expectations, expectedRefusal: box.refusal,
             devicesExpectation: box.devices, limits: box.limits, run: box.run)
-        scenario.statusExpectations = (0..<script.steps.count).map { box.statuses[$0] ?? nil }
-        scenario.pairingExpectations = (0..<script.steps.count).map { box.pairings[$0] ?? nil }
-        scenario.receivedExpectations = (0..<script.steps.count).map { box.received[$0] ?? nil }
-        scenario.expectedRefusal = box.refusal
         return scenario
     }
 }
 
-/// Scenario-wide latency limits (before the rig's latency scale).
-public struct LatencyLimits: Sendable, Hashable {
-    public var p95Ms: Double?
-    public var maxMs: Double?
-    public init(p95Ms: Double? = nil, maxMs: Double? = nil) {
-        self.p95Ms = p95Ms
-        self.maxMs = maxMs
-    }
-}
 
 /// How the virtual central talks to the peripheral.
 public struct RunSettings: Sendable, Hashable {
@@ -189,67 +165,6 @@ private final class ReadBox: @unchecked Sendable {
     var devices: DevicesExpectation?
 }
 
-/// What the phone's remembered computers must be after it connected (R6: at most 5, oldest evicted).
-public struct DevicesExpectation: Sendable, Hashable {
-    public var count: Int?
-    /// Addresses that must have been evicted.
-    public var evicted: [String]
 
-    public init(count: Int? = nil, evicted: [String] = []) {
-        self.count = count
-        self.evicted = evicted
-    }
-}
 
-/// What a `linkDrop` step expects: the phone reconnects (within `withinMs` of the drop, in at most
-/// `attemptsAtMost` tries), or gives up and shows "disconnected" (R12).
-public struct LinkExpectation: Sendable, Hashable {
-    public enum Outcome: String, Sendable, Hashable, CaseIterable {
-        case reconnected, disconnected
-    }
 
-    public var outcome: Outcome
-    public var attemptsAtMost: Int?
-    public var withinMs: Double?
-    /// restartBluetoothd: from bluetoothd's start until the computer serves again (its application registered
-    /// and its advertisement active), at most this long.
-    public var servingWithinMs: Double?
-
-    public init(outcome: Outcome, attemptsAtMost: Int? = nil, withinMs: Double? = nil, servingWithinMs: Double? = nil) {
-        self.outcome = outcome
-        self.attemptsAtMost = attemptsAtMost
-        self.withinMs = withinMs
-        self.servingWithinMs = servingWithinMs
-    }
-}
-
-/// The status notifications (R5) the phone must receive during a step: at least `atLeast`, one every
-/// `everyMs` (± `toleranceMs`, times the rig's latency scale) between consecutive ones, each with a battery level
-/// 0–100 (and this one, when `batteryLevel` is given).
-public struct StatusExpectation: Sendable, Hashable {
-    public var atLeast: Int
-    public var everyMs: Double?
-    public var toleranceMs: Double
-    public var batteryLevel: Int?
-
-    public init(atLeast: Int, everyMs: Double? = nil, toleranceMs: Double = 250, batteryLevel: Int? = nil) {
-        self.atLeast = atLeast
-        self.everyMs = everyMs
-        self.toleranceMs = toleranceMs
-        self.batteryLevel = batteryLevel
-    }
-}
-
-/// What a `pair` step must lead to (R4): the pairing state the phone reads afterwards, the attempts left, and
-/// whether the computer refused the code.
-public struct PairingExpectation: Sendable, Hashable {
-    public var state: PairingStatus.State
-    public var attemptsRemaining: Int?
-    public var refused: Bool?
-
-    public init(state: PairingStatus.State, attemptsRemaining: Int? = nil, refused: Bool? = nil) {
-        self.state = state
-        self.attemptsRemaining = attemptsRemaining
-        self.refused = refused
-    }
-}

@@ -185,77 +185,16 @@ struct ScenarioReader {
         if let v = object["withinMs"], let ms = collected.attempt({ () throws(JSONSchemaError) in try Self.positive(v, at: path.appending("withinMs")) }) {
             expectation.withinMs = ms
         }
-        if let v = object["keys"] {
-            let keysPath = path.appending("keys")
-            if let list = collected.attempt({ () throws(JSONSchemaError) in try v.array(at: keysPath) }) {
-                var events: [InputEvent] = []
-                for (index, element) in list.enumerated() {
-                    if let event = collected.attempt({ () throws(JSONSchemaError) in try Self.event(element, at: keysPath.appending(index)) }) {
-                        if event.code.type != .key {
-                            collected.append(JSONSchemaError(keysPath.appending(index), "\(event.code) is not a key or button; use motion or frames"))
-                        }
-                        events.append(event)
-                    }
-                }
-                if list.isEmpty { collected.append(JSONSchemaError(keysPath, "an empty key list expects nothing; use absent")) }
-                expectation.keys = events
-            }
-        }
+        if let v = object["keys"] { expectation.keys = keys(v, at: path.appending("keys")) }
         if let v = object["allowRepeat"], let flag = collected.attempt({ () throws(JSONSchemaError) in try v.bool(at: path.appending("allowRepeat")) }) {
             expectation.allowRepeat = flag
         }
         if let v = object["nothingElse"], let flag = collected.attempt({ () throws(JSONSchemaError) in try v.bool(at: path.appending("nothingElse")) }) {
             expectation.nothingElse = flag
         }
-        if let v = object["frames"] {
-            let framesPath = path.appending("frames")
-            if let list = collected.attempt({ () throws(JSONSchemaError) in try v.array(at: framesPath) }) {
-                var frames: [InputFrame] = []
-                for (index, element) in list.enumerated() {
-                    let framePath = framesPath.appending(index)
-                    guard let events = collected.attempt({ () throws(JSONSchemaError) in try element.array(at: framePath) }) else { continue }
-                    var frame: [InputEvent] = []
-                    for (eventIndex, event) in events.enumerated() {
-                        if let parsed = collected.attempt({ () throws(JSONSchemaError) in try Self.event(event, at: framePath.appending(eventIndex)) }) {
-                            frame.append(parsed)
-                        }
-                    }
-                    if events.isEmpty { collected.append(JSONSchemaError(framePath, "a frame needs at least one event")) }
-                    frames.append(InputFrame(frame))
-                }
-                expectation.frames = frames
-            }
-        }
-        if let v = object["motion"] {
-            let motionPath = path.appending("motion")
-            if let axes = collected.attempt({ () throws(JSONSchemaError) in try v.object(at: motionPath) }) {
-                for entry in axes.entries {
-                    let axisPath = motionPath.appending(entry.key)
-                    guard let code = EventCode(name: entry.key), code.type == .rel else {
-                        collected.append(JSONSchemaError(axisPath, "not a relative axis; expected REL_X, REL_Y, REL_WHEEL, REL_HWHEEL, REL_WHEEL_HI_RES or REL_HWHEEL_HI_RES"))
-                        continue
-                    }
-                    if let check = collected.attempt({ () throws(JSONSchemaError) in try Self.motion(entry.value, at: axisPath) }) {
-                        expectation.motion[code] = check
-                    }
-                }
-            }
-        }
-        if let v = object["absent"] {
-            let absentPath = path.appending("absent")
-            if case .bool(true) = v {
-                expectation.absentTypes = [.key, .rel]
-            } else if let list = collected.attempt({ () throws(JSONSchemaError) in try v.array(at: absentPath) }) {
-                for (index, element) in list.enumerated() {
-                    guard let text = collected.attempt({ () throws(JSONSchemaError) in try element.string(at: absentPath.appending(index)) }) else { continue }
-                    guard let type = EventType.allCases.first(where: { $0.description == text }) else {
-                        collected.append(JSONSchemaError(absentPath.appending(index), "unknown event type \"\(text)\"; expected EV_KEY, EV_REL, EV_ABS or EV_MSC"))
-                        continue
-                    }
-                    expectation.absentTypes.append(type)
-                }
-            }
-        }
+        if let v = object["frames"] { expectation.frames = frames(v, at: path.appending("frames")) }
+        if let v = object["motion"] { expectation.motion = motion(v, at: path.appending("motion")) }
+        if let v = object["absent"] { expectation.absentTypes = absent(v, at: path.appending("absent")) }
         if let v = object["forMs"], let ms = collected.attempt({ () throws(JSONSchemaError) in try Self.positive(v, at: path.appending("forMs")) }) {
             guard !expectation.absentTypes.isEmpty else {
                 collected.append(JSONSchemaError(path.appending("forMs"), "forMs goes with absent"))
@@ -268,6 +207,74 @@ struct ScenarioReader {
             collected.append(JSONSchemaError(path, "expects nothing: give keys, frames, motion or absent"))
         }
         return expectation
+    }
+
+    /// `["KEY_LEFT 1", "KEY_LEFT 0"]`: key and button events in order.
+    private mutating func keys(_ v: JSONValue, at keysPath: JSONPath) -> [InputEvent]? {
+        guard let list = collected.attempt({ () throws(JSONSchemaError) in try v.array(at: keysPath) }) else { return nil }
+        var events: [InputEvent] = []
+        for (index, element) in list.enumerated() {
+            if let event = collected.attempt({ () throws(JSONSchemaError) in try Self.event(element, at: keysPath.appending(index)) }) {
+                if event.code.type != .key {
+                    collected.append(JSONSchemaError(keysPath.appending(index), "\(event.code) is not a key or button; use motion or frames"))
+                }
+                events.append(event)
+            }
+        }
+        if list.isEmpty { collected.append(JSONSchemaError(keysPath, "an empty key list expects nothing; use absent")) }
+        return events
+    }
+
+    /// `[["BTN_LEFT 1"], ["BTN_LEFT 0"]]`: frames in order, each a set of events.
+    private mutating func frames(_ v: JSONValue, at framesPath: JSONPath) -> [InputFrame]? {
+        guard let list = collected.attempt({ () throws(JSONSchemaError) in try v.array(at: framesPath) }) else { return nil }
+        var frames: [InputFrame] = []
+        for (index, element) in list.enumerated() {
+            let framePath = framesPath.appending(index)
+            guard let events = collected.attempt({ () throws(JSONSchemaError) in try element.array(at: framePath) }) else { continue }
+            var frame: [InputEvent] = []
+            for (eventIndex, event) in events.enumerated() {
+                if let parsed = collected.attempt({ () throws(JSONSchemaError) in try Self.event(event, at: framePath.appending(eventIndex)) }) {
+                    frame.append(parsed)
+                }
+            }
+            if events.isEmpty { collected.append(JSONSchemaError(framePath, "a frame needs at least one event")) }
+            frames.append(InputFrame(frame))
+        }
+        return frames
+    }
+
+    /// `{"REL_X": {"total": 60, "tolerance": 3}}`: how each relative axis adds up.
+    private mutating func motion(_ v: JSONValue, at motionPath: JSONPath) -> [EventCode: MotionCheck] {
+        var motion: [EventCode: MotionCheck] = [:]
+        guard let axes = collected.attempt({ () throws(JSONSchemaError) in try v.object(at: motionPath) }) else { return motion }
+        for entry in axes.entries {
+            let axisPath = motionPath.appending(entry.key)
+            guard let code = EventCode(name: entry.key), code.type == .rel else {
+                collected.append(JSONSchemaError(axisPath, "not a relative axis; expected REL_X, REL_Y, REL_WHEEL, REL_HWHEEL, REL_WHEEL_HI_RES or REL_HWHEEL_HI_RES"))
+                continue
+            }
+            if let check = collected.attempt({ () throws(JSONSchemaError) in try Self.motion(entry.value, at: axisPath) }) {
+                motion[code] = check
+            }
+        }
+        return motion
+    }
+
+    /// `true` (no key or motion events) or `["EV_REL"]`.
+    private mutating func absent(_ v: JSONValue, at absentPath: JSONPath) -> [EventType] {
+        if case .bool(true) = v { return [.key, .rel] }
+        guard let list = collected.attempt({ () throws(JSONSchemaError) in try v.array(at: absentPath) }) else { return [] }
+        var types: [EventType] = []
+        for (index, element) in list.enumerated() {
+            guard let text = collected.attempt({ () throws(JSONSchemaError) in try element.string(at: absentPath.appending(index)) }) else { continue }
+            guard let type = EventType.allCases.first(where: { $0.description == text }) else {
+                collected.append(JSONSchemaError(absentPath.appending(index), "unknown event type \"\(text)\"; expected EV_KEY, EV_REL, EV_ABS or EV_MSC"))
+                continue
+            }
+            types.append(type)
+        }
+        return types
     }
 
     /// `"KEY_RIGHT 1"`: an event code's kernel name and a value.

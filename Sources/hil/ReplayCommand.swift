@@ -1,3 +1,4 @@
+import ScenarioDriver
 import ArgumentParser
 import Foundation
 import GestureScript
@@ -40,7 +41,7 @@ struct ReplayCommand: AsyncParsableCommand {
                 continue
             }
             let script = scenario.script
-            let result = OfflineReplay(scenario: scenario)
+            let result = await OfflineReplay.run(scenario)
             totalCommands += result.commandCount
             totalFrames += result.frameCount
             let verdict = result.errors.isEmpty ? "ok" : "ERROR"

@@ -1,3 +1,4 @@
+import ScenarioDriver
 import ArgumentParser
 import Foundation
 import Report

@@ -1,5 +1,6 @@
 import InputCodes
 @testable import Runner
+import ScenarioDriver
 import Testing
 
 @Suite("hil soak: each command's frame, matched per value")

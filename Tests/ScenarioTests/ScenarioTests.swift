@@ -3,6 +3,7 @@ import GestureScript
 import HILTestSupport
 import InputCodes
 import Scenario
+import ScenarioDriver
 import StrictJSON
 import Testing
 import Verifier
@@ -23,25 +24,25 @@ func shippedScenarios() -> [String] {
 @Suite("Scenarios: format, validation, offline check")
 struct ScenarioTests {
     @Test("every shipped scenario loads, has expectations, and they hold offline")
-    func shipped() throws {
+    func shipped() async throws {
         let files = shippedScenarios()
         #expect(files.count >= 40)
         for file in files {
             let scenario = try Scenario.load(contentsOf: file)
             #expect(scenario.checkCount > 0, "\(file) checks nothing")
-            let replay = OfflineReplay(scenario: scenario)
+            let replay = await OfflineReplay.run(scenario)
             #expect(replay.errors.isEmpty, "\(file):\n\(replay.errors.joined(separator: "\n"))")
-            #expect(replay.checkedSteps == scenario.expectations.compactMap { $0 }.count + scenario.receivedExpectations.compactMap { $0 }.count)
+            #expect(replay.checkedSteps == scenario.expectations.compactMap(\.events).count + scenario.expectations.compactMap(\.received).count)
         }
     }
 
     /// Each shipped scenario with its first key expectation pointed at another key, or its first motion
     /// total moved out of tolerance: the offline check must reject every twin.
     @Test("a mutated twin of every shipped scenario fails the offline check")
-    func mutants() throws {
+    func mutants() async throws {
         for file in shippedScenarios() {
             var scenario = try Scenario.load(contentsOf: file)
-            guard let index = scenario.expectations.firstIndex(where: { $0 != nil }), var expectation = scenario.expectations[index] else { continue }
+            guard let index = scenario.expectations.firstIndex(where: { $0.events != nil }), var expectation = scenario.expectations[index].events else { continue }
             if var keys = expectation.keys, let first = keys.first {
                 keys[0] = InputEvent(first.code == .keyA ? .keyEnter : .keyA, first.value)
                 expectation.keys = keys
@@ -56,8 +57,8 @@ struct ScenarioTests {
                 expectation = StepExpectation(withinMs: expectation.withinMs)
                 expectation.keys = [InputEvent(.btnLeft, 1), InputEvent(.btnLeft, 0)]
             }
-            scenario.expectations[index] = expectation
-            let replay = OfflineReplay(scenario: scenario)
+            scenario.expectations[index].events = expectation
+            let replay = await OfflineReplay.run(scenario)
             #expect(!replay.errors.isEmpty, "the mutated twin of \(file) passed")
         }
     }
@@ -66,7 +67,7 @@ struct ScenarioTests {
     /// scenario that differs from its original in an expectation; where the offline check can judge the change
     /// it must reject the twin.
     @Test("every shipped scenario has a mutated JSON twin: valid, changed, and rejected offline where offline can judge")
-    func jsonMutants() throws {
+    func jsonMutants() async throws {
         var offlineRejected = 0
         for file in shippedScenarios() {
             let text = try String(contentsOfFile: file, encoding: .utf8)
@@ -76,12 +77,10 @@ struct ScenarioTests {
             }
             let twin = try Scenario.parse(try JSONParser().parse(mutant.text), file: file + " (mutant)")
             let original = try Scenario.load(contentsOf: file)
-            #expect(twin.expectations != original.expectations || twin.pairingExpectations != original.pairingExpectations
-                    || twin.receivedExpectations != original.receivedExpectations || twin.statusExpectations != original.statusExpectations
-                    || twin.phoneExpectations != original.phoneExpectations || twin.expectedRefusal != original.expectedRefusal,
+            #expect(twin.expectations != original.expectations || twin.expectedRefusal != original.expectedRefusal,
                     "\(file): the twin (\(mutant.change)) expects the same")
             if mutant.change.contains(".keys[") || mutant.change.contains(".motion.") || mutant.change.contains("a click arrives") {
-                #expect(!OfflineReplay(scenario: twin).errors.isEmpty, "\(file): the twin (\(mutant.change)) passes offline")
+                #expect(await !OfflineReplay.run(twin).errors.isEmpty, "\(file): the twin (\(mutant.change)) passes offline")
                 offlineRejected += 1
             }
         }
@@ -104,17 +103,17 @@ struct ScenarioTests {
         #expect(scenario.run.writePath == .fd)
         #expect(scenario.run.pairing == .none)
         #expect(scenario.limits == LatencyLimits(p95Ms: 40, maxMs: 120))
-        let swipe = try #require(scenario.expectations[0])
+        let swipe = try #require(scenario.expectations[0].events)
         #expect(swipe.motion[.relX] == .total(120, tolerance: 2))
         #expect(swipe.motion[.relY] == .total(0, tolerance: 0))
         #expect(swipe.motion[.relWheelHiRes] == .totalPercent(720, percent: 5))
         #expect(swipe.motion[.relHWheel] == .direction(.zero))
         #expect(swipe.withinMs == 250 && swipe.nothingElse)
-        #expect(scenario.expectations[1]?.keys == [.press(.keyLeft), .release(.keyLeft)])
-        #expect(scenario.expectations[1]?.withinMs == StepExpectation.defaultWithinMs)
-        #expect(scenario.expectations[2]?.frames == [InputFrame([.press(.btnLeft)]), InputFrame([.release(.btnLeft)])])
-        #expect(scenario.expectations[3]?.isAbsenceOnly == true)
-        #expect(scenario.expectations[3]?.absentForMs == 500)
+        #expect(scenario.expectations[1].events?.keys == [.press(.keyLeft), .release(.keyLeft)])
+        #expect(scenario.expectations[1].events?.withinMs == StepExpectation.defaultWithinMs)
+        #expect(scenario.expectations[2].events?.frames == [InputFrame([.press(.btnLeft)]), InputFrame([.release(.btnLeft)])])
+        #expect(scenario.expectations[3].events?.isAbsenceOnly == true)
+        #expect(scenario.expectations[3].events?.absentForMs == 500)
     }
 
     @Test("every problem of a scenario is reported with the file and its JSON path")
@@ -162,10 +161,10 @@ struct LinkStepTests {
             ]}
             """#), file: "manual.json")
         #expect(scenario.script.steps == [.disconnect, .reconnect(timeout: .seconds(10)), .reconnect(timeout: .milliseconds(2500))])
-        #expect(scenario.linkExpectations == [
+        #expect(scenario.expectations.map(\.link) == [
             LinkExpectation(outcome: .disconnected, withinMs: 3000), nil, LinkExpectation(outcome: .disconnected),
         ])
-        #expect(scenario.expectations == [nil, nil, nil])
+        #expect(scenario.expectations.map(\.events) == [nil, nil, nil])
     }
 
     @Test("misplaced and contradictory link expectations are reported with their JSON paths")
@@ -205,7 +204,7 @@ struct LinkStepTests {
             ]}
             """#), file: "faults.json")
         #expect(scenario.script.steps == [.linkDrop(.milliseconds(1500), side: .phone), .linkDrop(.milliseconds(100), side: .computer), .restartBluetoothd])
-        #expect(scenario.linkExpectations == [
+        #expect(scenario.expectations.map(\.link) == [
             LinkExpectation(outcome: .reconnected, withinMs: 5000), nil, LinkExpectation(outcome: .reconnected, servingWithinMs: 5000),
         ])
         let bad = try JSONParser().parse(#"""
@@ -232,7 +231,7 @@ struct LinkStepTests {
     }
 
     @Test("offline, a link that goes down mid-drag releases the button; the lift afterwards releases nothing")
-    func offlineRelease() throws {
+    func offlineRelease() async throws {
         let text = #"""
             {"name": "mid-drag", "settings": {"acceleration": "none"}, "steps": [
               {"touches": [{"atMs": 0, "points": [[100, 300]]}, {"atMs": 600, "points": [[100, 300]]},
@@ -243,18 +242,18 @@ struct LinkStepTests {
             ]}
             """#
         let scenario = try Scenario.parse(try JSONParser().parse(text), file: "mid-drag.json")
-        let replay = OfflineReplay(scenario: scenario)
+        let replay = await OfflineReplay.run(scenario)
         #expect(replay.errors == [])
-        #expect(replay.lines.contains { $0.hasSuffix("the link goes down (steps[1]): the computer releases [BTN_LEFT 0]") }, "\(replay.lines)")
+        #expect(replay.lines.contains { $0.hasSuffix("the link drops: the computer releases [BTN_LEFT 0]") }, "\(replay.lines)")
         // Without the drop the lift ends the drag with BTN_LEFT 0, which the absent expectation refuses.
         var twin = scenario
         twin.script.steps[1] = .wait(.seconds(1))
-        twin.linkExpectations[1] = nil
-        #expect(OfflineReplay(scenario: twin).errors.count == 1)
+        twin.expectations[1].link = nil
+        #expect(await OfflineReplay.run(twin).errors.count == 1)
     }
 
     @Test("offline, the phone sends nothing while the link is down and re-sends its mode when it is back")
-    func offline() throws {
+    func offline() async throws {
         let text = #"""
             {"name": "down", "settings": {"acceleration": "none"}, "steps": [
               {"disconnect": {}},
@@ -264,7 +263,7 @@ struct LinkStepTests {
             ]}
             """#
         let scenario = try Scenario.parse(try JSONParser().parse(text), file: "down.json")
-        let replay = OfflineReplay(scenario: scenario)
+        let replay = await OfflineReplay.run(scenario)
         #expect(replay.errors == [])
         #expect(replay.checkedSteps == 2)
         #expect(replay.lines.filter { $0.hasSuffix("not sent, the link is down") }.count == 10)
@@ -274,8 +273,8 @@ struct LinkStepTests {
         var twin = scenario
         var moves = StepExpectation(withinMs: 300)
         moves.motion = [.relX: .direction(.positive)]
-        twin.expectations[1] = moves
-        #expect(OfflineReplay(scenario: twin).errors.count == 1)
+        twin.expectations[1].events = moves
+        #expect(await OfflineReplay.run(twin).errors.count == 1)
     }
 }
 
@@ -362,9 +361,9 @@ struct PairingStatusRefusalTests {
             """#), file: "p.json")
         #expect(scenario.script.steps.first == .pair(.wrong))
         #expect(scenario.script.steps[1] == .pair(.digits("123456")))
-        #expect(scenario.pairingExpectations == [PairingExpectation(state: .awaitingCode, attemptsRemaining: 2, refused: true), nil, nil])
-        #expect(scenario.statusExpectations[2] == StatusExpectation(atLeast: 2, everyMs: 2000, batteryLevel: 100))
-        #expect(scenario.phoneExpectations[2] == .active)
+        #expect(scenario.expectations.map(\.pairing) == [PairingExpectation(state: .awaitingCode, attemptsRemaining: 2, refused: true), nil, nil])
+        #expect(scenario.expectations[2].status == StatusExpectation(atLeast: 2, everyMs: 2000, batteryLevel: 100))
+        #expect(scenario.expectations[2].phone == .active)
         #expect(scenario.run.lockoutSeconds == 2)
         #expect(scenario.checkCount == 3)
     }
@@ -396,7 +395,7 @@ struct PairingStatusRefusalTests {
     }
 
     @Test("offline, an unpaired phone's commands are refused until a pair step pairs it")
-    func unpairedOffline() throws {
+    func unpairedOffline() async throws {
         let scenario = try Scenario.parse(try JSONParser().parse(#"""
             {"name": "u", "run": {"pairing": "none"}, "steps": [
               {"tap": {}, "expect": {"absent": true, "forMs": 300}},
@@ -404,7 +403,7 @@ struct PairingStatusRefusalTests {
               {"tap": {}, "expect": {"keys": ["BTN_LEFT 1", "BTN_LEFT 0"]}}
             ]}
             """#), file: "u.json")
-        let replay = OfflineReplay(scenario: scenario)
+        let replay = await OfflineReplay.run(scenario)
         #expect(replay.errors == [])
         #expect(replay.lines.filter { $0.hasSuffix("refused, the phone is not paired") }.count == 2, "\(replay.lines)")
     }
@@ -413,7 +412,7 @@ struct PairingStatusRefusalTests {
 @Suite("Scenarios: what the computer receives (R11.2)")
 struct ReceivedExpectationTests {
     @Test("received counts are read, unknown commands reported; offline, an idle phone holds its resync back")
-    func idleResync() throws {
+    func idleResync() async throws {
         let text = #"""
             {"name": "idle", "settings": {"idleTimeoutMs": 1000, "idleSendIntervalMs": 9000}, "steps": [
               {"wait": {"ms": 1500}},
@@ -423,12 +422,12 @@ struct ReceivedExpectationTests {
             ]}
             """#
         let scenario = try Scenario.parse(try JSONParser().parse(text), file: "idle.json")
-        #expect(scenario.receivedExpectations[2] == ["modeChange": 0])
-        #expect(OfflineReplay(scenario: scenario).errors == [])
+        #expect(scenario.expectations[2].received == ["modeChange": 0])
+        #expect(await OfflineReplay.run(scenario).errors == [])
         // The twin expecting the resync at once must fail.
         var twin = scenario
-        twin.receivedExpectations[2] = ["modeChange": 1]
-        #expect(OfflineReplay(scenario: twin).errors.count == 1)
+        twin.expectations[2].received = ["modeChange": 1]
+        #expect(await OfflineReplay.run(twin).errors.count == 1)
         do {
             _ = try Scenario.parse(try JSONParser().parse(#"{"name": "x", "steps": [{"wait": {"ms": 1}, "expect": {"received": {"teleport": 1}}}]}"#), file: "x.json")
             Issue.record("an unknown command parsed")

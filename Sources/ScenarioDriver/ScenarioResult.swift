@@ -17,8 +17,8 @@ public struct StepResult: Sendable, Hashable {
     /// The step's latency split at the command that completed it (needs the peripheral's receipts).
     public var stages: StageBreakdown.Stages?
     /// CLOCK_MONOTONIC ns: the step's first send and the evdev timestamp of the frame that completed it.
-    var firstSendNs: UInt64?
-    var completedNs: UInt64?
+    public var firstSendNs: UInt64?
+    public var completedNs: UInt64?
 
     public init(index: Int, kind: String, outcome: Outcome, latencyMs: Double?, commands: Int, message: String,
                 stages: StageBreakdown.Stages? = nil)
@@ -59,6 +59,23 @@ public struct ScenarioResult: Sendable, Hashable {
     public struct Phase: Sendable, Hashable {
         public var name: String
         public var atMs: Double
+
+        public init(name: String, atMs: Double) {
+            self.name = name
+            self.atMs = atMs
+        }
+    }
+
+    public init(file: String, name: String, requirements: [String], outcome: Outcome, steps: [StepResult], message: String,
+                durationMs: Double)
+    {
+        self.file = file
+        self.name = name
+        self.requirements = requirements
+        self.outcome = outcome
+        self.steps = steps
+        self.message = message
+        self.durationMs = durationMs
     }
 
     public var latencies: [Double] { steps.compactMap(\.latencyMs) }

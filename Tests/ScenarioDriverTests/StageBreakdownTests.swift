@@ -1,4 +1,4 @@
-import Runner
+import ScenarioDriver
 import Testing
 
 @Suite("Latency stages from the phone's sends and the computer's receipts")

@@ -58,7 +58,7 @@ public enum StageBreakdown {
     /// earlier, unpaired sends and are passed over. A send or an item with a nil key pairs with nothing. `heads` carries, per
     /// key, how many of its items (in `items` order) earlier calls took or passed over, for callers that pair a
     /// growing list in parts (`hil soak`, a minute at a time).
-    static func pairInOrder<Key: Hashable>(_ sends: [(key: Key?, at: UInt64)], _ items: [(key: Key?, at: UInt64)],
+    public static func pairInOrder<Key: Hashable>(_ sends: [(key: Key?, at: UInt64)], _ items: [(key: Key?, at: UInt64)],
                                            heads: inout [Key: Int]) -> [Int: Int]
     {
         var queues: [Key: [Int]] = [:]

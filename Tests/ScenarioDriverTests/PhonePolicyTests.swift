@@ -1,4 +1,4 @@
-import Central
+import ScenarioDriver
 import Testing
 
 @Suite("Reconnect policy (R12)")

@@ -1,0 +1,153 @@
+import RemoteTouchProtocol
+import StrictJSON
+
+extension ScriptReader {
+    /// One step: an object with exactly one key, the step kind.
+    static func step(_ value: JSONValue, at path: JSONPath) throws(JSONSchemaError) -> ScriptStep {
+        let object = try value.object(at: path)
+        guard object.count == 1, let (name, body) = object.entries.first else {
+            throw JSONSchemaError(
+                path, "a step is an object with exactly one key, the step kind (one of \(ScriptStep.names.joined(separator: ", "))); found \(object.count) keys")
+        }
+        let at = path.appending(name)
+        switch name {
+        case "button":
+            return .button(try body.enumeration(ButtonAction.self, at: at))
+        case "mode":
+            return .mode(try body.enumeration(ControlMode.self, at: at))
+        case "touches":
+            return .touches(try samples(body, at: at))
+        case "text":
+            let string = try body.string(at: at)
+            guard !string.isEmpty else { throw JSONSchemaError(at, "text must not be empty") }
+            return .text(string)
+        case "key":
+            // Same shape as the keyPress command's payload: {"key": "c", "modifiers": ["command"]}.
+            guard case .keyPress(let key, let modifiers) = try Command.keyPress(payload: body, at: at) else {
+                preconditionFailure("a keyPress payload decoded to another command")
+            }
+            return .key(key, modifiers: modifiers)
+        case _ where !ScriptStep.names.contains(name):
+            throw JSONSchemaError(at, "unknown step; expected one of \(ScriptStep.names.joined(separator: ", "))")
+        default:
+            let fields = StepFields(fields: try body.object(at: at), at: at)
+            if let gesture = try gestureStep(name, fields) { return gesture }
+            return try controlStep(name, fields)
+        }
+    }
+
+    /// The gesture shorthands; nil for another kind.
+    private static func gestureStep(_ name: String, _ step: StepFields) throws(JSONSchemaError) -> ScriptStep? {
+        let point = StepFields.point, ms = StepFields.ms, origin = ScriptStep.defaultPoint
+        switch name {
+        case "swipe":
+            try step.allow(["from", "to", "durationMs", "fingers"])
+            let fingers = try step.optional("fingers", 1) { value, path throws(JSONSchemaError) in try value.integer(at: path, in: 1...3) }
+            return .swipe(from: try step.optional("from", origin, point), to: try step.required("to", point),
+                          duration: try step.required("durationMs", ms), fingers: fingers)
+        case "tap":
+            try step.allow(["at", "durationMs"])
+            return .tap(at: try step.optional("at", origin, point), duration: try step.optional("durationMs", .milliseconds(60), ms))
+        case "doubleTap":
+            try step.allow(["at", "gapMs"])
+            return .doubleTap(at: try step.optional("at", origin, point), gap: try step.optional("gapMs", .milliseconds(120), ms))
+        case "longPress":
+            try step.allow(["at", "durationMs"])
+            return .longPress(at: try step.optional("at", origin, point), duration: try step.optional("durationMs", .milliseconds(800), ms))
+        case "drag":
+            try step.allow(["at", "holdMs", "by", "durationMs"])
+            return .drag(at: try step.optional("at", origin, point), hold: try step.optional("holdMs", .milliseconds(600), ms),
+                         by: try step.required("by", point), duration: try step.optional("durationMs", .milliseconds(300), ms))
+        case "twoFingerTap":
+            try step.allow(["at"])
+            return .twoFingerTap(at: try step.optional("at", origin, point))
+        case "scroll":
+            try step.allow(["by", "durationMs"])
+            return .scroll(by: try step.required("by", point), duration: try step.optional("durationMs", .milliseconds(250), ms))
+        case "pinch":
+            try step.allow(["scale", "durationMs"])
+            let scale = try step.required("scale") { value, path throws(JSONSchemaError) in
+                let scale = try value.number(at: path)
+                guard scale >= 0.2 && scale <= 5 else { throw JSONSchemaError(path, "pinch scale \(scale) is outside 0.2...5") }
+                return scale
+            }
+            return .pinch(scale: scale, duration: try step.optional("durationMs", .milliseconds(300), ms))
+        case "threeFingerSwipe":
+            try step.allow(["direction", "distance", "durationMs"])
+            let distance = try step.optional("distance", 120.0) { value, path throws(JSONSchemaError) in
+                try value.number(at: path, magnitude: 2000)
+            }
+            let direction = try step.required("direction") { value, path throws(JSONSchemaError) in
+                try value.enumeration(SwipeDirection.self, at: path)
+            }
+            return .threeFingerSwipe(direction: direction, distance: distance, duration: try step.optional("durationMs", .milliseconds(250), ms))
+        default:
+            return nil
+        }
+    }
+
+    /// The link, pairing, hostile-write and wait steps.
+    private static func controlStep(_ name: String, _ step: StepFields) throws(JSONSchemaError) -> ScriptStep {
+        switch name {
+        case "linkDrop":
+            try step.allow(["forMs", "adapter"])
+            return .linkDrop(try step.required("forMs", StepFields.ms), side: try step.optional("adapter", .computer) { value, path throws(JSONSchemaError) in
+                try value.enumeration(LinkSide.self, at: path)
+            })
+        case "disconnect", "restartBluetoothd", "restartPeripheral":
+            try step.allow([])
+            return name == "disconnect" ? .disconnect : name == "restartBluetoothd" ? .restartBluetoothd : .restartPeripheral
+        case "malformedWrites":
+            try step.allow(["count"])
+            return .malformedWrites(count: try step.required("count") { value, path throws(JSONSchemaError) in
+                try value.integer(at: path, in: 1...100_000)
+            })
+        case "pair":
+            try step.allow(["code"])
+            return .pair(try step.required("code") { value, path throws(JSONSchemaError) in
+                let text = try value.string(at: path)
+                switch text {
+                case "shown": return .shown
+                case "wrong": return .wrong
+                case _ where text.utf8.count == 6 && text.utf8.allSatisfy({ (0x30...0x39).contains($0) }): return .digits(text)
+                default: throw JSONSchemaError(path, "expected \"shown\", \"wrong\" or 6 digits, found \(text.debugDescription)")
+                }
+            })
+        case "reconnect":
+            try step.allow(["timeoutMs"])
+            return .reconnect(timeout: try step.optional("timeoutMs", .seconds(10)) { value, path throws(JSONSchemaError) in
+                try milliseconds(value, at: path, positive: true)
+            })
+        default:  // "wait"
+            try step.allow(["ms"])
+            return .wait(try step.required("ms", StepFields.ms))
+        }
+    }
+}
+
+/// A step's fields, read with their JSON paths.
+struct StepFields {
+    let fields: JSONObject
+    let at: JSONPath
+
+    func allow(_ keys: [String]) throws(JSONSchemaError) {
+        try fields.rejectUnknownKeys(allowed: keys, at: at)
+    }
+
+    func optional<T>(_ key: String, _ default: T, _ read: (JSONValue, JSONPath) throws(JSONSchemaError) -> T) throws(JSONSchemaError) -> T {
+        guard let value = fields[key] else { return `default` }
+        return try read(value, at.appending(key))
+    }
+
+    func required<T>(_ key: String, _ read: (JSONValue, JSONPath) throws(JSONSchemaError) -> T) throws(JSONSchemaError) -> T {
+        try read(try fields.required(key, at: at), at.appending(key))
+    }
+
+    static let point: @Sendable (JSONValue, JSONPath) throws(JSONSchemaError) -> Point = { value, path throws(JSONSchemaError) in
+        try Point(json: value, at: path)
+    }
+
+    static let ms: @Sendable (JSONValue, JSONPath) throws(JSONSchemaError) -> Duration = { value, path throws(JSONSchemaError) in
+        try ScriptReader.milliseconds(value, at: path, positive: false)
+    }
+}

@@ -1,0 +1,105 @@
+import Central
+import Foundation
+import GestureModel
+import GestureScript
+import InputCodes
+import ScenarioDriver
+import Verifier
+
+extension BLEPhoneLink {
+    /// An adapter powered off for the outage, powered on again by a task of its own.
+    struct AdapterOutage: LinkOutage {
+        var description: String
+        let restore: Task<(MonotonicTime, String), Never>
+
+        func restored() async -> (at: MonotonicTime, note: String) { await restore.value }
+    }
+
+    /// Powers the computer's adapter (or, with `.phone`, the phone's) off for `outage`: the phone sees an
+    /// unexpected disconnect.
+    func takeDown(_ side: LinkSide, for outage: Duration) async throws -> any LinkOutage {
+        let remote = try remoteOrThrow()
+        let adapter = side == .computer ? settings.peripheralAdapter : central.adapter
+        var silenceNote = ""
+        if settings.emulatedControllers, let problem = EmulatedRadio.silenceAdvertising(adapter) {
+            silenceNote = "; rig: could not silence \(adapter)'s emulated advertiser first (\(problem)): a phone may connect to a ghost"
+        }
+        try await central.setPowered(adapter, false)
+        let central = central
+        let restore = Task { () -> (MonotonicTime, String) in
+            try? await Task.sleep(for: outage)
+            do {
+                let tries = try await Self.powerOn(adapter, central)
+                let note = tries > 1 ? "; rig: \(adapter) powered on at try \(tries) (the emulated controller timed out a command; dmesg has it)" : ""
+                return (.now(), note + silenceNote)
+            } catch {
+                return (.now(), "; rig: \(adapter) did not power on again: \(error)" + silenceNote)
+            }
+        }
+        try await waitUntilDisconnected(remote, what: "the link drop")
+        let whose = side == .computer ? "the computer's" : "the phone's"
+        return AdapterOutage(description: "\(whose) adapter \(adapter) off", restore: restore)
+    }
+
+    private func remoteOrThrow() throws -> BlueZCentral.Peripheral {
+        guard let remote else { throw RunnerError("the phone is not connected to the computer") }
+        return remote
+    }
+
+    /// bluetoothd stops and starts again. The computer must notice, let go of what it holds, register its
+    /// application and advertisement again and serve; the phone (whose Bluetooth stack restarted too: one
+    /// bluetoothd serves both adapters in a rig) scans as soon as its adapter is back and connects.
+    func restartStack(_ computer: any ComputerUnderTest, release: ReleaseCheck) async throws -> LinkObservation {
+        let start = ContinuousClock.now
+        let heldBefore = computer.heldKeys()
+        let daemon = try BluetoothDaemon.running()
+        let logBefore = computer.log.utf8.count
+        try await daemon.restart()
+        let startedAt = ContinuousClock.now
+        let stoppedMs = (startedAt - start).milliseconds
+        let released = await release.afterDrop(heldBefore: heldBefore, downAt: .now())
+        let (scanning, servingAt) = try await waitUntilServing(from: startedAt)
+        let servingMs = servingAt.map { ($0 - startedAt).milliseconds }
+        var failure = ""
+        var connected = false
+        if servingAt != nil {
+            do {
+                let found = try await central.connectToRemoteTouch(timeout: .seconds(Int64(15 * settings.latencyScale)), scanning: scanning)
+                replace(found)
+                connected = true
+            } catch {
+                failure = "; the phone could not connect again: \(error)"
+            }
+        } else {
+            failure = "; the computer's advertisement was not active within \(format((15 * settings.latencyScale) * 1000)) ms of bluetoothd's start"
+        }
+        let elapsedMs = (ContinuousClock.now - start).milliseconds
+        // The computer's own account: "registered again 412.3 ms after bluetoothd came back".
+        let ownLines = String(decoding: computer.log.utf8.dropFirst(logBefore), as: UTF8.self)
+        let registered = ownLines.split(separator: "\n").first { $0.contains("registered again") }
+            .map { " (its log: \($0.split(separator: " ").drop { !$0.hasPrefix("registered") }.joined(separator: " ")))" } ?? ""
+        let serving = servingMs.map { "advertising again \(format($0)) ms after bluetoothd started\(registered)" } ?? "not advertising"
+        let summary = "bluetoothd (pid \(daemon.pid)\(daemon.underSystemd ? ", bluetooth.service" : "")) stopped and started again in "
+            + "\(format(stoppedMs)) ms; the computer was \(serving); the phone shows \(connected ? "connected" : "disconnected") after "
+            + "\(format(elapsedMs)) ms\(failure)\n\(released.note)"
+        return LinkObservation(connected: connected, attempts: connected ? 1 : 0, elapsedMs: elapsedMs, summary: summary,
+                               stillHeld: released.stillHeld, servingMs: servingMs)
+    }
+
+    /// Scans as soon as the phone's adapter is powered (before the computer advertises, see startDiscovery), and
+    /// watches the computer's adapter until its advertisement is active.
+    private func waitUntilServing(from startedAt: ContinuousClock.Instant) async throws -> (scanning: Bool, servingAt: ContinuousClock.Instant?) {
+        var scanning = false
+        let giveUp = startedAt + .seconds(Int64(15 * settings.latencyScale))
+        while ContinuousClock.now < giveUp {
+            if !scanning, await central.isPowered(central.adapter) {
+                scanning = (try? await central.startDiscovery()) != nil
+            }
+            if let active = await central.activeAdvertisements(on: settings.peripheralAdapter), active >= 1 { return (scanning, .now) }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return (scanning, nil)
+    }
+
+    private func format(_ value: Double) -> String { String(format: "%.1f", value) }
+}

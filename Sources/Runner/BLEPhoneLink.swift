@@ -1,0 +1,174 @@
+import Central
+import DBus
+import Foundation
+import GestureScript
+import InputCodes
+import RemoteTouchProtocol
+import Scenario
+import ScenarioDriver
+import Synchronization
+import Verifier
+
+/// The phone's BLE link over BlueZ on the rig's central adapter: writes over D-Bus or the `AcquireWrite` socket,
+/// pairing through the pairing characteristic, status notifications, and the link's faults done to the real
+/// radio (an adapter powered off, bluetoothd restarted).
+final class BLEPhoneLink: PhoneLink {
+    struct Settings: Sendable {
+        var peripheralAdapter: String
+        var writePath: RunSettings.WritePath
+        var latencyScale: Double
+        /// The rig's controllers are btvirt's emulated ones (see `EmulatedRadio`).
+        var emulatedControllers: Bool
+    }
+
+    let central: BlueZCentral
+    let settings: Settings
+    let statusWatcher = StatusWatcher()
+    private let state = Mutex<(remote: BlueZCentral.Peripheral?, fd: Int32?)>((nil, nil))
+
+    /// Starts scanning at once: the phone scans before the computer advertises (see `BlueZCentral.startDiscovery`).
+    init(centralAdapter: String, settings: Settings) async throws {
+        central = BlueZCentral(connection: try await DBusConnection.connect(.system), adapter: centralAdapter)
+        self.settings = settings
+        try await central.startDiscovery()
+    }
+
+    deinit {
+        closeFastPath()
+        statusWatcher.stop()
+    }
+
+    /// The computer's device, once connected.
+    var remote: BlueZCentral.Peripheral? { state.withLock { $0.remote } }
+
+    /// The computer's device found again (after a restart of bluetoothd or of the computer: new object paths).
+    func replace(_ found: BlueZCentral.Peripheral) {
+        state.withLock { $0.remote = found }
+    }
+
+    private func connected() throws -> BlueZCentral.Peripheral {
+        guard let remote else { throw RunnerError("the phone is not connected to the computer") }
+        return remote
+    }
+
+    func connect() async throws -> String {
+        let found = try await central.connectToRemoteTouch(scanning: true)
+        state.withLock { $0.remote = found }
+        return found.address
+    }
+
+    func send(_ bytes: [UInt8], confirmed: Bool, what: String) async throws {
+        let remote = try connected()
+        if let fd = state.withLock({ $0.fd }), !confirmed {
+            try AcquiredSocket.write(fd, bytes, what: what)
+        } else {
+            try await central.write(remote.command, bytes, withResponse: confirmed)
+        }
+    }
+
+    func openFastPath() async throws {
+        guard settings.writePath == .fd else { return }
+        let fd = try await central.acquireWrite(try connected().command).fd
+        state.withLock { $0.fd = fd }
+    }
+
+    func closeFastPath() {
+        if let fd = state.withLock({ state in defer { state.fd = nil }; return state.fd }) { close(fd) }
+    }
+
+    func requestPairing() async throws {
+        _ = try await central.read(try connected().pairing)
+    }
+
+    func enterCode(_ digits: String) async throws -> PairingObservation {
+        let remote = try connected()
+        var refusal: String?
+        do {
+            try await central.write(remote.pairing, Array(digits.utf8), withResponse: true)
+        } catch {
+            refusal = error.dbusName ?? error.message
+        }
+        let bytes = try await central.read(remote.pairing)
+        do {
+            return PairingObservation(refusal: refusal, status: try PairingStatus.decode(bytes))
+        } catch {
+            throw RunnerError("the pairing characteristic's value is not a PairingStatus: \(error) (\(String(decoding: bytes, as: UTF8.self)))")
+        }
+    }
+
+    func watchStatus() async {
+        guard let remote else { return }
+        await statusWatcher.watch(central, remote)
+    }
+
+    func statuses(from start: MonotonicTime, to end: MonotonicTime) -> [StatusObservation] {
+        statusWatcher.received(from: start, to: end)
+    }
+
+    var statusCount: Int { statusWatcher.count }
+
+    func reconnect(timeout: Duration) async -> String? {
+        guard let remote else { return "the phone knows no computer" }
+        do {
+            try await central.reconnect(remote, timeout: timeout)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    func disconnect() async throws {
+        let remote = try connected()
+        try await central.disconnect(remote)
+        try await waitUntilDisconnected(remote, what: "the disconnect")
+    }
+
+    /// Disconnects, forgets the computer (its cached services are stale: reading them after the restart fails
+    /// with UnknownObject) and scans, so the restarted computer's first advertisement is seen.
+    func forgetComputer() async throws {
+        let remote = try connected()
+        if await central.isConnected(remote) {
+            try await central.disconnect(remote)
+            try await waitUntilDisconnected(remote, what: "the phone's disconnect while the computer restarted")
+        }
+        try await central.forget(remote)
+        try await central.startDiscovery()
+    }
+
+    func connectAgain(timeout: Duration) async -> String? {
+        do {
+            let found = try await central.connectToRemoteTouch(timeout: timeout, scanning: true)
+            state.withLock { $0.remote = found }
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    func waitUntilDisconnected(_ remote: BlueZCentral.Peripheral, what: String, within: Duration = .seconds(10)) async throws {
+        let noticeBy = ContinuousClock.now + within
+        while await central.isConnected(remote) {
+            guard ContinuousClock.now < noticeBy else { throw RunnerError("the central did not see \(what) within \(within)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Powers an adapter on and waits until it is, trying up to 3 times: btvirt's emulated controller sometimes
+    /// times out a command while the kernel powers it on with an advertisement to resume (dmesg: `Opcode 0x2006
+    /// failed: -22`, `command 0x2006 tx timeout`, then `Opcode 0x0c03 failed: -110`), and that power-on fails.
+    /// Returns the try that worked.
+    static func powerOn(_ adapter: String, _ central: BlueZCentral) async throws -> Int {
+        var lastError: (any Error)?
+        for attempt in 1...3 {
+            do {
+                try await central.setPowered(adapter, true)
+                try await central.waitUntilPowered(adapter, true, timeout: .seconds(10))
+                return attempt
+            } catch {
+                lastError = error
+                try? await Task.sleep(for: .milliseconds(500))
+            }
+        }
+        throw RunnerError("\(adapter) did not power on in 3 tries: \(lastError.map { "\($0)" } ?? "")")
+    }
+}

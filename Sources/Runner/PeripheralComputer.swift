@@ -1,0 +1,96 @@
+import Evdev
+import Foundation
+import InputCodes
+import ScenarioDriver
+import Synchronization
+
+/// The computer under test on a rig: `hil peripheral` as its own process (a fresh state folder per scenario)
+/// and the frames of its uinput device, read on a thread of their own. A restart starts a new process on the
+/// same state folder, with a new uinput device to read.
+final class PeripheralComputer: ComputerUnderTest {
+    struct Launch: Sendable {
+        var hil: String
+        var adapter: String
+        var uinputName: String
+        var folder: String
+        var lockoutSeconds: Int?
+    }
+
+    let launch: Launch
+    private let state: Mutex<(current: PeripheralUnderTest, collector: FrameCollector, earlier: [PeripheralUnderTest])>
+
+    /// Starts the computer and opens its uinput device; `phase` is told when each is done.
+    init(_ launch: Launch, phase: (String) -> Void = { _ in }) throws {
+        self.launch = launch
+        let peripheral = try PeripheralUnderTest(
+            hil: launch.hil, adapter: launch.adapter, uinputName: launch.uinputName, folder: launch.folder,
+            lockoutSeconds: launch.lockoutSeconds)
+        phase("peripheral registered")
+        do {
+            state = Mutex((peripheral, try Self.collector(launch.uinputName), []))
+            phase("uinput device open")
+        } catch {
+            peripheral.stop()
+            throw error
+        }
+    }
+
+    private static func collector(_ uinputName: String) throws -> FrameCollector {
+        let node = try EvdevReader.waitForDevice(named: uinputName, timeout: .seconds(10))
+        return FrameCollector(reader: try EvdevReader(devnode: node, grab: true))
+    }
+
+    /// The current generation of the computer (a restart starts another).
+    var current: PeripheralUnderTest { state.withLock { $0.current } }
+
+    /// Every generation, oldest first.
+    var generations: [PeripheralUnderTest] { state.withLock { $0.earlier + [$0.current] } }
+
+    private var collector: FrameCollector { state.withLock { $0.collector } }
+
+    func frames(since: MonotonicTime) -> [EvdevFrame] { collector.frames(since: since) }
+
+    var droppedEvents: Bool { collector.dropped }
+
+    func heldKeys() -> [String] { collector.heldKeys() }
+
+    func receipts() -> [StageBreakdown.Receipt] {
+        generations.flatMap { StageBreakdown.receipts((try? String(contentsOfFile: $0.receiptsFile, encoding: .utf8)) ?? "") }
+    }
+
+    func pairingCode() -> String? { current.pairingCode() }
+
+    var log: String { current.log }
+
+    func restart(whileStopped: () async throws -> Void) async throws -> String {
+        let old = current
+        collector.stop()
+        let status = old.stop()
+        try? FileManager.default.removeItem(atPath: old.codeFile)
+        try await whileStopped()
+        let generation = generations.count + 1
+        let fresh = try PeripheralUnderTest(
+            hil: launch.hil, adapter: launch.adapter, uinputName: launch.uinputName, folder: launch.folder,
+            lockoutSeconds: launch.lockoutSeconds, generation: generation)
+        let reader: FrameCollector
+        do {
+            reader = try Self.collector(launch.uinputName)
+        } catch {
+            fresh.stop()
+            throw error
+        }
+        state.withLock { state in
+            state.earlier.append(state.current)
+            state.current = fresh
+            state.collector = reader
+        }
+        return status != 0 ? "the computer exited \(status) when stopped for its restart" : ""
+    }
+
+    /// Stops reading frames and stops the computer; its exit status.
+    @discardableResult
+    func stop() -> Int32 {
+        collector.stop()
+        return current.stop()
+    }
+}

@@ -1,0 +1,166 @@
+import CommandMapping
+import Foundation
+import GestureModel
+public import InputCodes
+import RemoteTouchProtocol
+import Synchronization
+
+/// The computer in process, for `hil replay`: each write decoded, refused unless the phone paired, mapped to
+/// frames stamped at once (no link, no kernel); the link going down releases what it holds. It shows the code
+/// `123456` and locks pairing for `lockout` after 3 wrong codes.
+public final class OfflineComputer: ComputerUnderTest {
+    struct State {
+        var mapper = CommandMapper()
+        var frames: [EvdevFrame] = []
+        var receipts: [StageBreakdown.Receipt] = []
+        var paired = false
+        var attemptsRemaining = 3
+        var codeShown = false
+        var lockedUntil: MonotonicTime?
+        var lines: [(at: MonotonicTime, text: String)] = []
+        var errors: [String] = []
+        var commands = 0
+        var frameCount = 0
+        var totals: [EventCode: Int] = [:]
+        var presses: [EventCode: Int] = [:]
+    }
+
+    static let code = "123456"
+    private let state = Mutex(State())
+    private let clock: any DriverClock
+    private let origin: MonotonicTime
+
+    private let lockout: Duration
+
+    /// - Parameter lockout: how long pairing stays locked after 3 wrong codes (the computer's default is 5 minutes).
+    public init(clock: any DriverClock, lockout: Duration = .seconds(300)) {
+        self.clock = clock
+        self.lockout = lockout
+        origin = clock.now()
+    }
+
+    /// One line per write and per release: its time, its JSON and the frames it maps to.
+    public var lines: [(at: MonotonicTime, text: String)] { state.withLock { $0.lines } }
+    /// Commands that cannot be mapped, each with the reason.
+    public var errors: [String] { state.withLock { $0.errors } }
+    /// Commands injected, and frames written.
+    public var counts: (commands: Int, frames: Int) { state.withLock { ($0.commands, $0.frameCount) } }
+
+    /// Relative motion per axis and key presses, in code order: "REL_X 120", "BTN_LEFT×2".
+    public var totals: (motion: [String], presses: [String]) {
+        state.withLock { state in
+            (state.totals.sorted { $0.key.code < $1.key.code }.map { "\($0.key) \($0.value)" },
+             state.presses.sorted { $0.key.code < $1.key.code }.map { "\($0.key)×\($0.value)" })
+        }
+    }
+
+    func stamp(_ at: MonotonicTime) -> String {
+        String(format: "%9.1f ms", Double(at.nanoseconds - origin.nanoseconds) / 1e6)
+    }
+
+    /// A write arrives from the phone.
+    public func receive(_ bytes: [UInt8]) {
+        let at = clock.now()
+        let text = String(decoding: bytes, as: UTF8.self)
+        state.withLock { state in
+            guard let command = try? Command.decode(bytes) else {
+                state.receipts.append(.init(received: at.nanoseconds, written: nil, payload: text))
+                state.lines.append((at, "\(stamp(at))  \(bytes.count) bytes  →  refused, not a command"))
+                return
+            }
+            guard state.paired else {
+                state.receipts.append(.init(received: at.nanoseconds, written: nil, payload: text))
+                state.lines.append((at, "\(stamp(at))  \(text)  →  refused, the phone is not paired"))
+                return
+            }
+            state.commands += 1
+            do {
+                let frames = try state.mapper.map(command)
+                state.receipts.append(.init(received: at.nanoseconds, written: frames.map { _ in at.nanoseconds }, payload: text))
+                record(frames, at: at, &state)
+                let shown = frames.isEmpty ? "(no events)" : frames.map(\.description).joined(separator: " ")
+                state.lines.append((at, "\(stamp(at))  \(text)  →  \(shown)"))
+            } catch {
+                state.receipts.append(.init(received: at.nanoseconds, written: nil, payload: text))
+                state.lines.append((at, "\(stamp(at))  \(text)  →  REFUSED: \(error)"))
+                state.errors.append("command at \(stamp(at).trimmingCharacters(in: .whitespaces)) cannot be mapped: \(error)")
+            }
+        }
+    }
+
+    private func record(_ frames: [InputFrame], at: MonotonicTime, _ state: inout State) {
+        state.frameCount += frames.count
+        state.frames += frames.map { EvdevFrame(frame: $0, time: at) }
+        for event in frames.flatMap(\.events) {
+            if event.code.type == .rel { state.totals[event.code, default: 0] += Int(event.value) }
+            if event.code.type == .key && event.value == 1 { state.presses[event.code, default: 0] += 1 }
+        }
+    }
+
+    /// The link went down: the computer lets go of everything it holds.
+    func linkDown(_ why: String) {
+        let at = clock.now()
+        state.withLock { state in
+            let frames = state.mapper.releaseAll()
+            record(frames, at: at, &state)
+            let shown = frames.isEmpty ? "holds nothing" : "releases " + frames.map(\.description).joined(separator: " ")
+            state.lines.append((at, "\(stamp(at))  \(why): the computer \(shown)"))
+        }
+    }
+
+    func showCode() {
+        state.withLock { $0.codeShown = true }
+    }
+
+    func enter(_ digits: String) -> (refusal: String?, status: PairingStatus) {
+        let now = clock.now()
+        return state.withLock { state in
+            if let until = state.lockedUntil {
+                if now < until {
+                    let left = Int(((until - now).milliseconds / 1000).rounded(.up))
+                    return ("locked out", PairingStatus(state: .lockedOut, attemptsRemaining: 0, secondsRemaining: left))
+                }
+                state.lockedUntil = nil
+                state.attemptsRemaining = 3
+            }
+            if digits == Self.code && state.codeShown {
+                state.paired = true
+                state.attemptsRemaining = 3
+                return (nil, PairingStatus(state: .paired, attemptsRemaining: 3))
+            }
+            state.attemptsRemaining -= 1
+            guard state.attemptsRemaining == 0 else {
+                return ("wrong code", PairingStatus(state: .awaitingCode, attemptsRemaining: state.attemptsRemaining))
+            }
+            state.lockedUntil = now + lockout
+            return ("wrong code", PairingStatus(state: .lockedOut, attemptsRemaining: 0))
+        }
+    }
+
+    public func frames(since: MonotonicTime) -> [EvdevFrame] {
+        state.withLock { $0.frames.filter { $0.time >= since } }
+    }
+
+    public var droppedEvents: Bool { false }
+
+    public func heldKeys() -> [String] {
+        state.withLock { $0.mapper.held.map(\.description) }
+    }
+
+    public func receipts() -> [StageBreakdown.Receipt] {
+        state.withLock { $0.receipts }
+    }
+
+    public func pairingCode() -> String? {
+        state.withLock { $0.codeShown ? Self.code : nil }
+    }
+
+    public var log: String { "" }
+
+    public func restart(whileStopped: () async throws -> Void) async throws -> String {
+        linkDown("the computer restarts")
+        state.withLock { $0.codeShown = false }
+        try await whileStopped()
+        return ""
+    }
+}

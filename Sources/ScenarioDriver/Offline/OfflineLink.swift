@@ -1,0 +1,109 @@
+import GestureModel
+public import GestureScript
+public import InputCodes
+import Synchronization
+public import Verifier
+
+/// The link in process, for `hil replay`: writes reach the `OfflineComputer` at once while the link is up; a
+/// drop lasts its outage and reconnecting works once it is over; a bluetoothd or computer restart comes back
+/// at once. No status notifications.
+public final class OfflineLink: PhoneLink {
+    private struct State {
+        var up = false
+        var radioBack: MonotonicTime?
+    }
+
+    private let computer: OfflineComputer
+    private let clock: any DriverClock
+    private let state = Mutex(State())
+
+    public init(computer: OfflineComputer, clock: any DriverClock) {
+        self.computer = computer
+        self.clock = clock
+    }
+
+    /// How long the phone takes to see the link go down, and a bluetoothd restart, in virtual time.
+    static let noticeTime = Duration.milliseconds(20)
+    static let restartTime = Duration.milliseconds(500)
+
+    public func connect() async throws -> String {
+        state.withLock { $0.up = true }
+        return "02:00:00:00:00:FE"
+    }
+
+    public func send(_ bytes: [UInt8], confirmed: Bool, what: String) async throws {
+        guard state.withLock({ $0.up }) else { throw DriverError("\(what): the link is down") }
+        computer.receive(bytes)
+    }
+
+    public func openFastPath() async throws {}
+
+    public func closeFastPath() {}
+
+    public func requestPairing() async throws {
+        computer.showCode()
+    }
+
+    public func enterCode(_ digits: String) async throws -> PairingObservation {
+        let (refusal, status) = computer.enter(digits)
+        return PairingObservation(refusal: refusal, status: status)
+    }
+
+    public func watchStatus() async {}
+
+    public func statuses(from start: MonotonicTime, to end: MonotonicTime) -> [StatusObservation] { [] }
+
+    public var statusCount: Int { 0 }
+
+    public func takeDown(_ side: LinkSide, for outage: Duration) async throws -> any LinkOutage {
+        let back = clock.now() + outage
+        state.withLock {
+            $0.up = false
+            $0.radioBack = back
+        }
+        computer.linkDown("the link drops")
+        try await clock.sleep(for: Self.noticeTime)
+        return Outage(description: "\(side == .computer ? "the computer's" : "the phone's") radio off", back: back)
+    }
+
+    struct Outage: LinkOutage {
+        var description: String
+        var back: MonotonicTime
+        func restored() async -> (at: MonotonicTime, note: String) { (back, "") }
+    }
+
+    public func reconnect(timeout: Duration) async -> String? {
+        let now = clock.now()
+        return state.withLock { state in
+            if let back = state.radioBack, now < back { return "the computer's radio is off" }
+            state.up = true
+            return nil
+        }
+    }
+
+    public func disconnect() async throws {
+        state.withLock {
+            $0.up = false
+            $0.radioBack = nil
+        }
+        computer.linkDown("the user disconnects")
+        try await clock.sleep(for: Self.noticeTime)
+    }
+
+    public func forgetComputer() async throws {
+        state.withLock { $0.up = false }
+    }
+
+    public func connectAgain(timeout: Duration) async -> String? {
+        state.withLock { $0.up = true }
+        return nil
+    }
+
+    public func restartStack(_ computer: any ComputerUnderTest, release: ReleaseCheck) async throws -> LinkObservation {
+        self.computer.linkDown("bluetoothd restarts")
+        try await clock.sleep(for: Self.restartTime)
+        return LinkObservation(connected: true, attempts: 1, elapsedMs: Self.restartTime.milliseconds,
+                               summary: "bluetoothd restarted: offline, the computer serves again after \(Self.restartTime)",
+                               servingMs: Self.restartTime.milliseconds)
+    }
+}

@@ -1,0 +1,104 @@
+public import GestureScript
+public import InputCodes
+public import Verifier
+
+/// The phone's side of one transport, as the scenario driver sees it: connect, send, pair, status, and the
+/// link's faults. One implementation per transport (BLE over BlueZ on a rig; in-process for `hil replay`).
+/// Methods are called from one task at a time, in the driver's order.
+public protocol PhoneLink: AnyObject, Sendable {
+    /// Connects to the computer (found by the transport's own discovery); returns its address, which the phone
+    /// remembers (R6).
+    func connect() async throws -> String
+    /// Hands one payload to the link. `confirmed`: wait for the computer's acknowledgement (a BLE write request).
+    func send(_ bytes: [UInt8], confirmed: Bool, what: String) async throws
+    /// Opens the transport's fast write path when the run asks for it (BLE: `AcquireWrite`); called after every
+    /// (re)connect, once the phone has told the computer its mode.
+    func openFastPath() async throws
+    /// The link went down: the fast path is gone with it.
+    func closeFastPath()
+    /// Asks to pair, so the computer shows a code (BLE: reads the pairing characteristic).
+    func requestPairing() async throws
+    /// Enters a code and reads the pairing state back.
+    func enterCode(_ digits: String) async throws -> PairingObservation
+    /// Subscribes to status notifications (again, after a reconnect).
+    func watchStatus() async
+    /// The status notifications that arrived between two times.
+    func statuses(from start: MonotonicTime, to end: MonotonicTime) -> [StatusObservation]
+    /// How many status notifications arrived in all.
+    var statusCount: Int { get }
+
+    /// Takes the link down without the user asking (BLE: one side's adapter off) for `outage`; returns once the
+    /// phone has seen it go down. The outage ends by itself.
+    func takeDown(_ side: LinkSide, for outage: Duration) async throws -> any LinkOutage
+    /// One try to connect again to the computer the phone knows; nil when connected, else why not.
+    func reconnect(timeout: Duration) async -> String?
+    /// The user disconnects; returns once the link is down.
+    func disconnect() async throws
+    /// The computer's app is stopping: the phone lets go of it (its cached services go stale) and looks for it.
+    func forgetComputer() async throws
+    /// Finds the computer again after its restart and connects (one try); nil when connected, else why not.
+    func connectAgain(timeout: Duration) async -> String?
+    /// Restarts the transport's system service (BLE: bluetoothd) and waits for the computer to serve again and the
+    /// phone to reconnect. `release` checks what the computer still holds once the link is down.
+    func restartStack(_ computer: any ComputerUnderTest, release: ReleaseCheck) async throws -> LinkObservation
+}
+
+/// A link taken down by `PhoneLink.takeDown`, coming back by itself.
+public protocol LinkOutage: Sendable {
+    /// What went down, for the step's message: "the computer's adapter hci0 off".
+    var description: String { get }
+    /// Waits until the outage is over: when the radio came back, and what the rig noticed on the way.
+    func restored() async -> (at: MonotonicTime, note: String)
+}
+
+/// The computer under test as the driver sees it: what came out of its input device, what it received, its
+/// pairing code, and its restart.
+public protocol ComputerUnderTest: AnyObject, Sendable {
+    /// The input device's frames stamped at or after `since`.
+    func frames(since: MonotonicTime) -> [EvdevFrame]
+    /// The reader fell behind and the kernel dropped events (SYN_DROPPED): verdicts are inconclusive.
+    var droppedEvents: Bool { get }
+    /// The keys and buttons the input device holds now (the kernel's view), by name.
+    func heldKeys() -> [String]
+    /// Every write the computer received so far, with its handling times.
+    func receipts() -> [StageBreakdown.Receipt]
+    /// The pairing code it shows, once it shows one.
+    func pairingCode() -> String?
+    /// Its own log so far.
+    var log: String { get }
+    /// Stops the computer's app, runs `whileStopped`, starts it again on the same state; returns notes for the
+    /// step's message.
+    func restart(whileStopped: () async throws -> Void) async throws -> String
+}
+
+/// The clock a scenario runs on: CLOCK_MONOTONIC in real time on a rig, a virtual one for `hil replay`.
+public protocol DriverClock: Sendable {
+    func now() -> MonotonicTime
+    func sleep(until time: MonotonicTime) async throws
+}
+
+extension DriverClock {
+    func sleep(for duration: Duration) async throws {
+        try await sleep(until: now() + duration)
+    }
+}
+
+/// Real time on CLOCK_MONOTONIC.
+public struct RealTimeClock: DriverClock {
+    public init() {}
+
+    public func now() -> MonotonicTime { .now() }
+
+    public func sleep(until time: MonotonicTime) async throws {
+        let left = time - .now()
+        if left > .zero { try await Task.sleep(for: left) } else { try Task.checkCancellation() }
+    }
+}
+
+extension MonotonicTime {
+    static func + (time: MonotonicTime, duration: Duration) -> MonotonicTime {
+        let (seconds, attoseconds) = duration.components
+        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        return MonotonicTime(nanoseconds: UInt64(max(0, Int64(time.nanoseconds) + nanoseconds)))
+    }
+}

@@ -1,0 +1,64 @@
+import InputCodes
+import RemoteTouchProtocol
+public import Scenario
+import Verifier
+
+extension ScenarioDriver.Drive {
+    /// The scenario's verdict once its steps ran, from the steps, what the computer holds at the end (nothing
+    /// may be held: R12's release, seen in the kernel's key state), SYN_DROPPED, the device list and the
+    /// latency limits; the message lists every scenario-level problem.
+    public func verdict(heldAtEnd held: [String], droppedEvents: Bool, scenario: Scenario,
+                        options: ScenarioDriver.Options) -> (outcome: ScenarioResult.Outcome, message: String)
+    {
+        var outcome: ScenarioResult.Outcome = problems.isEmpty ? Self.outcome(steps) : .failed
+        var message = (problems + notes).map { $0 + "\n" }.joined()
+        if !held.isEmpty {
+            outcome = .failed
+            message += "held at the end of the scenario: \(held.joined(separator: ", "))\n"
+        }
+        if droppedEvents {
+            outcome = .inconclusive
+            message += "the kernel dropped events (SYN_DROPPED): the verdict is inconclusive\n"
+        }
+        if options.judged.contains(.limits) {
+            let latencies = steps.compactMap(\.latencyMs)
+            for problem in Judge.limits(scenario.limits, latencies: latencies, scale: options.latencyScale) {
+                outcome = .failed
+                message += problem + "\n"
+            }
+        }
+        return (outcome, message)
+    }
+
+    /// The steps with what the computer's receipts tell (complete once it stopped): each judged step's latency
+    /// split into stages, and the commands it received during each step that names a count (R11.2).
+    public func steps(withReceipts receipts: [StageBreakdown.Receipt], scenario: Scenario,
+                      options: ScenarioDriver.Options) -> [StepResult]
+    {
+        var steps = steps
+        let alignment = StageBreakdown.align(sends, receipts)
+        for index in steps.indices {
+            guard let first = steps[index].firstSendNs, let completed = steps[index].completedNs else { continue }
+            steps[index].stages = StageBreakdown.stages(
+                firstSend: first, completed: completed, sends: sends, receipts: receipts, alignment: alignment)
+        }
+        guard options.judged.contains(.received) else { return steps }
+        for position in steps.indices {
+            let index = steps[position].index
+            guard let wanted = scenario.expectations[index].received, let window = windows[index] else { continue }
+            let writes = receipts.filter { $0.received >= window.start.nanoseconds && $0.received <= window.end.nanoseconds }
+                .map { receipt in
+                    ReceivedWrite(at: MonotonicTime(nanoseconds: receipt.received),
+                                  command: (try? Command.decode(Array(receipt.payload.utf8)))?.name, refused: receipt.written == nil)
+                }
+            steps[position].add(judged: true, problems: Judge.received(wanted, writes))
+        }
+        return steps
+    }
+
+    static func outcome(_ steps: [StepResult]) -> ScenarioResult.Outcome {
+        if steps.contains(where: { $0.outcome == .inconclusive }) { return .inconclusive }
+        if steps.contains(where: { $0.outcome == .failed }) { return .failed }
+        return .passed
+    }
+}

@@ -1,0 +1,158 @@
+import GestureModel
+import GestureScript
+public import InputCodes
+import Verifier
+
+/// Checks what the computer still holds once the link is down: it must let go of everything as it notices the
+/// drop (R12). Polls for up to 2 s (times the latency scale).
+public struct ReleaseCheck: Sendable {
+    let computer: any ComputerUnderTest
+    let clock: any DriverClock
+    let latencyScale: Double
+
+    /// Waits until nothing is held, or 2 s × the latency scale after `downAt`; a line for the step's message
+    /// and what was still held then.
+    public func afterDrop(heldBefore: [String], downAt: MonotonicTime) async -> (note: String, stillHeld: [String]) {
+        let giveUp = downAt + .milliseconds(Int(2000 * latencyScale))
+        var held = computer.heldKeys()
+        while !held.isEmpty, clock.now() < giveUp {
+            try? await clock.sleep(for: .milliseconds(5))
+            held = computer.heldKeys()
+        }
+        let after = ScenarioDriver.format((clock.now() - downAt).milliseconds)
+        if !held.isEmpty {
+            return ("still held \(after) ms after the phone saw the link go down: \(held.joined(separator: ", "))", held)
+        }
+        if heldBefore.isEmpty { return ("nothing was held when the link went down", []) }
+        return ("\(heldBefore.joined(separator: ", ")) held when the link went down, released within \(after) ms of the phone seeing it", [])
+    }
+}
+
+extension ScenarioDriver {
+    var release: ReleaseCheck { ReleaseCheck(computer: computer, clock: clock, latencyScale: options.latencyScale) }
+
+    /// Acts on the link, then (when it is back) re-sends the phone's mode and takes the fast path again, and
+    /// judges the step's link expectation.
+    func linkStep(_ index: Int, _ step: ScriptStep) async throws -> StepResult {
+        let seen: LinkObservation
+        switch step {
+        case .linkDrop(let outage, let side) where linkUp: seen = try await dropLink(for: outage, side: side)
+        case .disconnect where linkUp: seen = try await disconnect()
+        case .reconnect(let timeout) where !linkUp: seen = await reconnect(timeout: timeout)
+        case .restartBluetoothd where linkUp: seen = try await phone.restartStack(computer, release: release)
+        case .restartPeripheral where linkUp: seen = try await restartComputer()
+        default:
+            seen = LinkObservation(connected: linkUp, attempts: 0, elapsedMs: 0, summary: "",
+                                   refusal: "the link is \(linkUp ? "up" : "down") already: nothing to \(step.name)")
+        }
+        if seen.refusal == nil {
+            // The link went down (and maybe came back): the fast path is gone with it.
+            phone.closeFastPath()
+            if seen.connected { try await resyncAfterReconnect() }
+        }
+        linkUp = seen.connected
+        return judgedLink(index, step, seen)
+    }
+
+    /// As the phone does after reconnecting: tell the computer its mode again (confirmed; while idle the phone
+    /// may hold it back, R11.2, and its timers send it later), take the fast path again, listen to status again.
+    private func resyncAfterReconnect() async throws {
+        for output in processor.resync(at: max(time, elapsed)) {
+            guard let command = output.command else { continue }
+            let bytes = command.encoded()
+            let at = clock.now()
+            try await phone.send(bytes, confirmed: true, what: command.name)
+            commandLog.append("\(at) \(String(decoding: bytes, as: UTF8.self))\n")
+            sends.append(.init(at: at.nanoseconds, payload: String(decoding: bytes, as: UTF8.self)))
+        }
+        try await phone.openFastPath()
+        await phone.watchStatus()
+    }
+
+    private func judgedLink(_ index: Int, _ step: ScriptStep, _ seen: LinkObservation) -> StepResult {
+        let expectation = options.judged.contains(.link) ? scenario.expectations[index].link : nil
+        let problems = Judge.link(expectation, seen, scale: options.latencyScale)
+        let outcome: StepResult.Outcome = !problems.isEmpty ? .failed : (expectation == nil ? .unchecked : .passed)
+        let message = seen.refusal != nil ? problems : problems + [seen.summary]
+        return StepResult(index: index, kind: step.name, outcome: outcome, latencyMs: nil, commands: 0,
+                          message: message.joined(separator: "\n"))
+    }
+
+    /// The link drops without the user asking (R12): the phone notices, and its reconnect policy runs in time.
+    private func dropLink(for outage: Duration, side: LinkSide) async throws -> LinkObservation {
+        let start = clock.now()
+        let heldBefore = computer.heldKeys()
+        let down = try await phone.takeDown(side, for: outage)
+        let released = await release.afterDrop(heldBefore: heldBefore, downAt: clock.now())
+        let interval = scenario.run.reconnectInterval
+        var policy = ReconnectPolicy(interval: interval, maxAttempts: scenario.run.maxReconnectAttempts)
+        policy.linkLost(at: clock.now() - start)
+        var attempts = 0
+        while let next = policy.nextAttemptAt {
+            try await clock.sleep(until: start + next)
+            attempts += 1
+            if await phone.reconnect(timeout: min(interval, .seconds(10))) == nil {
+                policy.connected()
+            } else {
+                policy.attemptFailed(at: clock.now() - start)
+            }
+        }
+        // When the phone reached its verdict (connected, or gave up), not when the radio came back.
+        let ended = clock.now()
+        let elapsedMs = (ended - start).milliseconds
+        let (radioBack, note) = await down.restored()
+        let back = policy.state == .connected ? ", \(Self.format((ended - radioBack).milliseconds)) ms after the radio came back" : ""
+        let summary = "link dropped (\(down.description)) for \(Self.format(outage.milliseconds)) ms: \(attempts) tries every "
+            + "\(Self.format(interval.milliseconds)) ms, phone shows \(policy.label) after \(Self.format(elapsedMs)) ms\(back)\(note)"
+            + "\n\(released.note)"
+        return LinkObservation(connected: policy.state == .connected, attempts: attempts, elapsedMs: elapsedMs,
+                               summary: summary, stillHeld: released.stillHeld)
+    }
+
+    /// The user disconnects on the phone: the link closes and the phone does not try again.
+    private func disconnect() async throws -> LinkObservation {
+        let start = clock.now()
+        let heldBefore = computer.heldKeys()
+        try await phone.disconnect()
+        let elapsedMs = (clock.now() - start).milliseconds
+        let released = await release.afterDrop(heldBefore: heldBefore, downAt: clock.now())
+        return LinkObservation(
+            connected: false, attempts: 0, elapsedMs: elapsedMs,
+            summary: "the user disconnected: link down after \(Self.format(elapsedMs)) ms, phone shows disconnected\n\(released.note)",
+            stillHeld: released.stillHeld)
+    }
+
+    /// The user asks to connect again (R12.4): one try within `timeout`.
+    private func reconnect(timeout: Duration) async -> LinkObservation {
+        let start = clock.now()
+        let failure = await phone.reconnect(timeout: timeout)
+        let elapsedMs = (clock.now() - start).milliseconds
+        let shown = failure == nil ? "connected" : "disconnected"
+        return LinkObservation(
+            connected: failure == nil, attempts: 1, elapsedMs: elapsedMs,
+            summary: "the user reconnected: phone shows \(shown) after \(Self.format(elapsedMs)) ms\(failure.map { ": \($0)" } ?? "")")
+    }
+
+    /// The computer's app stops and starts again on the same state. While it is down the phone, its service
+    /// gone, lets go of it and looks for it; then it connects (one try).
+    private func restartComputer() async throws -> LinkObservation {
+        let start = clock.now()
+        let heldBefore = computer.heldKeys()
+        var phoneMs = 0.0
+        let notes = try await computer.restart {
+            let phoneStart = clock.now()
+            try await phone.forgetComputer()
+            phoneMs = (clock.now() - phoneStart).milliseconds
+        }
+        if !notes.isEmpty { self.notes.append(notes) }
+        let registeredMs = (clock.now() - start).milliseconds - phoneMs
+        let held = heldBefore.isEmpty ? "" : "\n\(heldBefore.joined(separator: ", ")) held when it stopped, gone with its uinput device"
+        let failure = await phone.connectAgain(timeout: .seconds(Int64(10 * options.latencyScale)))
+        let elapsedMs = (clock.now() - start).milliseconds
+        let shown = failure == nil ? "connected" : "disconnected"
+        let summary = "the computer stopped and registered again in \(Self.format(registeredMs)) ms (the same state folder; the "
+            + "phone disconnected and forgot it meanwhile, \(Self.format(phoneMs)) ms); the phone shows \(shown) after "
+            + "\(Self.format(elapsedMs)) ms\(failure.map { ": \($0)" } ?? "")\(held)"
+        return LinkObservation(connected: failure == nil, attempts: 1, elapsedMs: elapsedMs, summary: summary)
+    }
+}

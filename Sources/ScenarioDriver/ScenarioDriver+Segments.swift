@@ -1,0 +1,145 @@
+import Foundation
+import GestureModel
+import InputCodes
+import RemoteTouchProtocol
+import Verifier
+
+/// A run of steps judged together: a step with an expectation of its own and the steps without one that follow
+/// it (a wait extends the step before).
+struct Segment {
+    var step: Int
+    var expectation: StepExpectation?
+    var startedAt: MonotonicTime
+    var firstSend: MonotonicTime?
+    var commands = 0
+    /// Commands the phone did not send because the link was down.
+    var unsent = 0
+    /// What the step's driving observed, added to its message.
+    var note = ""
+    var lastStep: Int
+}
+
+extension ScenarioDriver {
+    /// Hands the gesture model's commands to the link, each stamped when handed over; while the link is down
+    /// they are logged as not sent.
+    func send(_ outputs: [GestureOutput]) async throws {
+        for output in outputs {
+            guard let command = output.command else { continue }
+            let bytes = command.encoded()
+            let text = String(decoding: bytes, as: UTF8.self)
+            let at = clock.now()
+            guard linkUp else {
+                commandLog.append("\(at) not sent, the link is down: \(text)\n")
+                unsent.append((at, text))
+                segment?.unsent += 1
+                continue
+            }
+            commandLog.append("\(at) \(text)\n")
+            sends.append(.init(at: at.nanoseconds, payload: text))
+            try await phone.send(bytes, confirmed: scenario.run.confirmedWrites, what: command.name)
+            if segment?.firstSend == nil { segment?.firstSend = at }
+            segment?.commands += 1
+        }
+    }
+
+    /// A hostile phone: `count` malformed payloads as fast as the link takes them. The link queues what the phone
+    /// wrote faster than it carries: wait until the computer has received the backlog, from its receipts (flushed
+    /// every 250 ms): all `count`, or none new for 3 s (at most 60 s), so the step's checks cover every write.
+    /// (Its error statuses are no measure: under a flood the notify socket fills and the surplus is dropped.)
+    func sendMalformed(_ count: Int) async throws {
+        let started = clock.now()
+        for bytes in MalformedPayloads().prefix(count) {
+            let at = clock.now()
+            try await phone.send(bytes, confirmed: false, what: "malformed write \(segment?.commands ?? 0)")
+            commandLog.append("\(at) malformed: \(bytes.count) bytes\n")
+            if segment?.firstSend == nil { segment?.firstSend = at }
+            segment?.commands += 1
+        }
+        let sentAll = clock.now()
+        let giveUp = sentAll + .seconds(60)
+        var seen = -1
+        var quietSince = clock.now()
+        while clock.now() < giveUp {
+            let received = computer.receipts().filter { $0.received >= started.nanoseconds }.count
+            if received >= count { break }
+            if received != seen {
+                seen = received
+                quietSince = clock.now()
+            } else if clock.now() - quietSince > .seconds(3) {
+                break
+            }
+            try await clock.sleep(for: .milliseconds(100))
+        }
+        let answered = phone.statuses(from: started, to: clock.now()).filter { $0.status.error != nil }.count
+        let sendMs = Double(sentAll.nanoseconds - started.nanoseconds) / 1e6
+        segment?.note = "\(count) malformed writes sent in \(Self.format(sendMs)) ms; \(answered) error status notification(s) came back"
+    }
+
+    /// Sends, each at its time, what the phone's timers have to send before `limit` (paced motion, a pending
+    /// single tap); with no limit, everything it still has to send.
+    func runTimers(before limit: Duration? = nil) async throws {
+        while let deadline = processor.nextSendDeadline, limit.map({ deadline < $0 }) ?? true {
+            try await sleep(until: deadline)
+            try await send(processor.advance(to: deadline))
+        }
+    }
+
+    func appendUnchecked(_ indices: ClosedRange<Int>, commandsOfFirst: Int) {
+        for index in indices {
+            results.append(StepResult(index: index, kind: scenario.script.steps[index].name, outcome: .unchecked, latencyMs: nil,
+                                      commands: index == indices.lowerBound ? commandsOfFirst : 0, message: ""))
+        }
+    }
+
+    /// Sends what the phone's timers still have to send (it belongs to this segment), then judges the segment:
+    /// frames are fed to the matcher as they arrive until the match is complete and has settled for 50 ms (so
+    /// an overshoot or a stray event is seen), or the deadline passed; then everything that arrived is judged.
+    func judgeSegment() async throws {
+        guard segment != nil else { return }
+        try await runTimers()
+        guard let closing = segment else { return }
+        guard let expectation = closing.expectation, options.judged.contains(.events) else {
+            appendUnchecked(closing.step...closing.lastStep, commandsOfFirst: closing.commands)
+            return
+        }
+        var scaled = expectation
+        scaled.withinMs *= options.latencyScale
+        if let forMs = scaled.absentForMs { scaled.absentForMs = forMs * options.latencyScale }
+        let sentAt = closing.firstSend ?? closing.startedAt
+        let deadline = sentAt.nanoseconds + UInt64(scaled.withinMs * 1_000_000)
+        var matcher = StepMatcher(scaled, sentAt: sentAt)
+        var fed = 0
+        func feedNewFrames() {
+            let frames = computer.frames(since: closing.startedAt)
+            for frame in frames.dropFirst(fed) { matcher.feed(frame) }
+            fed = frames.count
+        }
+        while true {
+            feedNewFrames()
+            let now = clock.now()
+            if let met = matcher.metBy, !scaled.isAbsenceOnly, now.nanoseconds > met.time.nanoseconds + 50_000_000 { break }
+            if now.nanoseconds > deadline + 20_000_000 { break }
+            try await clock.sleep(for: .milliseconds(5))
+        }
+        feedNewFrames()
+        results.append(stepResult(closing, matcher.verdict()))
+        if closing.lastStep > closing.step {
+            appendUnchecked((closing.step + 1)...closing.lastStep, commandsOfFirst: 0)
+        }
+    }
+
+    private func stepResult(_ closing: Segment, _ verdict: StepVerdict) -> StepResult {
+        let outcome: StepResult.Outcome = computer.droppedEvents ? .inconclusive : (verdict.outcome == .passed ? .passed : .failed)
+        let unsent = closing.unsent == 0 ? "" : "\(closing.unsent) command(s) not sent: the link was down"
+        var step = StepResult(
+            index: closing.step, kind: scenario.script.steps[closing.step].name, outcome: outcome,
+            latencyMs: verdict.latency?.milliseconds, commands: closing.commands,
+            message: [verdict.message, unsent, closing.note].filter { !$0.isEmpty }.joined(separator: "\n"))
+        if let latency = verdict.latency, let first = closing.firstSend {
+            step.firstSendNs = first.nanoseconds
+            step.completedNs = first.nanoseconds + UInt64(max(0, latency.components.seconds)) * 1_000_000_000
+                + UInt64(max(0, latency.components.attoseconds / 1_000_000_000))
+        }
+        return step
+    }
+}

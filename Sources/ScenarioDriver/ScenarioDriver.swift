@@ -1,0 +1,220 @@
+import Foundation
+import GestureModel
+import GestureScript
+public import InputCodes
+import RemoteTouchProtocol
+public import Scenario
+import Verifier
+
+/// Runs a scenario's steps against a phone link and a computer under test, in the time of `clock`: the phone's
+/// gesture model, 16 ms pacing, segments judged as they close, idle (R11), the reconnect policy (R12), the mode
+/// re-sent after a reconnect, hostile writes. It knows no transport, no BlueZ and no evdev: a rig run and
+/// `hil replay` differ only in the link, the computer and the clock they hand it.
+public final class ScenarioDriver {
+    /// How the run is set.
+    public struct Options: Sendable {
+        /// Multiplies every deadline and latency limit (the rig's `latencyScale`).
+        public var latencyScale: Double
+        /// End the scenario at its first failed step (the rest are reported as not run): `hil run --fail-fast`.
+        public var failFast: Bool
+        /// Which verdicts this run can give; the others are left unjudged (an offline replay has no status, no
+        /// pairing code and no real link).
+        public var judged: Set<Verdict>
+
+        public init(latencyScale: Double = 1, failFast: Bool = false, judged: Set<Verdict> = Set(Verdict.allCases)) {
+            self.latencyScale = latencyScale
+            self.failFast = failFast
+            self.judged = judged
+        }
+    }
+
+    /// The kinds of verdict a run gives.
+    public enum Verdict: String, Sendable, Hashable, CaseIterable {
+        case events, link, phone, status, received, pairing, devices, limits
+    }
+
+    /// What driving the steps produced, before the computer's receipts are in.
+    public struct Drive: Sendable {
+        public var steps: [StepResult]
+        /// Every command with the time it was handed to the link.
+        public var sends: [StageBreakdown.Send]
+        /// When each step began and ended.
+        public var windows: [Int: StepWindow]
+        /// Scenario-level problems found while connecting (the device list, R6): each fails the scenario.
+        public var problems: [String]
+        /// Scenario-level notes that are no verdict (how a restarted computer exited).
+        public var notes: [String]
+        /// Every command handed to the link (or not, while it was down), one line each: `commands.log`.
+        public var commandLog: String
+    }
+
+    /// When a step began and ended, on the driver's clock.
+    public struct StepWindow: Sendable, Hashable {
+        public var start: MonotonicTime
+        public var end: MonotonicTime
+    }
+
+    let scenario: Scenario
+    let phone: any PhoneLink
+    let computer: any ComputerUnderTest
+    let clock: any DriverClock
+    let options: Options
+    let phase: (String) -> Void
+
+    var processor: GestureProcessor
+    let origin: MonotonicTime
+    var results: [StepResult] = []
+    var segment: Segment?
+    var activityAtEnd: [Int: Activity] = [:]
+    var windows: [Int: StepWindow] = [:]
+    public internal(set) var commandLog = ""
+    /// The commands the phone did not send because the link was down, with their times.
+    public internal(set) var unsent: [(at: MonotonicTime, payload: String)] = []
+    var sends: [StageBreakdown.Send] = []
+    var problems: [String] = []
+    var notes: [String] = []
+    /// The phone's remembered computers once connected (R6).
+    public internal(set) var devices = DeviceStore()
+    /// False after the user disconnected or the phone gave up reconnecting: the phone sends nothing then.
+    var linkUp = true
+    /// The gesture timeline, from `origin`.
+    var time = Duration.zero
+
+    /// - Parameter phase: called as each phase of the run ends ("connected", "paired", "steps done").
+    public init(scenario: Scenario, phone: any PhoneLink, computer: any ComputerUnderTest, clock: any DriverClock,
+                options: Options, phase: @escaping (String) -> Void = { _ in })
+    {
+        self.scenario = scenario
+        self.phone = phone
+        self.computer = computer
+        self.clock = clock
+        self.options = options
+        self.phase = phase
+        processor = GestureProcessor(settings: scenario.script.settings, at: .zero)
+        origin = clock.now()
+    }
+
+    /// Connects (the phone remembers the computer, R6), pairs when the run says so, sends the phone's mode, and
+    /// drives every step; segments are judged as they close.
+    public func run() async throws -> Drive {
+        let address = try await phone.connect()
+        phase("connected")
+        rememberComputer(address)
+        if scenario.run.pairing == .pair {
+            try await phone.requestPairing()
+            let code = try await poll(for: "the pairing code", timeout: .seconds(5)) { self.computer.pairingCode() }
+            _ = try await phone.enterCode(code)
+        }
+        phase("paired")
+        await phone.watchStatus()
+        // The phone sends its mode on connect, as a confirmed write: bluetoothd acquires the command socket
+        // on the first write, and BlueZ 5.66 corrupts that first value if a second write arrives before the
+        // acquisition completes (seen as `{"button":…}ntation"}}`); a write with response waits it out.
+        for output in processor.resync(at: .zero) {
+            guard let command = output.command else { continue }
+            try await phone.send(command.encoded(), confirmed: true, what: command.name)
+        }
+        try await phone.openFastPath()
+        try await driveSteps()
+        try await judgeSegment()
+        judgeStatusAndPhone()
+        phase("steps done")
+        return Drive(steps: results, sends: sends, windows: windows, problems: problems, notes: notes, commandLog: commandLog)
+    }
+
+    private func driveSteps() async throws {
+        let steps = scenario.script.steps
+        for (index, step) in steps.enumerated() {
+            let stepStart = clock.now()
+            defer { windows[index] = StepWindow(start: stepStart, end: clock.now()) }
+            if case .pair(let code) = step {
+                try await judgeSegment()
+                segment = nil
+                results.append(try await pair(index, code: code))
+                time = max(time, elapsed)
+                continue
+            }
+            if step.isLinkAction {
+                try await judgeSegment()
+                segment = nil
+                results.append(try await linkStep(index, step))
+                time = max(time, elapsed)
+                continue
+            }
+            try await gestureStep(index, step)
+            if options.failFast, results.contains(where: { $0.outcome == .failed }) {
+                cutShort(after: index)
+                break
+            }
+        }
+    }
+
+    /// A step that drives the gesture model: it opens a segment when it has an expectation of its own (or none
+    /// is open), then its inputs are sent, each at its time, with what the phone's timers send meanwhile.
+    private func gestureStep(_ index: Int, _ step: ScriptStep) async throws {
+        let expectation = scenario.expectations[index].events
+        if expectation != nil || segment == nil {
+            try await judgeSegment()
+            // Judging may have taken real time: the gesture timeline moves on from now.
+            time = max(time, elapsed)
+            segment = Segment(step: index, expectation: expectation, startedAt: clock.now(), lastStep: index)
+        } else {
+            segment?.lastStep = index
+        }
+        if case .malformedWrites(let count) = step, linkUp {
+            try await sendMalformed(count)
+        }
+        for input in step.inputs(startingAt: time) {
+            try await runTimers(before: input.time)
+            try await sleep(until: input.time)
+            try await send(processor.handle(input.input, at: input.time))
+        }
+        time += step.duration()
+        try await runTimers(before: time)
+        try await sleep(until: time)
+        // Let every timer that fell due run, the idle timer included (R11); the next step starts from there.
+        time = max(time, elapsed)
+        try await send(processor.advance(to: time))
+        activityAtEnd[index] = processor.activity
+    }
+
+    /// --fail-fast: a failed verdict is known once its segment is judged (when the next judged step begins); what
+    /// is open is left unjudged and the rest is not run.
+    private func cutShort(after index: Int) {
+        segment = nil
+        let steps = scenario.script.steps
+        for skipped in 0..<steps.count where !results.contains(where: { $0.index == skipped }) {
+            let why = skipped <= index ? "not judged" : "not run"
+            results.append(StepResult(index: skipped, kind: steps[skipped].name, outcome: .unchecked, latencyMs: nil,
+                                      commands: 0, message: "\(why): an earlier step failed (--fail-fast)"))
+        }
+        results.sort { $0.index < $1.index }
+    }
+
+    /// Time on the gesture timeline now.
+    var elapsed: Duration { clock.now() - origin }
+
+    func sleep(until time: Duration) async throws {
+        try await clock.sleep(until: origin + time)
+    }
+
+    func poll(for what: String, timeout: Duration, _ read: () -> String?) async throws -> String {
+        let deadline = clock.now() + timeout
+        while clock.now() < deadline {
+            if let value = read(), !value.isEmpty { return value }
+            try await clock.sleep(for: .milliseconds(10))
+        }
+        throw DriverError("no \(what) within \(timeout)")
+    }
+
+    static func format(_ value: Double) -> String { String(format: "%.1f", value) }
+}
+
+/// A failure of the run itself (not a verdict): a timeout waiting for the computer, a broken link.
+public struct DriverError: Error, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}
