@@ -102,8 +102,10 @@ let package = Package(
         .testTarget(name: "CentralTests", dependencies: ["Central"]),
         .testTarget(name: "LatencyStatsTests", dependencies: ["LatencyStats"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
-        .testTarget(name: "RunnerTests", dependencies: ["Runner", "Scenario", "StrictJSON", "Evdev", "InputCodes", "RemoteTouchProtocol", "LatencyStats"]),
-        .testTarget(name: "ReportTests", dependencies: ["Report", "LatencyStats", "StrictJSON", "HILTestSupport"]),
+        .testTarget(name: "RunnerTests", dependencies: ["Runner", "Scenario", "StrictJSON", "Evdev", "InputCodes", "RemoteTouchProtocol", "LatencyStats", "Report"]),
+        .testTarget(
+            name: "ReportTests", dependencies: ["Report", "LatencyStats", "StrictJSON", "HILTestSupport"],
+            exclude: ["Snapshots"]),
         .testTarget(name: "VerifierTests", dependencies: ["Verifier", "InputCodes"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Verifier", "GestureScript", "StrictJSON", "InputCodes", "HILTestSupport"]),
         .testTarget(
