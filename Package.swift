@@ -65,7 +65,7 @@ let package = Package(
         .target(
             name: "Runner",
             dependencies: [
-                "Scenario", "Central", "DBus", "Evdev", "InputCodes", "Verifier", "GestureModel", "GestureScript", "RemoteTouchProtocol", "StrictJSON",
+                "Scenario", "Central", "DBus", "Evdev", "InputCodes", "Verifier", "GestureModel", "GestureScript", "RemoteTouchProtocol",
                 "LatencyStats", "Report", "Rig",
             ]),
 
