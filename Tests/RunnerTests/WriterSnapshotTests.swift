@@ -1,11 +1,13 @@
 import Foundation
+import LatencyStats
 import Report
 @testable import Runner
 import Testing
 
-/// `hil run`'s results.json and junit.xml for fixed runs, compared byte for byte with the golden files in
-/// Tests/ReportTests/Snapshots (the same files ReportTests checks Report's writers against): this proves the
-/// conversion from `ScenarioResult` to Report's records loses nothing.
+/// `hil run`'s results.json and junit.xml, `hil bench`'s bench.json and `hil soak`'s soak.json for fixed runs,
+/// compared byte for byte with the golden files in Tests/ReportTests/Snapshots (the same files ReportTests checks
+/// Report's writers against): this proves the conversion from the runner's results to Report's values loses
+/// nothing. results.json and junit.xml were first recorded from the writers as they were before they moved.
 ///
 /// To rewrite the golden files after a deliberate format change: `HIL_RECORD_SNAPSHOTS=1 swift test --filter
 /// RunnerTests.WriterSnapshotTests`, then review the diff with git.
@@ -34,6 +36,31 @@ struct WriterSnapshotTests {
     @Test("repeated run: junit.xml with flaky scenarios")
     func repeatedJUnit() throws {
         try RunnerSnapshot.check(RunReport.junit(RunFixtures.repeated), named: "junit-repeated.xml")
+    }
+
+    @Test("hil bench's results: bench.json")
+    func bench() throws {
+        var settings = BenchRunner.Settings()
+        settings.count = 1000
+        settings.rateHz = 100
+        let text = BenchRunner.json(
+            RunFixtures.bench, paths: ["dbus", "fd", "absent"], settings: settings, rig: "vm", kernel: "6.1.0-56-amd64",
+            bluez: nil)
+        try RunnerSnapshot.check(text, named: "bench.json")
+    }
+
+    @Test("hil soak's results: soak.json")
+    func soak() throws {
+        let summary = SoakRunner.Summary(
+            minutes: [
+                SoakRunner.Minute(
+                    minute: 1, sent: 7200, verified: 7200,
+                    latency: LatencySummary(count: 7200, p50: 8.40712, p95: 13.1, p99: 21.00049, max: 48.2),
+                    residentKiB: 10240),
+                SoakRunner.Minute(minute: 2, sent: 7200, verified: 7195, latency: .empty, residentKiB: nil),
+            ],
+            lostByLink: 3, sent: 14400, readerDrops: 1)
+        try RunnerSnapshot.check(summary.json(rig: "vm", rateHz: 120, path: "fd"), named: "soak.json")
     }
 }
 
@@ -96,6 +123,42 @@ enum RunFixtures {
             file: "scenario-at-root.json", name: "peripheral crashes", requirements: ["R10"], outcome: .error, steps: [],
             message: "hil peripheral exited with status 134\nrun `hil doctor`", durationMs: 350.75)
         return [passed, failed, inconclusive, error]
+    }
+
+    /// The bench of ReportTests' `WriterFixtures.bench`, as `BenchRunner` measures it.
+    static var bench: [String: BenchRunner.PathResult] {
+        func stream(rate: Double, sent: Int, received: Int, lostAt: String = "", unseen: Int = 0, unseenAt: String = "",
+                    achievedHz: Double, readerDrops: Int = 0, empty: Bool = false,
+                    stages: [String: LatencySummary] = [:]) -> BenchRunner.Stream
+        {
+            let latency = empty ? LatencySummary.empty
+                : LatencySummary(count: received - unseen, p50: 8.40712, p95: 13.1, p99: 21.0049, max: 48.2)
+            var stream = BenchRunner.Stream(
+                path: "", rateHz: rate, sent: sent, received: received, verified: received - unseen,
+                achievedHz: achievedHz, latency: latency, stages: stages)
+            stream.lostAt = lostAt
+            stream.unseenAt = unseenAt
+            stream.readerDrops = readerDrops
+            return stream
+        }
+        let dbusStages = [
+            "peripheral": LatencySummary(count: 991, p50: 1.10049, p95: 1.5, p99: 2.25, max: 3.0001),
+            "link": LatencySummary(count: 991, p50: 7.20349, p95: 11.6, p99: 14.0, max: 30.12345),
+        ]
+        return [
+            "dbus": BenchRunner.PathResult(
+                main: stream(rate: 100, sent: 1000, received: 993, lostAt: "0-6", unseen: 2, unseenAt: "180, 955",
+                             achievedHz: 99.96123, stages: dbusStages),
+                ladder: [stream(rate: 100, sent: 200, received: 190, lostAt: "3-12", achievedHz: 94.04)],
+                maxSustainedHz: nil),
+            "fd": BenchRunner.PathResult(
+                main: stream(rate: 100, sent: 1000, received: 1000, achievedHz: 100.04),
+                ladder: [
+                    stream(rate: 100, sent: 200, received: 200, achievedHz: 100.01),
+                    stream(rate: 400, sent: 800, received: 800, achievedHz: 398.76, readerDrops: 1, empty: true),
+                ],
+                maxSustainedHz: 400),
+        ]
     }
 
     static var repeated: [ScenarioResult] {
