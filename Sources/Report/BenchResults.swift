@@ -90,7 +90,8 @@ public struct BenchResults: Sendable, Equatable {
     public var jsonText: String {
         let pathValues: [(String, JSONValue)] = paths.map { path in
             var main = Self.json(path.main)
-            main.set("stagesMs", .object(JSONObject(path.stagesMs.keys.sorted().map { ($0, path.stagesMs[$0]!.jsonValue) })))
+            let stages = path.stagesMs.keys.sorted().map { ($0, path.stagesMs[$0]!.jsonValue) }
+            main.set("stagesMs", .object(JSONObject(stages)))
             main.set("maxSustainedHz", path.maxSustainedHz.map(JSONValue.number) ?? .null)
             main.set("ladder", .array(path.ladder.map { .object(Self.json($0)) }))
             return (path.name, .object(main))

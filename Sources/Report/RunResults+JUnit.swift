@@ -13,12 +13,13 @@ extension RunResults {
     private var junitRepeated: String {
         let entries = ScenarioStability.of(scenarios)
         let failing = entries.filter { $0.passed < $0.outcomes.count }
-        var xml = Self.junitHeader(tests: entries.count, failures: failing.count, errors: 0, seconds: seconds(scenarios))
+        var xml = Self.junitHeader(
+            tests: entries.count, failures: failing.count, errors: 0, seconds: seconds(scenarios))
         for entry in entries {
             let runs = scenarios.filter { $0.file == entry.file }
             let verdicts = entry.outcomes.map(\.rawValue)
-            xml += "    <testcase classname=\"\(Self.escape(Self.folder(entry.file)))\" name=\"\(Self.escape(entry.name))\""
-                + " time=\"\(Self.time(seconds(runs)))\">\n"
+            xml += "    <testcase classname=\"\(Self.escape(Self.folder(entry.file)))\""
+                + " name=\"\(Self.escape(entry.name))\" time=\"\(Self.time(seconds(runs)))\">\n"
             xml += "      <properties><property name=\"flaky\" value=\"\(entry.flaky)\"/>"
                 + "<property name=\"verdicts\" value=\"\(verdicts.joined(separator: " "))\"/></properties>\n"
             if entry.passed < entry.outcomes.count {
@@ -27,7 +28,8 @@ extension RunResults {
                 let details = runs.filter { $0.outcome != .passed }
                     .map { "repeat \($0.repetition ?? 1): \($0.outcome.rawValue)\n" + $0.detail }
                     .joined(separator: "\n\n")
-                xml += "      <failure message=\"\(Self.escape(summary))\" type=\"\(entry.flaky ? "flaky" : "failed")\">"
+                let type = entry.flaky ? "flaky" : "failed"
+                xml += "      <failure message=\"\(Self.escape(summary))\" type=\"\(type)\">"
                     + "\(Self.escape(summary + "\n" + details))</failure>\n"
             }
             xml += "    </testcase>\n"
@@ -38,7 +40,8 @@ extension RunResults {
     private var junitSingle: String {
         let failures = scenarios.filter { $0.outcome == .failed || $0.outcome == .inconclusive }.count
         let errors = scenarios.filter { $0.outcome == .error }.count
-        var xml = Self.junitHeader(tests: scenarios.count, failures: failures, errors: errors, seconds: seconds(scenarios))
+        var xml = Self.junitHeader(
+            tests: scenarios.count, failures: failures, errors: errors, seconds: seconds(scenarios))
         for scenario in scenarios {
             let seconds = (scenario.durationMs ?? 0) / 1000
             xml += "    <testcase classname=\"\(Self.escape(Self.folder(scenario.file)))\""

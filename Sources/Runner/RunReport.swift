@@ -30,7 +30,10 @@ public enum RunReport {
         for step in results.flatMap(\.steps) where step.latencyMs != nil { byKind[step.kind, default: []].append(step) }
         guard !byKind.isEmpty else { return "no step latencies" }
         func cell(_ value: Double?) -> String { value.map { String(format: "%8.1f", $0) } ?? "       -" }
-        var lines = ["step kind          n   p50 ms   p95 ms   p99 ms   max ms   median stages: gesture / link / peripheral / kernel ms"]
+        var lines = [
+            "step kind          n   p50 ms   p95 ms   p99 ms   max ms   "
+                + "median stages: gesture / link / peripheral / kernel ms",
+        ]
         for kind in byKind.keys.sorted() {
             let steps = byKind[kind]!
             let summary = LatencyRecorder(steps.compactMap(\.latencyMs)).summary
@@ -38,7 +41,10 @@ public enum RunReport {
             let stages = staged.isEmpty ? "-" : (0..<4).map { stage in
                 String(format: "%.2f", LatencyRecorder(staged.map { $0.values[stage] }).percentile(50) ?? 0)
             }.joined(separator: " / ")
-            lines.append("\(kind.padding(toLength: 16, withPad: " ", startingAt: 0)) \(String(format: "%3d", summary.count)) \(cell(summary.p50)) \(cell(summary.p95)) \(cell(summary.p99)) \(cell(summary.max))   \(stages)")
+            let cells = [summary.p50, summary.p95, summary.p99, summary.max].map(cell).joined(separator: " ")
+            lines.append(
+                "\(kind.padding(toLength: 16, withPad: " ", startingAt: 0)) \(String(format: "%3d", summary.count)) "
+                    + "\(cells)   \(stages)")
         }
         return lines.joined(separator: "\n")
     }
@@ -57,10 +63,12 @@ public enum RunReport {
                 case .error: "E"
                 }
             }.joined()
-            lines.append("  \(marks.padding(toLength: max(repeats, 6), withPad: " ", startingAt: 0))  \(entry.passed)/\(entry.outcomes.count)  \(entry.flaky ? "FLAKY " : "")\(entry.name)")
+            let padded = marks.padding(toLength: max(repeats, 6), withPad: " ", startingAt: 0)
+            lines.append("  \(padded)  \(entry.passed)/\(entry.outcomes.count)  \(entry.flaky ? "FLAKY " : "")\(entry.name)")
         }
         let flaky = entries.filter(\.flaky).count
-        lines.append(flaky == 0 ? "identical verdicts in every repeat" : "\(flaky) flaky scenario(s): verdicts differ between repeats")
+        lines.append(
+            flaky == 0 ? "identical verdicts in every repeat" : "\(flaky) flaky scenario(s): verdicts differ between repeats")
         return lines.joined(separator: "\n")
     }
 }

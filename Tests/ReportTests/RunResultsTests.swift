@@ -41,7 +41,8 @@ struct RunResultsTests {
         #expect(results.scenarios[3].latencyMs == LatencySummary(count: 0, p50: nil, p95: nil, p99: nil, max: nil))
         #expect(results.scenarios[3].firstReason == "the device under test failed: hil peripheral exited with status 1 before advertising")
         // hil run's own scenario keys are read into the record, in the file's order.
-        #expect(results.scenarios[0].phasesMs == [.init(name: "connected", atMs: 1130), .init(name: "steps done", atMs: 1700)])
+        #expect(results.scenarios[0].phasesMs
+            == [.init(name: "connected", atMs: 1130), .init(name: "steps done", atMs: 1700)])
         #expect(results.scenarios[0].statusNotifications == 1)
         #expect(results.scenarios[0].repetition == nil)
         #expect(results.scenarios[0].additional.count == 0)

@@ -30,13 +30,15 @@ enum Snapshot {
     static func difference(_ expected: String, _ actual: String, name: String) -> String {
         let old = expected.components(separatedBy: "\n")
         let new = actual.components(separatedBy: "\n")
-        let first = zip(old, new).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(old.count, new.count)
+        let first = zip(old, new).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            ?? min(old.count, new.count)
         func line(_ lines: [String], _ index: Int) -> String {
             index < lines.count ? lines[index].debugDescription : "(end of file)"
         }
         let context = old[max(0, first - 3)..<min(first, old.count)].map { "    " + $0 }.joined(separator: "\n")
         return """
-            \(name) differs from its golden file at line \(first + 1) (\(old.count) lines expected, \(new.count) written):
+            \(name) differs from its golden file at line \(first + 1) \
+            (\(old.count) lines expected, \(new.count) written):
             \(context)
             - expected: \(line(old, first))
             + actual:   \(line(new, first))

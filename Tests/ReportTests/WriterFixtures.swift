@@ -57,7 +57,8 @@ enum WriterFixtures {
                 "Scenarios/swipes/swipe-fast.json", "fast swipe", [], .inconclusive,
                 steps: [
                     StepRecord(index: 0, kind: "swipe", outcome: .inconclusive, commands: 12, latencyMs: 182.5274,
-                               stagesMs: stages(176.127, 9.807, 1.1, 0.1), message: "SYN_DROPPED: the reader fell behind"),
+                               stagesMs: stages(176.127, 9.807, 1.1, 0.1),
+                               message: "SYN_DROPPED: the reader fell behind"),
                     StepRecord(index: 1, kind: "wait", outcome: .unchecked, commands: 0),
                 ],
                 durationMs: 2500.25, phases: phases(1100, 2500)),
@@ -109,7 +110,8 @@ enum WriterFixtures {
                     "peripheral": LatencySummary(count: 991, p50: 1.10049, p95: 1.5, p99: 2.25, max: 3.0001),
                     "link": LatencySummary(count: 991, p50: 7.20349, p95: 11.6, p99: 14.0, max: 30.12345),
                 ],
-                maxSustainedHz: nil, ladder: [stream(rate: 100, sent: 200, received: 190, lostAt: "3-12", achievedHz: 94.04)]),
+                maxSustainedHz: nil,
+                ladder: [stream(rate: 100, sent: 200, received: 190, lostAt: "3-12", achievedHz: 94.04)]),
             BenchResults.Path(
                 name: "fd",
                 main: stream(rate: 100, sent: 1000, received: 1000, achievedHz: 100.04),

@@ -16,8 +16,8 @@ struct WriterSnapshotTests {
     @Test("one run: results.json")
     func singleResults() throws {
         let text = RunReport.json(
-            RunFixtures.single, environment: RunFixtures.environment, startedAt: RunFixtures.startedAt, wallMs: 61234.56,
-            shard: (index: 2, count: 3))
+            RunFixtures.single, environment: RunFixtures.environment, startedAt: RunFixtures.startedAt,
+            wallMs: 61234.56, shard: (index: 2, count: 3))
         try RunnerSnapshot.check(text, named: "results-single.json")
     }
 
@@ -29,7 +29,8 @@ struct WriterSnapshotTests {
     @Test("repeated run: results.json with stability")
     func repeatedResults() throws {
         let text = RunReport.json(
-            RunFixtures.repeated, environment: RunFixtures.environment, startedAt: RunFixtures.startedAt, wallMs: 9000.4)
+            RunFixtures.repeated, environment: RunFixtures.environment, startedAt: RunFixtures.startedAt,
+            wallMs: 9000.4)
         try RunnerSnapshot.check(text, named: "results-repeated.json")
     }
 
@@ -61,6 +62,17 @@ struct WriterSnapshotTests {
             ],
             lostByLink: 3, sent: 14400, readerDrops: 1)
         try RunnerSnapshot.check(summary.json(rig: "vm", rateHz: 120, path: "fd"), named: "soak.json")
+    }
+
+    @Test("hil run --repeat's table, from Report's stability")
+    func stabilityTable() {
+        #expect(RunReport.stabilityTable(RunFixtures.repeated) == """
+            stability over 3 repeats (P passed, F failed, I inconclusive, E error):
+              PPP     3/3  steady
+              PFP     2/3  FLAKY flaky <one>
+              EEE     0/3  broken & "stuck"
+            1 flaky scenario(s): verdicts differ between repeats
+            """)
     }
 }
 
@@ -120,7 +132,8 @@ enum RunFixtures {
             message: "", durationMs: 2500.25)
         inconclusive.phases = phases(1100, 2500)
         let error = ScenarioResult(
-            file: "scenario-at-root.json", name: "peripheral crashes", requirements: ["R10"], outcome: .error, steps: [],
+            file: "scenario-at-root.json", name: "peripheral crashes", requirements: ["R10"], outcome: .error,
+            steps: [],
             message: "hil peripheral exited with status 134\nrun `hil doctor`", durationMs: 350.75)
         return [passed, failed, inconclusive, error]
     }
@@ -204,7 +217,8 @@ enum RunnerSnapshot {
         let expected = try String(contentsOf: url, encoding: .utf8)
         guard expected != actual else { return }
         let (old, new) = (expected.components(separatedBy: "\n"), actual.components(separatedBy: "\n"))
-        let first = zip(old, new).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(old.count, new.count)
+        let first = zip(old, new).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            ?? min(old.count, new.count)
         Issue.record(
             """
             \(name) differs from the golden file at line \(first + 1):
