@@ -12,7 +12,7 @@ extension ScenarioResult {
     public func record(repeated: Bool) -> ScenarioRecord {
         ScenarioRecord(
             file: file, name: name, requirements: requirements,
-            outcome: ScenarioRecord.Outcome(rawValue: outcome.rawValue)!, durationMs: durationMs,
+            outcome: outcome.record, durationMs: durationMs,
             latencyMs: LatencyRecorder(latencies).summary, message: message.isEmpty ? nil : message,
             steps: steps.map(\.record), statusNotifications: statusNotifications,
             repetition: repeated ? repetition : nil,
@@ -30,12 +30,36 @@ extension StepResult {
     /// The step as a results.json record, its stages by name.
     public var record: StepRecord {
         StepRecord(
-            index: index, kind: kind, outcome: StepRecord.Outcome(rawValue: outcome.rawValue)!, commands: commands,
+            index: index, kind: kind, outcome: outcome.record, commands: commands,
             latencyMs: latencyMs,
             stagesMs: stages.map { stages in
                 [.gesture: stages.gesture, .link: stages.link, .peripheral: stages.peripheral, .kernel: stages.kernel]
             },
             message: message.isEmpty ? nil : message)
+    }
+}
+
+extension ScenarioResult.Outcome {
+    /// The same verdict in Report's terms (a switch, so a new verdict cannot be forgotten here).
+    var record: ScenarioRecord.Outcome {
+        switch self {
+        case .passed: .passed
+        case .failed: .failed
+        case .inconclusive: .inconclusive
+        case .error: .error
+        }
+    }
+}
+
+extension StepResult.Outcome {
+    /// The same verdict in Report's terms.
+    var record: StepRecord.Outcome {
+        switch self {
+        case .passed: .passed
+        case .failed: .failed
+        case .inconclusive: .inconclusive
+        case .unchecked: .unchecked
+        }
     }
 }
 
