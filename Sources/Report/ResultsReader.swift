@@ -43,8 +43,9 @@ struct ResultsReader {
                 }
             }
         }
+        // `stability` is derived from the scenarios' repeats: the writer computes it again.
         let known = ["format", "rig", "startedAt", "wallMs", "shard", "environment", "environments", "passed", "failed",
-                     "latency", "scenarios"]
+                     "latency", "stability", "scenarios"]
         guard let passed, let failed else { return nil }
         return RunResults(
             sources: [source], rig: optional(top, "rig", at: root, Self.string),
@@ -151,8 +152,23 @@ struct ResultsReader {
             file: file, name: name, requirements: requirements, outcome: outcome,
             durationMs: optional(object, "durationMs", at: path, Self.milliseconds), latencyMs: latency,
             message: optional(object, "message", at: path, Self.string), steps: steps,
+            statusNotifications: optional(object, "statusNotifications", at: path, Self.count),
+            repetition: optional(object, "repeat", at: path) { v, p throws(JSONSchemaError) in
+                try v.integer(at: p, in: 1...Int(Int32.max))
+            },
+            phasesMs: phases(object, at: path),
             additional: Self.unknown(
-                object, known: ["file", "name", "requirements", "outcome", "durationMs", "latencyMs", "message", "steps"]))
+                object, known: ["file", "name", "requirements", "outcome", "durationMs", "statusNotifications",
+                                "latencyMs", "repeat", "message", "phasesMs", "steps"]))
+    }
+
+    /// `"phasesMs": { "connected": 1130, "steps done": 1700 }`, in the file's order.
+    mutating func phases(_ object: JSONObject, at path: JSONPath) -> [ScenarioRecord.Phase]? {
+        guard let phases = optional(object, "phasesMs", at: path, Self.object) else { return nil }
+        return phases.entries.compactMap { entry in
+            optional(phases, entry.key, at: path.appending("phasesMs"), Self.milliseconds)
+                .map { ScenarioRecord.Phase(name: entry.key, atMs: $0) }
+        }
     }
 
     mutating func step(_ value: JSONValue, at path: JSONPath) -> StepRecord? {

@@ -21,11 +21,29 @@ public struct ScenarioRecord: Sendable, Equatable {
     /// Scenario-level problems: latency limits, keys held at the end, a crash of the device under test.
     public var message: String?
     public var steps: [StepRecord]
-    /// Keys this version does not know or does not interpret (`statusNotifications`, `phasesMs`…), kept as they were.
+    /// Status notifications (R5) the phone received during the scenario.
+    public var statusNotifications: Int?
+    /// Which repeat of the suite this is (`hil run --repeat`), from 1; nil in a run without repeats.
+    public var repetition: Int?
+    /// When each phase of the scenario ended, in ms from its start, in order (`phasesMs`).
+    public var phasesMs: [Phase]?
+    /// Keys this version does not know or does not interpret, kept as they were.
     public var additional: JSONObject
+
+    /// One phase of a scenario (`connected`, `steps done`…) and when it ended, in ms from the scenario's start.
+    public struct Phase: Sendable, Equatable {
+        public var name: String
+        public var atMs: Double
+
+        public init(name: String, atMs: Double) {
+            self.name = name
+            self.atMs = atMs
+        }
+    }
 
     public init(file: String, name: String, requirements: [String] = [], outcome: Outcome, durationMs: Double? = nil,
                 latencyMs: LatencySummary? = nil, message: String? = nil, steps: [StepRecord],
+                statusNotifications: Int? = nil, repetition: Int? = nil, phasesMs: [Phase]? = nil,
                 additional: JSONObject = JSONObject())
     {
         self.file = file
@@ -36,6 +54,9 @@ public struct ScenarioRecord: Sendable, Equatable {
         self.latencyMs = latencyMs
         self.message = message
         self.steps = steps
+        self.statusNotifications = statusNotifications
+        self.repetition = repetition
+        self.phasesMs = phasesMs
         self.additional = additional
     }
 

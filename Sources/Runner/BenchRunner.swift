@@ -6,7 +6,6 @@ import InputCodes
 import Foundation
 public import LatencyStats
 import RemoteTouchProtocol
-import StrictJSON
 
 /// `hil bench`: streams cursor commands at a fixed rate through the real link, on both write paths, and measures
 /// write → evdev latency, the achieved rate and what was lost; then finds the highest rate each path sustains

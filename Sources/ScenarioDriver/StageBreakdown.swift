@@ -29,6 +29,13 @@ public enum StageBreakdown {
         public var peripheral: Double
         public var kernel: Double
 
+        public init(gesture: Double, link: Double, peripheral: Double, kernel: Double) {
+            self.gesture = gesture
+            self.link = link
+            self.peripheral = peripheral
+            self.kernel = kernel
+        }
+
         public static let names = ["gesture", "link", "peripheral", "kernel"]
         public var values: [Double] { [gesture, link, peripheral, kernel] }
     }

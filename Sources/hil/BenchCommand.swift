@@ -3,7 +3,6 @@ import Foundation
 import LatencyStats
 import Rig
 import Runner
-import StrictJSON
 
 /// Streams cursor commands through the real link and measures latency, rate and loss on both write paths.
 struct BenchCommand: AsyncParsableCommand {
@@ -77,7 +76,7 @@ struct BenchCommand: AsyncParsableCommand {
         print("")
         print(Self.table(results, paths: settings.paths))
         let facts = HostFacts.probe()
-        let json = Self.json(results, paths: settings.paths, settings: settings, rig: rigName, kernel: facts.kernelRelease, bluez: facts.bluetoothdVersion)
+        let json = BenchRunner.json(results, paths: settings.paths, settings: settings, rig: rigName, kernel: facts.kernelRelease, bluez: facts.bluetoothdVersion)
         try json.write(toFile: work + "/bench.json", atomically: true, encoding: .utf8)
         print("results: \(work)/bench.json")
         fflush(nil)
@@ -107,36 +106,5 @@ struct BenchCommand: AsyncParsableCommand {
                 + paths.map { path in (results[path].map(cell) ?? "-").padding(toLength: 12, withPad: " ", startingAt: 0) }.joined())
         }
         return lines.joined(separator: "\n")
-    }
-
-    static func json(_ results: [String: BenchRunner.PathResult], paths: [String], settings: BenchRunner.Settings, rig: String,
-                     kernel: String, bluez: String?) -> String
-    {
-        func summary(_ s: LatencySummary?) -> JSONValue {
-            guard let s else { return .null }
-            func n(_ v: Double?) -> JSONValue { v.map { .number(($0 * 1000).rounded() / 1000) } ?? .null }
-            return .object(JSONObject([("count", .number(Double(s.count))), ("p50", n(s.p50)), ("p95", n(s.p95)), ("p99", n(s.p99)), ("max", n(s.max))]))
-        }
-        func stream(_ s: BenchRunner.Stream) -> JSONValue {
-            .object(JSONObject([
-                ("rateHz", .number(s.rateHz)), ("sent", .number(Double(s.sent))), ("received", .number(Double(s.received))),
-                ("lost", .number(Double(s.lost))), ("lostAt", .string(s.lostAt)), ("verified", .number(Double(s.verified))),
-                ("unseen", .number(Double(s.unseen))), ("unseenAt", .string(s.unseenAt)), ("readerDrops", .number(Double(s.readerDrops))), ("achievedHz", .number((s.achievedHz * 10).rounded() / 10)),
-                ("latencyMs", summary(s.latency)),
-            ]))
-        }
-        let pathValues: [(String, JSONValue)] = paths.compactMap { path in
-            guard let result = results[path], case .object(var main) = stream(result.main) else { return nil }
-            main.set("stagesMs", .object(JSONObject(result.main.stages.keys.sorted().map { ($0, summary(result.main.stages[$0])) })))
-            main.set("maxSustainedHz", result.maxSustainedHz.map(JSONValue.number) ?? .null)
-            main.set("ladder", .array(result.ladder.map(stream)))
-            return (path, .object(main))
-        }
-        let document: JSONValue = .object(JSONObject([
-            ("format", .string("hil-bench/1")), ("rig", .string(rig)), ("kernel", .string(kernel)),
-            ("bluez", bluez.map(JSONValue.string) ?? .null), ("count", .number(Double(settings.count))), ("rateHz", .number(settings.rateHz)),
-            ("paths", .object(JSONObject(pathValues))),
-        ]))
-        return JSONWriter(pretty: true).string(document) + "\n"
     }
 }

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Rig
 import Runner
-import StrictJSON
 
 /// Streams cursor commands for many minutes and reports loss, latency and the computer's memory every minute.
 struct SoakCommand: AsyncParsableCommand {
@@ -61,20 +60,7 @@ struct SoakCommand: AsyncParsableCommand {
         let first = summary.minutes.first?.residentKiB
         let last = summary.minutes.last?.residentKiB
         print("total: sent \(summary.sent), verified \(verified), lost by the link \(summary.lostByLink) (the computer's receipts), SYN_DROPPED \(summary.readerDrops); peripheral RSS \(first.map { String(format: "%.1f", Double($0) / 1024) } ?? "-") MiB at minute 1, \(last.map { String(format: "%.1f", Double($0) / 1024) } ?? "-") MiB at the end")
-        let minutesJSON: [JSONValue] = summary.minutes.map { minute in
-            .object(JSONObject([
-                ("minute", .number(Double(minute.minute))), ("sent", .number(Double(minute.sent))),
-                ("verified", .number(Double(minute.verified))), ("unverified", .number(Double(minute.unverified))),
-                ("p50Ms", minute.latency.p50.map(JSONValue.number) ?? .null), ("p99Ms", minute.latency.p99.map(JSONValue.number) ?? .null),
-                ("residentKiB", minute.residentKiB.map { .number(Double($0)) } ?? .null),
-            ]))
-        }
-        let document: JSONValue = .object(JSONObject([
-            ("format", .string("hil-soak/1")), ("rig", .string(rigName)), ("rateHz", .number(rate)), ("path", .string(path)),
-            ("sent", .number(Double(summary.sent))), ("lostByLink", .number(Double(summary.lostByLink))),
-            ("readerDrops", .number(Double(summary.readerDrops))), ("minutes", .array(minutesJSON)),
-        ]))
-        try (JSONWriter(pretty: true).string(document) + "\n").write(toFile: context.workDirectory + "/soak.json", atomically: true, encoding: .utf8)
+        try summary.json(rig: rigName, rateHz: rate, path: path).write(toFile: context.workDirectory + "/soak.json", atomically: true, encoding: .utf8)
         print("results: \(context.workDirectory)/soak.json")
         fflush(nil)
         if summary.lostByLink > 0 || summary.minutes.contains(where: { $0.unverified > 0 }) { throw ExitCode.failure }

@@ -40,9 +40,12 @@ struct RunResultsTests {
         #expect(taps.firstReason.hasPrefix("steps[2] (tap) failed: expected within 40 ms"))
         #expect(results.scenarios[3].latencyMs == LatencySummary(count: 0, p50: nil, p95: nil, p99: nil, max: nil))
         #expect(results.scenarios[3].firstReason == "the device under test failed: hil peripheral exited with status 1 before advertising")
-        // Keys the report does not interpret are kept.
-        #expect(results.scenarios[0].additional["phasesMs"] != nil)
-        #expect(results.scenarios[0].additional["statusNotifications"] == .number(1))
+        // hil run's own scenario keys are read into the record, in the file's order.
+        #expect(results.scenarios[0].phasesMs
+            == [.init(name: "connected", atMs: 1130), .init(name: "steps done", atMs: 1700)])
+        #expect(results.scenarios[0].statusNotifications == 1)
+        #expect(results.scenarios[0].repetition == nil)
+        #expect(results.scenarios[0].additional.count == 0)
 
         #expect(results.kinds == ["button", "swipe", "tap"])
         let button = try #require(results.latency.kind("button"))

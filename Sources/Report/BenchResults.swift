@@ -1,0 +1,117 @@
+public import LatencyStats
+import StrictJSON
+
+/// What `hil bench` measured (bench.json, format `hil-bench/1`): per write path, the main stream, its stages,
+/// the rate ladder and the highest rate sustained. Stable, so runs can be compared.
+public struct BenchResults: Sendable, Equatable {
+    /// The format this version writes.
+    public static let format = "hil-bench/1"
+
+    public var rig: String
+    /// The kernel release the rig ran (`uname -r`).
+    public var kernel: String
+    /// bluetoothd's version; nil when unknown.
+    public var bluez: String?
+    /// Commands per path in the main stream.
+    public var count: Int
+    /// The main stream's rate.
+    public var rateHz: Double
+    /// In the order the paths were run.
+    public var paths: [Path]
+
+    public init(rig: String, kernel: String, bluez: String?, count: Int, rateHz: Double, paths: [Path]) {
+        self.rig = rig
+        self.kernel = kernel
+        self.bluez = bluez
+        self.count = count
+        self.rateHz = rateHz
+        self.paths = paths
+    }
+
+    /// One write path (`dbus`, `fd`): its main stream, then the ladder of rates tried.
+    public struct Path: Sendable, Equatable {
+        public var name: String
+        public var main: Stream
+        /// The main stream's stages (`link`, `peripheral`) by name; written sorted by name.
+        public var stagesMs: [String: LatencySummary]
+        /// The highest ladder rate sustained; nil when none was.
+        public var maxSustainedHz: Double?
+        public var ladder: [Stream]
+
+        public init(name: String, main: Stream, stagesMs: [String: LatencySummary], maxSustainedHz: Double?,
+                    ladder: [Stream])
+        {
+            self.name = name
+            self.main = main
+            self.stagesMs = stagesMs
+            self.maxSustainedHz = maxSustainedHz
+            self.ladder = ladder
+        }
+    }
+
+    /// One stream of commands at one rate.
+    public struct Stream: Sendable, Equatable {
+        public var rateHz: Double
+        public var sent: Int
+        /// Commands the computer received (its receipts).
+        public var received: Int
+        /// Commands that never reached the computer.
+        public var lost: Int
+        /// Which, as index ranges (`0-6, 180`).
+        public var lostAt: String
+        /// Received commands whose evdev frame was seen.
+        public var verified: Int
+        /// Received commands whose frame the reader did not see.
+        public var unseen: Int
+        public var unseenAt: String
+        /// SYN_DROPPED reports during the stream.
+        public var readerDrops: Int
+        public var achievedHz: Double
+        public var latency: LatencySummary
+
+        public init(rateHz: Double, sent: Int, received: Int, lost: Int, lostAt: String, verified: Int, unseen: Int,
+                    unseenAt: String, readerDrops: Int, achievedHz: Double, latency: LatencySummary)
+        {
+            self.rateHz = rateHz
+            self.sent = sent
+            self.received = received
+            self.lost = lost
+            self.lostAt = lostAt
+            self.verified = verified
+            self.unseen = unseen
+            self.unseenAt = unseenAt
+            self.readerDrops = readerDrops
+            self.achievedHz = achievedHz
+            self.latency = latency
+        }
+    }
+
+    /// bench.json: pretty-printed with a final newline; the achieved rate to 0.1 Hz, latencies to the µs.
+    public var jsonText: String {
+        let pathValues: [(String, JSONValue)] = paths.map { path in
+            var main = Self.json(path.main)
+            let stages = path.stagesMs.keys.sorted().map { ($0, path.stagesMs[$0]!.jsonValue) }
+            main.set("stagesMs", .object(JSONObject(stages)))
+            main.set("maxSustainedHz", path.maxSustainedHz.map(JSONValue.number) ?? .null)
+            main.set("ladder", .array(path.ladder.map { .object(Self.json($0)) }))
+            return (path.name, .object(main))
+        }
+        let document: JSONValue = .object(JSONObject([
+            ("format", .string(Self.format)), ("rig", .string(rig)), ("kernel", .string(kernel)),
+            ("bluez", bluez.map(JSONValue.string) ?? .null), ("count", .number(Double(count))),
+            ("rateHz", .number(rateHz)), ("paths", .object(JSONObject(pathValues))),
+        ]))
+        return JSONWriter(pretty: true).string(document) + "\n"
+    }
+
+    private static func json(_ stream: Stream) -> JSONObject {
+        JSONObject([
+            ("rateHz", .number(stream.rateHz)), ("sent", .number(Double(stream.sent))),
+            ("received", .number(Double(stream.received))), ("lost", .number(Double(stream.lost))),
+            ("lostAt", .string(stream.lostAt)), ("verified", .number(Double(stream.verified))),
+            ("unseen", .number(Double(stream.unseen))), ("unseenAt", .string(stream.unseenAt)),
+            ("readerDrops", .number(Double(stream.readerDrops))),
+            ("achievedHz", .number((stream.achievedHz * 10).rounded() / 10)), ("latencyMs", stream.latency.jsonValue),
+        ])
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+extension RunResults {
+    /// The run as JUnit XML (junit.xml), for CI: one test case per scenario, classname its folder, failures and
+    /// errors with the failed steps' expected vs actual.
+    ///
+    /// With repeats (`isRepeated`), still one test case per scenario: it fails when any repeat did not pass, and
+    /// a scenario whose verdicts differ is marked flaky (a `flaky` property and the verdicts in the message).
+    public var junitXML: String {
+        isRepeated ? junitRepeated : junitSingle
+    }
+
+    private var junitRepeated: String {
+        let entries = ScenarioStability.of(scenarios)
+        let failing = entries.filter { $0.passed < $0.outcomes.count }
+        var xml = Self.junitHeader(
+            tests: entries.count, failures: failing.count, errors: 0, seconds: seconds(scenarios))
+        for entry in entries {
+            let runs = scenarios.filter { $0.file == entry.file }
+            let verdicts = entry.outcomes.map(\.rawValue)
+            xml += "    <testcase classname=\"\(Self.escape(Self.folder(entry.file)))\""
+                + " name=\"\(Self.escape(entry.name))\" time=\"\(Self.time(seconds(runs)))\">\n"
+            xml += "      <properties><property name=\"flaky\" value=\"\(entry.flaky)\"/>"
+                + "<property name=\"verdicts\" value=\"\(verdicts.joined(separator: " "))\"/></properties>\n"
+            if entry.passed < entry.outcomes.count {
+                let summary = (entry.flaky ? "flaky: " : "")
+                    + "passed \(entry.passed) of \(entry.outcomes.count) repeats (\(verdicts.joined(separator: ", ")))"
+                let details = runs.filter { $0.outcome != .passed }
+                    .map { "repeat \($0.repetition ?? 1): \($0.outcome.rawValue)\n" + $0.detail }
+                    .joined(separator: "\n\n")
+                let type = entry.flaky ? "flaky" : "failed"
+                xml += "      <failure message=\"\(Self.escape(summary))\" type=\"\(type)\">"
+                    + "\(Self.escape(summary + "\n" + details))</failure>\n"
+            }
+            xml += "    </testcase>\n"
+        }
+        return xml + "  </testsuite>\n</testsuites>\n"
+    }
+
+    private var junitSingle: String {
+        let failures = scenarios.filter { $0.outcome == .failed || $0.outcome == .inconclusive }.count
+        let errors = scenarios.filter { $0.outcome == .error }.count
+        var xml = Self.junitHeader(
+            tests: scenarios.count, failures: failures, errors: errors, seconds: seconds(scenarios))
+        for scenario in scenarios {
+            let seconds = (scenario.durationMs ?? 0) / 1000
+            xml += "    <testcase classname=\"\(Self.escape(Self.folder(scenario.file)))\""
+                + " name=\"\(Self.escape(scenario.name))\" time=\"\(Self.time(seconds))\""
+            switch scenario.outcome {
+            case .passed:
+                xml += "/>\n"
+            case .failed, .inconclusive, .error:
+                let tag = scenario.outcome == .error ? "error" : "failure"
+                let details = scenario.detail
+                let first = details.split(separator: "\n").first.map(String.init) ?? scenario.outcome.rawValue
+                xml += ">\n      <\(tag) message=\"\(Self.escape(first))\" type=\"\(scenario.outcome.rawValue)\">"
+                    + "\(Self.escape(details))</\(tag)>\n    </testcase>\n"
+            }
+        }
+        return xml + "  </testsuite>\n</testsuites>\n"
+    }
+
+    private static func junitHeader(tests: Int, failures: Int, errors: Int, seconds: Double) -> String {
+        let counts = "tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(time(seconds))\""
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites \(counts)>\n"
+            + "  <testsuite name=\"hil run\" \(counts)>\n"
+    }
+
+    private func seconds(_ scenarios: [ScenarioRecord]) -> Double {
+        scenarios.reduce(0) { $0 + ($1.durationMs ?? 0) } / 1000
+    }
+
+    /// Seconds with 3 decimals: `1.700`.
+    private static func time(_ seconds: Double) -> String {
+        String(format: "%.3f", seconds)
+    }
+
+    /// The scenario file's folder, JUnit's classname: `Scenarios/taps/double-tap.json` → `Scenarios/taps`.
+    private static func folder(_ file: String) -> String {
+        (file as NSString).deletingLastPathComponent
+    }
+
+    private static func escape(_ text: String) -> String {
+        Markup.escape(text, apostrophes: false)
+    }
+}
+
+extension ScenarioRecord {
+    /// Why the scenario did not pass, in full: each failed or inconclusive step with its message indented, then
+    /// the scenario-level problems. Empty for a passed scenario without a message.
+    public var detail: String {
+        var lines: [String] = []
+        for step in problemSteps {
+            lines.append("steps[\(step.index)] (\(step.kind)) \(step.outcome.rawValue):")
+            lines.append(contentsOf: (step.message ?? "").split(separator: "\n").map { "  " + $0 })
+        }
+        lines.append(contentsOf: (message ?? "").split(separator: "\n").map(String.init))
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import LatencyStats
+import Report
+@testable import Runner
+import ScenarioDriver
+import Testing
+
+/// `hil run`'s results.json and junit.xml, `hil bench`'s bench.json and `hil soak`'s soak.json for fixed runs,
+/// compared byte for byte with the golden files in Tests/ReportTests/Snapshots (the same files ReportTests checks
+/// Report's writers against): this proves the conversion from the runner's results to Report's values loses
+/// nothing. results.json and junit.xml were first recorded from the writers as they were before they moved.
+///
+/// To rewrite the golden files after a deliberate format change: `HIL_RECORD_SNAPSHOTS=1 swift test --filter
+/// RunnerTests.WriterSnapshotTests`, then review the diff with git.
+@Suite("hil run's writers against the golden files")
+struct WriterSnapshotTests {
+    @Test("one run: results.json")
+    func singleResults() throws {
+        let text = RunReport.json(
+            RunFixtures.single, environment: RunFixtures.environment, startedAt: RunFixtures.startedAt,
+            wallMs: 61234.56, shard: (index: 2, count: 3))
+        try RunnerSnapshot.check(text, named: "results-single.json")
+    }
+
+    @Test("one run: junit.xml")
+    func singleJUnit() throws {
+        try RunnerSnapshot.check(RunReport.junit(RunFixtures.single), named: "junit-single.xml")
+    }
+
+    @Test("repeated run: results.json with stability")
+    func repeatedResults() throws {
+        let text = RunReport.json(
+            RunFixtures.repeated, environment: RunFixtures.environment, startedAt: RunFixtures.startedAt,
+            wallMs: 9000.4)
+        try RunnerSnapshot.check(text, named: "results-repeated.json")
+    }
+
+    @Test("repeated run: junit.xml with flaky scenarios")
+    func repeatedJUnit() throws {
+        try RunnerSnapshot.check(RunReport.junit(RunFixtures.repeated), named: "junit-repeated.xml")
+    }
+
+    @Test("hil bench's results: bench.json")
+    func bench() throws {
+        var settings = BenchRunner.Settings()
+        settings.count = 1000
+        settings.rateHz = 100
+        let text = BenchRunner.json(
+            RunFixtures.bench, paths: ["dbus", "fd", "absent"], settings: settings, rig: "vm", kernel: "6.1.0-56-amd64",
+            bluez: nil)
+        try RunnerSnapshot.check(text, named: "bench.json")
+    }
+
+    @Test("hil soak's results: soak.json")
+    func soak() throws {
+        let summary = SoakRunner.Summary(
+            minutes: [
+                SoakRunner.Minute(
+                    minute: 1, sent: 7200, verified: 7200,
+                    latency: LatencySummary(count: 7200, p50: 8.40712, p95: 13.1, p99: 21.00049, max: 48.2),
+                    residentKiB: 10240),
+                SoakRunner.Minute(minute: 2, sent: 7200, verified: 7195, latency: .empty, residentKiB: nil),
+            ],
+            lostByLink: 3, sent: 14400, readerDrops: 1)
+        try RunnerSnapshot.check(summary.json(rig: "vm", rateHz: 120, path: "fd"), named: "soak.json")
+    }
+
+    @Test("hil run --repeat's table, from Report's stability")
+    func stabilityTable() {
+        #expect(RunReport.stabilityTable(RunFixtures.repeated) == """
+            stability over 3 repeats (P passed, F failed, I inconclusive, E error):
+              PPP     3/3  steady
+              PFP     2/3  FLAKY flaky <one>
+              EEE     0/3  broken & "stuck"
+            1 flaky scenario(s): verdicts differ between repeats
+            """)
+    }
+}
+
+/// Fixed runs: every outcome, stages and phases, messages with characters XML must escape or cannot carry.
+enum RunFixtures {
+    static let startedAt = Date(timeIntervalSince1970: 1_795_000_000.25)
+
+    static let environment = RunEnvironment(
+        kernel: "6.1.0-56-amd64", bluez: "5.66", rig: "vm", latencyScale: 4, peripheralAdapter: "hci0",
+        centralAdapter: "hci1", host: nil, writePath: nil)
+
+    static func stages(_ gesture: Double, _ link: Double, _ peripheral: Double, _ kernel: Double)
+        -> StageBreakdown.Stages
+    {
+        StageBreakdown.Stages(gesture: gesture, link: link, peripheral: peripheral, kernel: kernel)
+    }
+
+    static func phases(_ connected: Double, _ done: Double) -> [ScenarioResult.Phase] {
+        [.init(name: "connected", atMs: connected), .init(name: "steps done", atMs: done)]
+    }
+
+    static var single: [ScenarioResult] {
+        var passed = ScenarioResult(
+            file: "Scenarios/buttons/buttons-by-mode.json", name: "back & forward follow the mode",
+            requirements: ["R3.1", "R3.2"], outcome: .passed,
+            steps: [
+                StepResult(index: 0, kind: "mode", outcome: .unchecked, latencyMs: nil, commands: 1, message: ""),
+                StepResult(index: 1, kind: "button", outcome: .passed, latencyMs: 8.40712, commands: 1, message: "",
+                           stages: stages(0, 7.20349, 1.15051, 0.0531)),
+                StepResult(index: 2, kind: "button", outcome: .passed, latencyMs: 13.1004, commands: 1, message: "",
+                           stages: stages(0, 11.6, 1.44449, -0.0021)),
+            ],
+            message: "", durationMs: 1700.5)
+        passed.statusNotifications = 1
+        passed.phases = phases(1130.4, 1700.5)
+        var failed = ScenarioResult(
+            file: "Scenarios/taps/double-tap.json", name: "double tap <300 ms> is \"double\"",
+            requirements: ["R2.1"], outcome: .failed,
+            steps: [
+                StepResult(index: 0, kind: "tap", outcome: .passed, latencyMs: 9.703, commands: 1, message: "",
+                           stages: stages(0, 8.407, 1.23, 0.07)),
+                StepResult(index: 1, kind: "tap", outcome: .failed, latencyMs: nil, commands: 2,
+                           message: "expected: BTN_LEFT 1, 0, 1, 0\nactual:   BTN_LEFT 1, 0 & nothing else\n"
+                               + "bell \u{7} escape \u{1B}[0m quote ' tab\there"),
+                StepResult(index: 2, kind: "tap", outcome: .passed, latencyMs: 48.2, commands: 1, message: ""),
+            ],
+            message: "p95 48.2 ms > limit 40 ms (×4 on vm)", durationMs: 2900.0)
+        failed.statusNotifications = 1
+        failed.phases = phases(1210, 2900)
+        var inconclusive = ScenarioResult(
+            file: "Scenarios/swipes/swipe-fast.json", name: "fast swipe", requirements: [], outcome: .inconclusive,
+            steps: [
+                StepResult(index: 0, kind: "swipe", outcome: .inconclusive, latencyMs: 182.5274, commands: 12,
+                           message: "SYN_DROPPED: the reader fell behind", stages: stages(176.127, 9.807, 1.1, 0.1)),
+                StepResult(index: 1, kind: "wait", outcome: .unchecked, latencyMs: nil, commands: 0, message: ""),
+            ],
+            message: "", durationMs: 2500.25)
+        inconclusive.phases = phases(1100, 2500)
+        let error = ScenarioResult(
+            file: "scenario-at-root.json", name: "peripheral crashes", requirements: ["R10"], outcome: .error,
+            steps: [],
+            message: "hil peripheral exited with status 134\nrun `hil doctor`", durationMs: 350.75)
+        return [passed, failed, inconclusive, error]
+    }
+
+    /// The bench of ReportTests' `WriterFixtures.bench`, as `BenchRunner` measures it.
+    static var bench: [String: BenchRunner.PathResult] {
+        func stream(rate: Double, sent: Int, received: Int, lostAt: String = "", unseen: Int = 0, unseenAt: String = "",
+                    achievedHz: Double, readerDrops: Int = 0, empty: Bool = false,
+                    stages: [String: LatencySummary] = [:]) -> BenchRunner.Stream
+        {
+            let latency = empty ? LatencySummary.empty
+                : LatencySummary(count: received - unseen, p50: 8.40712, p95: 13.1, p99: 21.0049, max: 48.2)
+            var stream = BenchRunner.Stream(
+                path: "", rateHz: rate, sent: sent, received: received, verified: received - unseen,
+                achievedHz: achievedHz, latency: latency, stages: stages)
+            stream.lostAt = lostAt
+            stream.unseenAt = unseenAt
+            stream.readerDrops = readerDrops
+            return stream
+        }
+        let dbusStages = [
+            "peripheral": LatencySummary(count: 991, p50: 1.10049, p95: 1.5, p99: 2.25, max: 3.0001),
+            "link": LatencySummary(count: 991, p50: 7.20349, p95: 11.6, p99: 14.0, max: 30.12345),
+        ]
+        return [
+            "dbus": BenchRunner.PathResult(
+                main: stream(rate: 100, sent: 1000, received: 993, lostAt: "0-6", unseen: 2, unseenAt: "180, 955",
+                             achievedHz: 99.96123, stages: dbusStages),
+                ladder: [stream(rate: 100, sent: 200, received: 190, lostAt: "3-12", achievedHz: 94.04)],
+                maxSustainedHz: nil),
+            "fd": BenchRunner.PathResult(
+                main: stream(rate: 100, sent: 1000, received: 1000, achievedHz: 100.04),
+                ladder: [
+                    stream(rate: 100, sent: 200, received: 200, achievedHz: 100.01),
+                    stream(rate: 400, sent: 800, received: 800, achievedHz: 398.76, readerDrops: 1, empty: true),
+                ],
+                maxSustainedHz: 400),
+        ]
+    }
+
+    static var repeated: [ScenarioResult] {
+        var results: [ScenarioResult] = []
+        let verdicts: [(String, String, [ScenarioResult.Outcome])] = [
+            ("Scenarios/a/steady.json", "steady", [.passed, .passed, .passed]),
+            ("Scenarios/b/flaky.json", "flaky <one>", [.passed, .failed, .passed]),
+            ("Scenarios/c/broken.json", "broken & \"stuck\"", [.error, .error, .error]),
+        ]
+        for repetition in 1...3 {
+            for (file, name, outcomes) in verdicts {
+                let outcome = outcomes[repetition - 1]
+                let step = StepResult(
+                    index: 0, kind: "swipe", outcome: outcome == .failed ? .failed : .passed,
+                    latencyMs: outcome == .error ? nil : 10 + Double(repetition) * 1.2345, commands: 3,
+                    message: outcome == .failed ? "expected REL_X 30\nactual REL_X 29" : "")
+                var result = ScenarioResult(
+                    file: file, name: name, requirements: ["R1.1"], outcome: outcome,
+                    steps: outcome == .error ? [] : [step],
+                    message: outcome == .error ? "rig failed: bluetoothd is gone" : "",
+                    durationMs: 1000 + Double(repetition) * 10.5)
+                result.repetition = repetition
+                result.statusNotifications = repetition
+                result.phases = phases(500, 900 + Double(repetition))
+                results.append(result)
+            }
+        }
+        return results
+    }
+}
+
+/// Golden-file comparison; `HIL_RECORD_SNAPSHOTS=1` rewrites the files instead.
+enum RunnerSnapshot {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("ReportTests/Snapshots")
+
+    static func check(_ actual: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let url = folder.appendingPathComponent(name)
+        if ProcessInfo.processInfo.environment["HIL_RECORD_SNAPSHOTS"] == "1" {
+            try actual.write(to: url, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try String(contentsOf: url, encoding: .utf8)
+        guard expected != actual else { return }
+        let (old, new) = (expected.components(separatedBy: "\n"), actual.components(separatedBy: "\n"))
+        let first = zip(old, new).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            ?? min(old.count, new.count)
+        Issue.record(
+            """
+            \(name) differs from the golden file at line \(first + 1):
+              expected: \(first < old.count ? old[first].debugDescription : "(end of file)")
+              actual:   \(first < new.count ? new[first].debugDescription : "(end of file)")
+            (HIL_RECORD_SNAPSHOTS=1 rewrites the golden files)
+            """, sourceLocation: sourceLocation)
+    }
+}
