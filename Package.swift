@@ -48,7 +48,7 @@ let package = Package(
         // The computer side on Linux: BlueZ GATT application, pairing, status, uinput output.
         .target(
             name: "Peripheral",
-            dependencies: ["DBus", "BlueZAPI", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "StrictJSON"]),
+            dependencies: ["DBus", "BlueZAPI", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "StrictJSON", "Report"]),
 
         // The verifier: what a scenario step expects of the evdev frames, and the verdict.
         .target(name: "Verifier", dependencies: ["InputCodes", "RemoteTouchProtocol", "GestureModel"]),
@@ -63,7 +63,7 @@ let package = Package(
         // the offline link and computer behind `hil replay`.
         .target(
             name: "ScenarioDriver",
-            dependencies: ["Scenario", "GestureModel", "GestureScript", "RemoteTouchProtocol", "Verifier", "InputCodes", "CommandMapping", "StrictJSON"]),
+            dependencies: ["Scenario", "GestureModel", "GestureScript", "RemoteTouchProtocol", "Verifier", "InputCodes", "CommandMapping", "StrictJSON", "Report"]),
 
         // The phone side's BLE client over BlueZ D-Bus (the virtual central grows from it).
         .target(name: "Central", dependencies: ["DBus", "BlueZAPI", "RemoteTouchProtocol", "StrictJSON"]),

@@ -17,7 +17,7 @@ public final class CommandProcessor: Sendable {
     }
 
     private let sink: any InputSink
-    private let pairing: PairingAuthority
+    public let pairing: PairingAuthority
     private let log: PeripheralLog
     private let mapper: Mutex<CommandMapper>
     private let handling = Mutex<[Duration]>([])

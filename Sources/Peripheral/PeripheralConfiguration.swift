@@ -21,6 +21,8 @@ public struct PeripheralConfiguration: Sendable {
     public var receiptsFile: String?
     /// A well-known bus name to own, or nil for none.
     public var busName: String?
+    /// Where to write the ready record (`ReadyRecord`) each time the computer serves; nil for none.
+    public var readyFile: String?
     /// R5: status every 2 s while a central is subscribed.
     public var statusInterval: Duration = .seconds(2)
 

@@ -1,10 +1,10 @@
 public import InputCodes
 import Foundation
+import Report
 import Synchronization
 
-/// One line per write of the command characteristic, for latency breakdowns: when it was received, when each
-/// of its frames was written to uinput (CLOCK_MONOTONIC, ns), and the payload:
-/// `<received> <written,written,…|-> <payload as UTF-8>`; `-` for a refused write.
+/// One line per write of the command characteristic, for latency breakdowns, in `ReceiptLine`'s format: when it
+/// was received, when each of its frames was written to uinput (CLOCK_MONOTONIC, ns), and the payload.
 /// Lines are buffered and written every 256 commands and on `flush` (the peripheral flushes every 250 ms and
 /// when it stops).
 public final class ReceiptLog: Sendable {
@@ -19,11 +19,9 @@ public final class ReceiptLog: Sendable {
     }
 
     public func record(received: MonotonicTime, written: [MonotonicTime]?, payload: [UInt8]) {
-        let times = written.map { $0.isEmpty ? "-" : $0.map { String($0.nanoseconds) }.joined(separator: ",") } ?? "-"
-        // One line per write: control characters (a hostile payload's newlines) become spaces.
-        let text = String(decoding: payload.prefix(600), as: UTF8.self).map { $0.isNewline || $0 == "\t" ? " " : $0 }
+        let line = ReceiptLine(received: received.nanoseconds, written: written.map { $0.map(\.nanoseconds) }, payload: payload)
         state.withLock { state in
-            state.buffer += "\(received.nanoseconds) \(times) \(String(text))\n"
+            state.buffer += line.text + "\n"
             state.lines += 1
             if state.lines % 256 == 0 { Self.write(&state) }
         }

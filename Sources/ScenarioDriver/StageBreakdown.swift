@@ -1,3 +1,5 @@
+public import Report
+
 /// Splits a step's latency at the command whose frame completed its match: the gesture's own span, the link,
 /// the peripheral and the kernel (docs/results-format.md). Pure: fed with the phone's sends and the
 /// peripheral's receipts (`hil peripheral --receipts-log`), all on CLOCK_MONOTONIC in nanoseconds.
@@ -11,17 +13,8 @@ public enum StageBreakdown {
         }
     }
 
-    public struct Receipt: Sendable, Hashable {
-        public var received: UInt64
-        /// When each of its frames was written to uinput; nil for a refused write.
-        public var written: [UInt64]?
-        public var payload: String
-        public init(received: UInt64, written: [UInt64]?, payload: String) {
-            self.received = received
-            self.written = written
-            self.payload = payload
-        }
-    }
+    /// A write the computer received, from its receipts log (the format is `ReceiptLine`'s).
+    public typealias Receipt = ReceiptLine
 
     public struct Stages: Sendable, Hashable {
         public var gesture: Double
@@ -42,12 +35,7 @@ public enum StageBreakdown {
 
     /// Reads the receipts log; malformed lines are skipped (a crash can cut the last one).
     public static func receipts(_ text: String) -> [Receipt] {
-        text.split(separator: "\n").compactMap { line in
-            let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-            guard parts.count == 3, let received = UInt64(parts[0]) else { return nil }
-            let written: [UInt64]? = parts[1] == "-" ? nil : parts[1].split(separator: ",").compactMap { UInt64($0) }
-            return Receipt(received: received, written: written, payload: String(parts[2]))
-        }
+        ReceiptLine.parse(log: text)
     }
 
     /// The i-th send's receipt index. Sends and receipts with the same payload are matched in order (bluetoothd

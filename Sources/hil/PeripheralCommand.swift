@@ -52,9 +52,14 @@ struct PeripheralCommand: AsyncParsableCommand {
     var busName: String?
 
     @Option(help: ArgumentHelp("Write each command's receipt and uinput write times (CLOCK_MONOTONIC) to this file.",
-                               discussion: "One line per write: received ns, written ns of each frame (or - if refused), payload. hil run uses it for the per-stage latency breakdown.",
+                               discussion: "One line per write: received ns, written ns of each frame (none when it writes no frame, - if refused), payload. hil run uses it for the per-stage latency breakdown.",
                                valueName: "file"))
     var receiptsLog: String?
+
+    @Option(help: ArgumentHelp("Write a ready record to this file each time the computer serves.",
+                               discussion: "One JSON object, written atomically after the start and again after each re-registration (a bluetoothd restart): {\"ready\":true,\"pid\":…,\"adapter\":\"hci0\",\"uinputDevice\":\"/dev/input/event3\",\"endpoints\":[\"ble\"],\"registrations\":1}. hil run waits for it instead of reading the log; it is removed on a clean stop.",
+                               valueName: "file"))
+    var readyFile: String?
 
     func validate() throws {
         if let adapter, !(adapter.hasPrefix("hci") && Int(adapter.dropFirst(3)) != nil) {
@@ -78,6 +83,7 @@ struct PeripheralCommand: AsyncParsableCommand {
         configuration.pairing.lockout = .seconds(lockoutSeconds)
         configuration.receiptsFile = receiptsLog
         configuration.busName = busName
+        configuration.readyFile = readyFile
         try FileManager.default.createDirectory(
             atPath: configuration.stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let log = PeripheralLog(path: configuration.stateDirectory + "/peripheral.log")

@@ -1,0 +1,110 @@
+import BlueZAPI
+import DBus
+import Foundation
+import RemoteTouchProtocol
+
+extension GattEndpoint {
+    func exportObjects() async throws(PeripheralError) {
+        let service = RemoteTouchService.self
+        let path = PeripheralConfiguration.self
+        let uuid = { (text: String) in DBusProperty("UUID", "s", get: { .string(text) }) }
+        let inService = DBusProperty("Service", "o", get: { .objectPath(path.servicePath) })
+        do {
+            try await connection.addObjectManager(at: path.applicationPath)
+            try await connection.export(path.servicePath, [
+                DBusInterface(BlueZ.gattService, properties: [
+                    uuid(service.serviceUUID), DBusProperty("Primary", "b", get: { .bool(true) }),
+                ])
+            ])
+            try await connection.export(path.commandPath, [
+                DBusInterface(BlueZ.gattCharacteristic, methods: [
+                    DBusMethod("WriteValue", in: "aya{sv}", .immediate { [self] call throws(DBusError) in
+                        try commandWritten(call.body[0].bytesValue ?? [], options: call.body[1])
+                        return []
+                    }),
+                    DBusMethod("AcquireWrite", in: "a{sv}", out: "hq", .immediate { [self] call throws(DBusError) in
+                        try acquireWrite(options: call.body[0])
+                    }),
+                ], properties: [
+                    uuid(service.commandUUID), inService,
+                    DBusProperty("Flags", "as", get: { .strings(["write", "write-without-response"]) }),
+                    DBusProperty("WriteAcquired", "b", get: { [self] in .bool(status.withLock { !$0.writers.isEmpty }) }),
+                ])
+            ])
+            try await connection.export(path.statusPath, [
+                DBusInterface(BlueZ.gattCharacteristic, methods: [
+                    DBusMethod("StartNotify", .immediate { [self] _ in
+                        status.withLock { $0.notifying = true }
+                        log.info("status notifications started")
+                        return []
+                    }),
+                    DBusMethod("StopNotify", .immediate { [self] _ in
+                        status.withLock { $0.notifying = false }
+                        log.info("status notifications stopped")
+                        return []
+                    }),
+                    DBusMethod("AcquireNotify", in: "a{sv}", out: "hq", .immediate { [self] call throws(DBusError) in
+                        try acquireNotify(options: call.body[0])
+                    }),
+                ], properties: [
+                    uuid(service.statusUUID), inService,
+                    DBusProperty("Flags", "as", get: { .strings(["notify"]) }),
+                    DBusProperty("Notifying", "b", get: { [self] in .bool(status.withLock { $0.notifying }) }),
+                    DBusProperty("NotifyAcquired", "b", get: { [self] in .bool(status.withLock { $0.channel != nil }) }),
+                    DBusProperty("Value", "ay", get: { [self] in .bytes(status.withLock { $0.value }) }),
+                ])
+            ])
+            try await connection.export(path.pairingPath, [
+                DBusInterface(BlueZ.gattCharacteristic, methods: [
+                    DBusMethod("ReadValue", in: "a{sv}", out: "ay", .immediate { [self] call throws(DBusError) in
+                        let central = try Self.central(call.body[0])
+                        return [.bytes(host.pairingRead(by: central))]
+                    }),
+                    DBusMethod("WriteValue", in: "aya{sv}", .immediate { [self] call throws(DBusError) in
+                        try pairingWritten(call.body[0].bytesValue ?? [], options: call.body[1])
+                        return []
+                    }),
+                ], properties: [
+                    uuid(service.pairingUUID), inService, DBusProperty("Flags", "as", get: { .strings(["read", "write"]) }),
+                ])
+            ])
+            try await connection.export(path.advertisementPath, [
+                DBusInterface(BlueZ.advertisement, methods: [
+                    DBusMethod("Release", .immediate { [self] _ in
+                        log.info("bluetoothd released the advertisement")
+                        return []
+                    })
+                ], properties: [
+                    DBusProperty("Type", "s", get: { .string("peripheral") }),
+                    DBusProperty("ServiceUUIDs", "as", get: { .strings([service.serviceUUID]) }),
+                    DBusProperty("LocalName", "s", get: { [configuration] in .string(configuration.name) }),
+                    DBusProperty("Discoverable", "b", get: { .bool(true) }),
+                ])
+            ])
+            try await connection.export(path.agentPath, [agentInterface()])
+        } catch {
+            throw PeripheralError("cannot export the GATT application: \(error)")
+        }
+    }
+
+    /// Just Works pairing: bluetoothd cancels it unless an agent answers, so this one accepts.
+    func agentInterface() -> DBusInterface {
+        let accept = { [log] (what: String) -> DBusMethodHandler in
+            .immediate { call in
+                log.info("agent: \(what) \(call.body.first?.stringValue ?? "") accepted")
+                return []
+            }
+        }
+        return DBusInterface(BlueZ.agent, methods: [
+            DBusMethod("Release", accept("release")),
+            DBusMethod("Cancel", accept("cancel")),
+            DBusMethod("RequestAuthorization", in: "o", accept("authorization for")),
+            DBusMethod("RequestConfirmation", in: "ou", accept("confirmation for")),
+            DBusMethod("AuthorizeService", in: "os", accept("service for")),
+            DBusMethod("DisplayPasskey", in: "ouq", accept("passkey display for")),
+            DBusMethod("DisplayPinCode", in: "os", accept("PIN display for")),
+            DBusMethod("RequestPasskey", in: "o", out: "u", .immediate { _ in [.uint32(0)] }),
+            DBusMethod("RequestPinCode", in: "o", out: "s", .immediate { _ in [.string("0000")] }),
+        ])
+    }
+}

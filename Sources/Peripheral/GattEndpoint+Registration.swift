@@ -1,0 +1,148 @@
+import BlueZAPI
+import DBus
+import Foundation
+import RemoteTouchProtocol
+
+extension GattEndpoint {
+    func register() async throws(PeripheralError) {
+        let adapter = BlueZ.adapterPath(configuration.adapter)
+        let adapterName = configuration.adapter
+        let step = { (what: String, error: DBusError) -> PeripheralError in
+            PeripheralError(
+                "\(what) failed: \(error.name): \(error.message)",
+                hint: error.name == DBusError.unknownObjectName || error.name.hasSuffix("ServiceUnknown")
+                    ? "no adapter \(adapterName) on bluetoothd: `bluetoothctl list`, or `hil doctor`"
+                    : "is bluetoothd running on this bus? `hil doctor` checks the rigs")
+        }
+        // Wait for bluetoothd to bring the adapter up (it powers adapters itself on start); power it on only if
+        // it stays off, so we do not race bluetoothd's own power-on (advertising registered in that race was
+        // accepted but never active).
+        let readyBy = ContinuousClock.now + .seconds(10)
+        var poweredOn = false
+        var askedForPower = false
+        while !poweredOn {
+            do {
+                let reply = try await connection.call(
+                    destination: BlueZ.service, path: adapter, interface: "org.freedesktop.DBus.Properties", member: "Get",
+                    [.string(BlueZ.adapter), .string("Powered")], timeout: .seconds(3))
+                poweredOn = reply.first?.unwrapped.boolValue == true
+                if !poweredOn && !askedForPower && ContinuousClock.now > readyBy - .seconds(7) {
+                    askedForPower = true
+                    _ = try await connection.call(
+                        destination: BlueZ.service, path: adapter, interface: "org.freedesktop.DBus.Properties", member: "Set",
+                        [.string(BlueZ.adapter), .string("Powered"), .variant(.bool(true))])
+                }
+            } catch where ContinuousClock.now < readyBy {
+                // The adapter may not be exported yet.
+            } catch {
+                throw step("reading adapter \(configuration.adapter)", error)
+            }
+            if !poweredOn {
+                guard ContinuousClock.now < readyBy else {
+                    throw PeripheralError("adapter \(configuration.adapter) did not power on within 10 s",
+                                          hint: "check `bluetoothctl show \(configuration.adapter)` and rfkill")
+                }
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        do {
+            _ = try await connection.call(destination: BlueZ.service, path: "/org/bluez", interface: BlueZ.agentManager,
+                                          member: "RegisterAgent", [.objectPath(PeripheralConfiguration.agentPath), .string("NoInputNoOutput")])
+            _ = try await connection.call(destination: BlueZ.service, path: "/org/bluez", interface: BlueZ.agentManager,
+                                          member: "RequestDefaultAgent", [.objectPath(PeripheralConfiguration.agentPath)])
+        } catch {
+            throw step("registering the pairing agent", error)
+        }
+        do {
+            _ = try await connection.call(destination: BlueZ.service, path: adapter, interface: BlueZ.gattManager,
+                                          member: "RegisterApplication", [.objectPath(PeripheralConfiguration.applicationPath), .properties([])])
+        } catch {
+            throw step("GattManager1.RegisterApplication on \(adapter)", error)
+        }
+        try await registerAdvertisement(step)
+        log.info("registered on \(configuration.adapter): service \(RemoteTouchService.serviceUUID), advertising as \"\(configuration.name)\"")
+    }
+
+    /// Registers the advertisement and checks it is active (`ActiveInstances`), registering it once more if
+    /// bluetoothd accepted it without starting it.
+    func registerAdvertisement(_ step: (String, DBusError) -> PeripheralError) async throws(PeripheralError) {
+        let adapter = BlueZ.adapterPath(configuration.adapter)
+        let path = PeripheralConfiguration.advertisementPath
+        for attempt in 1...2 {
+            do {
+                _ = try await connection.call(destination: BlueZ.service, path: adapter, interface: BlueZ.advertisingManager,
+                                              member: "RegisterAdvertisement", [.objectPath(path), .properties([])])
+            } catch {
+                throw step("LEAdvertisingManager1.RegisterAdvertisement on \(adapter)", error)
+            }
+            let checkBy = ContinuousClock.now + .seconds(2)
+            while ContinuousClock.now < checkBy {
+                let active = try? await connection.call(
+                    destination: BlueZ.service, path: adapter, interface: "org.freedesktop.DBus.Properties", member: "Get",
+                    [.string(BlueZ.advertisingManager), .string("ActiveInstances")], timeout: .seconds(2))
+                if let count = active?.first?.unwrapped.integerValue, count > 0 { return }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            log.warning("advertisement registered but not active on \(configuration.adapter) (attempt \(attempt)); registering it again")
+            _ = try? await connection.call(destination: BlueZ.service, path: adapter, interface: BlueZ.advertisingManager,
+                                           member: "UnregisterAdvertisement", [.objectPath(path)])
+        }
+        throw PeripheralError("the advertisement on \(configuration.adapter) was accepted but never became active",
+                              hint: "`bluetoothctl show \(configuration.adapter)` shows ActiveInstances; restart bluetoothd")
+    }
+
+    /// Re-registers when bluetoothd comes back; releases held keys when a central disconnects.
+    /// - Returns: the watching tasks, for `stop` to cancel.
+    func watchBlueZ() async -> [Task<Void, Never>] {
+        let owners = try? await connection.signals(DBusMatchRule(
+            sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arg0: BlueZ.service))
+        let devices = try? await connection.signals(DBusMatchRule(
+            sender: BlueZ.service, pathNamespace: BlueZ.adapterPath(configuration.adapter),
+            interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged", arg0: BlueZ.device))
+        var started: [Task<Void, Never>] = []
+        if let owners {
+            started.append(Task { [self] in
+                for await change in owners {
+                    let newOwner = change.body.count == 3 ? change.body[2].stringValue ?? "" : ""
+                    if newOwner.isEmpty {
+                        log.warning("bluetoothd left the bus; holding nothing until it is back")
+                        host.sessionEnded("bluetoothd", reason: "bluetoothd stopped")
+                        continue
+                    }
+                    log.info("bluetoothd is back (\(newOwner)); registering again")
+                    await reRegister()
+                }
+            })
+        }
+        if let devices {
+            started.append(Task { [self] in
+                for await change in devices {
+                    guard let properties = change.body.count > 1 ? change.body[1].dictionaryValue : nil,
+                        properties["Connected"]?.unwrapped.boolValue == false
+                    else { continue }
+                    let address = change.path.flatMap(BlueZ.address(ofDevicePath:)) ?? "?"
+                    log.info("central \(address) disconnected")
+                    host.sessionEnded(address, reason: "central \(address) disconnected")
+                }
+            })
+        }
+        return started
+    }
+
+    func reRegister() async {
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < .seconds(10) {
+            do {
+                try await register()
+                let elapsed = ContinuousClock.now - start
+                let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+                log.info("registered again \(String(format: "%.1f", ms)) ms after bluetoothd came back")
+                host.ready(name)
+                return
+            } catch {
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        log.error("could not register again within 10 s of bluetoothd's return")
+    }
+}

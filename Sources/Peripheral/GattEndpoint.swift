@@ -1,0 +1,182 @@
+import BlueZAPI
+public import DBus
+import Foundation
+import RemoteTouchProtocol
+import Synchronization
+
+/// The BLE endpoint: the RemoteTouch GATT application registered with bluetoothd (command, status and pairing
+/// characteristics), its LE advertisement and a NoInputNoOutput agent. Writes arrive by `WriteValue` or through
+/// the socket `AcquireWrite` hands out; status leaves by notification. It registers again when bluetoothd comes
+/// back, and a central's disconnect ends its session (the host lets go of what it holds).
+public final class GattEndpoint: CommandEndpoint {
+    public let name = "ble"
+    let configuration: PeripheralConfiguration
+    let log: PeripheralLog
+    let connection: DBusConnection
+    let status = Mutex(StatusState())
+    private let hostBox = Mutex<ComputerHost?>(nil)
+    private let tasks = Mutex<[Task<Void, Never>]>([])
+
+    struct StatusState {
+        var notifying = false
+        var channel: SocketChannel?
+        var value: [UInt8] = []
+        var writers: [SocketChannel] = []
+        /// Notifications not sent because the phone was not reading them (the socket was full), in this burst
+        /// and in all.
+        var droppedInBurst = 0
+        var dropped = 0
+    }
+
+    public init(configuration: PeripheralConfiguration, log: PeripheralLog, connection: DBusConnection) {
+        self.configuration = configuration
+        self.log = log
+        self.connection = connection
+    }
+
+    /// The host this endpoint serves; set by `start` before any object is exported.
+    var host: ComputerHost {
+        guard let host = hostBox.withLock({ $0 }) else { preconditionFailure("GattEndpoint used before start") }
+        return host
+    }
+
+    /// Status notifications dropped because the phone did not read them.
+    public var droppedStatus: Int { status.withLock { $0.dropped } }
+
+    public func start(_ host: ComputerHost) async throws(PeripheralError) {
+        hostBox.withLock { $0 = host }
+        try await exportObjects()
+        try await register()
+        host.ready(name)
+        let watchers = await watchBlueZ()
+        tasks.withLock { $0 += watchers }
+    }
+
+    /// Unregisters the advertisement, the application and the agent, and closes every socket.
+    public func stop() async {
+        for task in tasks.withLock({ $0 }) { task.cancel() }
+        let adapter = BlueZ.adapterPath(configuration.adapter)
+        let calls: [(String, String, String, String)] = [
+            (adapter, BlueZ.advertisingManager, "UnregisterAdvertisement", PeripheralConfiguration.advertisementPath),
+            (adapter, BlueZ.gattManager, "UnregisterApplication", PeripheralConfiguration.applicationPath),
+            ("/org/bluez", BlueZ.agentManager, "UnregisterAgent", PeripheralConfiguration.agentPath),
+        ]
+        for (path, interface, member, object) in calls {
+            _ = try? await connection.call(destination: BlueZ.service, path: path, interface: interface, member: member,
+                                           [.objectPath(object)], timeout: .seconds(3))
+        }
+        status.withLock { state in
+            state.channel?.close()
+            for writer in state.writers { writer.close() }
+        }
+        connection.close()
+    }
+
+    // MARK: Writes
+
+    static func central(_ options: DBusValue) throws(DBusError) -> String {
+        guard let device = options.dictionaryValue?["device"]?.stringValue, let address = BlueZ.address(ofDevicePath: device) else {
+            throw DBusError(name: "org.bluez.Error.Failed", message: "no device in the request's options")
+        }
+        return address
+    }
+
+    func commandWritten(_ bytes: [UInt8], options: DBusValue) throws(DBusError) {
+        let central = try Self.central(options)
+        if case .refused(let error) = host.command(bytes, from: central) {
+            throw DBusError(
+                name: error.code == "notPaired" ? "org.bluez.Error.NotAuthorized" : "org.bluez.Error.Failed", message: error.message)
+        }
+    }
+
+    func pairingWritten(_ bytes: [UInt8], options: DBusValue) throws(DBusError) {
+        let central = try Self.central(options)
+        let refusal: StatusError?
+        do {
+            refusal = try host.pairingWrite(bytes, by: central)
+        } catch {
+            throw DBusError(name: "org.bluez.Error.InvalidValueLength", message: "\(error)")
+        }
+        if let refusal { throw DBusError(name: "org.bluez.Error.NotAuthorized", message: refusal.message) }
+    }
+
+    /// A socket pair for an acquisition, and the MTU bluetoothd gave in its options (23 when it gave none).
+    private static func channel(_ options: DBusValue) throws(DBusError) -> (SocketChannel, theirs: Int32, mtu: Int) {
+        let mtu = Int(options.dictionaryValue?["mtu"]?.integerValue ?? 23)
+        do {
+            let (channel, theirs) = try SocketChannel.pair()
+            return (channel, theirs, mtu)
+        } catch {
+            throw DBusError(name: "org.bluez.Error.Failed", message: error.message)
+        }
+    }
+
+    func acquireWrite(options: DBusValue) throws(DBusError) -> [DBusValue] {
+        let central = try Self.central(options)
+        let (channel, theirs, mtu) = try Self.channel(options)
+        status.withLock { $0.writers.append(channel) }
+        channel.startReading(mtu: mtu, { [self] packet in
+            _ = host.command(packet, from: central)
+        }, ended: { [self] in
+            status.withLock { $0.writers.removeAll { $0 === channel } }
+            channel.close()
+            log.info("acquired write channel of \(central) closed")
+            host.sessionEnded(central, reason: "write channel of \(central) closed")
+        })
+        log.info("central \(central) acquired the command characteristic (MTU \(mtu))")
+        return [.fileDescriptor(theirs), .uint16(UInt16(clamping: mtu))]
+    }
+
+    func acquireNotify(options: DBusValue) throws(DBusError) -> [DBusValue] {
+        let (channel, theirs, mtu) = try Self.channel(options)
+        status.withLock { state in
+            state.channel?.close()
+            state.channel = channel
+        }
+        channel.startReading(mtu: mtu, { _ in }, ended: { [self] in
+            status.withLock { state in
+                if state.channel === channel { state.channel = nil }
+            }
+            channel.close()
+            log.info("status notify channel closed")
+        })
+        log.info("status notifications acquired (MTU \(mtu))")
+        return [.fileDescriptor(theirs), .uint16(UInt16(clamping: mtu))]
+    }
+
+    // MARK: Status (R5)
+
+    /// Sends a status to the subscribed central: over the acquired notify socket (never blocking: the command
+    /// path publishes an error status for every refused write, and a phone that floods writes while not reading
+    /// notifications would otherwise stall it), else as a Value change; the latest status stays readable.
+    public func deliver(status bytes: [UInt8]) {
+        let (notifying, channel) = status.withLock { state in
+            state.value = bytes
+            return (state.notifying, state.channel)
+        }
+        if let channel {
+            let result = channel.send(bytes)
+            let report: String? = status.withLock { state in
+                switch result {
+                case .full:
+                    state.droppedInBurst += 1
+                    state.dropped += 1
+                    return state.droppedInBurst == 1
+                        ? "status notifications dropped: the phone is not reading them as fast as they come (the latest status stays readable)" : nil
+                case .sent where state.droppedInBurst > 0:
+                    defer { state.droppedInBurst = 0 }
+                    return "status notifications flow again after \(state.droppedInBurst) were dropped"
+                default:
+                    return nil
+                }
+            }
+            if let report { log.warning(report) }
+        } else if notifying {
+            let connection = connection
+            Task {
+                try? await connection.propertiesChanged(
+                    path: PeripheralConfiguration.statusPath, interface: BlueZ.gattCharacteristic, [("Value", .bytes(bytes))])
+            }
+        }
+    }
+}

@@ -1,0 +1,62 @@
+/// One line of the computer's receipts log (`hil peripheral --receipts-log`): when a write of a command arrived,
+/// when each of its frames was written to uinput (CLOCK_MONOTONIC, ns), and its payload:
+///
+/// ```
+/// <received> <written,written,…|none|-> <payload as UTF-8>
+/// 1234567890 1234901234,1234911234 {"cursorMove":{"delta":[10,0]}}
+/// 1234600000 none {"modeChange":{"mode":"presentation"}}
+/// 1234999999 - {"tap":
+/// ```
+///
+/// `none` marks a command carried out that writes no frame (a mode change), `-` a refused write. The payload is cut at 600 bytes, and its newlines and tabs become
+/// spaces, so a line is one write. The peripheral writes the lines; the runner reads them back for latency stages
+/// and received-command counts. This type is the format's one owner.
+public struct ReceiptLine: Sendable, Hashable {
+    public var received: UInt64
+    /// When each of its frames was written to uinput; nil for a refused write.
+    public var written: [UInt64]?
+    public var payload: String
+
+    public init(received: UInt64, written: [UInt64]?, payload: String) {
+        self.received = received
+        self.written = written
+        self.payload = payload
+    }
+
+    /// From raw payload bytes, as the computer received them.
+    public init(received: UInt64, written: [UInt64]?, payload bytes: [UInt8]) {
+        let text = String(decoding: bytes.prefix(Self.payloadLimit), as: UTF8.self)
+        self.init(received: received, written: written,
+                  payload: String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 }))
+    }
+
+    /// How much of a payload a line keeps, in bytes.
+    public static let payloadLimit = 600
+
+    /// The line, without its newline.
+    public var text: String {
+        let times = written.map { $0.isEmpty ? "none" : $0.map(String.init).joined(separator: ",") } ?? "-"
+        return "\(received) \(times) \(payload)"
+    }
+
+    /// Parses one line; nil for a malformed one (a crash can cut the last line).
+    public init?(line: Substring) {
+        let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, let received = UInt64(parts[0]) else { return nil }
+        let written: [UInt64]?
+        switch parts[1] {
+        case "-": written = nil
+        case "none": written = []
+        default:
+            let times = parts[1].split(separator: ",").compactMap { UInt64($0) }
+            guard !times.isEmpty else { return nil }
+            written = times
+        }
+        self.init(received: received, written: written, payload: String(parts[2]))
+    }
+
+    /// Every well-formed line of a receipts log.
+    public static func parse(log text: String) -> [ReceiptLine] {
+        text.split(separator: "\n").compactMap { ReceiptLine(line: $0) }
+    }
+}
