@@ -30,7 +30,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Commands per second.")
     var rate = 100.0
 
-    @Option(help: "Write paths, comma-separated: dbus, fd.")
+    @Option(help: ArgumentHelp("Write paths, comma-separated: dbus, fd.", valueName: "paths"))
     var paths = "dbus,fd"
 
     @Flag(inversion: .prefixedNo, help: "Find the highest rate each path sustains with nothing lost.")
@@ -51,13 +51,11 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if ProcessInfo.processInfo.environment["HIL_RIG"] != nil {
+        if try RigOptions.insideRig() {
             try await runInside()
             return
         }
-        var command = ["bench", "--count", String(count), "--rate", String(rate), "--paths", paths]
-        if !findMax { command.append("--no-find-max") }
-        try rigOptions.runInRig(command, output: output, timeout: .seconds(timeout))
+        try rigOptions.runInRig(output: output, timeout: .seconds(timeout))
     }
 
     private func runInside() async throws {

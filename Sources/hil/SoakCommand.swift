@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Rig
 import Runner
+import Scenario
 import StrictJSON
 
 /// Streams cursor commands for many minutes and reports loss, latency and the computer's memory every minute.
@@ -26,8 +27,8 @@ struct SoakCommand: AsyncParsableCommand {
     @Option(help: "Commands per second.")
     var rate = 120.0
 
-    @Option(help: "Write path: dbus or fd.")
-    var path = "fd"
+    @Option(help: ArgumentHelp("Write path: dbus (WriteValue) or fd (AcquireWrite).", valueName: "path"))
+    var path: RunSettings.WritePath = .fd
 
     @Option(help: ArgumentHelp("Where soak.json and the peripheral's logs go.", valueName: "dir"))
     var output = "soak"
@@ -35,16 +36,14 @@ struct SoakCommand: AsyncParsableCommand {
     func validate() throws {
         guard (1...24 * 60).contains(minutes) else { throw ValidationError("--minutes is 1 to 1440") }
         guard rate > 0 && rate <= 2000 else { throw ValidationError("--rate is 1 to 2000 Hz") }
-        guard ["dbus", "fd"].contains(path) else { throw ValidationError("--path takes dbus or fd, not \(path)") }
     }
 
     func run() async throws {
-        if ProcessInfo.processInfo.environment["HIL_RIG"] != nil {
+        if try RigOptions.insideRig() {
             try await runInside()
             return
         }
-        try rigOptions.runInRig(["soak", "--minutes", String(minutes), "--rate", String(rate), "--path", path],
-                                output: output, timeout: .seconds(minutes * 60 + 300))
+        try rigOptions.runInRig(output: output, timeout: .seconds(minutes * 60 + 300))
     }
 
     private func runInside() async throws {
@@ -52,7 +51,7 @@ struct SoakCommand: AsyncParsableCommand {
         print("hil soak: \(minutes) min at \(Int(rate)) Hz on the \(path) path, rig \(rigName)")
         fflush(nil)
         @Sendable func f(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "-" }
-        let summary = try await SoakRunner(context: context).run(minutes: minutes, rateHz: rate, path: path) { minute in
+        let summary = try await SoakRunner(context: context).run(minutes: minutes, rateHz: rate, path: path.rawValue) { minute in
             let memory = minute.residentKiB.map { String(format: "%.1f MiB", Double($0) / 1024) } ?? "-"
             print("minute \(minute.minute): sent \(minute.sent), verified \(minute.verified), unverified \(minute.unverified), p50 \(f(minute.latency.p50)) ms, p99 \(f(minute.latency.p99)) ms, peripheral RSS \(memory)")
             fflush(nil)
@@ -70,7 +69,7 @@ struct SoakCommand: AsyncParsableCommand {
             ]))
         }
         let document: JSONValue = .object(JSONObject([
-            ("format", .string("hil-soak/1")), ("rig", .string(rigName)), ("rateHz", .number(rate)), ("path", .string(path)),
+            ("format", .string("hil-soak/1")), ("rig", .string(rigName)), ("rateHz", .number(rate)), ("path", .string(path.rawValue)),
             ("sent", .number(Double(summary.sent))), ("lostByLink", .number(Double(summary.lostByLink))),
             ("readerDrops", .number(Double(summary.readerDrops))), ("minutes", .array(minutesJSON)),
         ]))
