@@ -48,10 +48,11 @@ struct SoakCommand: AsyncParsableCommand {
 
     private func runInside() async throws {
         let (rigName, context) = try RunCommand.rigContext(rigs: rigOptions.rigs, output: output, writePath: nil)
+        let path = self.path.rawValue
         print("hil soak: \(minutes) min at \(Int(rate)) Hz on the \(path) path, rig \(rigName)")
         fflush(nil)
         @Sendable func f(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "-" }
-        let summary = try await SoakRunner(context: context).run(minutes: minutes, rateHz: rate, path: path.rawValue) { minute in
+        let summary = try await SoakRunner(context: context).run(minutes: minutes, rateHz: rate, path: path) { minute in
             let memory = minute.residentKiB.map { String(format: "%.1f MiB", Double($0) / 1024) } ?? "-"
             print("minute \(minute.minute): sent \(minute.sent), verified \(minute.verified), unverified \(minute.unverified), p50 \(f(minute.latency.p50)) ms, p99 \(f(minute.latency.p99)) ms, peripheral RSS \(memory)")
             fflush(nil)
@@ -69,7 +70,7 @@ struct SoakCommand: AsyncParsableCommand {
             ]))
         }
         let document: JSONValue = .object(JSONObject([
-            ("format", .string("hil-soak/1")), ("rig", .string(rigName)), ("rateHz", .number(rate)), ("path", .string(path.rawValue)),
+            ("format", .string("hil-soak/1")), ("rig", .string(rigName)), ("rateHz", .number(rate)), ("path", .string(path)),
             ("sent", .number(Double(summary.sent))), ("lostByLink", .number(Double(summary.lostByLink))),
             ("readerDrops", .number(Double(summary.readerDrops))), ("minutes", .array(minutesJSON)),
         ]))
