@@ -7,7 +7,41 @@ public import Foundation
 /// ignore `terminate()` and only die to SIGKILL. This type resets both, optionally puts the child in its
 /// own process group (so a terminal's Ctrl-C reaches only us, and we decide how to stop the child), and
 /// joins its stdout and stderr into one pipe.
+///
+/// A dedicated monitor thread blocks in `waitpid` from the spawn on, records how the child ended and resumes
+/// whoever waits: async callers through continuations (`exitStatus()`), synchronous ones through a semaphore
+/// (`wait(timeout:)`). Nothing polls. Stopping it is data: `teardown([.signal(SIGINT), .wait(.seconds(2)), .kill])`.
+/// Nothing else may reap the child (no `waitpid` on its pid, SIGCHLD not ignored).
 public final class ChildProcess: Sendable {
+    /// How a child ended.
+    public enum Termination: Sendable, Equatable, CustomStringConvertible {
+        /// It called exit with this code (-1: its status could not be collected, someone else reaped it).
+        case exited(Int32)
+        /// A signal killed it.
+        case signaled(Int32)
+
+        /// The shell's convention: the exit code, or 128 + N for a death by signal N.
+        public var status: Int32 {
+            switch self {
+            case .exited(let code): code
+            case .signaled(let number): 128 + number
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .exited(let code): "exited with status \(code)"
+            case .signaled(let number): "killed by signal \(number)"
+            }
+        }
+
+        /// Decodes a `waitpid` status.
+        init(waitStatus status: Int32) {
+            let signal = status & 0x7F
+            self = signal == 0 ? .exited((status >> 8) & 0xFF) : .signaled(signal)
+        }
+    }
+
     public enum Output: Sendable {
         /// stdout and stderr are ours.
         case inherit
@@ -17,9 +51,13 @@ public final class ChildProcess: Sendable {
         case joined
         /// stdout and stderr both go to this file (created or truncated).
         case file(String)
+        /// stdout and stderr both go to the end of this file (created when missing).
+        case appending(String)
     }
 
     public let pid: pid_t
+    private let ownsGroup: Bool
+    private let exit: ExitMonitor
     /// The read end of the captured output; nil with `.inherit`.
     public let output: FileHandle?
 
@@ -33,7 +71,7 @@ public final class ChildProcess: Sendable {
         let captureOutput: Bool
         switch mode {
         case .standardOutput, .joined: captureOutput = true
-        case .inherit, .file: captureOutput = false
+        case .inherit, .file, .appending: captureOutput = false
         }
         var fds: [Int32] = [-1, -1]
         if captureOutput {
@@ -50,6 +88,9 @@ public final class ChildProcess: Sendable {
             posix_spawn_file_actions_addclose(&actions, fds[1])
         } else if case .file(let path) = mode {
             posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        } else if case .appending(let path) = mode {
+            posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
         }
 
@@ -84,32 +125,68 @@ public final class ChildProcess: Sendable {
                            hint: "run `bash Rigs/setup.sh`")
         }
         pid = child
+        ownsGroup = ownProcessGroup
         output = captureOutput ? FileHandle(fileDescriptor: fds[0], closeOnDealloc: true) : nil
+        exit = ExitMonitor(pid: child, name: (executable as NSString).lastPathComponent)
     }
 
     /// The exit status (128 + N for a death by signal N) once the child has exited; nil while it runs.
     public func poll() -> Int32? {
-        var status: Int32 = 0
-        let result = waitpid(pid, &status, WNOHANG)
-        guard result == pid else { return nil }
-        return Self.decode(status)
+        exit.termination?.status
     }
 
-    /// Waits for the child to exit; returns its status as `poll()` does.
+    /// How the child ended; nil while it runs.
+    public var termination: Termination? { exit.termination }
+
+    /// Blocks the calling thread until the child exits; returns its status as `poll()` does.
+    /// For synchronous code only: async code awaits `exitStatus()`.
     public func wait() -> Int32 {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return Self.decode(status)
+        wait(timeout: nil)!.status
     }
 
+    /// Blocks the calling thread until the child exits or `timeout` passes (nil: no limit).
+    /// - Returns: how it ended, or nil when it still runs after `timeout`.
+    public func wait(timeout: Duration?) -> Termination? {
+        exit.waitBlocking(timeout: timeout)
+    }
+
+    /// Suspends until the child exits (the monitor thread resumes the continuation); never blocks a thread of
+    /// the cooperative pool.
+    public func exitStatus() async -> Termination {
+        await exit.wait()
+    }
+
+    /// Suspends until the child exits or `timeout` passes.
+    /// - Returns: how it ended, or nil when it still runs after `timeout`.
+    public func exitStatus(timeout: Duration) async -> Termination? {
+        await exit.wait(timeout: timeout)
+    }
+
+    /// Sends `number` to the child, or to its whole process group when it was started with `ownProcessGroup`
+    /// (so helpers it started go too). Does nothing once the child was reaped (its pid may be reused).
     public func signal(_ number: Int32) {
-        kill(pid, number)
+        guard exit.termination == nil else { return }
+        kill(ownsGroup ? -pid : pid, number)
     }
 
-    private static func decode(_ status: Int32) -> Int32 {
-        let signal = status & 0x7F
-        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+    /// Stops the child by running `steps` (see `TeardownStep`); returns how it ended. A child that already
+    /// exited is not signalled.
+    public func teardown(_ steps: [TeardownStep] = TeardownStep.terminate) async -> Termination {
+        await TeardownStep.perform(steps, send: signal) { limit in
+            if let limit { return await exitStatus(timeout: limit) != nil }
+            _ = await exitStatus()
+            return true
+        }
+        return await exitStatus()
     }
+
+    /// `teardown` for synchronous callers: blocks the calling thread.
+    @discardableResult
+    public func teardownBlocking(_ steps: [TeardownStep] = TeardownStep.terminate) -> Termination {
+        TeardownStep.performBlocking(steps, send: signal) { limit in wait(timeout: limit) != nil }
+        return wait(timeout: nil)!
+    }
+
 
     private static func failure(_ call: String, _ executable: String) -> RigError {
         RigError(.missingTool, "cannot start \(executable): \(call): \(String(cString: strerror(errno)))")

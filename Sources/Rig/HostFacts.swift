@@ -142,19 +142,11 @@ public struct HostFacts: Sendable, Hashable {
     }
 
     private static func version(of tool: String) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["--version"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
+        guard let process = try? ChildProcess(tool, ["--version"], output: .standardOutput, ownProcessGroup: false) else {
             return nil
         }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = process.output?.readDataToEndOfFile() ?? Data()
+        _ = process.wait()
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return text.isEmpty ? nil : text
     }

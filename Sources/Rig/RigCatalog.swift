@@ -70,7 +70,7 @@ public struct RigCatalog: Sendable {
     /// The `Rigs/` folder: `$HIL_RIGS`, else the nearest `Rigs/` holding `vm.json` above the current folder,
     /// else above the running executable (a `.build/debug/hil` finds its package's `Rigs/`).
     public static func locate(executable: String = CommandLine.arguments[0]) -> String? {
-        if let explicit = ProcessInfo.processInfo.environment["HIL_RIGS"], !explicit.isEmpty { return explicit }
+        if let explicit = (try? RigEnvironment.current())?.rigsFolder { return explicit }
         let manager = FileManager.default
         var starts = [manager.currentDirectoryPath]
         let binary = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent().path

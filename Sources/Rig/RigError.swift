@@ -11,6 +11,8 @@ public struct RigError: Error, Sendable, CustomStringConvertible {
         case timeout
         case interrupted
         case guestCommand
+        /// A fault step could not manipulate the rig (restart bluetoothd, deny uinput).
+        case fault
     }
 
     public var code: Code

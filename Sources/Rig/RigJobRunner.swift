@@ -79,10 +79,8 @@ public final class RigJobRunner: Sendable {
         case .vm: return try runInGuest(command, console: console)
         case .virtual: return try runWithVirtualRig(command)
         case .hardware:
-            return try runHere(command, environment: [
-                "HIL_RIG": rig.kind.rawValue, "HIL_PERIPHERAL_ADAPTER": rig.peripheralAdapter,
-                "HIL_CENTRAL_ADAPTER": rig.centralAdapter,
-            ])
+            return try runHere(command, environment: RigEnvironment(
+                rig: rig.kind.rawValue, peripheralAdapter: rig.peripheralAdapter, centralAdapter: rig.centralAdapter))
         }
     }
 
@@ -95,12 +93,13 @@ public final class RigJobRunner: Sendable {
             return state.interrupted
         }
         if interrupted { throw RigError(.interrupted, "interrupted before the guest started") }
+        // PATH and every HIL_* variable pass on (test suites set their own); the guest sets HIL_RIG and HIL_SHARE.
         var environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
         for (name, value) in ProcessInfo.processInfo.environment where name.hasPrefix("HIL_") {
             environment[name] = value
         }
-        environment["HIL_PERIPHERAL_ADAPTER"] = rig.peripheralAdapter
-        environment["HIL_CENTRAL_ADAPTER"] = rig.centralAdapter
+        let rigEnvironment = RigEnvironment(peripheralAdapter: rig.peripheralAdapter, centralAdapter: rig.centralAdapter)
+        environment.merge(rigEnvironment.variables) { $1 }
         let job = VMJob(command: command, workingDirectory: FileManager.default.currentDirectoryPath, environment: environment)
         let result = try runner.run(job, keepShare: options.keep || options.resultsDestination != nil, bare: options.bare, console: console)
         if let destination = options.resultsDestination {
@@ -132,17 +131,20 @@ public final class RigJobRunner: Sendable {
         let virtual = try VirtualRig(rig: rig, facts: facts)
         defer { virtual.stop() }
         try virtual.start()
-        report("rig \(rig.name) up: peripheral \(virtual.environment["HIL_PERIPHERAL_ADAPTER"]!), central \(virtual.environment["HIL_CENTRAL_ADAPTER"]!)"
+        report("rig \(rig.name) up: peripheral \(virtual.environment.peripheralAdapter), central \(virtual.environment.centralAdapter)"
                + (options.timing ? " after \(Self.seconds(ContinuousClock.now - start))" : "") + "; daemon logs in \(virtual.logDirectory)")
         return try runHere(command, environment: virtual.environment)
     }
 
+    /// How the command is stopped on timeout or Ctrl-C.
+    public static let stopSteps: [TeardownStep] = [.signal(SIGTERM), .wait(.seconds(5)), .kill]
+
     /// Runs the command on this host with `environment` added, honouring the timeout and interruption.
-    private func runHere(_ command: [String], environment extra: [String: String]) throws(RigError) -> Int32 {
+    private func runHere(_ command: [String], environment extra: RigEnvironment) throws(RigError) -> Int32 {
         guard let executable = ChildProcess.resolve(command[0]) else {
             throw RigError(.guestCommand, "\(command[0]): command not found", hint: "give a program on PATH or a path")
         }
-        let environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+        let environment = ProcessInfo.processInfo.environment.merging(extra.variables) { $1 }
         // Same process group: a terminal's Ctrl-C reaches the command as it would without the rig.
         let child = try ChildProcess(executable, Array(command.dropFirst()), environment: environment, output: .inherit,
                                      ownProcessGroup: false)
@@ -151,21 +153,14 @@ public final class RigJobRunner: Sendable {
             return state.interrupted
         }
         if interrupted { child.signal(SIGTERM) }
-        let deadline = ContinuousClock.now + options.timeout
-        var timedOut = false
-        while true {
-            if let status = child.poll() {
-                state.withLock { $0.child = nil }
-                if timedOut { throw RigError(.timeout, "the command took longer than \(options.timeout) and was stopped", hint: "raise --timeout") }
-                if state.withLock({ $0.interrupted }) { throw RigError(.interrupted, "interrupted; the command was stopped") }
-                return status
-            }
-            if !timedOut && ContinuousClock.now > deadline {
-                timedOut = true
-                child.signal(SIGTERM)
-            }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        // interrupt() signals the child, which ends this wait; so does its own exit or the timeout.
+        var ended = child.wait(timeout: options.timeout)
+        let timedOut = ended == nil
+        if timedOut { ended = child.teardownBlocking(Self.stopSteps) }
+        state.withLock { $0.child = nil }
+        if timedOut { throw RigError(.timeout, "the command took longer than \(options.timeout) and was stopped", hint: "raise --timeout") }
+        if state.withLock({ $0.interrupted }) { throw RigError(.interrupted, "interrupted; the command was stopped") }
+        return ended!.status
     }
 
     /// Copies every entry of `source` into `destination` (created), replacing what is there.

@@ -10,8 +10,12 @@ public final class VirtualRig {
     public let rig: RigDefinition
     /// Logs of the rig's daemons (dbus.log, btvirt.log, bluetoothd.log).
     public let logDirectory: String
-    /// What a job needs to use the rig: `HIL_RIG`, the two adapters, and `DBUS_SYSTEM_BUS_ADDRESS` when private.
-    public private(set) var environment: [String: String] = [:]
+    /// What a job needs to use the rig: `HIL_RIG`, the two adapters, and `DBUS_SYSTEM_BUS_ADDRESS` when private
+    /// (set by `start()`).
+    public private(set) var environment = RigEnvironment()
+
+    /// How each daemon is stopped.
+    public static let stopSteps: [TeardownStep] = [.signal(SIGTERM), .wait(.seconds(3)), .kill]
 
     private let facts: HostFacts
     private var children: [(name: String, process: ChildProcess)] = []
@@ -46,8 +50,8 @@ public final class VirtualRig {
             try waitFor("the private system bus at \(socket)", timeout: .seconds(10)) {
                 FileManager.default.fileExists(atPath: socket)
             }
-            daemonEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(socket)"
-            environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(socket)"
+            daemonEnvironment[RigEnvironment.systemBusVariable] = "unix:path=\(socket)"
+            environment.systemBusAddress = "unix:path=\(socket)"
         }
         let before = Set(Self.adapters())
         try launch("btvirt", tool("btvirt"), ["-L", "-l2"])
@@ -64,35 +68,25 @@ public final class VirtualRig {
         try waitFor("\(peripheral) and \(central) powered (org.bluez.Adapter1.Powered)", timeout: timeout) {
             [peripheral, central].allSatisfy { self.powered($0, environment: daemonEnvironment) }
         }
-        environment["HIL_RIG"] = rig.kind.rawValue
-        environment["HIL_PERIPHERAL_ADAPTER"] = peripheral
-        environment["HIL_CENTRAL_ADAPTER"] = central
+        environment.rig = rig.kind.rawValue
+        environment.peripheralAdapter = peripheral
+        environment.centralAdapter = central
     }
 
     /// Stops the daemons (bluetoothd, btvirt — which removes its controllers — then the bus). Idempotent.
     public func stop() {
         // A restartBluetoothd step started the private bluetoothd again, not as this rig's child: stop every
         // bluetoothd on this rig's private bus first.
-        if let bus = environment["DBUS_SYSTEM_BUS_ADDRESS"] {
+        if let bus = environment.systemBusAddress {
             for pid in ProcessTable.pids(named: "bluetoothd")
-            where ProcessTable.fields("environ", of: pid).contains("DBUS_SYSTEM_BUS_ADDRESS=" + bus)
+            where ProcessTable.fields("environ", of: pid).contains("\(RigEnvironment.systemBusVariable)=" + bus)
                 && !children.contains(where: { $0.process.pid == pid }) {
-                kill(pid, SIGTERM)
+                RunningProcess(pid: pid).signal(SIGTERM)
             }
         }
+        // In reverse order of start, each gone before the next is stopped.
         for (_, process) in children.reversed() {
-            process.signal(SIGTERM)
-        }
-        let deadline = ContinuousClock.now + .seconds(3)
-        for (_, process) in children.reversed() {
-            while process.poll() == nil {
-                if ContinuousClock.now > deadline {
-                    process.signal(SIGKILL)
-                    _ = process.wait()
-                    break
-                }
-                Thread.sleep(forTimeInterval: 0.02)
-            }
+            process.teardownBlocking(Self.stopSteps)
         }
         children.removeAll()
     }
@@ -112,7 +106,8 @@ public final class VirtualRig {
         children.append((name, process))
     }
 
-    /// Polls `condition` every 50 ms; fails when a daemon died or the time is up.
+    /// Polls `condition` every 50 ms; fails when a daemon died or the time is up. (The conditions are sysfs and
+    /// D-Bus state, which nothing announces; a daemon's death is read from its monitor, not polled for.)
     private func waitFor(_ what: String, timeout: Duration, _ condition: () -> Bool) throws(RigError) {
         let deadline = ContinuousClock.now + timeout
         while !condition() {

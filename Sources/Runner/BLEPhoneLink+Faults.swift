@@ -4,6 +4,7 @@ import GestureModel
 import GestureScript
 import InputCodes
 import ScenarioDriver
+import Rig
 import Verifier
 
 extension BLEPhoneLink {

@@ -7,6 +7,7 @@ import Foundation
 import GestureModel
 import GestureScript
 import RemoteTouchProtocol
+import Rig
 public import Scenario
 import Verifier
 

@@ -3,6 +3,7 @@ import Foundation
 import LatencyStats
 import Rig
 import Runner
+import Scenario
 
 /// Streams cursor commands through the real link and measures latency, rate and loss on both write paths.
 struct BenchCommand: AsyncParsableCommand {
@@ -29,8 +30,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Commands per second.")
     var rate = 100.0
 
-    @Option(help: "Write paths, comma-separated: dbus, fd.")
-    var paths = "dbus,fd"
+    @Option(help: ArgumentHelp("Write paths, comma-separated, in the order they run: dbus (WriteValue), fd (AcquireWrite).",
+                               valueName: "paths"))
+    var paths = WritePaths([.dbus, .fd])
 
     @Flag(inversion: .prefixedNo, help: "Find the highest rate each path sustains with nothing lost.")
     var findMax = true
@@ -44,19 +46,14 @@ struct BenchCommand: AsyncParsableCommand {
     func validate() throws {
         guard count >= 10 else { throw ValidationError("--count must be at least 10") }
         guard rate > 0 && rate <= 5000 else { throw ValidationError("--rate is 1 to 5000 Hz") }
-        for path in paths.split(separator: ",") where !["dbus", "fd"].contains(String(path)) {
-            throw ValidationError("--paths takes dbus and fd, not \(path)")
-        }
     }
 
     func run() async throws {
-        if ProcessInfo.processInfo.environment["HIL_RIG"] != nil {
+        if try RigOptions.insideRig() {
             try await runInside()
             return
         }
-        var command = ["bench", "--count", String(count), "--rate", String(rate), "--paths", paths]
-        if !findMax { command.append("--no-find-max") }
-        try rigOptions.runInRig(command, output: output, timeout: .seconds(timeout))
+        try rigOptions.runInRig(output: output, timeout: .seconds(timeout))
     }
 
     private func runInside() async throws {
@@ -65,7 +62,7 @@ struct BenchCommand: AsyncParsableCommand {
         var settings = BenchRunner.Settings()
         settings.count = count
         settings.rateHz = rate
-        settings.paths = paths.split(separator: ",").map(String.init)
+        settings.paths = paths.paths.map(\.rawValue)
         settings.findMax = findMax
         print("hil bench: \(count) cursor commands at \(Int(rate)) Hz per path (\(settings.paths.joined(separator: ", "))) on rig \(rigName)")
         fflush(nil)

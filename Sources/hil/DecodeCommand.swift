@@ -19,14 +19,10 @@ struct DecodeCommand: AsyncParsableCommand {
     @Flag(help: "The payload is hex (e.g. 7b2274...; spaces allowed).")
     var hex = false
 
-    @Option(help: "The computer's current mode: presentation, mediaControl or basicMouse.")
-    var mode: String = ControlMode.basicMouse.rawValue
+    @Option(help: ArgumentHelp("The computer's current mode (the ← / → buttons and taps depend on it).", valueName: "mode"))
+    var mode: ControlMode = .basicMouse
 
     func run() async throws {
-        guard let mode = ControlMode(rawValue: mode) else {
-            throw ValidationError(
-                "unknown mode '\(self.mode)'; expected one of \(ControlMode.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
         let bytes = try hex ? Self.hexBytes(payload) : Array(payload.utf8)
         let command: Command
         do {

@@ -74,7 +74,7 @@ struct PeripheralCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let stateBase = environment["XDG_STATE_HOME"].map { $0 + "/hil" } ?? (NSHomeDirectory() + "/.local/state/hil")
         var configuration = PeripheralConfiguration(stateDirectory: stateDir ?? stateBase + "/peripheral")
-        configuration.adapter = adapter ?? environment["HIL_PERIPHERAL_ADAPTER"] ?? "hci0"
+        configuration.adapter = try adapter ?? RigOptions.peripheralAdapter()
         configuration.name = name
         configuration.pairingCodeFile = pairingCodeFile
         configuration.uinputName = uinputName

@@ -2,9 +2,13 @@ import ArgumentParser
 import Foundation
 import Rig
 
-/// `--rig` and `--rigs`, shared by every command that needs a rig.
+/// `--rig` and `--rigs`, declared once for every command that takes a rig (run, bench, soak, doctor, rig exec,
+/// vm exec).
 struct RigOptions: ParsableArguments {
-    @Option(help: "The rig: auto (hardware, else virtual, else vm — whichever can run here), or a rig name.")
+    @Option(help: ArgumentHelp(
+        "The rig: auto, or a rig name from the rig files.",
+        discussion: "auto picks hardware, else virtual, else vm — whichever can run here — and says why (hil vm exec: the vm rig).",
+        valueName: "name"))
     var rig: String = "auto"
 
     @Option(help: ArgumentHelp("Folder of rig files.", discussion: "Default: $HIL_RIGS, else the project's Rigs/ folder.", valueName: "dir"))
@@ -14,16 +18,21 @@ struct RigOptions: ParsableArguments {
         try Self.catalog(rigs)
     }
 
-    /// Outside a rig: brings the chosen rig up and runs `hil` with `arguments` in it, with `--rigs` and `--output`
-    /// added (in the vm rig the output goes to the guest's share and is copied back to `output`); exits with the
+    /// Outside a rig: brings the chosen rig up and runs this same `hil` command line in it (`RigReexec`: every
+    /// option passes on as typed), with `--rig`, `--rigs` and `--output` replaced by what they are inside (in the vm
+    /// rig the output goes to the guest's share and is copied back to `output`), plus `replacing`; exits with the
     /// command's status. Used by run, bench and soak.
-    func runInRig(_ arguments: [String], output: String, timeout: Duration) throws {
+    func runInRig(output: String, timeout: Duration, replacing extra: [(option: String, value: String)] = [],
+                  commandLine: [String] = CommandLine.arguments) throws
+    {
         let catalog = try catalog()
         let facts = HostFacts.probe()
         let chosen = try RigExecution.choose(rig, from: catalog, facts: facts)
         let destination = URL(fileURLWithPath: output).standardizedFileURL.path
         let inVM = chosen.kind == .vm
-        let command = [RunCommand.executable] + arguments + ["--rigs", catalog.directory, "--output", inVM ? "/hil/share/results" : destination]
+        let command = RigReexec(commandLine: commandLine, executable: RunCommand.executable).command(replacing: [
+            ("--rig", chosen.name), ("--rigs", catalog.directory), ("--output", inVM ? "/hil/share/results" : destination),
+        ] + extra)
         try RigExecution.run(
             chosen, catalog: catalog, facts: facts, command: command,
             options: .init(timeout: timeout, resultsDestination: inVM ? destination : nil))
@@ -39,5 +48,24 @@ struct RigOptions: ParsableArguments {
         } catch {
             throw RigExecution.fail(error)
         }
+    }
+
+    /// This process's `HIL_*` variables; a malformed one exits 125 with the variable named.
+    static func environment() throws -> RigEnvironment {
+        do {
+            return try RigEnvironment.current()
+        } catch {
+            throw RigExecution.fail(error)
+        }
+    }
+
+    /// True when this `hil` runs inside a rig (`HIL_RIG` set), so run, bench and soak do the work here.
+    static func insideRig() throws -> Bool {
+        try environment().isInsideRig
+    }
+
+    /// The adapter the computer uses unless told otherwise: `HIL_PERIPHERAL_ADAPTER`, else hci0.
+    static func peripheralAdapter() throws -> String {
+        try environment().peripheralAdapter
     }
 }

@@ -34,17 +34,18 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Run only scenarios whose name or file contains this text.")
     var filter: String?
 
-    @Option(help: "Override every scenario's write path: dbus (WriteValue) or fd (AcquireWrite).")
-    var writePath: String?
+    @Option(help: ArgumentHelp(
+        "Override every scenario's write path: dbus (WriteValue) or fd (AcquireWrite).", valueName: "path"))
+    var writePath: RunSettings.WritePath?
 
-    @Option(help: "Stop the whole run after this many seconds.")
+    @Option(help: ArgumentHelp("Stop the whole run after this many seconds (exit status 124).", valueName: "seconds"))
     var timeout = 1800
 
     @Option(help: ArgumentHelp(
-        "Run only slice i of n (1-based), e.g. 2/3, so a CI matrix can split the suite across boxes.",
+        "Run only slice i of n (1 ≤ i ≤ n), e.g. 2/3, so a CI matrix can split the suite across boxes.",
         discussion: "A scenario's slice depends only on its file path, so it stays in its slice as the suite grows; merge the slices' results.json with hil report.",
         valueName: "i/n"))
-    var shard: String?
+    var shard: Shard?
 
     @Option(help: ArgumentHelp(
         "An earlier run's results.json: flag gesture kinds whose p95 latency regressed (docs/report.md has the rule).",
@@ -69,13 +70,7 @@ struct RunCommand: AsyncParsableCommand {
     var hostName: String?
 
     func validate() throws {
-        if let writePath, RunSettings.WritePath(rawValue: writePath) == nil {
-            throw ValidationError("--write-path takes dbus or fd, not \(writePath)")
-        }
         if repeats < 1 || repeats > 1000 { throw ValidationError("--repeat takes 1 to 1000, not \(repeats)") }
-        if let shard, Shard(shard) == nil {
-            throw ValidationError("--shard takes i/n with 1 ≤ i ≤ n, e.g. 1/4, not \(shard)")
-        }
     }
 
     func run() async throws {
@@ -94,7 +89,7 @@ struct RunCommand: AsyncParsableCommand {
                 throw ExitCode.failure
             }
         }
-        if let shard = shard.flatMap(Shard.init) {
+        if let shard {
             scenarios = scenarios.filter { shard.contains($0.file) }
             guard !scenarios.isEmpty else { throw ValidationError("shard \(shard) has no scenario (of \(all.count))") }
         }
@@ -102,29 +97,18 @@ struct RunCommand: AsyncParsableCommand {
             print(CoverageListing.text(scenarios: scenarios, catalog: catalog, all: all))
             return
         }
-        if ProcessInfo.processInfo.environment["HIL_RIG"] != nil {
+        if try RigOptions.insideRig() {
             try await runInside(scenarios)
         } else {
-            try runOnRig()
+            // Outside a rig: bring the chosen one up and run this same command line inside it.
+            try rigOptions.runInRig(output: output, timeout: .seconds(timeout),
+                                    replacing: [("--host-name", hostName ?? ProcessInfo.processInfo.hostName)])
         }
-    }
-
-    /// Outside a rig: bring the chosen one up and run this same command inside it.
-    private func runOnRig() throws {
-        var command = ["run"] + paths
-        if let filter { command += ["--filter", filter] }
-        if let writePath { command += ["--write-path", writePath] }
-        if let shard { command += ["--shard", shard] }
-        if repeats > 1 { command += ["--repeat", String(repeats)] }
-        if failFast { command.append("--fail-fast") }
-        if let baseline { command += ["--baseline", URL(fileURLWithPath: baseline).standardizedFileURL.path] }
-        command += ["--host-name", ProcessInfo.processInfo.hostName]
-        try rigOptions.runInRig(command, output: output, timeout: .seconds(timeout))
     }
 
     /// Inside a rig: run every scenario.
     private func runInside(_ scenarios: [Scenario]) async throws {
-        var (rigName, context) = try Self.rigContext(rigs: rigOptions.rigs, output: output, writePath: writePath.flatMap(RunSettings.WritePath.init(rawValue:)))
+        var (rigName, context) = try Self.rigContext(rigs: rigOptions.rigs, output: output, writePath: writePath)
         context.failFast = failFast
         let work = context.workDirectory
         defer { fflush(nil) }
@@ -136,7 +120,7 @@ struct RunCommand: AsyncParsableCommand {
         let environmentFacts = RunEnvironment(
             kernel: facts.kernelRelease, bluez: facts.bluetoothdVersion, rig: rigName, latencyScale: context.latencyScale,
             peripheralAdapter: context.peripheralAdapter, centralAdapter: context.centralAdapter,
-            host: hostName ?? ProcessInfo.processInfo.hostName, writePath: writePath)
+            host: hostName ?? ProcessInfo.processInfo.hostName, writePath: writePath?.rawValue)
         var results: [ScenarioResult] = []
         // Ctrl-C: stop the peripheral under test, keep what was judged, write the results, exit 130.
         let interrupted = InterruptFlag()
@@ -170,7 +154,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         let wallMs = Double((ContinuousClock.now - clock).components.seconds) * 1000
             + Double((ContinuousClock.now - clock).components.attoseconds) / 1e15
-        let slice = shard.flatMap(Shard.init).map { (index: $0.index, count: $0.count) }
+        let slice = shard.map { (index: $0.index, count: $0.count) }
         try RunReport.json(results, environment: environmentFacts, startedAt: started, wallMs: wallMs, shard: slice)
             .write(toFile: work + "/results.json", atomically: true, encoding: .utf8)
         try RunReport.junit(results).write(toFile: work + "/junit.xml", atomically: true, encoding: .utf8)
@@ -184,6 +168,20 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             printError("hil run: the report could not be written: \(error)")
         }
+        Self.printTables(results, repeats: repeats)
+        let passed = results.filter { $0.outcome == .passed }.count
+        print("\(passed) passed, \(results.count - passed) failed in \(String(format: "%.1f", wallMs / 1000)) s")
+        if let comparison { Self.printBaseline(comparison) }
+        print("results: \(work)/results.json, \(work)/junit.xml, \(work)/\(ReportFiles.htmlName), \(work)/\(ReportFiles.markdownName)")
+        if interrupted.isSet {
+            print("interrupted: \(total - results.count) scenario run(s) not done")
+            throw ExitCode(130)
+        }
+        if passed != results.count { throw ExitCode.failure }
+    }
+
+    /// The table per scenario, the one per step kind and, with --repeat, the stability table.
+    private static func printTables(_ results: [ScenarioResult], repeats: Int) {
         print("")
         print("outcome       p50 ms   p95 ms   max ms  scenario")
         for result in results {
@@ -196,34 +194,27 @@ struct RunCommand: AsyncParsableCommand {
             print("")
             print(RunReport.stabilityTable(results))
         }
-        let passed = results.filter { $0.outcome == .passed }.count
-        print("\(passed) passed, \(results.count - passed) failed in \(String(format: "%.1f", wallMs / 1000)) s")
-        if let comparison {
-            let regressed = comparison.regressions
-            print(regressed.isEmpty
-                ? "baseline: no gesture kind regressed (\(BaselineComparison.ruleText))"
-                : "baseline: REGRESSED " + regressed.map { kind in
-                    "\(kind.kind) p95 \(kind.baseline?.p95.map { String(format: "%.1f", $0) } ?? "-") → \(kind.current?.p95.map { String(format: "%.1f", $0) } ?? "-") ms"
-                }.joined(separator: "; "))
-        }
-        print("results: \(work)/results.json, \(work)/junit.xml, \(work)/\(ReportFiles.htmlName), \(work)/\(ReportFiles.markdownName)")
-        if interrupted.isSet {
-            print("interrupted: \(total - results.count) scenario run(s) not done")
-            throw ExitCode(130)
-        }
-        if passed != results.count { throw ExitCode.failure }
+    }
+
+    /// Which gesture kinds regressed against --baseline.
+    private static func printBaseline(_ comparison: BaselineComparison) {
+        let regressed = comparison.regressions
+        print(regressed.isEmpty
+            ? "baseline: no gesture kind regressed (\(BaselineComparison.ruleText))"
+            : "baseline: REGRESSED " + regressed.map { kind in
+                "\(kind.kind) p95 \(kind.baseline?.p95.map { String(format: "%.1f", $0) } ?? "-") → \(kind.current?.p95.map { String(format: "%.1f", $0) } ?? "-") ms"
+            }.joined(separator: "; "))
     }
 
     /// Inside a rig: where things are, from the rig's environment and its rig file.
     static func rigContext(rigs: String?, output: String, writePath: RunSettings.WritePath?) throws -> (rig: String, context: ScenarioRunner.Context) {
-        let environment = ProcessInfo.processInfo.environment
-        let rigName = environment["HIL_RIG"] ?? "?"
+        let environment = try RigOptions.environment()
+        let rigName = environment.rig ?? "?"
         let definition = (try? RigOptions.catalog(rigs))?.rigs.first { $0.name == rigName }
         let work = URL(fileURLWithPath: output).standardizedFileURL.path
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         let context = ScenarioRunner.Context(
-            hil: executable, peripheralAdapter: environment["HIL_PERIPHERAL_ADAPTER"] ?? "hci0",
-            centralAdapter: environment["HIL_CENTRAL_ADAPTER"] ?? "hci1",
+            hil: executable, peripheralAdapter: environment.peripheralAdapter, centralAdapter: environment.centralAdapter,
             uinputName: definition?.uinputDeviceName ?? "RemoteTouch HIL Virtual Input",
             latencyScale: definition?.latencyScale ?? 1, writePath: writePath, workDirectory: work)
         var result = context

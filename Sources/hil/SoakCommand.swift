@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Rig
 import Runner
+import Scenario
 
 /// Streams cursor commands for many minutes and reports loss, latency and the computer's memory every minute.
 struct SoakCommand: AsyncParsableCommand {
@@ -25,8 +26,8 @@ struct SoakCommand: AsyncParsableCommand {
     @Option(help: "Commands per second.")
     var rate = 120.0
 
-    @Option(help: "Write path: dbus or fd.")
-    var path = "fd"
+    @Option(help: ArgumentHelp("Write path: dbus (WriteValue) or fd (AcquireWrite).", valueName: "path"))
+    var path: RunSettings.WritePath = .fd
 
     @Option(help: ArgumentHelp("Where soak.json and the peripheral's logs go.", valueName: "dir"))
     var output = "soak"
@@ -34,20 +35,19 @@ struct SoakCommand: AsyncParsableCommand {
     func validate() throws {
         guard (1...24 * 60).contains(minutes) else { throw ValidationError("--minutes is 1 to 1440") }
         guard rate > 0 && rate <= 2000 else { throw ValidationError("--rate is 1 to 2000 Hz") }
-        guard ["dbus", "fd"].contains(path) else { throw ValidationError("--path takes dbus or fd, not \(path)") }
     }
 
     func run() async throws {
-        if ProcessInfo.processInfo.environment["HIL_RIG"] != nil {
+        if try RigOptions.insideRig() {
             try await runInside()
             return
         }
-        try rigOptions.runInRig(["soak", "--minutes", String(minutes), "--rate", String(rate), "--path", path],
-                                output: output, timeout: .seconds(minutes * 60 + 300))
+        try rigOptions.runInRig(output: output, timeout: .seconds(minutes * 60 + 300))
     }
 
     private func runInside() async throws {
         let (rigName, context) = try RunCommand.rigContext(rigs: rigOptions.rigs, output: output, writePath: nil)
+        let path = self.path.rawValue
         print("hil soak: \(minutes) min at \(Int(rate)) Hz on the \(path) path, rig \(rigName)")
         fflush(nil)
         @Sendable func f(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "-" }

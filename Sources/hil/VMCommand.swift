@@ -22,6 +22,8 @@ struct VMExecCommand: AsyncParsableCommand {
             Inside, dbus-daemon, btvirt (two LE controllers) and bluetoothd are up and both adapters powered
             before the command starts. The guest's console streams here; the exit status is the command's.
 
+            --rig names a vm rig of the rig files (auto: the one named vm).
+
             Example: hil vm exec -- sh -c 'ls -l /dev/uinput; bluetoothctl list'
 
             Exit status: the command's; 124 on timeout; 125 when the rig failed (no boot, adapters never ready);
@@ -29,8 +31,7 @@ struct VMExecCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The vm rig's name in the Rigs/ folder.")
-    var rig: String = "vm"
+    @OptionGroup var rigOptions: RigOptions
 
     @OptionGroup var job: JobOptions
 
@@ -40,7 +41,9 @@ struct VMExecCommand: AsyncParsableCommand {
     func validate() throws { try job.validate() }
 
     func run() async throws {
-        let catalog = try RigOptions.catalog(job.rigs)
+        let catalog = try rigOptions.catalog()
+        // --rig auto here means the rig named vm.
+        let rig = rigOptions.rig == "auto" ? "vm" : rigOptions.rig
         let definition: RigDefinition
         do {
             definition = try catalog.rig(named: rig)
@@ -78,27 +81,23 @@ struct RigExecCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "auto, or a rig name from the Rigs/ folder.")
-    var rig: String = "auto"
+    @OptionGroup var rigOptions: RigOptions
 
     @OptionGroup var job: JobOptions
 
     func validate() throws { try job.validate() }
 
     func run() async throws {
-        let catalog = try RigOptions.catalog(job.rigs)
+        let catalog = try rigOptions.catalog()
         let facts = HostFacts.probe()
-        let chosen = try RigExecution.choose(rig, from: catalog, facts: facts)
+        let chosen = try RigExecution.choose(rigOptions.rig, from: catalog, facts: facts)
         try RigExecution.run(chosen, catalog: catalog, facts: facts, job: job, bare: false)
     }
 }
 
-/// What every rig-running command takes.
+/// What `hil rig exec` and `hil vm exec` take besides the rig (`RigOptions`).
 struct JobOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Folder of rig files.", discussion: "Default: $HIL_RIGS, else the project's Rigs/ folder.", valueName: "dir"))
-    var rigs: String?
-
-    @Option(help: "Stop after this many seconds.")
+    @Option(help: ArgumentHelp("Stop the command after this many seconds (exit status 124).", valueName: "seconds"))
     var timeout: Int = 1800
 
     @Flag(help: "Print how long the image, the rig and the command took.")

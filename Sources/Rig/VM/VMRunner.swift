@@ -48,6 +48,33 @@ public final class VMRunner: Sendable {
         if pid > 0 { kill(pid, SIGTERM) }
     }
 
+    /// How QEMU is stopped on timeout, a guest that never gets ready, or Ctrl-C.
+    public static let stopSteps: [TeardownStep] = [.signal(SIGTERM), .wait(.seconds(5)), .kill]
+
+    /// Waits for QEMU to exit, stopping it (`stopSteps`) at the readiness deadline, the overall deadline, or an
+    /// interruption (`interrupt()` sends SIGTERM, which ends the wait). Blocks on the child's exit monitor: no polling.
+    private func watch(_ process: ChildProcess, watcher: ConsoleWatcher, readyTimeout: Duration,
+                       start: ContinuousClock.Instant) -> (RigError.Code?, Int32)
+    {
+        let clock = ContinuousClock()
+        while true {
+            let deadline = watcher.readyAt == nil ? min(start + readyTimeout, start + timeout) : start + timeout
+            let ended = process.wait(timeout: max(.zero, deadline - clock.now))
+            let elapsed = clock.now - start
+            var reason: RigError.Code?
+            if state.withLock({ $0.interrupted }) {
+                reason = .interrupted
+            } else if let ended {
+                return (nil, ended.status)
+            } else if watcher.readyAt == nil && elapsed > readyTimeout {
+                reason = .notReady
+            } else if elapsed > timeout {
+                reason = .timeout
+            }
+            if let reason { return (reason, process.teardownBlocking(Self.stopSteps).status) }
+        }
+    }
+
     /// Runs `job` in a fresh guest.
     /// - Parameters:
     ///   - console: receives the guest console's text as it arrives (`\r` removed).
@@ -91,32 +118,7 @@ public final class VMRunner: Sendable {
         }
         reader.start()
 
-        // Watchdog: readiness deadline, overall deadline, interruption.
-        var stopReason: RigError.Code?
-        var termSentAt: ContinuousClock.Instant?
-        var status: Int32?
-        while true {
-            status = process.poll()
-            if status != nil { break }
-            Thread.sleep(forTimeInterval: 0.05)
-            let elapsed = clock.now - start
-            if stopReason == nil {
-                if state.withLock({ $0.interrupted }) {
-                    stopReason = .interrupted
-                } else if watcher.readyAt == nil && elapsed > .seconds(machine.readyTimeoutSeconds) {
-                    stopReason = .notReady
-                } else if elapsed > timeout {
-                    stopReason = .timeout
-                }
-                if stopReason != nil {
-                    process.signal(SIGTERM)
-                    termSentAt = clock.now
-                }
-            } else if let sent = termSentAt, clock.now - sent > .seconds(5) {
-                process.signal(SIGKILL)
-                termSentAt = nil
-            }
-        }
+        let (stopReason, status) = watch(process, watcher: watcher, readyTimeout: .seconds(machine.readyTimeoutSeconds), start: start)
         watcher.waitUntilFinished()
         state.withLock { $0.pid = 0 }
         try? log.close()
@@ -146,7 +148,7 @@ public final class VMRunner: Sendable {
             let code = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
         else {
             throw RigError(
-                .boot, keep("the guest stopped without reporting the job's exit status (QEMU exited with status \(status ?? -1))"),
+                .boot, keep("the guest stopped without reporting the job's exit status (QEMU exited with status \(status))"),
                 hint: "the console log shows how far it got; `hil doctor` checks the host")
         }
         if !keepShare && code == 0 { try? FileManager.default.removeItem(atPath: work) }

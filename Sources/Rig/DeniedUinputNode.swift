@@ -4,34 +4,36 @@ import Foundation
 /// /dev/uinput, mode 0000, in a private folder. As root, the computer is started through `setpriv` without
 /// CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH, so the kernel really refuses it (EACCES), as it would an
 /// unprivileged user on a box without the udev rule.
-struct DeniedUinputNode {
-    let folder: String
-    let path: String
+public struct DeniedUinputNode: Sendable {
+    public let folder: String
+    public let path: String
     /// Prepended to the computer's command line.
-    let launcher: [String]
+    public let launcher: [String]
 
-    init(uinput: String = "/dev/uinput") throws(RunnerError) {
+    /// Makes the node.
+    /// - Throws: `RigError` when `uinput` is not a character device, or the node cannot be made (needs root).
+    public init(uinput: String = "/dev/uinput") throws(RigError) {
         var info = stat()
         guard stat(uinput, &info) == 0, info.st_mode & S_IFMT == S_IFCHR else {
-            throw RunnerError("\(uinput) is not a character device here, so there is nothing to deny (R10 needs the uinput module)")
+            throw RigError(.fault, "\(uinput) is not a character device here, so there is nothing to deny (R10 needs the uinput module)")
         }
         var template = Array("/tmp/hil-r10-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
-            throw RunnerError("cannot create a folder under /tmp for the denied uinput node: \(String(cString: strerror(errno)))")
+            throw RigError(.fault, "cannot create a folder under /tmp for the denied uinput node: \(String(cString: strerror(errno)))")
         }
         folder = String(cString: made)
         path = folder + "/uinput"
         guard mknod(path, S_IFCHR | 0, info.st_rdev) == 0, chmod(path, 0) == 0 else {
             let reason = String(cString: strerror(errno))
             rmdir(folder)
-            throw RunnerError("cannot make the denied uinput node \(path): \(reason) (needs CAP_MKNOD: run as root)")
+            throw RigError(.fault, "cannot make the denied uinput node \(path): \(reason) (needs CAP_MKNOD: run as root)")
         }
         if geteuid() == 0 {
             let setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) }
             guard let setpriv else {
                 unlink(path)
                 rmdir(folder)
-                throw RunnerError("setpriv (util-linux) is needed to start the computer without CAP_DAC_OVERRIDE as root")
+                throw RigError(.fault, "setpriv (util-linux) is needed to start the computer without CAP_DAC_OVERRIDE as root")
             }
             launcher = [setpriv, "--bounding-set", "-dac_override,-dac_read_search", "--"]
         } else {
@@ -39,7 +41,8 @@ struct DeniedUinputNode {
         }
     }
 
-    func remove() {
+    /// Deletes the node and its folder.
+    public func remove() {
         unlink(path)
         rmdir(folder)
     }

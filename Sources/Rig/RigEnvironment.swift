@@ -1,0 +1,85 @@
+import Foundation
+
+/// The `HIL_*` variables, typed: how a rig tells the command running in it which rig it is and which adapters
+/// to use, and where the rig files are. Every place that reads or sets them goes through this type.
+///
+/// | variable | field |
+/// |---|---|
+/// | `HIL_RIG` | `rig`: set inside a rig (`hil rig exec`, `hil vm exec`), its kind |
+/// | `HIL_PERIPHERAL_ADAPTER` | `peripheralAdapter` (hciN, default hci0) |
+/// | `HIL_CENTRAL_ADAPTER` | `centralAdapter` (hciN, default hci1) |
+/// | `HIL_SHARE` | `share`: the vm guest's read-write share (results come back through it) |
+/// | `HIL_RIGS` | `rigsFolder`: the folder of rig files, instead of the project's Rigs/ |
+/// | `DBUS_SYSTEM_BUS_ADDRESS` | `systemBusAddress`: a virtual rig's private system bus |
+public struct RigEnvironment: Sendable, Equatable {
+    public static let rigVariable = "HIL_RIG"
+    public static let peripheralAdapterVariable = "HIL_PERIPHERAL_ADAPTER"
+    public static let centralAdapterVariable = "HIL_CENTRAL_ADAPTER"
+    public static let shareVariable = "HIL_SHARE"
+    public static let rigsFolderVariable = "HIL_RIGS"
+    public static let systemBusVariable = "DBUS_SYSTEM_BUS_ADDRESS"
+
+    /// The rig this process runs in (its kind: hardware, virtual, vm); nil outside a rig.
+    public var rig: String?
+    public var peripheralAdapter: String
+    public var centralAdapter: String
+    public var share: String?
+    public var rigsFolder: String?
+    public var systemBusAddress: String?
+
+    public init(rig: String? = nil, peripheralAdapter: String = "hci0", centralAdapter: String = "hci1", share: String? = nil,
+                rigsFolder: String? = nil, systemBusAddress: String? = nil)
+    {
+        self.rig = rig
+        self.peripheralAdapter = peripheralAdapter
+        self.centralAdapter = centralAdapter
+        self.share = share
+        self.rigsFolder = rigsFolder
+        self.systemBusAddress = systemBusAddress
+    }
+
+    /// Reads the variables; unset or empty ones take their defaults.
+    /// - Throws: `RigError` naming the variable whose value is malformed (an adapter that is not hciN, a
+    ///   relative rig folder or share).
+    public init(from variables: [String: String]) throws(RigError) {
+        func value(_ name: String) -> String? { variables[name].flatMap { $0.isEmpty ? nil : $0 } }
+        func adapter(_ name: String, _ fallback: String) throws(RigError) -> String {
+            guard let text = value(name) else { return fallback }
+            guard text.hasPrefix("hci"), UInt16(text.dropFirst(3)) != nil else {
+                throw RigError(.rigFile, "\(name)=\(text) is not an adapter name such as hci0",
+                               hint: "unset it, or run the command through `hil rig exec`, which sets it")
+            }
+            return text
+        }
+        func folder(_ name: String) throws(RigError) -> String? {
+            guard let text = value(name) else { return nil }
+            guard text.hasPrefix("/") || name == Self.rigsFolderVariable else {
+                throw RigError(.rigFile, "\(name)=\(text) is not an absolute path")
+            }
+            return text
+        }
+        self.init(
+            rig: value(Self.rigVariable), peripheralAdapter: try adapter(Self.peripheralAdapterVariable, "hci0"),
+            centralAdapter: try adapter(Self.centralAdapterVariable, "hci1"), share: try folder(Self.shareVariable),
+            rigsFolder: try folder(Self.rigsFolderVariable), systemBusAddress: value(Self.systemBusVariable))
+    }
+
+    /// This process's variables; a malformed one exits the way `RigError` says (the message names it).
+    /// - Throws: `RigError` as `init(from:)`.
+    public static func current() throws(RigError) -> RigEnvironment {
+        try RigEnvironment(from: ProcessInfo.processInfo.environment)
+    }
+
+    /// True inside a rig (`HIL_RIG` set).
+    public var isInsideRig: Bool { rig != nil }
+
+    /// The variables to set for a command in this rig; the unset optional ones are left out.
+    public var variables: [String: String] {
+        var result = [Self.peripheralAdapterVariable: peripheralAdapter, Self.centralAdapterVariable: centralAdapter]
+        result[Self.rigVariable] = rig
+        result[Self.shareVariable] = share
+        result[Self.rigsFolderVariable] = rigsFolder
+        result[Self.systemBusVariable] = systemBusAddress
+        return result
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// A process that is not our child (found in `ProcessTable`, e.g. the rig's bluetoothd): it can be signalled, and
+/// its exit awaited through a pidfd (`pidfd_open`, Linux 5.3), which becomes readable when the process exits —
+/// reaped or not, since its parent may be a shell that never reaps. Where pidfds are missing, the exit is noticed
+/// by reading /proc every 5 ms (with `Task.sleep`, never blocking a thread).
+public struct RunningProcess: Sendable {
+    public let pid: Int32
+
+    public init(pid: Int32) {
+        self.pid = pid
+    }
+
+    /// Sends `number`; false with errno set when it could not be sent (no such process, not permitted).
+    @discardableResult
+    public func signal(_ number: Int32) -> Bool {
+        kill(pid, number) == 0
+    }
+
+    /// Runs and exists (a zombie — exited, not yet reaped by its parent — does not count).
+    public var isAlive: Bool { Self.alive(pid) }
+
+    /// Suspends until the process has exited, or `timeout` passes. Returns true once it has exited.
+    public func exited(within timeout: Duration?) async -> Bool {
+        guard isAlive else { return true }
+        guard let open = Self.pidfdOpen else { return await polled(within: timeout) }
+        let descriptor = open(pid, 0)
+        guard descriptor >= 0 else { return !isAlive }
+        let milliseconds = timeout.map { Int32(clamping: $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) } ?? -1
+        return await withCheckedContinuation { continuation in
+            // poll(2) blocks: a thread of its own, never one of the cooperative pool.
+            let thread = Thread {
+                var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                var ready: Int32
+                repeat { ready = poll(&entry, 1, milliseconds) } while ready < 0 && errno == EINTR
+                close(descriptor)
+                continuation.resume(returning: ready > 0 || !Self.alive(pid))
+            }
+            thread.stackSize = 64 * 1024
+            thread.start()
+        }
+    }
+
+    /// Stops the process by running `steps` (see `TeardownStep`); returns when it is gone.
+    public func teardown(_ steps: [TeardownStep] = TeardownStep.terminate) async {
+        await TeardownStep.perform(steps, send: { signal($0) }, waitForExit: { await exited(within: $0) })
+    }
+
+    private func polled(within timeout: Duration?) async -> Bool {
+        let deadline = timeout.map { ContinuousClock.now + $0 }
+        while isAlive {
+            if let deadline, ContinuousClock.now > deadline { return false }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return true
+    }
+
+    public static func alive(_ pid: Int32) -> Bool { kill(pid, 0) == 0 && !isZombie(pid) }
+
+    /// A process that exited but was not reaped yet (its parent is the rig's shell) still answers kill(pid, 0).
+    public static func isZombie(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
+    }
+
+    /// glibc's `pidfd_open` (2.36 on); looked up at run time, as the Glibc module may not declare it.
+    private static let pidfdOpen: (@convention(c) (Int32, UInt32) -> Int32)? = {
+        guard let symbol = dlsym(nil, "pidfd_open") /* RTLD_DEFAULT */ else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32, UInt32) -> Int32).self)
+    }()
+}

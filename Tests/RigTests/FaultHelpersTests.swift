@@ -1,0 +1,49 @@
+import Foundation
+@testable import Rig
+import Testing
+
+@Suite("Fault steps: rig manipulations that need no rig")
+struct FaultHelpersTests {
+    @Test("the emulated advertiser is addressed by hciN; another name is refused before any socket is opened")
+    func adapterNames() {
+        #expect(EmulatedRadio.silenceAdvertising("bluetoothd0") == "bluetoothd0 is not an hciN name")
+        #expect(EmulatedRadio.silenceAdvertising("hci") == "hci is not an hciN name")
+    }
+
+    @Test("a live process is not a zombie; a pid that does not exist is neither alive nor a zombie")
+    func processStates() {
+        #expect(!RunningProcess.isZombie(getpid()))
+        #expect(RunningProcess.alive(getpid()))
+        #expect(!RunningProcess.alive(Int32.max))
+        #expect(!RunningProcess.isZombie(Int32.max))
+    }
+
+    @Test("a child that exited is not alive, whether or not it was reaped yet (kill(pid, 0) alone says it is)")
+    func zombie() async throws {
+        let child = try ChildProcess("/bin/true", [], output: .inherit, ownProcessGroup: false)
+        let pid = child.pid
+        // The monitor reaps it as soon as it exits: it may be a zombie for a moment or gone; either way, not alive.
+        #expect(await RunningProcess(pid: pid).exited(within: .seconds(5)))
+        #expect(!RunningProcess.alive(pid))
+        _ = await child.exitStatus()
+    }
+
+    @Test("bluetoothd's stop is SIGTERM, 5 s, then SIGKILL")
+    func daemonStopSteps() {
+        #expect(BluetoothDaemon.stopSteps == [.signal(SIGTERM), .wait(.seconds(5)), .kill])
+    }
+
+    @Test("no bluetoothd on this host (or several): the error names the step")
+    func noDaemon() throws {
+        guard ProcessTable.pids(named: "bluetoothd").count != 1 else { return }
+        let error = #expect(throws: RigError.self) { _ = try BluetoothDaemon.running() }
+        #expect(error?.message.hasPrefix("restartBluetoothd: ") == true)
+        #expect(error?.code == .fault)
+    }
+
+    @Test("a denied uinput node needs a uinput character device; a missing one is a RigError saying so")
+    func deniedNodeNeedsDevice() {
+        let error = #expect(throws: RigError.self) { _ = try DeniedUinputNode(uinput: "/nonexistent/uinput") }
+        #expect(error?.message == "/nonexistent/uinput is not a character device here, so there is nothing to deny (R10 needs the uinput module)")
+    }
+}
