@@ -79,7 +79,7 @@ public struct BenchRunner: Sendable {
         let folder = context.workDirectory + "/bench"
         let session = try await PairedSession.open(context, folder: folder)
         let (bluez, peripheral, collector, link) = (session.bluez, session.peripheral, session.collector, session.link)
-        defer { peripheral.stop() }
+        defer { peripheral.stopBlocking() }
         defer { collector.stop() }
         defer { Task { [bluez] in try? await bluez.forget(link) } }
 
@@ -105,7 +105,7 @@ public struct BenchRunner: Sendable {
         }
         // Every command is matched to its frame through the peripheral's receipts (written when it stops): its
         // receipt, then the frame the kernel stamped between receipt and the end of that uinput write.
-        peripheral.stop()
+        await peripheral.stop()
         let receipts = StageBreakdown.receipts((try? String(contentsOfFile: peripheral.receiptsFile, encoding: .utf8)) ?? "")
         let alignment = StageBreakdown.align(sends, receipts)
         let frameTimes = collector.frames(since: MonotonicTime(nanoseconds: 0)).filter { $0.events.contains { $0.code == .relX } }

@@ -17,8 +17,8 @@ struct PairedSession {
     static func open(_ context: ScenarioRunner.Context, folder: String) async throws -> PairedSession {
         let bluez = BlueZCentral(connection: try await DBusConnection.connect(.system), adapter: context.centralAdapter)
         try await bluez.startDiscovery()
-        let peripheral = try PeripheralUnderTest(
-            hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder)
+        let peripheral = try await PeripheralUnderTest.start(.init(
+            hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder))
         do {
             let node = try EvdevReader.waitForDevice(named: context.uinputName, timeout: .seconds(10))
             let collector = FrameCollector(reader: try EvdevReader(devnode: node, grab: true))
@@ -34,7 +34,7 @@ struct PairedSession {
                 throw error
             }
         } catch {
-            peripheral.stop()
+            await peripheral.stop()
             throw error
         }
     }

@@ -14,23 +14,27 @@ final class PeripheralComputer: ComputerUnderTest {
         var uinputName: String
         var folder: String
         var lockoutSeconds: Int?
+
+        func peripheral(generation: Int) -> PeripheralUnderTest.Launch {
+            PeripheralUnderTest.Launch(
+                hil: hil, adapter: adapter, uinputName: uinputName, folder: folder, lockoutSeconds: lockoutSeconds,
+                generation: generation)
+        }
     }
 
     let launch: Launch
     private let state: Mutex<(current: PeripheralUnderTest, collector: FrameCollector, earlier: [PeripheralUnderTest])>
 
     /// Starts the computer and opens its uinput device; `phase` is told when each is done.
-    init(_ launch: Launch, phase: (String) -> Void = { _ in }) throws {
+    init(_ launch: Launch, phase: (String) -> Void = { _ in }) async throws {
         self.launch = launch
-        let peripheral = try PeripheralUnderTest(
-            hil: launch.hil, adapter: launch.adapter, uinputName: launch.uinputName, folder: launch.folder,
-            lockoutSeconds: launch.lockoutSeconds)
+        let peripheral = try await PeripheralUnderTest.start(launch.peripheral(generation: 1))
         phase("peripheral registered")
         do {
             state = Mutex((peripheral, try Self.collector(launch.uinputName), []))
             phase("uinput device open")
         } catch {
-            peripheral.stop()
+            await peripheral.stop()
             throw error
         }
     }
@@ -65,18 +69,15 @@ final class PeripheralComputer: ComputerUnderTest {
     func restart(whileStopped: () async throws -> Void) async throws -> String {
         let old = current
         collector.stop()
-        let status = old.stop()
+        let status = await old.stop()
         try? FileManager.default.removeItem(atPath: old.codeFile)
         try await whileStopped()
-        let generation = generations.count + 1
-        let fresh = try PeripheralUnderTest(
-            hil: launch.hil, adapter: launch.adapter, uinputName: launch.uinputName, folder: launch.folder,
-            lockoutSeconds: launch.lockoutSeconds, generation: generation)
+        let fresh = try await PeripheralUnderTest.start(launch.peripheral(generation: generations.count + 1))
         let reader: FrameCollector
         do {
             reader = try Self.collector(launch.uinputName)
         } catch {
-            fresh.stop()
+            await fresh.stop()
             throw error
         }
         state.withLock { state in
@@ -89,8 +90,8 @@ final class PeripheralComputer: ComputerUnderTest {
 
     /// Stops reading frames and stops the computer; its exit status.
     @discardableResult
-    func stop() -> Int32 {
+    func stop() async -> Int32 {
         collector.stop()
-        return current.stop()
+        return await current.stop()
     }
 }

@@ -1,82 +1,98 @@
 import Foundation
+import Report
+import Rig
 import Synchronization
 
 /// Peripherals under test that are running, so an interrupted run can stop them.
-private let running = Mutex<Set<Int32>>([])
+private let running = Mutex<[Int32: ChildProcess]>([:])
 
 /// The device under test: `hil peripheral` as its own process, with a fresh state folder, so every scenario
-/// starts clean (no pairings, no lockout).
-public final class PeripheralUnderTest: @unchecked Sendable {
-    // Safety: `process` is started in init and then only queried and signalled; `output` is immutable.
-    let process = Process()
+/// starts clean (no pairings, no lockout). It says when it serves through its ready file (`ReadyRecord`), and is
+/// stopped as it would be by a person: Ctrl-C, then SIGKILL if it does not exit within 5 s.
+public final class PeripheralUnderTest: Sendable {
+    let child: ChildProcess
     let output: String
     let stateDirectory: String
     let codeFile: String
     /// Each command's receipt and uinput write times (`hil peripheral --receipts-log`).
     let receiptsFile: String
+    /// Written by the peripheral each time it serves (`hil peripheral --ready-file`).
+    let readyFile: String
 
-    /// - Throws: `RunnerError` when the process cannot start or does not register within `timeout`.
-    /// - Parameters:
-    ///   - lockoutSeconds: the pairing lockout after 3 wrong codes (the peripheral's default when nil).
-    ///   - uinputPath: the uinput node to use (a denied one for R10); `expectRegistration: false` then
-    ///     returns once the process was started, for the caller to wait for its refusal.
-    ///   - generation: 2 and up for the computer started again within a scenario (a restartPeripheral step):
-    ///     the same state folder, its own log and receipts (peripheral-2.out, receipts-2.log).
-    init(hil: String, adapter: String, uinputName: String, folder: String, lockoutSeconds: Int? = nil,
-         uinputPath: String? = nil, launcher: [String] = [], expectRegistration: Bool = true,
-         timeout: Duration = .seconds(20), generation: Int = 1) throws(RunnerError)
-    {
-        let suffix = generation == 1 ? "" : "-\(generation)"
-        stateDirectory = folder + "/state"
-        codeFile = folder + "/pairing-code"
-        output = folder + "/peripheral\(suffix).out"
-        receiptsFile = folder + "/receipts\(suffix).log"
+    /// How the device under test is stopped.
+    static let teardown: [TeardownStep] = [.signal(SIGINT), .wait(.seconds(5)), .kill]
+
+    /// What to start.
+    struct Launch: Sendable {
+        var hil: String
+        var adapter: String
+        var uinputName: String
+        /// The scenario's folder: the state folder, the log, the receipts and the ready file go there.
+        var folder: String
+        /// The pairing lockout after 3 wrong codes (the peripheral's default when nil).
+        var lockoutSeconds: Int?
+        /// The uinput node to use (a denied one for R10).
+        var uinputPath: String?
+        /// A program that runs hil itself (e.g. setpriv dropping capabilities).
+        var launcher: [String] = []
+        /// 2 and up for the computer started again within a scenario (a restartPeripheral step): the same state
+        /// folder, its own log and receipts (peripheral-2.out, receipts-2.log).
+        var generation = 1
+    }
+
+    private init(_ launch: Launch) throws(RunnerError) {
+        let suffix = launch.generation == 1 ? "" : "-\(launch.generation)"
+        stateDirectory = launch.folder + "/state"
+        codeFile = launch.folder + "/pairing-code"
+        output = launch.folder + "/peripheral\(suffix).out"
+        receiptsFile = launch.folder + "/receipts\(suffix).log"
+        readyFile = launch.folder + "/ready\(suffix).json"
+        var arguments = [
+            "peripheral", "--adapter", launch.adapter, "--state-dir", stateDirectory, "--pairing-code-file", codeFile,
+            "--uinput-name", launch.uinputName, "--receipts-log", receiptsFile, "--ready-file", readyFile,
+        ]
+        if let lockoutSeconds = launch.lockoutSeconds { arguments += ["--lockout-seconds", String(lockoutSeconds)] }
+        if let uinputPath = launch.uinputPath { arguments += ["--uinput-path", uinputPath] }
         do {
             try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
-            _ = FileManager.default.createFile(atPath: output, contents: nil)
-            var arguments = [
-                "peripheral", "--adapter", adapter, "--state-dir", stateDirectory, "--pairing-code-file", codeFile,
-                "--uinput-name", uinputName, "--receipts-log", receiptsFile,
-            ]
-            if let lockoutSeconds { arguments += ["--lockout-seconds", String(lockoutSeconds)] }
-            if let uinputPath { arguments += ["--uinput-path", uinputPath] }
-            // A launcher (e.g. setpriv dropping capabilities) runs hil itself.
-            process.executableURL = URL(fileURLWithPath: launcher.first ?? hil)
-            process.arguments = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [hil] + arguments
-            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-            process.standardOutput = handle
-            process.standardError = handle
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            let pid = process.processIdentifier
-            running.withLock { _ = $0.insert(pid) }
+            try? FileManager.default.removeItem(atPath: readyFile)
+            let program = launch.launcher.first ?? launch.hil
+            let rest = launch.launcher.isEmpty ? arguments : Array(launch.launcher.dropFirst()) + [launch.hil] + arguments
+            child = try ChildProcess(program, rest, output: .file(output), ownProcessGroup: true)
         } catch {
             throw RunnerError("cannot start hil peripheral: \(error)")
         }
-        guard expectRegistration else { return }
-        guard wait(for: "registered on \(adapter)", timeout: timeout) else {
-            let tail = lastLines(15)
-            stop()
-            throw RunnerError("hil peripheral did not register on \(adapter) within \(timeout):\n\(tail)")
+        running.withLock { $0[child.pid] = child }
+    }
+
+    /// Starts the computer and waits until it serves (its ready file), at most `timeout`.
+    /// - Throws: `RunnerError` when it cannot start, exits, or does not serve in time, with its last lines.
+    static func start(_ launch: Launch, timeout: Duration = .seconds(20)) async throws(RunnerError) -> PeripheralUnderTest {
+        let peripheral = try PeripheralUnderTest(launch)
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if (try? ReadyRecord.read(from: peripheral.readyFile)) != nil { return peripheral }
+            if let ended = peripheral.child.termination {
+                throw RunnerError("hil peripheral \(ended) before it served on \(launch.adapter):\n\(peripheral.lastLines(15))")
+            }
+            try? await Task.sleep(for: .milliseconds(5))
         }
+        let tail = peripheral.lastLines(15)
+        await peripheral.stop()
+        throw RunnerError("hil peripheral did not serve on \(launch.adapter) within \(timeout) (no \(peripheral.readyFile)):\n\(tail)")
+    }
+
+    /// Starts the computer without waiting for it to serve: for R10, where it must refuse to start.
+    static func spawn(_ launch: Launch) throws(RunnerError) -> PeripheralUnderTest {
+        try PeripheralUnderTest(launch)
     }
 
     var log: String { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
 
-    var isRunning: Bool { process.isRunning }
+    var isRunning: Bool { child.termination == nil }
 
     func lastLines(_ count: Int) -> String {
         log.split(separator: "\n").suffix(count).map { "  | \($0)" }.joined(separator: "\n")
-    }
-
-    func wait(for text: String, timeout: Duration) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if log.contains(text) { return true }
-            if !process.isRunning { return false }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return false
     }
 
     /// The pairing code the peripheral shows (written to its code file).
@@ -85,20 +101,16 @@ public final class PeripheralUnderTest: @unchecked Sendable {
     }
 
     /// Waits for the process to exit by itself; its status, or nil if it still runs after `timeout`.
-    func waitForExit(timeout: Duration) -> Int32? {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        guard !process.isRunning else { return nil }
-        process.waitUntilExit()
-        let pid = process.processIdentifier
-        running.withLock { _ = $0.remove(pid) }
-        return process.terminationStatus
+    func waitForExit(timeout: Duration) async -> Int32? {
+        guard let ended = await child.exitStatus(timeout: timeout) else { return nil }
+        running.withLock { _ = $0.removeValue(forKey: child.pid) }
+        return ended.status
     }
 
     /// The process's resident memory (VmRSS), in KiB; nil once it has exited.
     func residentKiB() -> Int? {
-        guard process.isRunning,
-              let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+        guard isRunning,
+              let status = try? String(contentsOfFile: "/proc/\(child.pid)/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
         else { return nil }
         return Int(line.split(separator: " ").dropFirst().first ?? "")
@@ -106,21 +118,20 @@ public final class PeripheralUnderTest: @unchecked Sendable {
 
     /// Interrupts every peripheral under test that is still running (the run was interrupted).
     public static func interruptAll() {
-        for pid in running.withLock({ $0 }) { kill(pid, SIGINT) }
+        for child in running.withLock({ Array($0.values) }) { child.signal(SIGINT) }
     }
 
-    /// Ctrl-C, then SIGKILL after 5 s; returns the exit status.
+    /// Ctrl-C, then SIGKILL after 5 s; returns the exit status (128 + N for a death by signal N).
     @discardableResult
-    func stop() -> Int32 {
-        let pid = process.processIdentifier
-        defer { running.withLock { _ = $0.remove(pid) } }
-        guard process.isRunning else { return process.terminationStatus }
-        kill(process.processIdentifier, SIGINT)
-        let deadline = ContinuousClock.now + .seconds(5)
-        while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return process.terminationStatus
+    func stop() async -> Int32 {
+        defer { running.withLock { _ = $0.removeValue(forKey: child.pid) } }
+        return await child.teardown(Self.teardown).status
+    }
+
+    /// As `stop`, for a `defer` on an error path; returns at once when the computer was stopped already.
+    func stopBlocking() {
+        running.withLock { _ = $0.removeValue(forKey: child.pid) }
+        _ = child.teardownBlocking(Self.teardown)
     }
 }
 

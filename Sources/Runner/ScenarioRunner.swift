@@ -59,9 +59,8 @@ public struct ScenarioRunner: Sendable {
             file: scenario.file, name: scenario.name, requirements: scenario.script.requirements, outcome: .error, steps: [],
             message: "", durationMs: 0)
         let phases = PhaseLog(start: start)
-        defer { result.phases = phases.phases }
         if scenario.run.uinput == .denied {
-            return refusal(scenario, folder: folder, start: start, result: result)
+            return await refusal(scenario, folder: folder, start: start, result: result)
         }
         var phone: BLEPhoneLink?
         var computer: PeripheralComputer?
@@ -76,7 +75,7 @@ public struct ScenarioRunner: Sendable {
             let launch = PeripheralComputer.Launch(
                 hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder,
                 lockoutSeconds: scenario.run.lockoutSeconds)
-            let device = try PeripheralComputer(launch, phase: phases.record)
+            let device = try await PeripheralComputer(launch, phase: phases.record)
             computer = device
             let driver = ScenarioDriver(scenario: scenario, phone: link, computer: device, clock: RealTimeClock(), options: options,
                                         phase: phases.record)
@@ -98,27 +97,28 @@ public struct ScenarioRunner: Sendable {
         }
         phases.record("checks done")
         if let computer {
-            stop(computer, drive: drive, scenario: scenario, options: options, result: &result)
+            await stop(computer, drive: drive, scenario: scenario, options: options, result: &result)
             phases.record("peripheral stopped")
         }
         if let phone {
             await tearDown(phone, result: &result, phases: phases)
         }
         result.durationMs = (ContinuousClock.now - start).milliseconds
+        result.phases = phases.phases
         return result
     }
 
     /// Stops the computer (an exit during the scenario is an error), then adds what its receipts tell: each
     /// step's latency stages and the commands it received (R11.2).
     private func stop(_ computer: PeripheralComputer, drive: ScenarioDriver.Drive?, scenario: Scenario,
-                      options: ScenarioDriver.Options, result: inout ScenarioResult)
+                      options: ScenarioDriver.Options, result: inout ScenarioResult) async
     {
         let current = computer.current
         if !current.isRunning {
             if result.outcome != .error { result.outcome = .error }
             result.message += "the device under test (hil peripheral) exited during the scenario; its last lines:\n\(current.lastLines(15))\n"
         }
-        computer.stop()
+        await computer.stop()
         guard let drive, !result.steps.isEmpty else { return }
         result.steps = drive.steps(withReceipts: computer.receipts(), scenario: scenario, options: options)
         if result.outcome == .passed && result.steps.contains(where: { $0.outcome == .failed }) { result.outcome = .failed }
@@ -166,13 +166,13 @@ public struct ScenarioRunner: Sendable {
 
     /// R10: the computer started without permission to open uinput must refuse to start, saying why, and
     /// never register with bluetoothd (it would run while dropping every command).
-    private func refusal(_ scenario: Scenario, folder: String, start: ContinuousClock.Instant, result: ScenarioResult) -> ScenarioResult {
-        var result = finishRefusal(scenario, folder: folder, result: result)
+    private func refusal(_ scenario: Scenario, folder: String, start: ContinuousClock.Instant, result: ScenarioResult) async -> ScenarioResult {
+        var result = await finishRefusal(scenario, folder: folder, result: result)
         result.durationMs = (ContinuousClock.now - start).milliseconds
         return result
     }
 
-    private func finishRefusal(_ scenario: Scenario, folder: String, result: ScenarioResult) -> ScenarioResult {
+    private func finishRefusal(_ scenario: Scenario, folder: String, result: ScenarioResult) async -> ScenarioResult {
         var result = result
         let node: DeniedUinputNode
         do {
@@ -185,15 +185,15 @@ public struct ScenarioRunner: Sendable {
         defer { node.remove() }
         let peripheral: PeripheralUnderTest
         do {
-            peripheral = try PeripheralUnderTest(
+            peripheral = try PeripheralUnderTest.spawn(.init(
                 hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder,
-                uinputPath: node.path, launcher: node.launcher, expectRegistration: false)
+                uinputPath: node.path, launcher: node.launcher))
         } catch {
             result.message = "\(error)\n"
             return result
         }
-        guard let status = peripheral.waitForExit(timeout: .seconds(10)) else {
-            peripheral.stop()
+        guard let status = await peripheral.waitForExit(timeout: .seconds(10)) else {
+            await peripheral.stop()
             result.outcome = .failed
             result.message = "the computer kept running for 10 s without permission to use uinput (R10: it must refuse to start); its last lines:\n\(peripheral.lastLines(10))\n"
             return result
@@ -201,7 +201,9 @@ public struct ScenarioRunner: Sendable {
         let output = peripheral.log
         var problems: [String] = []
         if status == 0 { problems.append("the computer exited with status 0; a refusal exits non-zero") }
-        if output.contains("registered on") { problems.append("the computer registered with bluetoothd before refusing") }
+        if output.contains("registered on") || FileManager.default.fileExists(atPath: peripheral.readyFile) {
+            problems.append("the computer registered with bluetoothd before refusing")
+        }
         for text in scenario.expectedRefusal ?? [] where !output.contains(text) {
             problems.append("the refusal does not mention \(text.debugDescription)")
         }

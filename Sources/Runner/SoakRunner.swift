@@ -39,7 +39,7 @@ public struct SoakRunner: Sendable {
         let folder = context.workDirectory + "/soak"
         let session = try await PairedSession.open(context, folder: folder)
         let (bluez, peripheral, collector, link) = (session.bluez, session.peripheral, session.collector, session.link)
-        defer { peripheral.stop() }
+        defer { peripheral.stopBlocking() }
         defer { collector.stop() }
         let fd: Int32? = path == "fd" ? try await bluez.acquireWrite(link.command).fd : nil
         defer { if let fd { close(fd) } }
@@ -90,7 +90,7 @@ public struct SoakRunner: Sendable {
             report(entry)
         }
         try? await bluez.forget(link)
-        peripheral.stop()
+        await peripheral.stop()
         let receipts = StageBreakdown.receipts((try? String(contentsOfFile: peripheral.receiptsFile, encoding: .utf8)) ?? "")
         let alignment = StageBreakdown.align(sends, receipts)
         return Summary(minutes: results, lostByLink: sends.count - alignment.count, sent: sends.count, readerDrops: collector.droppedCount)

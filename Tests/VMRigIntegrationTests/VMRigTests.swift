@@ -224,6 +224,9 @@ struct RunEndToEndTests {
         #expect(results.contains(#""format" : "hil-results\/1""#))
         #expect(results.contains("\"byKind\""))
         #expect(results.contains("\"stagesMs\""))
+        // Where each scenario's time went: its phases, from the computer's start to the teardown.
+        #expect(results.contains("\"peripheral registered\""), "results.json has no phases")
+        #expect(results.contains("\"link down, computer forgotten\""), "results.json has no teardown phase")
         #expect(outputText.contains("median stages: gesture / link / peripheral / kernel"))
     }
 }
