@@ -56,7 +56,7 @@ let package = Package(
         // Scenarios: gesture scripts with expectations, limits and run settings.
         .target(
             name: "Scenario",
-            dependencies: ["GestureScript", "GestureModel", "CommandMapping", "Verifier", "StrictJSON", "InputCodes", "RemoteTouchProtocol"]),
+            dependencies: ["GestureScript", "GestureModel", "Verifier", "StrictJSON", "InputCodes", "RemoteTouchProtocol"]),
 
         // The scenario driver: a scenario's steps in time against a PhoneLink and a ComputerUnderTest (the phone's
         // gesture model, pacing, idle, reconnect policy, segments judged by the Verifier); no BlueZ, no evdev. Also
@@ -66,7 +66,7 @@ let package = Package(
             dependencies: ["Scenario", "GestureModel", "GestureScript", "RemoteTouchProtocol", "Verifier", "InputCodes", "CommandMapping", "StrictJSON", "Report"]),
 
         // The phone side's BLE client over BlueZ D-Bus (the virtual central grows from it).
-        .target(name: "Central", dependencies: ["DBus", "BlueZAPI", "RemoteTouchProtocol", "StrictJSON"]),
+        .target(name: "Central", dependencies: ["DBus", "BlueZAPI", "RemoteTouchProtocol"]),
 
         // The scenario runner: peripheral under test, the phone driven in real time, frames judged.
         .target(
@@ -91,7 +91,7 @@ let package = Package(
         .executableTarget(
             name: "hil",
             dependencies: [
-                "RemoteTouchProtocol", "GestureModel", "CommandMapping", "GestureScript", "InputCodes", "Rig", "Peripheral", "DBus", "Scenario", "ScenarioDriver", "Verifier", "Runner",
+                "RemoteTouchProtocol", "CommandMapping", "GestureScript", "Rig", "Peripheral", "DBus", "Scenario", "ScenarioDriver", "Runner",
                 "Report", "LatencyStats",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -102,14 +102,14 @@ let package = Package(
         .testTarget(name: "RemoteTouchProtocolTests", dependencies: ["RemoteTouchProtocol", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "GestureModelTests", dependencies: ["GestureModel", "RemoteTouchProtocol"]),
         .testTarget(name: "CommandMappingTests", dependencies: ["CommandMapping", "InputCodes", "RemoteTouchProtocol"]),
-        .testTarget(name: "GestureScriptTests", dependencies: ["GestureScript", "GestureModel", "RemoteTouchProtocol"]),
+        .testTarget(name: "GestureScriptTests", dependencies: ["GestureScript", "GestureModel", "RemoteTouchProtocol", "StrictJSON"]),
         .testTarget(name: "RigTests", dependencies: ["Rig", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCodes", "HILTestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "HILTestSupport"]),
-        .testTarget(name: "ScenarioDriverTests", dependencies: ["ScenarioDriver", "Scenario", "Verifier", "GestureScript", "InputCodes", "RemoteTouchProtocol", "StrictJSON"]),
+        .testTarget(name: "ScenarioDriverTests", dependencies: ["ScenarioDriver", "Scenario", "Verifier", "GestureScript", "InputCodes", "StrictJSON"]),
         .testTarget(name: "LatencyStatsTests", dependencies: ["LatencyStats"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
-        .testTarget(name: "RunnerTests", dependencies: ["Runner", "ScenarioDriver", "Scenario", "StrictJSON", "Evdev", "InputCodes", "RemoteTouchProtocol", "LatencyStats", "Report"]),
+        .testTarget(name: "RunnerTests", dependencies: ["Runner", "ScenarioDriver", "InputCodes", "LatencyStats", "Report"]),
         .testTarget(
             name: "ReportTests", dependencies: ["Report", "LatencyStats", "StrictJSON", "HILTestSupport"],
             exclude: ["Snapshots"]),
@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(
             name: "PeripheralTests",
             dependencies: [
-                "Peripheral", "Central", "DBus", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "StrictJSON",
+                "Peripheral", "Central", "DBus", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "Report",
                 "HILTestSupport",
             ]),
         // Boots the real vm rig through the built `hil`; depends on it so `swift test` builds it.

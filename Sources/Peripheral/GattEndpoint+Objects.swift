@@ -5,86 +5,99 @@ import RemoteTouchProtocol
 
 extension GattEndpoint {
     func exportObjects() async throws(PeripheralError) {
-        let service = RemoteTouchService.self
         let path = PeripheralConfiguration.self
-        let uuid = { (text: String) in DBusProperty("UUID", "s", get: { .string(text) }) }
-        let inService = DBusProperty("Service", "o", get: { .objectPath(path.servicePath) })
         do {
             try await connection.addObjectManager(at: path.applicationPath)
             try await connection.export(path.servicePath, [
                 DBusInterface(BlueZ.gattService, properties: [
-                    uuid(service.serviceUUID), DBusProperty("Primary", "b", get: { .bool(true) }),
+                    Self.uuid(RemoteTouchService.serviceUUID), DBusProperty("Primary", "b", get: { .bool(true) }),
                 ])
             ])
-            try await connection.export(path.commandPath, [
-                DBusInterface(BlueZ.gattCharacteristic, methods: [
-                    DBusMethod("WriteValue", in: "aya{sv}", .immediate { [self] call throws(DBusError) in
-                        try commandWritten(call.body[0].bytesValue ?? [], options: call.body[1])
-                        return []
-                    }),
-                    DBusMethod("AcquireWrite", in: "a{sv}", out: "hq", .immediate { [self] call throws(DBusError) in
-                        try acquireWrite(options: call.body[0])
-                    }),
-                ], properties: [
-                    uuid(service.commandUUID), inService,
-                    DBusProperty("Flags", "as", get: { .strings(["write", "write-without-response"]) }),
-                    DBusProperty("WriteAcquired", "b", get: { [self] in .bool(status.withLock { !$0.writers.isEmpty }) }),
-                ])
-            ])
-            try await connection.export(path.statusPath, [
-                DBusInterface(BlueZ.gattCharacteristic, methods: [
-                    DBusMethod("StartNotify", .immediate { [self] _ in
-                        status.withLock { $0.notifying = true }
-                        log.info("status notifications started")
-                        return []
-                    }),
-                    DBusMethod("StopNotify", .immediate { [self] _ in
-                        status.withLock { $0.notifying = false }
-                        log.info("status notifications stopped")
-                        return []
-                    }),
-                    DBusMethod("AcquireNotify", in: "a{sv}", out: "hq", .immediate { [self] call throws(DBusError) in
-                        try acquireNotify(options: call.body[0])
-                    }),
-                ], properties: [
-                    uuid(service.statusUUID), inService,
-                    DBusProperty("Flags", "as", get: { .strings(["notify"]) }),
-                    DBusProperty("Notifying", "b", get: { [self] in .bool(status.withLock { $0.notifying }) }),
-                    DBusProperty("NotifyAcquired", "b", get: { [self] in .bool(status.withLock { $0.channel != nil }) }),
-                    DBusProperty("Value", "ay", get: { [self] in .bytes(status.withLock { $0.value }) }),
-                ])
-            ])
-            try await connection.export(path.pairingPath, [
-                DBusInterface(BlueZ.gattCharacteristic, methods: [
-                    DBusMethod("ReadValue", in: "a{sv}", out: "ay", .immediate { [self] call throws(DBusError) in
-                        let central = try Self.central(call.body[0])
-                        return [.bytes(host.pairingRead(by: central))]
-                    }),
-                    DBusMethod("WriteValue", in: "aya{sv}", .immediate { [self] call throws(DBusError) in
-                        try pairingWritten(call.body[0].bytesValue ?? [], options: call.body[1])
-                        return []
-                    }),
-                ], properties: [
-                    uuid(service.pairingUUID), inService, DBusProperty("Flags", "as", get: { .strings(["read", "write"]) }),
-                ])
-            ])
-            try await connection.export(path.advertisementPath, [
-                DBusInterface(BlueZ.advertisement, methods: [
-                    DBusMethod("Release", .immediate { [self] _ in
-                        log.info("bluetoothd released the advertisement")
-                        return []
-                    })
-                ], properties: [
-                    DBusProperty("Type", "s", get: { .string("peripheral") }),
-                    DBusProperty("ServiceUUIDs", "as", get: { .strings([service.serviceUUID]) }),
-                    DBusProperty("LocalName", "s", get: { [configuration] in .string(configuration.name) }),
-                    DBusProperty("Discoverable", "b", get: { .bool(true) }),
-                ])
-            ])
+            try await connection.export(path.commandPath, [commandInterface()])
+            try await connection.export(path.statusPath, [statusInterface()])
+            try await connection.export(path.pairingPath, [pairingInterface()])
+            try await connection.export(path.advertisementPath, [advertisementInterface()])
             try await connection.export(path.agentPath, [agentInterface()])
         } catch {
             throw PeripheralError("cannot export the GATT application: \(error)")
         }
+    }
+
+    private static func uuid(_ text: String) -> DBusProperty { DBusProperty("UUID", "s", get: { .string(text) }) }
+
+    private static let inService = DBusProperty("Service", "o", get: { .objectPath(PeripheralConfiguration.servicePath) })
+
+    /// Command `…9ABD`: write, write without response, `AcquireWrite`.
+    private func commandInterface() -> DBusInterface {
+        DBusInterface(BlueZ.gattCharacteristic, methods: [
+            DBusMethod("WriteValue", in: "aya{sv}", .immediate { [self] call throws(DBusError) in
+                try commandWritten(call.body[0].bytesValue ?? [], options: call.body[1])
+                return []
+            }),
+            DBusMethod("AcquireWrite", in: "a{sv}", out: "hq", .immediate { [self] call throws(DBusError) in
+                try acquireWrite(options: call.body[0])
+            }),
+        ], properties: [
+            Self.uuid(RemoteTouchService.commandUUID), Self.inService,
+            DBusProperty("Flags", "as", get: { .strings(["write", "write-without-response"]) }),
+            DBusProperty("WriteAcquired", "b", get: { [self] in .bool(status.withLock { !$0.writers.isEmpty }) }),
+        ])
+    }
+
+    /// Status `…9ABE`: notify, `AcquireNotify`; the latest status stays readable as Value.
+    private func statusInterface() -> DBusInterface {
+        DBusInterface(BlueZ.gattCharacteristic, methods: [
+            DBusMethod("StartNotify", .immediate { [self] _ in
+                status.withLock { $0.notifying = true }
+                log.info("status notifications started")
+                return []
+            }),
+            DBusMethod("StopNotify", .immediate { [self] _ in
+                status.withLock { $0.notifying = false }
+                log.info("status notifications stopped")
+                return []
+            }),
+            DBusMethod("AcquireNotify", in: "a{sv}", out: "hq", .immediate { [self] call throws(DBusError) in
+                try acquireNotify(options: call.body[0])
+            }),
+        ], properties: [
+            Self.uuid(RemoteTouchService.statusUUID), Self.inService,
+            DBusProperty("Flags", "as", get: { .strings(["notify"]) }),
+            DBusProperty("Notifying", "b", get: { [self] in .bool(status.withLock { $0.notifying }) }),
+            DBusProperty("NotifyAcquired", "b", get: { [self] in .bool(status.withLock { $0.channel != nil }) }),
+            DBusProperty("Value", "ay", get: { [self] in .bytes(status.withLock { $0.value }) }),
+        ])
+    }
+
+    /// Pairing `…9ABF`: read (asks for a code), write (enters one).
+    private func pairingInterface() -> DBusInterface {
+        DBusInterface(BlueZ.gattCharacteristic, methods: [
+            DBusMethod("ReadValue", in: "a{sv}", out: "ay", .immediate { [self] call throws(DBusError) in
+                let central = try Self.central(call.body[0])
+                return [.bytes(host.pairingRead(by: central))]
+            }),
+            DBusMethod("WriteValue", in: "aya{sv}", .immediate { [self] call throws(DBusError) in
+                try pairingWritten(call.body[0].bytesValue ?? [], options: call.body[1])
+                return []
+            }),
+        ], properties: [
+            Self.uuid(RemoteTouchService.pairingUUID), Self.inService, DBusProperty("Flags", "as", get: { .strings(["read", "write"]) }),
+        ])
+    }
+
+    /// The LE advertisement of the RemoteTouch service.
+    private func advertisementInterface() -> DBusInterface {
+        DBusInterface(BlueZ.advertisement, methods: [
+            DBusMethod("Release", .immediate { [self] _ in
+                log.info("bluetoothd released the advertisement")
+                return []
+            })
+        ], properties: [
+            DBusProperty("Type", "s", get: { .string("peripheral") }),
+            DBusProperty("ServiceUUIDs", "as", get: { .strings([RemoteTouchService.serviceUUID]) }),
+            DBusProperty("LocalName", "s", get: { [configuration] in .string(configuration.name) }),
+            DBusProperty("Discoverable", "b", get: { .bool(true) }),
+        ])
     }
 
     /// Just Works pairing: bluetoothd cancels it unless an agent answers, so this one accepts.

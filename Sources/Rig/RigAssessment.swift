@@ -60,20 +60,7 @@ public struct RigAssessment: Sendable {
             check(facts.bluetoothdRunning, facts.bluetoothdRunning ? "bluetoothd running" : "bluetoothd is not running",
                   fix: "start it: `sudo systemctl start bluetooth`")
             Self.versionCheck(facts, check)
-            if !facts.isRoot {
-                // A nightly box runs as user hil: what Rigs/hardware/install.sh puts in place.
-                let install = "run `sudo bash Rigs/hardware/install.sh` (group hil, the D-Bus policy, the udev rule, the polkit rule, the nightly timer)"
-                check(facts.withoutRoot.inGroup, facts.withoutRoot.inGroup ? "this user is in group hil" : "this user is not in group hil",
-                      fix: "`sudo usermod -aG hil $USER` and log in again, or " + install)
-                check(facts.withoutRoot.dbusPolicy,
-                      "D-Bus policy /\(HostFacts.dbusPolicyFile) " + (facts.withoutRoot.dbusPolicy ? "installed" : "missing"), fix: install)
-                check(facts.withoutRoot.udevRule,
-                      "udev rule /\(HostFacts.udevRuleFile) " + (facts.withoutRoot.udevRule ? "installed" : "missing (uinput and the verifier's event node for group hil)"),
-                      fix: install)
-                check(facts.withoutRoot.polkitRule,
-                      "polkit rule /\(HostFacts.polkitRuleFile) " + (facts.withoutRoot.polkitRule ? "installed" : "missing (the restartBluetoothd fault step restarts bluetooth.service)"),
-                      fix: install)
-            }
+            if !facts.isRoot { Self.nightlyBoxChecks(facts, check) }
         case .virtual:
             let vhciHint =
                 facts.vhciModuleAvailable
@@ -105,6 +92,21 @@ public struct RigAssessment: Sendable {
             Self.versionCheck(facts, check)
         }
         self.checks = checks
+    }
+
+    /// A nightly box runs as user hil: what Rigs/hardware/install.sh puts in place.
+    private static func nightlyBoxChecks(_ facts: HostFacts, _ check: (Bool, String, @autoclosure () -> String) -> Void) {
+        let install = "run `sudo bash Rigs/hardware/install.sh` (group hil, the D-Bus policy, the udev rule, the polkit rule, the nightly timer)"
+        check(facts.withoutRoot.inGroup, facts.withoutRoot.inGroup ? "this user is in group hil" : "this user is not in group hil",
+              "`sudo usermod -aG hil $USER` and log in again, or " + install)
+        check(facts.withoutRoot.dbusPolicy,
+              "D-Bus policy /\(HostFacts.dbusPolicyFile) " + (facts.withoutRoot.dbusPolicy ? "installed" : "missing"), install)
+        check(facts.withoutRoot.udevRule,
+              "udev rule /\(HostFacts.udevRuleFile) " + (facts.withoutRoot.udevRule ? "installed" : "missing (uinput and the verifier's event node for group hil)"),
+              install)
+        check(facts.withoutRoot.polkitRule,
+              "polkit rule /\(HostFacts.polkitRuleFile) " + (facts.withoutRoot.polkitRule ? "installed" : "missing (the restartBluetoothd fault step restarts bluetooth.service)"),
+              install)
     }
 
     private static func uinputChecks(_ facts: HostFacts, _ check: (Bool, String, @autoclosure () -> String) -> Void) {

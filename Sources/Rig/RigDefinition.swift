@@ -140,23 +140,9 @@ extension RigDefinition {
         let daemon = field("bluetoothd").flatMap { v in
             read { () throws(JSONSchemaError) in try v.enumeration(Daemon.self, at: .root.appending("bluetoothd")) }
         }
-        var connection = Connection()
-        if let value = object["connection"] {
-            let path = JSONPath.root.appending("connection")
-            if let c = read({ () throws(JSONSchemaError) in try value.object(at: path) }) {
-                _ = read { () throws(JSONSchemaError) in
-                    try c.rejectUnknownKeys(allowed: ["minIntervalMs", "maxIntervalMs", "latency", "supervisionTimeoutMs"], at: path)
-                }
-                // Core spec: intervals 7.5 ms to 4 s, latency 0-499, supervision timeout 100 ms to 32 s.
-                if let v = c["minIntervalMs"], let n = read({ () throws(JSONSchemaError) in try Self.inRange(v, 7.5...4000, at: path.appending("minIntervalMs")) }) { connection.minIntervalMs = n }
-                if let v = c["maxIntervalMs"], let n = read({ () throws(JSONSchemaError) in try Self.inRange(v, 7.5...4000, at: path.appending("maxIntervalMs")) }) { connection.maxIntervalMs = n }
-                if let v = c["latency"], let n = read({ () throws(JSONSchemaError) in try v.integer(at: path.appending("latency"), in: 0...499) }) { connection.latency = n }
-                if let v = c["supervisionTimeoutMs"], let n = read({ () throws(JSONSchemaError) in try v.integer(at: path.appending("supervisionTimeoutMs"), in: 100...32000) }) { connection.supervisionTimeoutMs = n }
-                if connection.minIntervalMs > connection.maxIntervalMs {
-                    problems.append(JSONSchemaError(path.appending("maxIntervalMs"), "\(connection.maxIntervalMs) is below minIntervalMs \(connection.minIntervalMs)"))
-                }
-            }
-        }
+        var found = JSONProblems()
+        let connection = object["connection"].map { Self.connection($0, &found) } ?? Connection()
+        problems += found.list
         var uinputName = RigDefinition.defaultUinputDeviceName
         if let value = object["uinputDeviceName"] {
             let path = JSONPath.root.appending("uinputDeviceName")
@@ -175,18 +161,9 @@ extension RigDefinition {
         {
             scale = n
         }
-        var machine: Machine?
-        if let value = object["machine"] {
-            let path = JSONPath.root.appending("machine")
-            if let m = read({ () throws(JSONSchemaError) in try value.object(at: path) }) {
-                _ = read { () throws(JSONSchemaError) in try m.rejectUnknownKeys(allowed: ["memoryMiB", "cpus", "readyTimeoutSeconds"], at: path) }
-                var parsed = Machine()
-                if let v = m["memoryMiB"], let n = read({ () throws(JSONSchemaError) in try v.integer(at: path.appending("memoryMiB"), in: 256...65536) }) { parsed.memoryMiB = n }
-                if let v = m["cpus"], let n = read({ () throws(JSONSchemaError) in try v.integer(at: path.appending("cpus"), in: 1...64) }) { parsed.cpus = n }
-                if let v = m["readyTimeoutSeconds"], let n = read({ () throws(JSONSchemaError) in try v.integer(at: path.appending("readyTimeoutSeconds"), in: 5...3600) }) { parsed.readyTimeoutSeconds = n }
-                machine = parsed
-            }
-        }
+        var machineProblems = JSONProblems()
+        var machine = object["machine"].flatMap { Self.machine($0, &machineProblems) }
+        problems += machineProblems.list
         if kind == Kind.vm && machine == nil && object["machine"] == nil {
             machine = Machine()
         }
@@ -202,6 +179,37 @@ extension RigDefinition {
             name: name, description: description, kind: kind, peripheralAdapter: peripheral, centralAdapter: central,
             controllers: controllers, bluetoothd: daemon, connection: connection, uinputDeviceName: uinputName,
             latencyScale: scale, machine: machine)
+    }
+
+    /// `{"minIntervalMs": 7.5, "maxIntervalMs": 15, "latency": 0, "supervisionTimeoutMs": 2000}`
+    private static func connection(_ value: JSONValue, _ problems: inout JSONProblems) -> Connection {
+        var connection = Connection()
+        let path = JSONPath.root.appending("connection")
+        guard let c = problems.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return connection }
+        problems.attempt { () throws(JSONSchemaError) in
+            try c.rejectUnknownKeys(allowed: ["minIntervalMs", "maxIntervalMs", "latency", "supervisionTimeoutMs"], at: path)
+        }
+        // Core spec: intervals 7.5 ms to 4 s, latency 0-499, supervision timeout 100 ms to 32 s.
+        if let v = c["minIntervalMs"], let n = problems.attempt({ () throws(JSONSchemaError) in try Self.inRange(v, 7.5...4000, at: path.appending("minIntervalMs")) }) { connection.minIntervalMs = n }
+        if let v = c["maxIntervalMs"], let n = problems.attempt({ () throws(JSONSchemaError) in try Self.inRange(v, 7.5...4000, at: path.appending("maxIntervalMs")) }) { connection.maxIntervalMs = n }
+        if let v = c["latency"], let n = problems.attempt({ () throws(JSONSchemaError) in try v.integer(at: path.appending("latency"), in: 0...499) }) { connection.latency = n }
+        if let v = c["supervisionTimeoutMs"], let n = problems.attempt({ () throws(JSONSchemaError) in try v.integer(at: path.appending("supervisionTimeoutMs"), in: 100...32000) }) { connection.supervisionTimeoutMs = n }
+        if connection.minIntervalMs > connection.maxIntervalMs {
+            problems.append(JSONSchemaError(path.appending("maxIntervalMs"), "\(connection.maxIntervalMs) is below minIntervalMs \(connection.minIntervalMs)"))
+        }
+        return connection
+    }
+
+    /// `{"memoryMiB": 2048, "cpus": 2, "readyTimeoutSeconds": 120}`
+    private static func machine(_ value: JSONValue, _ problems: inout JSONProblems) -> Machine? {
+        let path = JSONPath.root.appending("machine")
+        guard let m = problems.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return nil }
+        problems.attempt { () throws(JSONSchemaError) in try m.rejectUnknownKeys(allowed: ["memoryMiB", "cpus", "readyTimeoutSeconds"], at: path) }
+        var parsed = Machine()
+        if let v = m["memoryMiB"], let n = problems.attempt({ () throws(JSONSchemaError) in try v.integer(at: path.appending("memoryMiB"), in: 256...65536) }) { parsed.memoryMiB = n }
+        if let v = m["cpus"], let n = problems.attempt({ () throws(JSONSchemaError) in try v.integer(at: path.appending("cpus"), in: 1...64) }) { parsed.cpus = n }
+        if let v = m["readyTimeoutSeconds"], let n = problems.attempt({ () throws(JSONSchemaError) in try v.integer(at: path.appending("readyTimeoutSeconds"), in: 5...3600) }) { parsed.readyTimeoutSeconds = n }
+        return parsed
     }
 
     private static func inRange(_ value: JSONValue, _ range: ClosedRange<Double>, at path: JSONPath)

@@ -14,16 +14,16 @@ final class PrivateBus: @unchecked Sendable {
         let socket = folder + "/bus"
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        process.arguments = ["--session", "--nofork", "--nopidfile", "--address=unix:path=\(socket)"]
-        process.standardOutput = FileHandle.nullDevice
+        // --print-address: the daemon prints its address once it listens (the socket file exists a moment before
+        // that, and a connect in between is refused).
+        process.arguments = ["--session", "--nofork", "--nopidfile", "--print-address=1", "--address=unix:path=\(socket)"]
+        let printed = Pipe()
+        process.standardOutput = printed
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: socket) {
-            guard Date() < deadline, process.isRunning else {
-                throw DBusError(name: "test.NoBus", message: "dbus-daemon did not create \(socket) (is package dbus installed? bash Rigs/setup.sh)")
-            }
-            usleep(5_000)
+        let line = String(decoding: printed.fileHandleForReading.availableData, as: UTF8.self)
+        guard line.hasPrefix("unix:") else {
+            throw DBusError(name: "test.NoBus", message: "dbus-daemon did not start on \(socket) (is package dbus installed? bash Rigs/setup.sh)")
         }
         address = "unix:path=\(socket)"
     }

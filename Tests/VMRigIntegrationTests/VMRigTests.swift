@@ -73,8 +73,8 @@ final class PipeDrain: @unchecked Sendable {
 
 /// These boot the real vm rig (QEMU, Debian's kernel, btvirt, bluetoothd). They fail, not skip, when it
 /// cannot run, with the reason `hil` gave.
-@Suite("vm rig, end to end", .serialized)
-struct VMRigTests {
+@Suite("vm rig, end to end", .serialized, .tags(.rig))
+struct VMGuestOnRig {
     @Test("the guest has /dev/uinput and two powered controllers, and hil there picks the virtual rig")
     func adaptersReady() throws {
         let binary = try hilBinary()
@@ -152,8 +152,8 @@ func pgrep(_ text: String) throws -> [String] {
     return found
 }
 
-@Suite("vm rig, interrupted", .serialized)
-struct VMRigInterruptTests {
+@Suite("vm rig, interrupted", .serialized, .tags(.rig))
+struct VMInterruptOnRig {
     @Test("Ctrl-C (SIGINT) stops the guest: exit 130, no QEMU left")
     func interrupt() throws {
         try RigLock.exclusive { try interruptUnlocked() }
@@ -185,8 +185,8 @@ struct VMRigInterruptTests {
     }
 }
 
-@Suite("hil run, end to end", .serialized)
-struct RunEndToEndTests {
+@Suite("hil run, end to end", .serialized, .tags(.rig))
+struct RunEndToEndOnRig {
     @Test("the shipped scenarios pass over the real link; mutated ones fail with their reasons in the output and JUnit")
     func shippedAndMutant() throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("hil-run-\(getpid())")
@@ -231,8 +231,8 @@ struct RunEndToEndTests {
     }
 }
 
-@Suite("hil run: every shipped scenario's mutated twin fails on the rig", .serialized)
-struct MutantsOnTheRigTests {
+@Suite("hil run: every shipped scenario's mutated twin fails on the rig", .serialized, .tags(.rig))
+struct MutantsOnRig {
     /// Each shipped scenario with one expectation turned wrong (ScenarioMutant: a key, a motion total or
     /// direction, "nothing arrives", a pairing state, a received or status count, an expected refusal's text),
     /// run over the real link: every twin must fail (not error: the rig did its part, the verdict caught it).
@@ -279,8 +279,8 @@ struct MutantsOnTheRigTests {
     }
 }
 
-@Suite("hil bench, end to end", .serialized)
-struct BenchEndToEndTests {
+@Suite("hil bench, end to end", .serialized, .tags(.rig))
+struct BenchEndToEndOnRig {
     @Test("both write paths stream through the real link, side by side, with nothing lost at 100 Hz")
     func bothPaths() throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("hil-bench-\(getpid())")
@@ -305,8 +305,8 @@ struct BenchEndToEndTests {
     }
 }
 
-@Suite("hil run, the device under test killed", .serialized)
-struct DeviceKilledTests {
+@Suite("hil run, the device under test killed", .serialized, .tags(.rig))
+struct DeviceKilledOnRig {
     @Test("SIGKILL of the computer mid-scenario: an error with its last lines, no hang, and the next scenario passes")
     func killed() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hil-kill-\(getpid())")
@@ -339,8 +339,8 @@ struct DeviceKilledTests {
     }
 }
 
-@Suite("hil run, interrupted", .serialized)
-struct RunInterruptTests {
+@Suite("hil run, interrupted", .serialized, .tags(.rig))
+struct RunInterruptOnRig {
     @Test("Ctrl-C during a run stops the peripheral under test, keeps the results so far, exits 130")
     func interrupt() throws {
         let binary = try hilBinary()

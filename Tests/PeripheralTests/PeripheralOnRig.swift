@@ -97,8 +97,8 @@ private func pid(of name: String) -> Int32? {
 
 /// Drives the real peripheral over a real LE link from the rig's central adapter and checks the evdev events.
 /// Runs inside the rig (`PeripheralRigTests` starts it there).
-@Suite("PeripheralInRig", .serialized, .enabled(if: RigGuest.isInsideRig, "needs BlueZ and uinput: runs inside the rig via PeripheralRigTests"))
-struct PeripheralInRigTests {
+@Suite("PeripheralOnRig", .serialized, .tags(.rig), .enabled(if: RigGuest.isInsideRig, "needs BlueZ and uinput: runs inside the rig via InRigSuitesOnRig"))
+struct PeripheralOnRig {
     @Test("pair, write every command in every mode, refusals, status, the fd path, release on disconnect")
     func endToEnd() async throws {
         let state = try temporaryFolder()

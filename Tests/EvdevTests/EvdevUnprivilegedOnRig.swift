@@ -3,12 +3,12 @@ import Foundation
 import HILTestSupport
 import Testing
 
-/// Runs as an unprivileged user inside the rig, started by `EvdevInRig.unprivileged` through setpriv (root
+/// Runs as an unprivileged user inside the rig, started by `EvdevOnRig.unprivileged` through setpriv (root
 /// bypasses file modes, so the real EACCES needs another uid). Disabled anywhere else.
 @Suite(
-    "uinput and evdev as an unprivileged user (EvdevUnprivileged)",
-    .enabled(if: RigGuest.isInsideRig && getuid() != 0, "runs as nobody inside the rig, started by EvdevInRig"))
-struct EvdevUnprivileged {
+    "uinput and evdev as an unprivileged user (EvdevUnprivilegedOnRig)", .tags(.rig),
+    .enabled(if: RigGuest.isInsideRig && getuid() != 0, "runs as nobody inside the rig, started by EvdevOnRig"))
+struct EvdevUnprivilegedOnRig {
     @Test("opening /dev/uinput without write access: permissionDenied with the R10 message")
     func uinputDenied() throws {
         let thrown = #expect(throws: EvdevError.self) { try UinputDevice(name: "hil unprivileged") }

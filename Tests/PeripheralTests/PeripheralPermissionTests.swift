@@ -2,15 +2,6 @@ import Foundation
 import HILTestSupport
 import Testing
 
-/// Runs `PeripheralInRig` inside a rig (the vm here; whatever `--rig auto` picks on a nightly box).
-@Suite("Peripheral in a rig")
-struct PeripheralRigTests {
-    @Test("the peripheral works end to end on real BlueZ and uinput")
-    func inRig() {
-        #expect(RigGuest.failure(filter: "PeripheralInRigTests/") == nil)
-    }
-}
-
 /// R10: without a usable uinput device the peripheral refuses to start, says why and what to do. (The
 /// permission-denied case, which needs an unprivileged user on a kernel with uinput, is the in-rig
 /// EvdevUnprivileged suite.)

@@ -5,12 +5,12 @@ import InputCodes
 import Synchronization
 import Testing
 
-/// uinput → kernel → evdev for real. Enabled only inside a rig (the vm guest here); `EvdevRigTests` runs it
+/// uinput → kernel → evdev for real. Enabled only inside a rig (the vm guest here); `InRigSuitesOnRig` runs it
 /// there from the host, so `swift test` exercises it everywhere.
 @Suite(
-    "uinput to evdev in a real kernel (EvdevInRig)", .serialized,
-    .enabled(if: RigGuest.isInsideRig, "needs /dev/uinput: runs inside the rig via EvdevRigTests"))
-struct EvdevInRig {
+    "uinput to evdev in a real kernel (EvdevOnRig)", .serialized, .tags(.rig),
+    .enabled(if: RigGuest.isInsideRig, "needs /dev/uinput: runs inside the rig via InRigSuitesOnRig"))
+struct EvdevOnRig {
     /// A fresh device with a name no other test or run uses, and its node. The device goes away when the object
     /// is released, which may be right after its last use: tests keep it with `withExtendedLifetime`.
     static func makeDevice(_ label: String) throws -> (device: UinputDevice, devnode: String) {
@@ -275,12 +275,12 @@ struct EvdevInRig {
         InputFrame([InputEvent(.relX, Int32(index + 1)), InputEvent(.relY, -Int32(index + 1))])
     }
 
-    @Test("an unprivileged process is refused /dev/uinput with the R10 message (EvdevUnprivileged as nobody)")
+    @Test("an unprivileged process is refused /dev/uinput with the R10 message (EvdevUnprivilegedOnRig as nobody)")
     func unprivileged() throws {
         try #require(getuid() == 0, "this test drops root itself; it must start as root")
         let (status, output) = try runCapturing("/usr/bin/setpriv", [
             "--reuid=65534", "--regid=65534", "--clear-groups",
-            RigGuest.testBundle, "--testing-library", "swift-testing", "--filter", "EvdevUnprivileged",
+            RigGuest.testBundle, "--testing-library", "swift-testing", "--filter", "EvdevUnprivilegedOnRig/",
         ])
         let (passed, summary) = testRunPassed(status, output)
         #expect(

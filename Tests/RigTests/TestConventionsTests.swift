@@ -1,0 +1,52 @@
+import Foundation
+import HILTestSupport
+import Testing
+
+/// The fast command (`swift test --skip 'OnRig/'`, docs/developing.md) must skip every suite that needs the rig
+/// and nothing else. Checked on the test sources, so the command cannot rot silently: a rig suite without the tag
+/// or the name, or a name without the tag, fails here.
+@Suite("Test conventions: rig suites are tagged and named so the fast command skips exactly them")
+struct TestConventionsTests {
+    struct SuiteDeclaration {
+        var file: String
+        var name: String
+        var tagged: Bool
+        var needsRig: Bool
+    }
+
+    /// Markers of a file whose suites need the rig: they boot a guest or run only inside one.
+    static let rigMarkers = ["RigGuest.run(", "RigGuest.failure(", "RigGuest.isInsideRig", "\"vm\", \"exec\""]
+
+    static func suites() throws -> [SuiteDeclaration] {
+        let root = packageRoot.appendingPathComponent("Tests").path
+        let files = try FileManager.default.subpathsOfDirectory(atPath: root).filter { $0.hasSuffix(".swift") }
+        let pattern = try NSRegularExpression(pattern: #"@Suite\((.*?)\)\s*(?:///[^\n]*\n\s*)*(?:struct|final class|enum) (\w+)"#,
+                                              options: [.dotMatchesLineSeparators])
+        var found: [SuiteDeclaration] = []
+        for file in files where !file.hasPrefix("HILTestSupport/") && !file.hasSuffix("TestConventionsTests.swift") {
+            let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
+            let needsRig = file.hasPrefix("VMRigIntegrationTests/") || rigMarkers.contains { text.contains($0) }
+            let range = NSRange(text.startIndex..., in: text)
+            for match in pattern.matches(in: text, range: range) {
+                guard let arguments = Range(match.range(at: 1), in: text), let name = Range(match.range(at: 2), in: text) else { continue }
+                found.append(SuiteDeclaration(file: file, name: String(text[name]), tagged: text[arguments].contains(".tags(.rig)"),
+                                              needsRig: needsRig))
+            }
+        }
+        return found
+    }
+
+    @Test("every suite in a file that boots or needs the rig is tagged .rig and named …OnRig; no other suite is")
+    func tagsAndNames() throws {
+        let suites = try Self.suites()
+        #expect(suites.count > 40, "found only \(suites.count) suites: the scan is broken")
+        #expect(suites.contains { $0.tagged }, "no rig suite found: the scan is broken")
+        for suite in suites {
+            let named = (suite.name + "/").contains(rigSuiteSkipPattern)
+            #expect(suite.tagged == named, "\(suite.file): \(suite.name) is \(suite.tagged ? "tagged .rig but not named …OnRig" : "named …OnRig but not tagged .rig")")
+            if suite.needsRig {
+                #expect(suite.tagged, "\(suite.file): \(suite.name) needs the rig (its file boots or runs only inside one) but is not tagged .rig")
+            }
+        }
+    }
+}

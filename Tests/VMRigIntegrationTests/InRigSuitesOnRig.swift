@@ -1,0 +1,34 @@
+import Foundation
+import HILTestSupport
+import Testing
+
+/// Every suite that runs inside the rig (enabled only there), run from the host in one guest: the vm boots once
+/// for all of them, the way BlueZ's test-runner and the kernel's HID selftests (vmtest.sh) do, instead of once per
+/// suite. Each suite's verdict is checked on its own, with the run's output when it did not pass; a rig that
+/// cannot come up fails here with the reason.
+@Suite("The in-rig suites, in one guest", .serialized, .tags(.rig))
+struct InRigSuitesOnRig {
+    /// The in-rig suites: their type (for the filter) and display name (for the verdict line).
+    static let suites: [(type: String, name: String)] = [
+        ("EvdevOnRig", "uinput to evdev in a real kernel (EvdevOnRig)"),
+        ("PeripheralOnRig", "PeripheralOnRig"),
+    ]
+
+    @Test("uinput to evdev in a real kernel, and the peripheral end to end on real BlueZ, in one guest boot")
+    func allInOneGuest() throws {
+        let filter = Self.suites.map { "\($0.type)/" }.joined(separator: "|")
+        let (status, output) = try RigGuest.run(filter: filter)
+        let (passed, summary) = testRunPassed(status, output)
+        for suite in Self.suites {
+            #expect(output.contains("Suite \"\(suite.name)\" passed"),
+                    "in-rig suite \(suite.type) did not pass (exit status \(status), summary: \(summary)):\n\(Self.excerpt(output, suite.name))")
+        }
+        #expect(passed, "in-rig tests '\(filter)' did not pass (exit status \(status), summary: \(summary)):\n\(output.suffix(6000))")
+    }
+
+    /// The lines about a suite's failures, or the run's end when it never reported.
+    static func excerpt(_ output: String, _ name: String) -> String {
+        let lines = output.split(separator: "\n").filter { $0.contains("✘") || $0.contains(name) }
+        return lines.isEmpty ? String(output.suffix(6000)) : lines.suffix(60).joined(separator: "\n")
+    }
+}
