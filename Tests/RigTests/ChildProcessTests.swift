@@ -2,6 +2,8 @@ import Foundation
 import Rig
 import Testing
 
+/// The children live an hour unless told otherwise: in a full `swift test` the rig suites can hold this process's
+/// threads for minutes, and a child that ends by itself meanwhile would turn a teardown check into a timing check.
 @Suite("ChildProcess: spawn, await the exit, tear down by steps")
 struct ChildProcessTests {
     @Test("the exit code comes back through the async monitor, not a poll")
@@ -27,7 +29,7 @@ struct ChildProcessTests {
     @Test("awaiting with a timeout returns nil while the child runs, and its end once it exits")
     func timeout() async throws {
         // A child that only ends when told to, so no timing on this machine can make the first wait see an exit.
-        let child = try ChildProcess("/bin/sleep", ["300"], output: .inherit, ownProcessGroup: false)
+        let child = try ChildProcess("/bin/sleep", ["3600"], output: .inherit, ownProcessGroup: false)
         #expect(await child.exitStatus(timeout: .milliseconds(50)) == nil)
         #expect(child.poll() == nil)
         child.signal(SIGTERM)
@@ -58,7 +60,7 @@ struct ChildProcessTests {
     @Test("a child that ignores SIGINT and SIGTERM is escalated to SIGKILL after each wait")
     func teardownEscalates() async throws {
         // The shell reports when its traps are set, so the signals cannot arrive before them.
-        let child = try ChildProcess("/bin/sh", ["-c", "trap '' INT TERM; echo ready; exec sleep 30"],
+        let child = try ChildProcess("/bin/sh", ["-c", "trap '' INT TERM; echo ready; exec sleep 3600"],
                                      output: .standardOutput, ownProcessGroup: true)
         let ready = child.output?.availableData ?? Data()
         #expect(String(decoding: ready, as: UTF8.self).hasPrefix("ready"))
@@ -69,9 +71,9 @@ struct ChildProcessTests {
         #expect(elapsed >= .milliseconds(600))
     }
 
-    @Test("the proof asked for: sh with `trap \"\" INT; sleep 5` only dies to the closing kill")
+    @Test("the proof asked for: sh with `trap \"\" INT; sleep …` only dies to the closing kill")
     func trapInterrupt() async throws {
-        let child = try ChildProcess("/bin/sh", ["-c", "trap \"\" INT; echo ready; sleep 5"], output: .standardOutput,
+        let child = try ChildProcess("/bin/sh", ["-c", "trap \"\" INT; echo ready; sleep 3600"], output: .standardOutput,
                                      ownProcessGroup: true)
         _ = child.output?.availableData
         // No .kill given: the sequence always ends with one.
@@ -89,7 +91,7 @@ struct ChildProcessTests {
 
     @Test("the blocking teardown, for synchronous callers, escalates the same way")
     func blockingTeardown() throws {
-        let child = try ChildProcess("/bin/sh", ["-c", "trap '' TERM; echo ready; exec sleep 30"], output: .standardOutput,
+        let child = try ChildProcess("/bin/sh", ["-c", "trap '' TERM; echo ready; exec sleep 3600"], output: .standardOutput,
                                      ownProcessGroup: true)
         _ = child.output?.availableData
         #expect(child.teardownBlocking([.signal(SIGTERM), .wait(.milliseconds(200)), .kill]) == .signaled(SIGKILL))
@@ -127,7 +129,7 @@ struct ChildProcessTests {
     func foreignProcess() async throws {
         // sh starts a sleep in the background and execs into a sleep that never reaps it: a zombie to be. The
         // background sleep ends only when told to, so no timing on this machine decides the first wait.
-        let parent = try ChildProcess("/bin/sh", ["-c", "sleep 300 & echo $!; exec sleep 30"], output: .standardOutput,
+        let parent = try ChildProcess("/bin/sh", ["-c", "sleep 3600 & echo $!; exec sleep 3600"], output: .standardOutput,
                                       ownProcessGroup: true)
         defer { parent.teardownBlocking([.kill]) }
         let line = String(decoding: parent.output?.availableData ?? Data(), as: UTF8.self)
@@ -144,7 +146,7 @@ struct ChildProcessTests {
     @Test("a foreign process that ignores SIGTERM is killed by the teardown's closing step")
     func foreignTeardown() async throws {
         // The subshell says when its trap is set; its pid comes from the parent. Both lines, in either order.
-        let parent = try ChildProcess("/bin/sh", ["-c", "(trap '' TERM; echo trapped; exec sleep 30) & echo $!; exec sleep 30"],
+        let parent = try ChildProcess("/bin/sh", ["-c", "(trap '' TERM; echo trapped; exec sleep 3600) & echo $!; exec sleep 3600"],
                                       output: .standardOutput, ownProcessGroup: true)
         defer { parent.teardownBlocking([.kill]) }
         var lines: [String] = []

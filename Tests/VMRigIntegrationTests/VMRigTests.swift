@@ -328,9 +328,10 @@ struct DeviceKilledOnRig {
             wait $P; echo "status=$?"
             cat /tmp/kill.log
             """
-        let started = ContinuousClock.now
         let run = try hil(["vm", "exec", "--timeout", "240", "--", "sh", "-c", script])
-        #expect(ContinuousClock.now - started < .seconds(200), "the run hung")
+        // No hang: the run ended by itself inside the guest's 240 s (vm exec says 124 when it stopped it), timed
+        // from the guest's start (`run.seconds`), not from waiting for the rig lock behind other rig suites.
+        #expect(run.status != 124 && run.seconds < 240, "the run hung (\(run.seconds) s, vm exec status \(run.status))")
         #expect(run.output.contains("killed"))
         #expect(run.output.contains("status=1"), "\(run.output.suffix(3000))")
         #expect(run.output.contains("[1/2] ERROR a long wait the computer does not survive"), "\(run.output.suffix(3000))")
