@@ -95,6 +95,8 @@ public struct ScenarioRunner: Sendable {
             result.outcome = .error
             result.message += "\(error)\n"
         }
+        // As the phone app stops listening when it leaves the computer: before the computer stops.
+        phone?.statusWatcher.stop()
         phases.record("checks done")
         if let computer {
             await stop(computer, drive: drive, scenario: scenario, options: options, result: &result)

@@ -103,7 +103,10 @@ public final class ScenarioDriver {
         if scenario.run.pairing == .pair {
             try await phone.requestPairing()
             let code = try await poll(for: "the pairing code", timeout: .seconds(5)) { self.computer.pairingCode() }
-            _ = try await phone.enterCode(code)
+            let paired = try await phone.enterCode(code)
+            if let refusal = paired.refusal {
+                throw DriverError("pairing with the code the computer shows (\(code)) was refused: \(refusal); it reports \(paired.status.state.rawValue)")
+            }
         }
         phase("paired")
         await phone.watchStatus()
