@@ -140,9 +140,7 @@ extension RigDefinition {
         let daemon = field("bluetoothd").flatMap { v in
             read { () throws(JSONSchemaError) in try v.enumeration(Daemon.self, at: .root.appending("bluetoothd")) }
         }
-        var found = JSONProblems()
-        let connection = object["connection"].map { Self.connection($0, &found) } ?? Connection()
-        problems += found.list
+        let connection = object["connection"].map { Self.connection($0, &problems) } ?? Connection()
         var uinputName = RigDefinition.defaultUinputDeviceName
         if let value = object["uinputDeviceName"] {
             let path = JSONPath.root.appending("uinputDeviceName")
@@ -161,9 +159,7 @@ extension RigDefinition {
         {
             scale = n
         }
-        var machineProblems = JSONProblems()
-        var machine = object["machine"].flatMap { Self.machine($0, &machineProblems) }
-        problems += machineProblems.list
+        var machine = object["machine"].flatMap { Self.machine($0, &problems) }
         if kind == Kind.vm && machine == nil && object["machine"] == nil {
             machine = Machine()
         }
@@ -182,7 +178,9 @@ extension RigDefinition {
     }
 
     /// `{"minIntervalMs": 7.5, "maxIntervalMs": 15, "latency": 0, "supervisionTimeoutMs": 2000}`
-    private static func connection(_ value: JSONValue, _ problems: inout JSONProblems) -> Connection {
+    private static func connection(_ value: JSONValue, _ found: inout [JSONSchemaError]) -> Connection {
+        var problems = JSONProblems()
+        defer { found += problems.list }
         var connection = Connection()
         let path = JSONPath.root.appending("connection")
         guard let c = problems.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return connection }
@@ -201,7 +199,9 @@ extension RigDefinition {
     }
 
     /// `{"memoryMiB": 2048, "cpus": 2, "readyTimeoutSeconds": 120}`
-    private static func machine(_ value: JSONValue, _ problems: inout JSONProblems) -> Machine? {
+    private static func machine(_ value: JSONValue, _ found: inout [JSONSchemaError]) -> Machine? {
+        var problems = JSONProblems()
+        defer { found += problems.list }
         let path = JSONPath.root.appending("machine")
         guard let m = problems.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return nil }
         problems.attempt { () throws(JSONSchemaError) in try m.rejectUnknownKeys(allowed: ["memoryMiB", "cpus", "readyTimeoutSeconds"], at: path) }
