@@ -106,7 +106,7 @@ let package = Package(
         .testTarget(name: "RigTests", dependencies: ["Rig", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCodes", "HILTestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "HILTestSupport"]),
-        .testTarget(name: "ScenarioDriverTests", dependencies: ["ScenarioDriver", "Scenario", "Verifier", "GestureScript", "InputCodes", "StrictJSON"]),
+        .testTarget(name: "ScenarioDriverTests", dependencies: ["ScenarioDriver", "Scenario", "Verifier", "GestureScript", "InputCodes", "StrictJSON", "Report"]),
         .testTarget(name: "LatencyStatsTests", dependencies: ["LatencyStats"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "RunnerTests", dependencies: ["Runner", "ScenarioDriver", "InputCodes", "LatencyStats", "Report"]),

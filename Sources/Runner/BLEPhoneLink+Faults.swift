@@ -19,7 +19,7 @@ extension BLEPhoneLink {
     /// Powers the computer's adapter (or, with `.phone`, the phone's) off for `outage`: the phone sees an
     /// unexpected disconnect.
     func takeDown(_ side: LinkSide, for outage: Duration) async throws -> any LinkOutage {
-        let remote = try remoteOrThrow()
+        let remote = try connected()
         let adapter = side == .computer ? settings.peripheralAdapter : central.adapter
         var silenceNote = ""
         if settings.emulatedControllers, let problem = EmulatedRadio.silenceAdvertising(adapter) {
@@ -40,11 +40,6 @@ extension BLEPhoneLink {
         try await waitUntilDisconnected(remote, what: "the link drop")
         let whose = side == .computer ? "the computer's" : "the phone's"
         return AdapterOutage(description: "\(whose) adapter \(adapter) off", restore: restore)
-    }
-
-    private func remoteOrThrow() throws -> BlueZCentral.Peripheral {
-        guard let remote else { throw RunnerError("the phone is not connected to the computer") }
-        return remote
     }
 
     /// bluetoothd stops and starts again. The computer must notice, let go of what it holds, register its

@@ -46,7 +46,8 @@ final class BLEPhoneLink: PhoneLink {
         state.withLock { $0.remote = found }
     }
 
-    private func connected() throws -> BlueZCentral.Peripheral {
+    /// The computer's device, or the error that the phone is not connected.
+    func connected() throws -> BlueZCentral.Peripheral {
         guard let remote else { throw RunnerError("the phone is not connected to the computer") }
         return remote
     }

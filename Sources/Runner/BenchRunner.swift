@@ -106,7 +106,7 @@ public struct BenchRunner: Sendable {
         // Every command is matched to its frame through the peripheral's receipts (written when it stops): its
         // receipt, then the frame the kernel stamped between receipt and the end of that uinput write.
         await peripheral.stop()
-        let receipts = StageBreakdown.receipts((try? String(contentsOfFile: peripheral.receiptsFile, encoding: .utf8)) ?? "")
+        let receipts = peripheral.receipts()
         let alignment = StageBreakdown.align(sends, receipts)
         let frameTimes = collector.frames(since: MonotonicTime(nanoseconds: 0)).filter { $0.events.contains { $0.code == .relX } }
             .map(\.time.nanoseconds).sorted()

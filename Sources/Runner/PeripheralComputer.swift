@@ -8,27 +8,14 @@ import Synchronization
 /// and the frames of its uinput device, read on a thread of their own. A restart starts a new process on the
 /// same state folder, with a new uinput device to read.
 final class PeripheralComputer: ComputerUnderTest {
-    struct Launch: Sendable {
-        var hil: String
-        var adapter: String
-        var uinputName: String
-        var folder: String
-        var lockoutSeconds: Int?
-
-        func peripheral(generation: Int) -> PeripheralUnderTest.Launch {
-            PeripheralUnderTest.Launch(
-                hil: hil, adapter: adapter, uinputName: uinputName, folder: folder, lockoutSeconds: lockoutSeconds,
-                generation: generation)
-        }
-    }
-
-    let launch: Launch
+    /// The first generation's launch; a restart starts the next generation on the same folder.
+    let launch: PeripheralUnderTest.Launch
     private let state: Mutex<(current: PeripheralUnderTest, collector: FrameCollector, earlier: [PeripheralUnderTest])>
 
     /// Starts the computer and opens its uinput device; `phase` is told when each is done.
-    init(_ launch: Launch, phase: (String) -> Void = { _ in }) async throws {
+    init(_ launch: PeripheralUnderTest.Launch, phase: (String) -> Void = { _ in }) async throws {
         self.launch = launch
-        let peripheral = try await PeripheralUnderTest.start(launch.peripheral(generation: 1))
+        let peripheral = try await PeripheralUnderTest.start(launch)
         phase("peripheral registered")
         do {
             state = Mutex((peripheral, try Self.collector(launch.uinputName), []))
@@ -59,7 +46,7 @@ final class PeripheralComputer: ComputerUnderTest {
     func heldKeys() -> [String] { collector.heldKeys() }
 
     func receipts() -> [StageBreakdown.Receipt] {
-        generations.flatMap { StageBreakdown.receipts((try? String(contentsOfFile: $0.receiptsFile, encoding: .utf8)) ?? "") }
+        generations.flatMap { $0.receipts() }
     }
 
     func pairingCode() -> String? { current.pairingCode() }
@@ -72,7 +59,9 @@ final class PeripheralComputer: ComputerUnderTest {
         let status = await old.stop()
         try? FileManager.default.removeItem(atPath: old.codeFile)
         try await whileStopped()
-        let fresh = try await PeripheralUnderTest.start(launch.peripheral(generation: generations.count + 1))
+        var next = launch
+        next.generation = generations.count + 1
+        let fresh = try await PeripheralUnderTest.start(next)
         let reader: FrameCollector
         do {
             reader = try Self.collector(launch.uinputName)

@@ -95,6 +95,11 @@ public final class PeripheralUnderTest: Sendable {
         log.split(separator: "\n").suffix(count).map { "  | \($0)" }.joined(separator: "\n")
     }
 
+    /// The writes this computer received so far, from its receipts log (complete once it stopped).
+    func receipts() -> [ReceiptLine] {
+        ReceiptLine.parse(log: (try? String(contentsOfFile: receiptsFile, encoding: .utf8)) ?? "")
+    }
+
     /// The pairing code the peripheral shows (written to its code file).
     func pairingCode() -> String? {
         (try? String(contentsOfFile: codeFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -72,7 +72,7 @@ public struct ScenarioRunner: Sendable {
                 peripheralAdapter: context.peripheralAdapter, writePath: context.writePath ?? scenario.run.writePath,
                 latencyScale: context.latencyScale, emulatedControllers: context.emulatedControllers))
             phone = link
-            let launch = PeripheralComputer.Launch(
+            let launch = PeripheralUnderTest.Launch(
                 hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder,
                 lockoutSeconds: scenario.run.lockoutSeconds)
             let device = try await PeripheralComputer(launch, phase: phases.record)
@@ -227,8 +227,6 @@ public struct ScenarioRunner: Sendable {
         }
         throw RunnerError("no \(what) within \(timeout)")
     }
-
-    static func format(_ value: Double) -> String { String(format: "%.1f", value) }
 
     static func slug(_ name: String) -> String {
         String(name.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }.prefix(40))

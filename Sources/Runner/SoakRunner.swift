@@ -91,7 +91,7 @@ public struct SoakRunner: Sendable {
         }
         try? await bluez.forget(link)
         await peripheral.stop()
-        let receipts = StageBreakdown.receipts((try? String(contentsOfFile: peripheral.receiptsFile, encoding: .utf8)) ?? "")
+        let receipts = peripheral.receipts()
         let alignment = StageBreakdown.align(sends, receipts)
         return Summary(minutes: results, lostByLink: sends.count - alignment.count, sent: sends.count, readerDrops: collector.droppedCount)
     }

@@ -1,3 +1,5 @@
+import Verifier
+
 /// What became of one step.
 public struct StepResult: Sendable, Hashable {
     public enum Outcome: String, Sendable, Hashable {
@@ -82,8 +84,6 @@ public struct ScenarioResult: Sendable, Hashable {
 
     /// `p` in 0...1 of the step latencies, nearest rank.
     public func latency(percentile p: Double) -> Double? {
-        let sorted = latencies.sorted()
-        guard !sorted.isEmpty else { return nil }
-        return sorted[min(sorted.count - 1, max(0, Int((Double(sorted.count) * p).rounded(.up)) - 1))]
+        Judge.percentile(latencies, p)
     }
 }

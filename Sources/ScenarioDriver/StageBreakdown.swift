@@ -33,11 +33,6 @@ public enum StageBreakdown {
         public var values: [Double] { [gesture, link, peripheral, kernel] }
     }
 
-    /// Reads the receipts log; malformed lines are skipped (a crash can cut the last one).
-    public static func receipts(_ text: String) -> [Receipt] {
-        ReceiptLine.parse(log: text)
-    }
-
     /// The i-th send's receipt index. Sends and receipts with the same payload are matched in order (bluetoothd
     /// may hand some writes over D-Bus and others through the acquired socket, so receipts can arrive out of
     /// order between payloads), never to a receipt from before the send: a lost write leaves its send unmatched

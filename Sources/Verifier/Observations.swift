@@ -1,4 +1,3 @@
-public import GestureModel
 public import InputCodes
 public import RemoteTouchProtocol
 
@@ -79,6 +78,3 @@ public struct DevicesObservation: Sendable, Hashable {
         self.evicted = evicted
     }
 }
-
-/// The phone's activity at the end of a step (R11).
-public typealias PhoneActivity = Activity

@@ -1,3 +1,4 @@
+import Report
 import ScenarioDriver
 import Testing
 
@@ -7,7 +8,7 @@ struct StageBreakdownTests {
 
     @Test("the receipts log is read; a cut last line and refusals are handled")
     func readsReceipts() {
-        let receipts = StageBreakdown.receipts("""
+        let receipts = ReceiptLine.parse(log: """
             1000 2000,3000 {"tap":{"type":"single"}}
             4000 - {"broken
             5000 6000 {"cursorMove":{"delta":[1,0]}} with spaces

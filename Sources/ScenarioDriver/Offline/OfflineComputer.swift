@@ -3,6 +3,7 @@ import Foundation
 import GestureModel
 public import InputCodes
 import RemoteTouchProtocol
+public import Report
 import Synchronization
 
 /// The computer in process, for `hil replay`: each write decoded, refused unless the phone paired, mapped to
@@ -58,33 +59,31 @@ public final class OfflineComputer: ComputerUnderTest {
         String(format: "%9.1f ms", Double(at.nanoseconds - origin.nanoseconds) / 1e6)
     }
 
-    /// A write arrives from the phone.
+    /// A write arrives from the phone: its receipt is written as the real computer writes it (`ReceiptLine`, from
+    /// the bytes), with the frames it injected, or none when it was refused.
     public func receive(_ bytes: [UInt8]) {
         let at = clock.now()
         let text = String(decoding: bytes, as: UTF8.self)
         state.withLock { state in
-            guard let command = try? Command.decode(bytes) else {
-                state.receipts.append(.init(received: at.nanoseconds, written: nil, payload: text))
-                state.lines.append((at, "\(stamp(at))  \(bytes.count) bytes  →  refused, not a command"))
-                return
-            }
-            guard state.paired else {
-                state.receipts.append(.init(received: at.nanoseconds, written: nil, payload: text))
-                state.lines.append((at, "\(stamp(at))  \(text)  →  refused, the phone is not paired"))
-                return
-            }
-            state.commands += 1
-            do {
-                let frames = try state.mapper.map(command)
-                state.receipts.append(.init(received: at.nanoseconds, written: frames.map { _ in at.nanoseconds }, payload: text))
-                record(frames, at: at, &state)
-                let shown = frames.isEmpty ? "(no events)" : frames.map(\.description).joined(separator: " ")
-                state.lines.append((at, "\(stamp(at))  \(text)  →  \(shown)"))
-            } catch {
-                state.receipts.append(.init(received: at.nanoseconds, written: nil, payload: text))
-                state.lines.append((at, "\(stamp(at))  \(text)  →  REFUSED: \(error)"))
-                state.errors.append("command at \(stamp(at).trimmingCharacters(in: .whitespaces)) cannot be mapped: \(error)")
-            }
+            let (written, outcome) = handle(bytes, text: text, at: at, &state)
+            state.receipts.append(ReceiptLine(received: at.nanoseconds, written: written, payload: bytes))
+            state.lines.append((at, "\(stamp(at))  \(outcome)"))
+        }
+    }
+
+    /// The frames' write times (nil when refused) and the line that says what happened.
+    private func handle(_ bytes: [UInt8], text: String, at: MonotonicTime, _ state: inout State) -> ([UInt64]?, String) {
+        guard let command = try? Command.decode(bytes) else { return (nil, "\(bytes.count) bytes  →  refused, not a command") }
+        guard state.paired else { return (nil, "\(text)  →  refused, the phone is not paired") }
+        state.commands += 1
+        do {
+            let frames = try state.mapper.map(command)
+            record(frames, at: at, &state)
+            let shown = frames.isEmpty ? "(no events)" : frames.map(\.description).joined(separator: " ")
+            return (frames.map { _ in at.nanoseconds }, "\(text)  →  \(shown)")
+        } catch {
+            state.errors.append("command at \(stamp(at).trimmingCharacters(in: .whitespaces)) cannot be mapped: \(error)")
+            return (nil, "\(text)  →  REFUSED: \(error)")
         }
     }
 
