@@ -7,7 +7,7 @@ extension GattEndpoint {
     func register() async throws(PeripheralError) {
         let adapter = BlueZ.adapterPath(configuration.adapter)
         let adapterName = configuration.adapter
-        let step = { (what: String, error: DBusError) -> PeripheralError in
+        let step: @Sendable (String, DBusError) -> PeripheralError = { what, error in
             PeripheralError(
                 "\(what) failed: \(error.name): \(error.message)",
                 hint: error.name == DBusError.unknownObjectName || error.name.hasSuffix("ServiceUnknown")
@@ -45,22 +45,42 @@ extension GattEndpoint {
                 try? await Task.sleep(for: .milliseconds(100))
             }
         }
-        do {
+        // The agent, the application and the advertisement are independent: registered at once, one round trip
+        // to bluetoothd instead of three in a row.
+        async let agent = failure { () async throws(DBusError) in
             _ = try await connection.call(destination: BlueZ.service, path: "/org/bluez", interface: BlueZ.agentManager,
                                           member: "RegisterAgent", [.objectPath(PeripheralConfiguration.agentPath), .string("NoInputNoOutput")])
             _ = try await connection.call(destination: BlueZ.service, path: "/org/bluez", interface: BlueZ.agentManager,
                                           member: "RequestDefaultAgent", [.objectPath(PeripheralConfiguration.agentPath)])
-        } catch {
-            throw step("registering the pairing agent", error)
         }
-        do {
+        async let application = failure { () async throws(DBusError) in
             _ = try await connection.call(destination: BlueZ.service, path: adapter, interface: BlueZ.gattManager,
                                           member: "RegisterApplication", [.objectPath(PeripheralConfiguration.applicationPath), .properties([])])
-        } catch {
-            throw step("GattManager1.RegisterApplication on \(adapter)", error)
         }
-        try await registerAdvertisement(step)
+        async let advertisement = advertisementFailure(step)
+        if let error = await agent { throw step("registering the pairing agent", error) }
+        if let error = await application { throw step("GattManager1.RegisterApplication on \(adapter)", error) }
+        if let error = await advertisement { throw error }
         log.info("registered on \(configuration.adapter): service \(RemoteTouchService.serviceUUID), advertising as \"\(configuration.name)\"")
+    }
+
+    /// The error a D-Bus exchange ended with, or nil: for running several at once.
+    private func failure(_ exchange: () async throws(DBusError) -> Void) async -> DBusError? {
+        do {
+            try await exchange()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    private func advertisementFailure(_ step: @Sendable (String, DBusError) -> PeripheralError) async -> PeripheralError? {
+        do {
+            try await registerAdvertisement(step)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// Registers the advertisement and checks it is active (`ActiveInstances`), registering it once more if
@@ -81,7 +101,7 @@ extension GattEndpoint {
                     destination: BlueZ.service, path: adapter, interface: "org.freedesktop.DBus.Properties", member: "Get",
                     [.string(BlueZ.advertisingManager), .string("ActiveInstances")], timeout: .seconds(2))
                 if let count = active?.first?.unwrapped.integerValue, count > 0 { return }
-                try? await Task.sleep(for: .milliseconds(50))
+                try? await Task.sleep(for: .milliseconds(10))
             }
             log.warning("advertisement registered but not active on \(configuration.adapter) (attempt \(attempt)); registering it again")
             _ = try? await connection.call(destination: BlueZ.service, path: adapter, interface: BlueZ.advertisingManager,

@@ -61,9 +61,14 @@ public final class GattEndpoint: CommandEndpoint {
             (adapter, BlueZ.gattManager, "UnregisterApplication", PeripheralConfiguration.applicationPath),
             ("/org/bluez", BlueZ.agentManager, "UnregisterAgent", PeripheralConfiguration.agentPath),
         ]
-        for (path, interface, member, object) in calls {
-            _ = try? await connection.call(destination: BlueZ.service, path: path, interface: interface, member: member,
-                                           [.objectPath(object)], timeout: .seconds(3))
+        // Independent of each other: all at once.
+        await withTaskGroup(of: Void.self) { group in
+            for (path, interface, member, object) in calls {
+                group.addTask { [connection] in
+                    _ = try? await connection.call(destination: BlueZ.service, path: path, interface: interface, member: member,
+                                                   [.objectPath(object)], timeout: .seconds(3))
+                }
+            }
         }
         status.withLock { state in
             state.channel?.close()

@@ -31,6 +31,15 @@ public final class RemoteTouchPeripheral: Sendable {
     public static func start(_ configuration: PeripheralConfiguration, log: PeripheralLog) async throws(PeripheralError)
         -> RemoteTouchPeripheral
     {
+        // Held (--start-when): connected to the bus already, which registers nothing; the uinput device and
+        // bluetoothd wait for the release.
+        var early: DBusConnection?
+        if let signal = configuration.startSignal {
+            early = try await connectBus(configuration)
+            log.info("started; holding until \(signal.path) exists")
+            let held = await signal.wait()
+            log.info("released after \(Int(held / .milliseconds(1))) ms")
+        }
         let device: UinputDevice
         do {
             device = try UinputDevice(name: configuration.uinputName, uinputPath: configuration.uinputPath)
@@ -45,7 +54,10 @@ public final class RemoteTouchPeripheral: Sendable {
             receipts: try receiptLog(configuration))
         let host = ComputerHost(
             configuration: configuration, log: log, pairing: processor.pairing, processor: processor, devnode: device.devnode)
-        let endpoint = GattEndpoint(configuration: configuration, log: log, connection: try await connect(configuration))
+        let connection: DBusConnection
+        if let early { connection = early } else { connection = try await connectBus(configuration) }
+        try await ownName(configuration, on: connection)
+        let endpoint = GattEndpoint(configuration: configuration, log: log, connection: connection)
         try await host.start(endpoint)
         return RemoteTouchPeripheral(host: host, endpoint: endpoint)
     }
@@ -75,16 +87,19 @@ public final class RemoteTouchPeripheral: Sendable {
         }
     }
 
-    /// The bus, and the well-known name when one is asked for.
-    private static func connect(_ configuration: PeripheralConfiguration) async throws(PeripheralError) -> DBusConnection {
-        let connection: DBusConnection
+    /// The bus.
+    private static func connectBus(_ configuration: PeripheralConfiguration) async throws(PeripheralError) -> DBusConnection {
         do {
-            connection = try await DBusConnection.connect(configuration.bus)
+            return try await DBusConnection.connect(configuration.bus)
         } catch {
             throw PeripheralError("cannot connect to the \(configuration.bus) bus: \(error)",
                                   hint: "is dbus running? `hil doctor` checks the rigs")
         }
-        guard let name = configuration.busName else { return connection }
+    }
+
+    /// The well-known name, when one is asked for.
+    private static func ownName(_ configuration: PeripheralConfiguration, on connection: DBusConnection) async throws(PeripheralError) {
+        guard let name = configuration.busName else { return }
         do {
             try await connection.requestName(name)
         } catch {
@@ -94,7 +109,6 @@ public final class RemoteTouchPeripheral: Sendable {
                     ? "another hil peripheral is running on this box"
                     : "install Rigs/hardware/dbus/org.remotetouch.hil.conf and be in group hil (Rigs/hardware/install.sh)")
         }
-        return connection
     }
 
     /// Unregisters from bluetoothd and releases everything held.

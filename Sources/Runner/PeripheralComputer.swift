@@ -12,10 +12,17 @@ final class PeripheralComputer: ComputerUnderTest {
     let launch: PeripheralUnderTest.Launch
     private let state: Mutex<(current: PeripheralUnderTest, collector: FrameCollector, earlier: [PeripheralUnderTest])>
 
-    /// Starts the computer and opens its uinput device; `phase` is told when each is done.
-    init(_ launch: PeripheralUnderTest.Launch, phase: (String) -> Void = { _ in }) async throws {
+    /// Starts the computer, or releases the one `prepared` for it ahead, and opens its uinput device; `phase` is
+    /// told when each is done.
+    init(_ launch: PeripheralUnderTest.Launch, prepared: PeripheralUnderTest? = nil, phase: (String) -> Void = { _ in }) async throws {
         self.launch = launch
-        let peripheral = try await PeripheralUnderTest.start(launch)
+        let peripheral: PeripheralUnderTest
+        if let prepared {
+            try await prepared.release()
+            peripheral = prepared
+        } else {
+            peripheral = try await PeripheralUnderTest.start(launch)
+        }
         phase("peripheral registered")
         do {
             state = Mutex((peripheral, try Self.collector(launch.uinputName), []))

@@ -18,12 +18,15 @@ public final class PeripheralUnderTest: Sendable {
     let receiptsFile: String
     /// Written by the peripheral each time it serves (`hil peripheral --ready-file`).
     let readyFile: String
+    /// Releases a held peripheral (`hil peripheral --start-when`).
+    let startFile: String
+    let launch: Launch
 
     /// How the device under test is stopped.
     static let teardown: [TeardownStep] = [.signal(SIGINT), .wait(.seconds(5)), .kill]
 
     /// What to start.
-    struct Launch: Sendable {
+    struct Launch: Sendable, Equatable {
         var hil: String
         var adapter: String
         var uinputName: String
@@ -38,24 +41,30 @@ public final class PeripheralUnderTest: Sendable {
         /// 2 and up for the computer started again within a scenario (a restartPeripheral step): the same state
         /// folder, its own log and receipts (peripheral-2.out, receipts-2.log).
         var generation = 1
+        /// Started ahead, held before it touches the bus until `release` (`hil peripheral --start-when`).
+        var held = false
     }
 
     private init(_ launch: Launch) throws(RunnerError) {
+        self.launch = launch
         let suffix = launch.generation == 1 ? "" : "-\(launch.generation)"
         stateDirectory = launch.folder + "/state"
         codeFile = launch.folder + "/pairing-code"
         output = launch.folder + "/peripheral\(suffix).out"
         receiptsFile = launch.folder + "/receipts\(suffix).log"
         readyFile = launch.folder + "/ready\(suffix).json"
+        startFile = launch.folder + "/start\(suffix)"
         var arguments = [
             "peripheral", "--adapter", launch.adapter, "--state-dir", stateDirectory, "--pairing-code-file", codeFile,
             "--uinput-name", launch.uinputName, "--receipts-log", receiptsFile, "--ready-file", readyFile,
         ]
         if let lockoutSeconds = launch.lockoutSeconds { arguments += ["--lockout-seconds", String(lockoutSeconds)] }
         if let uinputPath = launch.uinputPath { arguments += ["--uinput-path", uinputPath] }
+        if launch.held { arguments += ["--start-when", startFile] }
         do {
             try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
             try? FileManager.default.removeItem(atPath: readyFile)
+            try? FileManager.default.removeItem(atPath: startFile)
             let program = launch.launcher.first ?? launch.hil
             let rest = launch.launcher.isEmpty ? arguments : Array(launch.launcher.dropFirst()) + [launch.hil] + arguments
             child = try ChildProcess(program, rest, output: .file(output), ownProcessGroup: true)
@@ -68,18 +77,43 @@ public final class PeripheralUnderTest: Sendable {
     /// Starts the computer and waits until it serves (its ready file), at most `timeout`.
     /// - Throws: `RunnerError` when it cannot start, exits, or does not serve in time, with its last lines.
     static func start(_ launch: Launch, timeout: Duration = .seconds(20)) async throws(RunnerError) -> PeripheralUnderTest {
+        var launch = launch
+        launch.held = false
         let peripheral = try PeripheralUnderTest(launch)
+        try await peripheral.waitUntilServing(timeout: timeout)
+        return peripheral
+    }
+
+    /// Starts the computer held before it touches the bus (`hil peripheral --start-when`): it gets its process,
+    /// runtime and uinput device ready while the rig is still busy with something else; `release` lets it serve.
+    static func prepare(_ launch: Launch) throws(RunnerError) -> PeripheralUnderTest {
+        var launch = launch
+        launch.held = true
+        return try PeripheralUnderTest(launch)
+    }
+
+    /// Lets a prepared computer connect to the bus and register, and waits until it serves, at most `timeout`.
+    func release(timeout: Duration = .seconds(20)) async throws(RunnerError) {
+        guard FileManager.default.createFile(atPath: startFile, contents: Data()) else {
+            let tail = lastLines(15)
+            await stop()
+            throw RunnerError("cannot write \(startFile) to release the prepared hil peripheral:\n\(tail)")
+        }
+        try await waitUntilServing(timeout: timeout)
+    }
+
+    private func waitUntilServing(timeout: Duration) async throws(RunnerError) {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if (try? ReadyRecord.read(from: peripheral.readyFile)) != nil { return peripheral }
-            if let ended = peripheral.child.termination {
-                throw RunnerError("hil peripheral \(ended) before it served on \(launch.adapter):\n\(peripheral.lastLines(15))")
+            if (try? ReadyRecord.read(from: readyFile)) != nil { return }
+            if let ended = child.termination {
+                throw RunnerError("hil peripheral \(ended) before it served on \(launch.adapter):\n\(lastLines(15))")
             }
             try? await Task.sleep(for: .milliseconds(5))
         }
-        let tail = peripheral.lastLines(15)
-        await peripheral.stop()
-        throw RunnerError("hil peripheral did not serve on \(launch.adapter) within \(timeout) (no \(peripheral.readyFile)):\n\(tail)")
+        let tail = lastLines(15)
+        await stop()
+        throw RunnerError("hil peripheral did not serve on \(launch.adapter) within \(timeout) (no \(readyFile)):\n\(tail)")
     }
 
     /// Starts the computer without waiting for it to serve: for R10, where it must refuse to start.

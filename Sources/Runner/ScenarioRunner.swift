@@ -46,20 +46,23 @@ public struct ScenarioRunner: Sendable {
     }
 
     public let context: Context
+    private let standby = StandbyComputer()
 
     public init(context: Context) {
         self.context = context
     }
 
     /// Runs one scenario; never throws: rig and device failures become an `error` result with the reason.
-    public func run(_ scenario: Scenario, number: Int) async -> ScenarioResult {
+    /// With `next`, the next scenario's computer is started while this one is torn down (`StandbyComputer`).
+    public func run(_ scenario: Scenario, number: Int, next: (scenario: Scenario, number: Int)? = nil) async -> ScenarioResult {
         let start = ContinuousClock.now
-        let folder = "\(context.workDirectory)/\(String(format: "%03d", number))-\(Self.slug(scenario.name))"
+        let folder = self.folder(scenario, number: number)
         var result = ScenarioResult(
             file: scenario.file, name: scenario.name, requirements: scenario.script.requirements, outcome: .error, steps: [],
             message: "", durationMs: 0)
         let phases = PhaseLog(start: start)
         if scenario.run.uinput == .denied {
+            await standby.discard()
             return await refusal(scenario, folder: folder, start: start, result: result)
         }
         var phone: BLEPhoneLink?
@@ -72,11 +75,15 @@ public struct ScenarioRunner: Sendable {
                 peripheralAdapter: context.peripheralAdapter, writePath: context.writePath ?? scenario.run.writePath,
                 latencyScale: context.latencyScale, emulatedControllers: context.emulatedControllers))
             phone = link
-            let launch = PeripheralUnderTest.Launch(
-                hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder,
-                lockoutSeconds: scenario.run.lockoutSeconds)
-            let device = try await PeripheralComputer(launch, phase: phases.record)
+            phases.record("phone scanning")
+            let launch = self.launch(scenario, folder: folder)
+            let device = try await PeripheralComputer(launch, prepared: await standby.take(for: launch), phase: phases.record)
             computer = device
+            // The next scenario's computer starts now, held, while this one connects; it waits idle, with no uinput
+            // device and nothing on the bus, until that scenario releases it.
+            if let next, next.scenario.run.uinput != .denied {
+                await standby.prepare(self.launch(next.scenario, folder: self.folder(next.scenario, number: next.number)))
+            }
             let driver = ScenarioDriver(scenario: scenario, phone: link, computer: device, clock: RealTimeClock(), options: options,
                                         phase: phases.record)
             defer { try? driver.commandLog.write(toFile: folder + "/commands.log", atomically: true, encoding: .utf8) }
@@ -98,29 +105,34 @@ public struct ScenarioRunner: Sendable {
         // As the phone app stops listening when it leaves the computer: before the computer stops.
         phone?.statusWatcher.stop()
         phases.record("checks done")
-        if let computer {
-            await stop(computer, drive: drive, scenario: scenario, options: options, result: &result)
-            phases.record("peripheral stopped")
-        }
+        // The computer stops while the link goes down: neither waits for the other.
+        if let computer { noteEarlyExit(computer, result: &result) }
+        async let computerStopped = computer?.stop()
         if let phone {
             await tearDown(phone, result: &result, phases: phases)
+        }
+        _ = await computerStopped
+        if let computer {
+            phases.record("peripheral stopped")
+            addReceipts(computer, drive: drive, scenario: scenario, options: options, result: &result)
         }
         result.durationMs = (ContinuousClock.now - start).milliseconds
         result.phases = phases.phases
         return result
     }
 
-    /// Stops the computer (an exit during the scenario is an error), then adds what its receipts tell: each
-    /// step's latency stages and the commands it received (R11.2).
-    private func stop(_ computer: PeripheralComputer, drive: ScenarioDriver.Drive?, scenario: Scenario,
-                      options: ScenarioDriver.Options, result: inout ScenarioResult) async
-    {
+    /// A computer that exited during the scenario is an error.
+    private func noteEarlyExit(_ computer: PeripheralComputer, result: inout ScenarioResult) {
         let current = computer.current
-        if !current.isRunning {
-            if result.outcome != .error { result.outcome = .error }
-            result.message += "the device under test (hil peripheral) exited during the scenario; its last lines:\n\(current.lastLines(15))\n"
-        }
-        await computer.stop()
+        guard !current.isRunning else { return }
+        if result.outcome != .error { result.outcome = .error }
+        result.message += "the device under test (hil peripheral) exited during the scenario; its last lines:\n\(current.lastLines(15))\n"
+    }
+
+    /// What the stopped computer's receipts tell: each step's latency stages and the commands it received (R11.2).
+    private func addReceipts(_ computer: PeripheralComputer, drive: ScenarioDriver.Drive?, scenario: Scenario,
+                             options: ScenarioDriver.Options, result: inout ScenarioResult)
+    {
         guard let drive, !result.steps.isEmpty else { return }
         result.steps = drive.steps(withReceipts: computer.receipts(), scenario: scenario, options: options)
         if result.outcome == .passed && result.steps.contains(where: { $0.outcome == .failed }) { result.outcome = .failed }
@@ -217,6 +229,15 @@ public struct ScenarioRunner: Sendable {
             StepResult(index: index, kind: step.name, outcome: .unchecked, latencyMs: nil, commands: 0, message: "not run: the computer refused to start")
         }
         return result
+    }
+
+    private func folder(_ scenario: Scenario, number: Int) -> String {
+        "\(context.workDirectory)/\(String(format: "%03d", number))-\(Self.slug(scenario.name))"
+    }
+
+    private func launch(_ scenario: Scenario, folder: String) -> PeripheralUnderTest.Launch {
+        .init(hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder,
+              lockoutSeconds: scenario.run.lockoutSeconds)
     }
 
     static func poll(for what: String, timeout: Duration, _ read: () -> String?) async throws -> String {

@@ -61,6 +61,11 @@ struct PeripheralCommand: AsyncParsableCommand {
                                valueName: "file"))
     var readyFile: String?
 
+    @Option(help: ArgumentHelp("Start, then wait until this file exists before creating the uinput device, connecting to the bus and registering.",
+                               discussion: "hil run starts the next scenario's computer this way while the current scenario runs, so a process start is not spent between scenarios.",
+                               valueName: "file"))
+    var startWhen: String?
+
     func validate() throws {
         if let adapter, !(adapter.hasPrefix("hci") && Int(adapter.dropFirst(3)) != nil) {
             throw ValidationError("--adapter takes a name like hci0, not \(adapter)")
@@ -84,6 +89,7 @@ struct PeripheralCommand: AsyncParsableCommand {
         configuration.receiptsFile = receiptsLog
         configuration.busName = busName
         configuration.readyFile = readyFile
+        configuration.startSignal = startWhen.map(StartSignal.init(path:))
         try FileManager.default.createDirectory(
             atPath: configuration.stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let log = PeripheralLog(path: configuration.stateDirectory + "/peripheral.log")

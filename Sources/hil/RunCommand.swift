@@ -135,7 +135,8 @@ struct RunCommand: AsyncParsableCommand {
                 if interrupted.isSet { break runs }
                 let number = (repetition - 1) * scenarios.count + index + 1
                 let label = repeats > 1 ? "[repeat \(repetition)/\(repeats), \(index + 1)/\(scenarios.count)]" : "[\(index + 1)/\(scenarios.count)]"
-                var result = await runner.run(scenario, number: number)
+                let next = index + 1 < scenarios.count ? scenarios[index + 1] : repetition < repeats ? scenarios.first : nil
+                var result = await runner.run(scenario, number: number, next: next.map { ($0, number + 1) })
                 result.repetition = repetition
                 if interrupted.isSet {
                     print("\(label) INTERRUPTED \(scenario.name)")

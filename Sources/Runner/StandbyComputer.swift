@@ -1,0 +1,39 @@
+import Synchronization
+
+/// The next scenario's computer, started ahead and held before it touches the bus (`PeripheralUnderTest.prepare`)
+/// while the current scenario is torn down, so a process start is not spent between scenarios. Only the scenario
+/// it was started for takes it; any other stops it and starts its own. It still is a fresh process with a fresh
+/// state folder: nothing of one scenario's computer reaches the next.
+final class StandbyComputer: Sendable {
+    private let slot = Mutex<PeripheralUnderTest?>(nil)
+
+    /// Starts the computer for `launch` and holds it; one that was waiting already is stopped.
+    func prepare(_ launch: PeripheralUnderTest.Launch) async {
+        await discard()
+        // A computer that cannot even be spawned fails again, with its reason, when its scenario starts it.
+        guard let peripheral = try? PeripheralUnderTest.prepare(launch) else { return }
+        slot.withLock { $0 = peripheral }
+    }
+
+    /// The computer prepared for `launch`, if that is the one waiting (nil otherwise: start one).
+    func take(for launch: PeripheralUnderTest.Launch) async -> PeripheralUnderTest? {
+        guard let waiting = empty() else { return nil }
+        var expected = launch
+        expected.held = true
+        if waiting.launch == expected { return waiting }
+        await waiting.stop()
+        return nil
+    }
+
+    /// Stops the computer that is waiting, if any.
+    func discard() async {
+        await empty()?.stop()
+    }
+
+    private func empty() -> PeripheralUnderTest? {
+        slot.withLock { slot in
+            defer { slot = nil }
+            return slot
+        }
+    }
+}
