@@ -14,8 +14,8 @@ build_packages=(pkg-config libdbus-1-dev libevdev-dev)
 # emulated controllers, BlueZ itself and a system bus.
 rig_packages=(qemu-system-x86 bluez bluez-test-tools busybox-static cpio kmod dbus)
 # Tools the tests and rig scripts call. chromium: the report's rendering test (Tests/ReportTests) opens the HTML
-# report in it headless (--dump-dom, --screenshot).
-tool_packages=(ca-certificates xz-utils zstd python3-jsonschema chromium)
+# report in it headless (--dump-dom, --screenshot). python3-dbus: hil bench --reference's client (Rigs/reference).
+tool_packages=(ca-certificates xz-utils zstd python3-jsonschema python3-dbus chromium)
 
 packages=("${build_packages[@]}" "${rig_packages[@]}" "${tool_packages[@]}")
 

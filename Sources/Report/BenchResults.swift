@@ -18,14 +18,40 @@ public struct BenchResults: Sendable, Equatable {
     public var rateHz: Double
     /// In the order the paths were run.
     public var paths: [Path]
+    /// How long each ladder stream lasts, and how many streams make a rung.
+    public var rungSeconds: Double
+    public var repetitions: Int
 
-    public init(rig: String, kernel: String, bluez: String?, count: Int, rateHz: Double, paths: [Path]) {
+    public init(rig: String, kernel: String, bluez: String?, count: Int, rateHz: Double, paths: [Path],
+                rungSeconds: Double = 5, repetitions: Int = 3)
+    {
         self.rig = rig
         self.kernel = kernel
         self.bluez = bluez
         self.count = count
         self.rateHz = rateHz
         self.paths = paths
+        self.rungSeconds = rungSeconds
+        self.repetitions = repetitions
+    }
+
+    /// One rate of the ladder over its repetitions: sustained only when every repetition was; the median and the
+    /// range of the achieved rate and of p99.
+    public struct Rung: Sendable, Equatable {
+        public var rateHz: Double
+        public var repetitions: Int
+        public var sustained: Bool
+        public var achievedHz: Spread
+        /// Infinite for a repetition whose frames were never seen (written `null`).
+        public var p99Ms: Spread
+
+        public init(rateHz: Double, repetitions: Int, sustained: Bool, achievedHz: Spread, p99Ms: Spread) {
+            self.rateHz = rateHz
+            self.repetitions = repetitions
+            self.sustained = sustained
+            self.achievedHz = achievedHz
+            self.p99Ms = p99Ms
+        }
     }
 
     /// One write path (`dbus`, `fd`): its main stream, then the ladder of rates tried.
@@ -36,16 +62,19 @@ public struct BenchResults: Sendable, Equatable {
         public var stagesMs: [String: LatencySummary]
         /// The highest ladder rate sustained; nil when none was.
         public var maxSustainedHz: Double?
+        /// Every ladder stream, repetitions included, in the order run.
         public var ladder: [Stream]
+        public var rungs: [Rung]
 
         public init(name: String, main: Stream, stagesMs: [String: LatencySummary], maxSustainedHz: Double?,
-                    ladder: [Stream])
+                    ladder: [Stream], rungs: [Rung] = [])
         {
             self.name = name
             self.main = main
             self.stagesMs = stagesMs
             self.maxSustainedHz = maxSustainedHz
             self.ladder = ladder
+            self.rungs = rungs
         }
     }
 
@@ -94,14 +123,28 @@ public struct BenchResults: Sendable, Equatable {
             main.set("stagesMs", .object(JSONObject(stages)))
             main.set("maxSustainedHz", path.maxSustainedHz.map(JSONValue.number) ?? .null)
             main.set("ladder", .array(path.ladder.map { .object(Self.json($0)) }))
+            main.set("rungs", .array(path.rungs.map(Self.json)))
             return (path.name, .object(main))
         }
         let document: JSONValue = .object(JSONObject([
             ("format", .string(Self.format)), ("rig", .string(rig)), ("kernel", .string(kernel)),
             ("bluez", bluez.map(JSONValue.string) ?? .null), ("count", .number(Double(count))),
-            ("rateHz", .number(rateHz)), ("paths", .object(JSONObject(pathValues))),
+            ("rateHz", .number(rateHz)), ("rungSeconds", .number(rungSeconds)), ("repetitions", .number(Double(repetitions))),
+            ("paths", .object(JSONObject(pathValues))),
         ]))
         return JSONWriter(pretty: true).string(document) + "\n"
+    }
+
+    private static func json(_ rung: Rung) -> JSONValue {
+        func spread(_ spread: Spread, scale: Double) -> JSONValue {
+            .object(JSONObject(zip(["median", "min", "max"], [spread.median, spread.min, spread.max]).map { name, value in
+                (name, value.isFinite ? .number((value * scale).rounded() / scale) : .null)
+            }))
+        }
+        return .object(JSONObject([
+            ("rateHz", .number(rung.rateHz)), ("repetitions", .number(Double(rung.repetitions))), ("sustained", .bool(rung.sustained)),
+            ("achievedHz", spread(rung.achievedHz, scale: 10)), ("p99Ms", spread(rung.p99Ms, scale: 1000)),
+        ]))
     }
 
     private static func json(_ stream: Stream) -> JSONObject {

@@ -30,6 +30,15 @@ public enum MarkdownSummary {
             lines.append(row("**all**", results.latency.all))
             lines.append("")
         }
+        let time = PhaseBreakdown(results.scenarios)
+        if time.scenarios > 0 {
+            lines += ["### Where the time went", "", time.runLine(results), "",
+                      "| phase | median ms | total s |", "|---|---:|---:|"]
+            for phase in time.phases {
+                lines.append("| \(cell(phase.name)) | \(String(format: "%.0f", phase.medianMs)) | \(String(format: "%.1f", phase.totalMs / 1000)) |")
+            }
+            lines.append("")
+        }
         if let baseline {
             let regressions = baseline.regressions
             if regressions.isEmpty {

@@ -86,6 +86,7 @@ struct ResultsReader {
             centralAdapter: optional(object, "centralAdapter", at: path, Self.string),
             host: optional(object, "host", at: path, Self.string),
             writePath: optional(object, "writePath", at: path, Self.string),
+            rigUpMs: optional(object, "rigUpMs", at: path, Self.number),
             additional: Self.unknown(object, known: RunEnvironment.keys + ["shard"]))
     }
 

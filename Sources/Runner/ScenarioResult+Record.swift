@@ -106,11 +106,18 @@ extension BenchRunner {
             results[path].map { result in
                 BenchResults.Path(
                     name: path, main: stream(result.main), stagesMs: result.main.stages,
-                    maxSustainedHz: result.maxSustainedHz, ladder: result.ladder.map(stream))
+                    maxSustainedHz: result.maxSustainedHz, ladder: result.ladder.flatMap(\.repetitions).map(stream),
+                    rungs: result.ladder.map { rung in
+                        BenchResults.Rung(
+                            rateHz: rung.rateHz, repetitions: rung.repetitions.count,
+                            sustained: rung.sustained(required: settings.repetitions),
+                            achievedHz: rung.achievedHz, p99Ms: rung.p99Ms)
+                    })
             }
         }
         return BenchResults(
-            rig: rig, kernel: kernel, bluez: bluez, count: settings.count, rateHz: settings.rateHz, paths: written
+            rig: rig, kernel: kernel, bluez: bluez, count: settings.count, rateHz: settings.rateHz, paths: written,
+            rungSeconds: settings.rungSeconds, repetitions: settings.repetitions
         ).jsonText
     }
 }

@@ -15,10 +15,14 @@ struct BenchCommand: AsyncParsableCommand {
             path (dbus: WriteValue without response; fd: the AcquireWrite socket), --count cursor commands are
             sent at --rate Hz and each one's evdev frame is timed (matched through the peripheral's receipts).
             Lost commands never reached the computer (no receipt); unseen ones reached it but the evdev reader
-            did not see their frame (it fell behind: SYN_DROPPED). A ladder of rates (100 Hz up to 1000 Hz, 2 s
-            each) then finds the highest rate each path sustains: nothing lost or unseen, at least 95 % of the
-            rate achieved, p99 within 100 ms (a link that falls behind queues before it loses). The JSON written to
-            --output/bench.json is stable (format hil-bench/1) so runs can be compared.
+            did not see their frame (it fell behind: SYN_DROPPED). A ladder of rates (100 Hz up to 1000 Hz) then
+            finds the highest rate each path sustains: each rung is --repetitions streams of --rung-seconds, and a
+            rung is sustained only when every repetition is (nothing lost or unseen, at least 95 % of the rate
+            achieved, p99 within 100 ms: a link that falls behind queues before it loses); the median and the
+            range over the repetitions are printed. --reference runs the same streams from a plain client on
+            another stack (Python with dbus-python: Rigs/reference/bench_client.py) on the same link and prints it
+            side by side, so the report shows what hil's own client adds. The JSON written to --output/bench.json
+            is stable (format hil-bench/1) so runs can be compared.
             """
     )
 
@@ -37,6 +41,18 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Find the highest rate each path sustains with nothing lost.")
     var findMax = true
 
+    @Option(help: "Seconds each ladder stream lasts.")
+    var rungSeconds = 5.0
+
+    @Option(help: "Streams per ladder rung; a rung is sustained only when every one is.")
+    var repetitions = 3
+
+    @Flag(help: "Also run every path from the reference client (python-dbus, python-fd), side by side.")
+    var reference = false
+
+    @Option(help: ArgumentHelp("The reference client.", valueName: "file"))
+    var referenceClient = "Rigs/reference/bench_client.py"
+
     @Option(help: ArgumentHelp("Where bench.json and the peripheral's logs go.", valueName: "dir"))
     var output = "bench"
 
@@ -46,6 +62,11 @@ struct BenchCommand: AsyncParsableCommand {
     func validate() throws {
         guard count >= 10 else { throw ValidationError("--count must be at least 10") }
         guard rate > 0 && rate <= 5000 else { throw ValidationError("--rate is 1 to 5000 Hz") }
+        guard rungSeconds >= 1 && rungSeconds <= 60 else { throw ValidationError("--rung-seconds is 1 to 60") }
+        guard (1...10).contains(repetitions) else { throw ValidationError("--repetitions is 1 to 10") }
+        if reference && !FileManager.default.isReadableFile(atPath: referenceClient) {
+            throw ValidationError("--reference: no reference client at \(referenceClient); run from the project folder or pass --reference-client")
+        }
     }
 
     func run() async throws {
@@ -63,7 +84,11 @@ struct BenchCommand: AsyncParsableCommand {
         settings.count = count
         settings.rateHz = rate
         settings.paths = paths.paths.map(\.rawValue)
+        if reference { settings.paths += settings.paths.map { "python-" + $0 } }
         settings.findMax = findMax
+        settings.rungSeconds = rungSeconds
+        settings.repetitions = repetitions
+        settings.referenceClient = (referenceClient as NSString).expandingTildeInPath
         print("hil bench: \(count) cursor commands at \(Int(rate)) Hz per path (\(settings.paths.joined(separator: ", "))) on rig \(rigName)")
         fflush(nil)
         let results = try await BenchRunner(context: context, settings: settings).run { line in
@@ -72,6 +97,10 @@ struct BenchCommand: AsyncParsableCommand {
         }
         print("")
         print(Self.table(results, paths: settings.paths))
+        if findMax {
+            print("")
+            print(Self.ladderTable(results, paths: settings.paths, settings: settings))
+        }
         let facts = HostFacts.probe()
         let json = BenchRunner.json(results, paths: settings.paths, settings: settings, rig: rigName, kernel: facts.kernelRelease, bluez: facts.bluetoothdVersion)
         try json.write(toFile: work + "/bench.json", atomically: true, encoding: .utf8)
@@ -97,10 +126,30 @@ struct BenchCommand: AsyncParsableCommand {
             ("peripheral p50 ms", { f($0.main.stages["peripheral"]?.p50) }),
             ("max sustained Hz", { $0.maxSustainedHz.map { String(Int($0)) } ?? "-" }),
         ]
-        var lines = ["".padding(toLength: 20, withPad: " ", startingAt: 0) + paths.map { $0.padding(toLength: 12, withPad: " ", startingAt: 0) }.joined()]
+        let width = 13
+        var lines = ["".padding(toLength: 20, withPad: " ", startingAt: 0) + paths.map { $0.padding(toLength: width, withPad: " ", startingAt: 0) }.joined()]
         for (name, cell) in rows {
             lines.append(name.padding(toLength: 20, withPad: " ", startingAt: 0)
-                + paths.map { path in (results[path].map(cell) ?? "-").padding(toLength: 12, withPad: " ", startingAt: 0) }.joined())
+                + paths.map { path in (results[path].map(cell) ?? "-").padding(toLength: width, withPad: " ", startingAt: 0) }.joined())
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Per rung and path: sustained or not, the median p99 and its range, the median achieved rate.
+    static func ladderTable(_ results: [String: BenchRunner.PathResult], paths: [String], settings: BenchRunner.Settings) -> String {
+        let width = 30
+        var lines = ["ladder: \(settings.repetitions) × \(String(format: "%g", settings.rungSeconds)) s a rung; ✓ every repetition sustained; p99 ms median [min–max], achieved Hz median",
+                     "rate Hz".padding(toLength: 9, withPad: " ", startingAt: 0) + paths.map { $0.padding(toLength: width, withPad: " ", startingAt: 0) }.joined()]
+        for rate in settings.ladderHz {
+            let cells = paths.map { path -> String in
+                guard let rung = results[path]?.ladder.first(where: { $0.rateHz == rate }) else { return "-" }
+                let p99 = rung.p99Ms
+                func f(_ value: Double) -> String { value.isFinite ? String(format: "%.1f", value) : "∞" }
+                return "\(rung.sustained(required: settings.repetitions) ? "✓" : "✗") \(f(p99.median)) [\(f(p99.min))–\(f(p99.max))] \(String(format: "%.0f", rung.achievedHz.median)) Hz"
+            }
+            guard cells.contains(where: { $0 != "-" }) else { break }
+            lines.append(String(Int(rate)).padding(toLength: 9, withPad: " ", startingAt: 0)
+                + cells.map { $0.padding(toLength: width, withPad: " ", startingAt: 0) }.joined())
         }
         return lines.joined(separator: "\n")
     }

@@ -21,7 +21,8 @@ struct RigOptions: ParsableArguments {
     /// Outside a rig: brings the chosen rig up and runs this same `hil` command line in it (`RigReexec`: every
     /// option passes on as typed), with `--rig`, `--rigs` and `--output` replaced by what they are inside (in the vm
     /// rig the output goes to the guest's share and is copied back to `output`), plus `replacing`; exits with the
-    /// command's status. Used by run, bench and soak.
+    /// command's status, and says how long the image, the rig's bring-up and the command took. Used by run, bench
+    /// and soak.
     func runInRig(output: String, timeout: Duration, replacing extra: [(option: String, value: String)] = [],
                   commandLine: [String] = CommandLine.arguments) throws
     {
@@ -35,7 +36,7 @@ struct RigOptions: ParsableArguments {
         ] + extra)
         try RigExecution.run(
             chosen, catalog: catalog, facts: facts, command: command,
-            options: .init(timeout: timeout, resultsDestination: inVM ? destination : nil))
+            options: .init(timeout: timeout, timing: true, resultsDestination: inVM ? destination : nil))
     }
 
     /// The rig files of `folder`, or of the project's Rigs/ folder; a bad file exits 125 with every problem.

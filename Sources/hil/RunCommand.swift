@@ -120,7 +120,7 @@ struct RunCommand: AsyncParsableCommand {
         let environmentFacts = RunEnvironment(
             kernel: facts.kernelRelease, bluez: facts.bluetoothdVersion, rig: rigName, latencyScale: context.latencyScale,
             peripheralAdapter: context.peripheralAdapter, centralAdapter: context.centralAdapter,
-            host: hostName ?? ProcessInfo.processInfo.hostName, writePath: writePath?.rawValue)
+            host: hostName ?? ProcessInfo.processInfo.hostName, writePath: writePath?.rawValue, rigUpMs: Self.guestUptimeMs())
         var results: [ScenarioResult] = []
         // Ctrl-C: stop the peripheral under test, keep what was judged, write the results, exit 130.
         let interrupted = InterruptFlag()
@@ -181,6 +181,15 @@ struct RunCommand: AsyncParsableCommand {
         if passed != results.count { throw ExitCode.failure }
     }
 
+    /// In the vm rig, the guest's uptime: its boot and the rig's bring-up, before this run started.
+    private static func guestUptimeMs() -> Double? {
+        guard (try? RigOptions.environment())?.rig == "vm",
+              let text = try? String(contentsOfFile: "/proc/uptime", encoding: .utf8),
+              let seconds = text.split(separator: " ").first.flatMap({ Double($0) })
+        else { return nil }
+        return seconds * 1000
+    }
+
     /// The table per scenario, the one per step kind and, with --repeat, the stability table.
     private static func printTables(_ results: [ScenarioResult], repeats: Int) {
         print("")
@@ -191,6 +200,12 @@ struct RunCommand: AsyncParsableCommand {
         }
         print("")
         print(RunReport.kindTable(results))
+        let time = PhaseBreakdown(ScenarioResult.records(results))
+        if time.scenarios > 0 {
+            print("")
+            print("where the time went: \(time.summaryLine)")
+            print(time.table)
+        }
         if repeats > 1 {
             print("")
             print(RunReport.stabilityTable(results))

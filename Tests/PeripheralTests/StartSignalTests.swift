@@ -10,12 +10,15 @@ struct StartSignalTests {
         let path = NSTemporaryDirectory() + "start-signal-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: path) }
         let signal = StartSignal(path: path)
-        let waiter = Task { await signal.wait() }
+        let waiter = Task { () -> ContinuousClock.Instant in
+            _ = await signal.wait()
+            return ContinuousClock.now
+        }
         try await Task.sleep(for: .milliseconds(100))
-        #expect(!FileManager.default.fileExists(atPath: path))
+        let written = ContinuousClock.now
         FileManager.default.createFile(atPath: path, contents: Data())
-        let held = await waiter.value
-        #expect(held >= .milliseconds(100), "it returned before the file was written")
+        let released = await waiter.value
+        #expect(released >= written, "it returned before the file was written")
     }
 
     @Test("a file that is there already releases at once")

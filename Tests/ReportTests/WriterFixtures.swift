@@ -111,14 +111,26 @@ enum WriterFixtures {
                     "link": LatencySummary(count: 991, p50: 7.20349, p95: 11.6, p99: 14.0, max: 30.12345),
                 ],
                 maxSustainedHz: nil,
-                ladder: [stream(rate: 100, sent: 200, received: 190, lostAt: "3-12", achievedHz: 94.04)]),
+                ladder: [stream(rate: 100, sent: 500, received: 490, lostAt: "3-12", achievedHz: 94.04)],
+                rungs: [
+                    BenchResults.Rung(rateHz: 100, repetitions: 1, sustained: false, achievedHz: Spread(median: 94.04, min: 94.04, max: 94.04),
+                                      p99Ms: Spread(median: 21.0049, min: 21.0049, max: 21.0049)),
+                ]),
             BenchResults.Path(
                 name: "fd",
                 main: stream(rate: 100, sent: 1000, received: 1000, achievedHz: 100.04),
-                stagesMs: [:], maxSustainedHz: 400,
+                stagesMs: [:], maxSustainedHz: 100,
                 ladder: [
-                    stream(rate: 100, sent: 200, received: 200, achievedHz: 100.01),
-                    stream(rate: 400, sent: 800, received: 800, achievedHz: 398.76, readerDrops: 1, empty: true),
+                    stream(rate: 100, sent: 500, received: 500, achievedHz: 100.01),
+                    stream(rate: 100, sent: 500, received: 500, achievedHz: 99.87),
+                    stream(rate: 100, sent: 500, received: 500, achievedHz: 100.2),
+                    stream(rate: 400, sent: 2000, received: 2000, achievedHz: 398.76, readerDrops: 1, empty: true),
+                ],
+                rungs: [
+                    BenchResults.Rung(rateHz: 100, repetitions: 3, sustained: true, achievedHz: Spread(median: 100.01, min: 99.87, max: 100.2),
+                                      p99Ms: Spread(median: 21.0049, min: 21.0049, max: 21.0049)),
+                    BenchResults.Rung(rateHz: 400, repetitions: 1, sustained: false, achievedHz: Spread(median: 398.76, min: 398.76, max: 398.76),
+                                      p99Ms: Spread(median: .infinity, min: .infinity, max: .infinity)),
                 ]),
         ])
 

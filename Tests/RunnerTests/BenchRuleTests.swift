@@ -32,3 +32,34 @@ struct BenchLostRangesTests {
         #expect(BenchRunner.ranges([1, 3, 4, 5, 9, 10]) == "1, 3-5, 9-10")
     }
 }
+
+@Suite("hil bench: a rung of repetitions")
+struct BenchRungTests {
+    @Test("a rung is sustained only when every repetition is, and all the repetitions asked for ran")
+    func everyRepetition() {
+        let good = BenchRuleTests.stream(rate: 400, p99: 12)
+        let lossy = BenchRuleTests.stream(rate: 400, received: 598, p99: 12)
+        #expect(BenchRung(rateHz: 400, repetitions: [good, good, good]).sustained(required: 3))
+        #expect(!BenchRung(rateHz: 400, repetitions: [good, lossy, good]).sustained(required: 3))
+        // The ladder stops a rung at a repetition that could not keep up: two of three is not sustained.
+        #expect(!BenchRung(rateHz: 400, repetitions: [good, good]).sustained(required: 3))
+        #expect(!BenchRung(rateHz: 400, repetitions: []).sustained(required: 1))
+    }
+
+    @Test("median and range over the repetitions; a repetition without latencies is infinitely slow")
+    func spread() {
+        let rung = BenchRung(rateHz: 300, repetitions: [
+            BenchRuleTests.stream(rate: 300, achieved: 290, p99: 30),
+            BenchRuleTests.stream(rate: 300, achieved: 299, p99: 10),
+            BenchRuleTests.stream(rate: 300, achieved: 297, p99: 20),
+        ])
+        #expect(rung.achievedHz == Spread(median: 297, min: 290, max: 299))
+        #expect(rung.p99Ms == Spread(median: 20, min: 10, max: 30))
+        var blind = BenchRuleTests.stream(rate: 300, p99: 10)
+        blind.latency = .empty
+        let withBlind = BenchRung(rateHz: 300, repetitions: [BenchRuleTests.stream(rate: 300, p99: 10), blind])
+        #expect(withBlind.p99Ms.max == .infinity)
+        #expect(Spread([]) == nil)
+        #expect(Spread([4, 1, 3, 2])?.median == 2.5)
+    }
+}

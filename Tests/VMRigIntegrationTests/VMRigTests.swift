@@ -281,11 +281,11 @@ struct MutantsOnRig {
 
 @Suite("hil bench, end to end", .serialized, .tags(.rig))
 struct BenchEndToEndOnRig {
-    @Test("both write paths stream through the real link, side by side, with nothing lost at 100 Hz")
+    @Test("both write paths, from our client and from the reference client, stream through the real link, side by side, with nothing lost at 100 Hz")
     func bothPaths() throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("hil-bench-\(getpid())")
         defer { try? FileManager.default.removeItem(at: output) }
-        let run = try hil(["bench", "--count", "200", "--no-find-max", "--output", output.path])
+        let run = try hil(["bench", "--count", "200", "--no-find-max", "--reference", "--output", output.path])
         let text = run.output + run.errors
         #expect(run.status == 0, "\(text.suffix(3000))")
         let header = text.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("dbus") && $0.contains("fd") }
@@ -298,7 +298,9 @@ struct BenchEndToEndOnRig {
         // 100 Hz. Frames the evdev reader missed (SYN_DROPPED under TCG scheduling) are counted apart, as unseen;
         // they are held to 5 % here.
         let paths = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])["paths"] as? [String: [String: Any]]
-        for path in ["dbus", "fd"] {
+        #expect(text.contains("python-dbus: 200 at 100 Hz") && text.contains("python-fd: 200 at 100 Hz"), "\(text.suffix(3000))")
+        for path in ["dbus", "fd", "python-dbus", "python-fd"] {
+            #expect(paths?[path]?["sent"] as? Int == 200, "\(path): \(json)")
             #expect(paths?[path]?["lost"] as? Int == 0, "\(path): \(json)")
             #expect((paths?[path]?["unseen"] as? Int).map { $0 <= 10 } == true, "\(path): \(json)")
         }

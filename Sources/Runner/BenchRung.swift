@@ -1,0 +1,26 @@
+public import LatencyStats
+
+/// One rate of `hil bench`'s ladder, streamed several times: a rate counts as sustained only when every
+/// repetition meets the rule (`BenchRunner.sustains`), and the spread over the repetitions is reported with the
+/// median, so a single lucky or unlucky stream cannot make the number.
+public struct BenchRung: Sendable {
+    public var rateHz: Double
+    /// Every repetition at this rate, in the order run (fewer than asked when one already failed the rule).
+    public var repetitions: [BenchRunner.Stream]
+
+    public init(rateHz: Double, repetitions: [BenchRunner.Stream]) {
+        self.rateHz = rateHz
+        self.repetitions = repetitions
+    }
+
+    /// Every repetition, and at least `required` of them, met the rule.
+    public func sustained(required: Int) -> Bool {
+        repetitions.count >= required && repetitions.allSatisfy(BenchRunner.sustains)
+    }
+
+    /// The achieved rate over the repetitions (zeros for none).
+    public var achievedHz: Spread { Spread(repetitions.map(\.achievedHz)) ?? Spread(median: 0, min: 0, max: 0) }
+
+    /// The p99 latency over the repetitions (a repetition without latencies counts as infinitely slow).
+    public var p99Ms: Spread { Spread(repetitions.map { $0.latency.p99 ?? .infinity }) ?? Spread(median: 0, min: 0, max: 0) }
+}

@@ -1,0 +1,102 @@
+import Central
+import Foundation
+import InputCodes
+import RemoteTouchProtocol
+import Rig
+import ScenarioDriver
+
+/// Who sends a `hil bench` stream, and how: hil's own client over D-Bus (`dbus`) or the AcquireWrite socket
+/// (`fd`), or the reference client, a plain Python program on dbus-python, doing the same (`python-dbus`,
+/// `python-fd`). Every sender records each command's send time and payload, which the peripheral's receipts are
+/// matched to.
+struct BenchSender: Sendable {
+    enum Client: Sendable {
+        case dbus
+        case socket(Int32)
+        /// The reference client's program, its transport (`dbus` or `fd`) and where its send times go.
+        case reference(script: String, transport: String, folder: String)
+    }
+
+    let path: String
+    let client: Client
+    let bluez: BlueZCentral
+    let link: BlueZCentral.Peripheral
+
+    /// - Throws: `RunnerError` for an unknown path or a reference path without the client, or the central's
+    ///   error when the socket cannot be acquired.
+    static func open(_ path: String, settings: BenchRunner.Settings, bluez: BlueZCentral, link: BlueZCentral.Peripheral,
+                     folder: String) async throws -> BenchSender
+    {
+        switch path {
+        case "dbus":
+            return BenchSender(path: path, client: .dbus, bluez: bluez, link: link)
+        case "fd":
+            return BenchSender(path: path, client: .socket(try await bluez.acquireWrite(link.command).fd), bluez: bluez, link: link)
+        case "python-dbus", "python-fd":
+            guard let script = settings.referenceClient, FileManager.default.isReadableFile(atPath: script) else {
+                throw RunnerError("\(path): the reference client \(settings.referenceClient ?? "(none)") is not there; pass --reference-client or run from the project folder (Rigs/reference/bench_client.py)")
+            }
+            let transport = String(path.dropFirst("python-".count))
+            return BenchSender(path: path, client: .reference(script: script, transport: transport, folder: folder), bluez: bluez, link: link)
+        default:
+            throw RunnerError("unknown bench path \(path): dbus, fd, python-dbus or python-fd")
+        }
+    }
+
+    func close() {
+        if case .socket(let fd) = client { Glibc.close(fd) }
+    }
+
+    /// Sends one stream, paced from its first command; the rate achieved and how often the socket was full.
+    func send(rate: Double, count: Int, sends: inout [StageBreakdown.Send]) async throws -> (achievedHz: Double, blocked: Int) {
+        if case .reference(let script, let transport, let folder) = client {
+            return try await reference(script: script, transport: transport, folder: folder, rate: rate, count: count, sends: &sends)
+        }
+        let clock = ContinuousClock()
+        let origin = clock.now
+        let interval = 1.0 / rate
+        var blocked = 0
+        for index in 0..<count {
+            try await Task.sleep(until: origin + .nanoseconds(Int64(Double(index) * interval * 1e9)), clock: clock)
+            let bytes = Command.cursorMove(delta: Point(x: Double(1 + index % 997), y: 0)).encoded()
+            let at = MonotonicTime.now()
+            if case .socket(let fd) = client {
+                blocked += try AcquiredSocket.write(fd, bytes, what: "cursor command \(index)")
+            } else {
+                try await bluez.write(link.command, bytes, withResponse: false)
+            }
+            sends.append(.init(at: at.nanoseconds, payload: String(decoding: bytes, as: UTF8.self)))
+        }
+        let span = (clock.now - origin) / .seconds(1)
+        return (span > 0 ? Double(count) / span : 0, blocked)
+    }
+
+    /// Runs the reference client for one stream and reads back its send times (CLOCK_MONOTONIC, as ours).
+    private func reference(script: String, transport: String, folder: String, rate: Double, count: Int,
+                           sends: inout [StageBreakdown.Send]) async throws -> (achievedHz: Double, blocked: Int)
+    {
+        let name = "\(folder)/\(path)-\(sends.count)"
+        let arguments = [script, "--characteristic", link.command, "--path", transport, "--rate", String(rate),
+                         "--count", String(count), "--sends", name + ".sends"]
+        let child = try ChildProcess("/usr/bin/python3", arguments, output: .file(name + ".out"), ownProcessGroup: true)
+        let limit = Duration.seconds(Double(count) / rate + 60)
+        guard let ended = await child.exitStatus(timeout: limit) else {
+            _ = await child.teardown()
+            throw RunnerError("the reference client did not finish \(count) commands within \(limit); its output is in \(name).out")
+        }
+        let output = (try? String(contentsOfFile: name + ".out", encoding: .utf8)) ?? ""
+        guard ended == .exited(0),
+              let last = output.split(separator: "\n").last(where: { $0.hasPrefix("{") }),
+              let summary = try? JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any],
+              let achieved = summary["achievedHz"] as? Double, let blocked = summary["blocked"] as? Int
+        else {
+            throw RunnerError("the reference client (\(path)) \(ended): \(output.split(separator: "\n").suffix(5).joined(separator: " | "))")
+        }
+        let lines = ((try? String(contentsOfFile: name + ".sends", encoding: .utf8)) ?? "").split(separator: "\n")
+        for line in lines {
+            guard let space = line.firstIndex(of: " "), let at = UInt64(line[..<space]) else { continue }
+            sends.append(.init(at: at, payload: String(line[line.index(after: space)...])))
+        }
+        return (achieved, blocked)
+    }
+}
