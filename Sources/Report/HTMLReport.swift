@@ -37,6 +37,7 @@ public enum HTMLReport {
         html += latency(results)
         html += stages(results)
         if let baseline { html += comparison(baseline) }
+        html += time(results)
         html += environment(results)
         html += scenarioList(results)
         html += "</body>\n</html>\n"
@@ -155,6 +156,18 @@ public enum HTMLReport {
                     + "<td class=\"n\">\(Formatting.ms(summary?.p95))</td>"
             }
             html += "</tr>\n"
+        }
+        return html + "</tbody>\n</table>\n</section>\n"
+    }
+
+    private static func time(_ results: RunResults) -> String {
+        let time = PhaseBreakdown(results.scenarios)
+        guard time.scenarios > 0 else { return "" }
+        var html = "<section id=\"time\">\n<h2>Where the time went</h2>\n<p>\(Markup.escape(time.runLine(results)))</p>\n"
+        html += "<table>\n<thead><tr><th>phase (ends)</th><th>scenarios</th><th>median ms</th><th>total s</th></tr></thead>\n<tbody>\n"
+        for phase in time.phases {
+            html += "<tr><td>\(Markup.escape(phase.name))</td><td class=\"n\">\(phase.count)</td>"
+                + "<td class=\"n\">\(String(format: "%.0f", phase.medianMs))</td><td class=\"n\">\(String(format: "%.1f", phase.totalMs / 1000))</td></tr>\n"
         }
         return html + "</tbody>\n</table>\n</section>\n"
     }

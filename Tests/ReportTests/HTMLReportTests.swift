@@ -77,7 +77,10 @@ struct HTMLReportTests {
         let sections = Self.elements(try Self.document(html)).filter { $0.name == "section" }.compactMap {
             $0.attribute(forName: "id")?.stringValue
         }
-        #expect(sections == ["failures", "latency", "stages", "baseline", "environment", "scenarios"])
+        #expect(sections == ["failures", "latency", "stages", "baseline", "time", "environment", "scenarios"])
+        // Where the time went: the phases the scenarios went through, by name, with their medians.
+        #expect(html.contains("<h2>Where the time went</h2>"))
+        #expect(html.contains("<td>steps done</td>"))
 
         let articles = Self.elements(try Self.document(html)).filter { $0.name == "article" }
         #expect(articles.count == 2)
