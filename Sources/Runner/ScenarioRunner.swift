@@ -77,13 +77,15 @@ public struct ScenarioRunner: Sendable {
             phone = link
             phases.record("phone scanning")
             let launch = self.launch(scenario, folder: folder)
-            let device = try await PeripheralComputer(launch, prepared: await standby.take(for: launch), phase: phases.record)
-            computer = device
-            // The next scenario's computer starts now, held, while this one connects; it waits idle, with no uinput
-            // device and nothing on the bus, until that scenario releases it.
+            let prepared = await standby.take(for: launch)
+            // The next scenario's computer starts now, held, so its half-second start overlaps this one's
+            // registration, connection and pairing rather than its steps, whose latency is measured. It waits idle,
+            // with no uinput device and nothing on the bus, until that scenario releases it.
             if let next, next.scenario.run.uinput != .denied {
                 await standby.prepare(self.launch(next.scenario, folder: self.folder(next.scenario, number: next.number)))
             }
+            let device = try await PeripheralComputer(launch, prepared: prepared, phase: phases.record)
+            computer = device
             let driver = ScenarioDriver(scenario: scenario, phone: link, computer: device, clock: RealTimeClock(), options: options,
                                         phase: phases.record)
             defer { try? driver.commandLog.write(toFile: folder + "/commands.log", atomically: true, encoding: .utf8) }
