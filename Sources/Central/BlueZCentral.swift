@@ -59,7 +59,7 @@ public final class BlueZCentral: Sendable {
                     try await call(adapterPath, BlueZ.adapter, "StartDiscovery", [], "restarting discovery on \(adapter)")
                     scanStarted = ContinuousClock.now
                 }
-                try? await Task.sleep(for: .milliseconds(20))
+                try? await Task.sleep(for: .milliseconds(100))
             }
         }
         _ = try? await call(adapterPath, BlueZ.adapter, "StopDiscovery", [], "stopping discovery")
@@ -78,7 +78,7 @@ public final class BlueZCentral: Sendable {
             let resolved = try await property(device, BlueZ.device, "ServicesResolved")
             if resolved.boolValue == true { break }
             guard ContinuousClock.now < deadline else { throw CentralError("services of \(device) not resolved within \(timeout)") }
-            try? await Task.sleep(for: .milliseconds(10))
+            try? await Task.sleep(for: .milliseconds(50))
         }
         while true {
             let objects = try await managedObjects()
@@ -97,7 +97,7 @@ public final class BlueZCentral: Sendable {
             guard ContinuousClock.now < deadline else {
                 throw CentralError("\(device) has no RemoteTouch characteristics (\(RemoteTouchService.commandUUID) …) within \(timeout): is it the RemoteTouch peripheral?")
             }
-            try? await Task.sleep(for: .milliseconds(10))
+            try? await Task.sleep(for: .milliseconds(50))
         }
     }
 
@@ -167,7 +167,7 @@ public final class BlueZCentral: Sendable {
                        timeout: timeout)
         while try await property(peripheral.devicePath, BlueZ.device, "ServicesResolved").boolValue != true {
             guard ContinuousClock.now < deadline else { throw CentralError("services of \(peripheral.devicePath) not resolved within \(timeout)") }
-            try? await Task.sleep(for: .milliseconds(10))
+            try? await Task.sleep(for: .milliseconds(50))
         }
     }
 

@@ -23,7 +23,8 @@ public struct PeripheralConfiguration: Sendable {
     public var busName: String?
     /// Where to write the ready record (`ReadyRecord`) each time the computer serves; nil for none.
     public var readyFile: String?
-    /// Wait for this signal before connecting to the bus and registering (`hil peripheral --start-when`).
+    /// Wait for this signal before creating the uinput device and registering; the bus connection is made first
+    /// (`hil peripheral --start-when`).
     public var startSignal: StartSignal?
     /// R5: status every 2 s while a central is subscribed.
     public var statusInterval: Duration = .seconds(2)

@@ -84,8 +84,8 @@ public final class PeripheralUnderTest: Sendable {
         return peripheral
     }
 
-    /// Starts the computer held before it touches the bus (`hil peripheral --start-when`): it gets its process,
-    /// runtime and uinput device ready while the rig is still busy with something else; `release` lets it serve.
+    /// Starts the computer held (`hil peripheral --start-when`): its process and runtime start while the rig is busy
+    /// with the scenario before; it creates its uinput device and touches the bus only when `release` lets it.
     static func prepare(_ launch: Launch) throws(RunnerError) -> PeripheralUnderTest {
         var launch = launch
         launch.held = true

@@ -53,7 +53,7 @@ public struct ScenarioRunner: Sendable {
     }
 
     /// Runs one scenario; never throws: rig and device failures become an `error` result with the reason.
-    /// With `next`, the next scenario's computer is started while this one is torn down (`StandbyComputer`).
+    /// With `next`, the next scenario's computer is started, held, while this one runs (`StandbyComputer`).
     public func run(_ scenario: Scenario, number: Int, next: (scenario: Scenario, number: Int)? = nil) async -> ScenarioResult {
         let start = ContinuousClock.now
         let folder = self.folder(scenario, number: number)
@@ -77,7 +77,8 @@ public struct ScenarioRunner: Sendable {
             phone = link
             phases.record("phone scanning")
             let launch = self.launch(scenario, folder: folder)
-            let prepared = await standby.take(for: launch)
+            let (prepared, note) = await standby.take(for: launch)
+            if let note { result.message += note }
             // The next scenario's computer starts now, held, so its half-second start overlaps this one's
             // registration, connection and pairing rather than its steps, whose latency is measured. It waits idle,
             // with no uinput device and nothing on the bus, until that scenario releases it.

@@ -1,7 +1,8 @@
 import Synchronization
 
-/// The next scenario's computer, started ahead and held before it touches the bus (`PeripheralUnderTest.prepare`)
-/// while the current scenario is torn down, so a process start is not spent between scenarios. Only the scenario
+/// The next scenario's computer, started ahead while the current scenario connects, and held before it creates its
+/// uinput device or touches the bus (`PeripheralUnderTest.prepare`), so a process start is not spent between
+/// scenarios. Only the scenario
 /// it was started for takes it; any other stops it and starts its own. It still is a fresh process with a fresh
 /// state folder: nothing of one scenario's computer reaches the next.
 final class StandbyComputer: Sendable {
@@ -15,14 +16,21 @@ final class StandbyComputer: Sendable {
         slot.withLock { $0 = peripheral }
     }
 
-    /// The computer prepared for `launch`, if that is the one waiting (nil otherwise: start one).
-    func take(for launch: PeripheralUnderTest.Launch) async -> PeripheralUnderTest? {
-        guard let waiting = empty() else { return nil }
+    /// The computer prepared for `launch`, if that is the one waiting and it still runs (nil otherwise: start one),
+    /// and what became of one that exited while it waited.
+    func take(for launch: PeripheralUnderTest.Launch) async -> (computer: PeripheralUnderTest?, note: String?) {
+        guard let waiting = empty() else { return (nil, nil) }
         var expected = launch
         expected.held = true
-        if waiting.launch == expected { return waiting }
-        await waiting.stop()
-        return nil
+        guard waiting.launch == expected else {
+            await waiting.stop()
+            return (nil, nil)
+        }
+        if let ended = waiting.child.termination {
+            _ = await waiting.stop()
+            return (nil, "rig: the computer started ahead for this scenario \(ended) while it was held; a fresh one was started\n")
+        }
+        return (waiting, nil)
     }
 
     /// Stops the computer that is waiting, if any.
