@@ -5,16 +5,19 @@ public import LatencyStats
 /// median, so a single lucky or unlucky stream cannot make the number.
 public struct BenchRung: Sendable {
     public var rateHz: Double
-    /// Every repetition at this rate, in the order run (fewer than asked when one already failed the rule).
+    /// How many repetitions a rung must run (`hil bench --repetitions`).
+    public var required: Int
+    /// Every repetition at this rate, in the order run (fewer than `required` when one could not keep up).
     public var repetitions: [BenchRunner.Stream]
 
-    public init(rateHz: Double, repetitions: [BenchRunner.Stream]) {
+    public init(rateHz: Double, required: Int, repetitions: [BenchRunner.Stream]) {
         self.rateHz = rateHz
+        self.required = required
         self.repetitions = repetitions
     }
 
-    /// Every repetition, and at least `required` of them, met the rule.
-    public func sustained(required: Int) -> Bool {
+    /// All `required` repetitions ran and every one met the rule.
+    public var sustained: Bool {
         repetitions.count >= required && repetitions.allSatisfy(BenchRunner.sustains)
     }
 

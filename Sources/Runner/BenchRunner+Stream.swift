@@ -32,7 +32,7 @@ extension BenchRunner {
     /// later than the end of the uinput write; a send without both is lost. Stages: link (handed to the link →
     /// received) and peripheral (received → uinput write returned).
     func analyse(_ run: StreamRun, path: String, sends: [StageBreakdown.Send], receipts: [StageBreakdown.Receipt],
-                         alignment: [Int: Int], frameTimes: [UInt64]) -> Stream
+                 alignment: [Int: Int], frameTimes: [UInt64]) -> Stream
     {
         var latency = LatencyRecorder()
         var link = LatencyRecorder()

@@ -127,10 +127,10 @@ public struct BenchRunner: Sendable {
             var rungs: [BenchRung] = []
             for entry in mine.dropFirst() {
                 guard let rate = entry.rung else { continue }
-                if rungs.last?.rateHz != rate { rungs.append(BenchRung(rateHz: rate, repetitions: [])) }
+                if rungs.last?.rateHz != rate { rungs.append(BenchRung(rateHz: rate, required: settings.repetitions, repetitions: [])) }
                 rungs[rungs.count - 1].repetitions.append(analysed(entry.run))
             }
-            let sustained = rungs.prefix { $0.sustained(required: settings.repetitions) }.map(\.rateHz).max()
+            let sustained = rungs.prefix(while: \.sustained).map(\.rateHz).max()
             results[path] = PathResult(main: analysed(main.run), ladder: rungs, maxSustainedHz: sustained)
         }
         for path in settings.paths {

@@ -110,7 +110,7 @@ extension BenchRunner {
                     rungs: result.ladder.map { rung in
                         BenchResults.Rung(
                             rateHz: rung.rateHz, repetitions: rung.repetitions.count,
-                            sustained: rung.sustained(required: settings.repetitions),
+                            sustained: rung.sustained,
                             achievedHz: rung.achievedHz, p99Ms: rung.p99Ms)
                     })
             }

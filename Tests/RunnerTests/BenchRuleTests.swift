@@ -39,16 +39,16 @@ struct BenchRungTests {
     func everyRepetition() {
         let good = BenchRuleTests.stream(rate: 400, p99: 12)
         let lossy = BenchRuleTests.stream(rate: 400, received: 598, p99: 12)
-        #expect(BenchRung(rateHz: 400, repetitions: [good, good, good]).sustained(required: 3))
-        #expect(!BenchRung(rateHz: 400, repetitions: [good, lossy, good]).sustained(required: 3))
+        #expect(BenchRung(rateHz: 400, required: 3, repetitions: [good, good, good]).sustained)
+        #expect(!BenchRung(rateHz: 400, required: 3, repetitions: [good, lossy, good]).sustained)
         // The ladder stops a rung at a repetition that could not keep up: two of three is not sustained.
-        #expect(!BenchRung(rateHz: 400, repetitions: [good, good]).sustained(required: 3))
-        #expect(!BenchRung(rateHz: 400, repetitions: []).sustained(required: 1))
+        #expect(!BenchRung(rateHz: 400, required: 3, repetitions: [good, good]).sustained)
+        #expect(!BenchRung(rateHz: 400, required: 1, repetitions: []).sustained)
     }
 
     @Test("median and range over the repetitions; a repetition without latencies is infinitely slow")
     func spread() {
-        let rung = BenchRung(rateHz: 300, repetitions: [
+        let rung = BenchRung(rateHz: 300, required: 3, repetitions: [
             BenchRuleTests.stream(rate: 300, achieved: 290, p99: 30),
             BenchRuleTests.stream(rate: 300, achieved: 299, p99: 10),
             BenchRuleTests.stream(rate: 300, achieved: 297, p99: 20),
@@ -57,7 +57,7 @@ struct BenchRungTests {
         #expect(rung.p99Ms == Spread(median: 20, min: 10, max: 30))
         var blind = BenchRuleTests.stream(rate: 300, p99: 10)
         blind.latency = .empty
-        let withBlind = BenchRung(rateHz: 300, repetitions: [BenchRuleTests.stream(rate: 300, p99: 10), blind])
+        let withBlind = BenchRung(rateHz: 300, required: 3, repetitions: [BenchRuleTests.stream(rate: 300, p99: 10), blind])
         #expect(withBlind.p99Ms.max == .infinity)
         #expect(Spread([]) == nil)
         #expect(Spread([4, 1, 3, 2])?.median == 2.5)

@@ -163,17 +163,17 @@ enum RunFixtures {
             "dbus": BenchRunner.PathResult(
                 main: stream(rate: 100, sent: 1000, received: 993, lostAt: "0-6", unseen: 2, unseenAt: "180, 955",
                              achievedHz: 99.96123, stages: dbusStages),
-                ladder: [BenchRung(rateHz: 100, repetitions: [stream(rate: 100, sent: 500, received: 490, lostAt: "3-12", achievedHz: 94.04)])],
+                ladder: [BenchRung(rateHz: 100, required: 3, repetitions: [stream(rate: 100, sent: 500, received: 490, lostAt: "3-12", achievedHz: 94.04)])],
                 maxSustainedHz: nil),
             "fd": BenchRunner.PathResult(
                 main: stream(rate: 100, sent: 1000, received: 1000, achievedHz: 100.04),
                 ladder: [
-                    BenchRung(rateHz: 100, repetitions: [
+                    BenchRung(rateHz: 100, required: 3, repetitions: [
                         stream(rate: 100, sent: 500, received: 500, achievedHz: 100.01),
                         stream(rate: 100, sent: 500, received: 500, achievedHz: 99.87),
                         stream(rate: 100, sent: 500, received: 500, achievedHz: 100.2),
                     ]),
-                    BenchRung(rateHz: 400, repetitions: [
+                    BenchRung(rateHz: 400, required: 3, repetitions: [
                         stream(rate: 400, sent: 2000, received: 2000, achievedHz: 398.76, readerDrops: 1, empty: true),
                     ]),
                 ],
