@@ -37,7 +37,7 @@ public final class RemoteTouchPeripheral: Sendable {
         if let signal = configuration.startSignal {
             early = try await connectBus(configuration)
             log.info("started; holding until \(signal.path) exists")
-            let held = await signal.wait()
+            let held = try await signal.wait()
             log.info("released after \(Int(held / .milliseconds(1))) ms")
         }
         let device: UinputDevice

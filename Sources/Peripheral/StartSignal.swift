@@ -9,15 +9,24 @@ public struct StartSignal: Sendable {
     public let path: String
     /// How often the file is looked for.
     public var interval: Duration = .milliseconds(10)
+    /// The process that started this one (`hil run`). If it goes, nothing will ever release the computer: it
+    /// stops instead of waiting forever (a run killed with SIGKILL leaves no held computer behind).
+    public var starter: Int32 = getppid()
 
     public init(path: String) {
         self.path = path
     }
 
     /// Returns once the file exists; how long that took.
-    public func wait() async -> Duration {
+    /// - Throws: `PeripheralError` when the starting process has gone before the file appeared.
+    public func wait() async throws(PeripheralError) -> Duration {
         let start = ContinuousClock.now
         while !FileManager.default.fileExists(atPath: path) {
+            guard getppid() == starter else {
+                throw PeripheralError(
+                    "held until \(path) exists, but the process that started it (pid \(starter)) has gone; stopping",
+                    hint: "hil run releases the computers it starts ahead; a held computer outlives it only if hil run was killed")
+            }
             try? await Task.sleep(for: interval)
         }
         return ContinuousClock.now - start

@@ -124,6 +124,11 @@ public struct ScenarioRunner: Sendable {
         return result
     }
 
+    /// Stops the computer started ahead for a next scenario that will not run (the last one, or an interrupted run).
+    public func finish() async {
+        await standby.discard()
+    }
+
     /// A computer that exited during the scenario is an error.
     private func noteEarlyExit(_ computer: PeripheralComputer, result: inout ScenarioResult) {
         let current = computer.current

@@ -153,6 +153,8 @@ struct RunCommand: AsyncParsableCommand {
                 fflush(nil)
             }
         }
+        // A computer started ahead for a scenario that will not run now (interrupted) is stopped here.
+        await runner.finish()
         let wallMs = Double((ContinuousClock.now - clock).components.seconds) * 1000
             + Double((ContinuousClock.now - clock).components.attoseconds) / 1e15
         let slice = shard.map { (index: $0.index, count: $0.count) }

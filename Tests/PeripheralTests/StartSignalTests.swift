@@ -10,14 +10,14 @@ struct StartSignalTests {
         let path = NSTemporaryDirectory() + "start-signal-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: path) }
         let signal = StartSignal(path: path)
-        let waiter = Task { () -> ContinuousClock.Instant in
-            _ = await signal.wait()
+        let waiter = Task { () throws -> ContinuousClock.Instant in
+            _ = try await signal.wait()
             return ContinuousClock.now
         }
         try await Task.sleep(for: .milliseconds(100))
         let written = ContinuousClock.now
         FileManager.default.createFile(atPath: path, contents: Data())
-        let released = await waiter.value
+        let released = try await waiter.value
         #expect(released >= written, "it returned before the file was written")
     }
 
@@ -26,6 +26,14 @@ struct StartSignalTests {
         let path = NSTemporaryDirectory() + "start-signal-\(UUID().uuidString)"
         FileManager.default.createFile(atPath: path, contents: Data())
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(await StartSignal(path: path).wait() < .seconds(1))
+        #expect(try await StartSignal(path: path).wait() < .seconds(1))
+    }
+
+    @Test("a held computer whose starter has gone stops waiting, and says why")
+    func starterGone() async throws {
+        var signal = StartSignal(path: NSTemporaryDirectory() + "start-signal-\(UUID().uuidString)")
+        signal.starter = getppid() + 1_000_000
+        let error = await #expect(throws: PeripheralError.self) { try await signal.wait() }
+        #expect(error?.message.contains("the process that started it (pid \(signal.starter)) has gone") == true)
     }
 }

@@ -357,8 +357,8 @@ struct RunInterruptOnRig {
             """
         let run = try hil(["vm", "exec", "--", "sh", "-c", script])
         #expect(run.output.contains("status=130"), "\(run.output.suffix(3000))")
-        #expect(run.output.contains("INTERRUPTED"))
-        #expect(run.output.contains("scenario run(s) not done"))
-        #expect(run.output.contains("peripherals left: 0"))
+        #expect(run.output.contains("INTERRUPTED"), "\(run.output.suffix(3000))")
+        #expect(run.output.contains("scenario run(s) not done"), "\(run.output.suffix(3000))")
+        #expect(run.output.contains("peripherals left: 0"), "\(run.output.suffix(3000))")
     }
 }
