@@ -1,7 +1,7 @@
 #!/bin/sh
 # Guest side of the HIL vm rig: PID 1 after switch_root (see init.sh), running on the
 # host's root filesystem (read-only 9p + tmpfs overlay). Brings up the virtual
-# Bluetooth rig (dbus-daemon, `btvirt -L -l2`, bluetoothd), waits until hci0 and hci1
+# Bluetooth rig (dbus-daemon, `btvirt -L -lN`, bluetoothd), waits until hci0…hci(N-1)
 # are powered, prints `HIL-RIG-READY <seconds since boot>`, runs the host's job and
 # powers the VM off.
 #
@@ -18,6 +18,7 @@
 #        logs/      btvirt.log, bluetoothd.log, dbus.log, dmesg.log
 # Kernel command line knobs (the kernel hands name=value words to init's environment):
 #   HIL_READY_TIMEOUT=SECS  how long to wait for the rig (default 30)
+#   HIL_CONTROLLERS=N       how many btvirt controllers, hci0…hci(N-1), 2 per lane (default 2)
 #   HIL_RIG_UP=0            start nothing (no dbus, btvirt, bluetoothd): a bare guest
 set -eu
 
@@ -27,6 +28,8 @@ SHARE=/hil/share
 LOGS=/run/hil-logs
 BUSYBOX=/hil/bin/busybox
 READY_TIMEOUT=${HIL_READY_TIMEOUT:-30}
+CONTROLLERS=${HIL_CONTROLLERS:-2}
+ADAPTERS=$(awk -v n="$CONTROLLERS" 'BEGIN { for (i = 0; i < n; i++) printf "hci%d ", i }')
 RIG_FAILED_STATUS=125
 
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
@@ -87,7 +90,7 @@ else
     mkdir -p /run/dbus
     dbus-daemon --system --fork >"$LOGS/dbus.log" 2>&1 || rig_error "dbus-daemon --system failed to start"
     stage dbus-started
-    btvirt -L -l2 >"$LOGS/btvirt.log" 2>&1 &
+    btvirt -L "-l$CONTROLLERS" >"$LOGS/btvirt.log" 2>&1 &
     btvirt_pid=$!
     /usr/libexec/bluetooth/bluetoothd -n >"$LOGS/bluetoothd.log" 2>&1 &
     bluetoothd_pid=$!
@@ -115,7 +118,7 @@ else
     deadline=$(awk -v s="$start" -v t="$READY_TIMEOUT" 'BEGIN { printf "%d", s + t }')
     while :; do
         ready=yes
-        for hci in hci0 hci1; do
+        for hci in $ADAPTERS; do
             case $(powered "$hci") in
                 true) ;;
                 false) stage "$hci-unpowered"; ready=no; power_on "$hci" ;;
@@ -125,7 +128,7 @@ else
         [ "$ready" = yes ] && break
         now=$(uptime_s)
         if [ "${now%.*}" -ge "$deadline" ]; then
-            rig_error "hci0 and hci1 not both powered after ${READY_TIMEOUT}s"
+            rig_error "not all of $ADAPTERS powered after ${READY_TIMEOUT}s"
         fi
         alive "$btvirt_pid" || rig_error "btvirt exited"
         alive "$bluetoothd_pid" || rig_error "bluetoothd exited"

@@ -8,13 +8,17 @@ import RemoteTouchProtocol
 public final class BlueZCentral: Sendable {
     public let connection: DBusConnection
     public let adapter: String
+    /// The computer's address when the rig has several (lanes): only that device is connected to; nil: any
+    /// device advertising the RemoteTouch service.
+    public let computerAddress: String?
     private static let properties = "org.freedesktop.DBus.Properties"
     /// How long one discovery scan may find nothing before it is restarted.
     static let rescanAfter = Duration.seconds(1)
 
-    public init(connection: DBusConnection, adapter: String) {
+    public init(connection: DBusConnection, adapter: String, computerAddress: String? = nil) {
         self.connection = connection
         self.adapter = adapter
+        self.computerAddress = computerAddress
     }
 
     /// The peripheral once connected: its device path and characteristic paths.
@@ -39,14 +43,15 @@ public final class BlueZCentral: Sendable {
         while devicePath == nil {
             let objects = try await managedObjects()
             devicePath = objects.first { path, interfaces in
-                path.hasPrefix(adapterPath + "/dev_")
-                    && interfaces[BlueZ.device]?.dictionaryValue?["UUIDs"]?.arrayValue?
-                        .contains(.string(RemoteTouchService.serviceUUID)) == true
+                let device = interfaces[BlueZ.device]?.dictionaryValue
+                return path.hasPrefix(adapterPath + "/dev_")
+                    && device?["UUIDs"]?.arrayValue?.contains(.string(RemoteTouchService.serviceUUID)) == true
+                    && (computerAddress == nil || device?["Address"]?.stringValue?.uppercased() == computerAddress?.uppercased())
             }?.key
             if devicePath == nil {
                 guard ContinuousClock.now < deadline else {
                     _ = try? await call(adapterPath, BlueZ.adapter, "StopDiscovery", [], "stopping discovery")
-                    throw CentralError("no device advertising \(RemoteTouchService.serviceUUID) seen on \(adapter) within \(timeout)")
+                    throw CentralError("no device advertising \(RemoteTouchService.serviceUUID)\(computerAddress.map { " at \($0)" } ?? "") seen on \(adapter) within \(timeout)")
                 }
                 // A scan that found nothing within a second is started afresh. The controller filters duplicate
                 // reports, so an advertiser is reported once per scan; and the kernel drops reports that arrive
@@ -177,6 +182,14 @@ public final class BlueZCentral: Sendable {
     }
 
     /// Whether an adapter of this bluetoothd is there and powered.
+    /// An adapter's public address (`Adapter1.Address`), e.g. the computer's, to connect to it alone.
+    public func address(of adapter: String) async throws(CentralError) -> String {
+        guard let text = try await property(BlueZ.adapterPath(adapter), BlueZ.adapter, "Address").stringValue else {
+            throw CentralError("\(adapter) has no Address property")
+        }
+        return text
+    }
+
     public func isPowered(_ adapter: String) async -> Bool {
         (try? await property(BlueZ.adapterPath(adapter), BlueZ.adapter, "Powered").boolValue) == true
     }

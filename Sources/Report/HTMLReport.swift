@@ -199,7 +199,7 @@ public enum HTMLReport {
             if !keys.contains(key) { keys.append(key) }
         }
         html += "<table>\n<thead><tr><th>shard</th><th>host</th><th>rig</th><th>kernel</th><th>BlueZ</th>"
-            + "<th>adapters (peripheral / central)</th><th>latency scale</th><th>write path</th><th>rig up</th>"
+            + "<th>adapters (peripheral / central)</th><th>latency scale</th><th>write path</th><th>rig up</th><th>lanes</th>"
         for key in extraKeys { html += "<th>\(Markup.escape(key))</th>" }
         html += "</tr></thead>\n<tbody>\n"
         for environment in results.environments {
@@ -208,7 +208,7 @@ public enum HTMLReport {
                 environment.shard?.description ?? "-", environment.host ?? "-", environment.rig ?? "-",
                 environment.kernel ?? "-", environment.bluez ?? "-", adapters,
                 environment.latencyScale.map { "×" + Formatting.plain($0) } ?? "-",
-                environment.writePath ?? "per scenario", Formatting.seconds(environment.rigUpMs),
+                environment.writePath ?? "per scenario", Formatting.seconds(environment.rigUpMs), environment.lanes.map(String.init) ?? "-",
             ] + extraKeys.map { key in environment.additional[key].map(text) ?? "-" }
             html += "<tr>" + cells.map { "<td>\(Markup.escape($0))</td>" }.joined() + "</tr>\n"
         }

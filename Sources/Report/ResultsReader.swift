@@ -87,6 +87,7 @@ struct ResultsReader {
             host: optional(object, "host", at: path, Self.string),
             writePath: optional(object, "writePath", at: path, Self.string),
             rigUpMs: optional(object, "rigUpMs", at: path, Self.number),
+            lanes: optional(object, "lanes", at: path, Self.number).map { Int($0) },
             additional: Self.unknown(object, known: RunEnvironment.keys + ["shard"]))
     }
 

@@ -18,12 +18,15 @@ public struct RunEnvironment: Sendable, Equatable {
     /// How long the rig had been up when the run started, in ms: in the vm rig the guest's boot and the rig's
     /// bring-up (its uptime); nil where that is not the rig's own time (a hardware box).
     public var rigUpMs: Double?
+    /// How many scenarios ran at once (`hil run --lanes`); nil in files from before lanes (one at a time).
+    public var lanes: Int?
     /// Keys this version does not know, kept as they were (the format may grow).
     public var additional: JSONObject
 
     public init(shard: RunShard? = nil, kernel: String? = nil, bluez: String? = nil, rig: String? = nil,
                 latencyScale: Double? = nil, peripheralAdapter: String? = nil, centralAdapter: String? = nil,
-                host: String? = nil, writePath: String? = nil, rigUpMs: Double? = nil, additional: JSONObject = JSONObject())
+                host: String? = nil, writePath: String? = nil, rigUpMs: Double? = nil, lanes: Int? = nil,
+                additional: JSONObject = JSONObject())
     {
         self.shard = shard
         self.kernel = kernel
@@ -35,6 +38,7 @@ public struct RunEnvironment: Sendable, Equatable {
         self.host = host
         self.writePath = writePath
         self.rigUpMs = rigUpMs
+        self.lanes = lanes
         self.additional = additional
     }
 
@@ -48,6 +52,7 @@ public struct RunEnvironment: Sendable, Equatable {
             kernel.map(JSONValue.string), bluez.map(JSONValue.string), rig.map(JSONValue.string), latencyScale.map(JSONValue.number),
             peripheralAdapter.map(JSONValue.string), centralAdapter.map(JSONValue.string), host.map(JSONValue.string),
             writePath.map(JSONValue.string), rigUpMs.map { .number(($0 * 10).rounded() / 10) },
+            lanes.map { .number(Double($0)) },
         ]
         for (key, value) in zip(Self.keys, values) {
             if let value { object.set(key, value) } else if nullWhenUnknown { object.set(key, .null) }
@@ -57,5 +62,5 @@ public struct RunEnvironment: Sendable, Equatable {
     }
 
     /// The known keys of the `environment` object, in the order `hil run` writes them.
-    static let keys = ["kernel", "bluez", "rig", "latencyScale", "peripheralAdapter", "centralAdapter", "host", "writePath", "rigUpMs"]
+    static let keys = ["kernel", "bluez", "rig", "latencyScale", "peripheralAdapter", "centralAdapter", "host", "writePath", "rigUpMs", "lanes"]
 }

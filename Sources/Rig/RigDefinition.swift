@@ -50,12 +50,17 @@ public struct RigDefinition: Sendable, Hashable {
         public var cpus: Int
         /// From QEMU's start until both adapters are powered.
         public var readyTimeoutSeconds: Int
+        /// Pairs of btvirt controllers, each a peripheral and a central (hci0+hci1, hci2+hci3, …): `hil run` runs
+        /// that many scenarios at once, one per lane.
+        public var lanes: Int
 
-        public init(memoryMiB: Int = 2048, cpus: Int = 2, readyTimeoutSeconds: Int = 90) {
+        public init(memoryMiB: Int = 2048, cpus: Int = 2, readyTimeoutSeconds: Int = 90, lanes: Int = 1) {
             self.memoryMiB = memoryMiB
             self.cpus = cpus
             self.readyTimeoutSeconds = readyTimeoutSeconds
+            self.lanes = lanes
         }
+
     }
 
     public var name: String
@@ -91,6 +96,13 @@ public struct RigDefinition: Sendable, Hashable {
         self.uinputDeviceName = uinputDeviceName
         self.latencyScale = latencyScale
         self.machine = machine
+    }
+
+    /// The adapters of every lane: the first is the rig's pair; in a vm with `machine.lanes` N, btvirt makes
+    /// hci0…hci(2N-1) and lane k (from 0) is hci(2k) for the computer and hci(2k+1) for the phone.
+    public var lanes: [RigEnvironment.Lane] {
+        let first = RigEnvironment.Lane(peripheral: peripheralAdapter, central: centralAdapter)
+        return [first] + (1..<max(1, machine?.lanes ?? 1)).map { RigEnvironment.Lane(peripheral: "hci\(2 * $0)", central: "hci\(2 * $0 + 1)") }
     }
 
     /// The uinput device name documented for verifiers.
@@ -204,11 +216,12 @@ extension RigDefinition {
         defer { found += problems.list }
         let path = JSONPath.root.appending("machine")
         guard let m = problems.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return nil }
-        problems.attempt { () throws(JSONSchemaError) in try m.rejectUnknownKeys(allowed: ["memoryMiB", "cpus", "readyTimeoutSeconds"], at: path) }
+        problems.attempt { () throws(JSONSchemaError) in try m.rejectUnknownKeys(allowed: ["memoryMiB", "cpus", "readyTimeoutSeconds", "lanes"], at: path) }
         var parsed = Machine()
         if let v = m["memoryMiB"], let n = problems.attempt({ () throws(JSONSchemaError) in try v.integer(at: path.appending("memoryMiB"), in: 256...65536) }) { parsed.memoryMiB = n }
         if let v = m["cpus"], let n = problems.attempt({ () throws(JSONSchemaError) in try v.integer(at: path.appending("cpus"), in: 1...64) }) { parsed.cpus = n }
         if let v = m["readyTimeoutSeconds"], let n = problems.attempt({ () throws(JSONSchemaError) in try v.integer(at: path.appending("readyTimeoutSeconds"), in: 5...3600) }) { parsed.readyTimeoutSeconds = n }
+        if let v = m["lanes"], let n = problems.attempt({ () throws(JSONSchemaError) in try v.integer(at: path.appending("lanes"), in: 1...4) }) { parsed.lanes = n }
         return parsed
     }
 

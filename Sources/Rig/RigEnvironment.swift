@@ -8,6 +8,7 @@ import Foundation
 /// | `HIL_RIG` | `rig`: set inside a rig (`hil rig exec`, `hil vm exec`), its kind |
 /// | `HIL_PERIPHERAL_ADAPTER` | `peripheralAdapter` (hciN, default hci0) |
 /// | `HIL_CENTRAL_ADAPTER` | `centralAdapter` (hciN, default hci1) |
+/// | `HIL_LANES` | `lanes`: every adapter pair, `hci0:hci1,hci2:hci3` (default: the one pair above) |
 /// | `HIL_SHARE` | `share`: the vm guest's read-write share (results come back through it) |
 /// | `HIL_RIGS` | `rigsFolder`: the folder of rig files, instead of the project's Rigs/ |
 /// | `DBUS_SYSTEM_BUS_ADDRESS` | `systemBusAddress`: a virtual rig's private system bus |
@@ -15,6 +16,7 @@ public struct RigEnvironment: Sendable, Equatable {
     public static let rigVariable = "HIL_RIG"
     public static let peripheralAdapterVariable = "HIL_PERIPHERAL_ADAPTER"
     public static let centralAdapterVariable = "HIL_CENTRAL_ADAPTER"
+    public static let lanesVariable = "HIL_LANES"
     public static let shareVariable = "HIL_SHARE"
     public static let rigsFolderVariable = "HIL_RIGS"
     public static let systemBusVariable = "DBUS_SYSTEM_BUS_ADDRESS"
@@ -23,16 +25,30 @@ public struct RigEnvironment: Sendable, Equatable {
     public var rig: String?
     public var peripheralAdapter: String
     public var centralAdapter: String
+    /// Every pair of adapters the rig has, the first being `peripheralAdapter` and `centralAdapter`.
+    public var lanes: [Lane]
     public var share: String?
     public var rigsFolder: String?
     public var systemBusAddress: String?
 
-    public init(rig: String? = nil, peripheralAdapter: String = "hci0", centralAdapter: String = "hci1", share: String? = nil,
-                rigsFolder: String? = nil, systemBusAddress: String? = nil)
+    /// One computer and one phone: a scenario runs on a lane, and a rig with several runs that many at once.
+    public struct Lane: Sendable, Hashable, CustomStringConvertible {
+        public var peripheral: String
+        public var central: String
+        public init(peripheral: String, central: String) {
+            self.peripheral = peripheral
+            self.central = central
+        }
+        public var description: String { "\(peripheral):\(central)" }
+    }
+
+    public init(rig: String? = nil, peripheralAdapter: String = "hci0", centralAdapter: String = "hci1", lanes: [Lane]? = nil,
+                share: String? = nil, rigsFolder: String? = nil, systemBusAddress: String? = nil)
     {
         self.rig = rig
         self.peripheralAdapter = peripheralAdapter
         self.centralAdapter = centralAdapter
+        self.lanes = lanes ?? [Lane(peripheral: peripheralAdapter, central: centralAdapter)]
         self.share = share
         self.rigsFolder = rigsFolder
         self.systemBusAddress = systemBusAddress
@@ -45,11 +61,7 @@ public struct RigEnvironment: Sendable, Equatable {
         func value(_ name: String) -> String? { variables[name].flatMap { $0.isEmpty ? nil : $0 } }
         func adapter(_ name: String, _ fallback: String) throws(RigError) -> String {
             guard let text = value(name) else { return fallback }
-            guard text.hasPrefix("hci"), UInt16(text.dropFirst(3)) != nil else {
-                throw RigError(.rigFile, "\(name)=\(text) is not an adapter name such as hci0",
-                               hint: "unset it, or run the command through `hil rig exec`, which sets it")
-            }
-            return text
+            return try Self.adapterName(text, variable: name)
         }
         func folder(_ name: String) throws(RigError) -> String? {
             guard let text = value(name) else { return nil }
@@ -58,10 +70,39 @@ public struct RigEnvironment: Sendable, Equatable {
             }
             return text
         }
+        let peripheral = try adapter(Self.peripheralAdapterVariable, "hci0")
+        let central = try adapter(Self.centralAdapterVariable, "hci1")
         self.init(
-            rig: value(Self.rigVariable), peripheralAdapter: try adapter(Self.peripheralAdapterVariable, "hci0"),
-            centralAdapter: try adapter(Self.centralAdapterVariable, "hci1"), share: try folder(Self.shareVariable),
-            rigsFolder: try folder(Self.rigsFolderVariable), systemBusAddress: value(Self.systemBusVariable))
+            rig: value(Self.rigVariable), peripheralAdapter: peripheral, centralAdapter: central,
+            lanes: try value(Self.lanesVariable).map { text throws(RigError) in try Self.lanes(text, first: Lane(peripheral: peripheral, central: central)) },
+            share: try folder(Self.shareVariable), rigsFolder: try folder(Self.rigsFolderVariable),
+            systemBusAddress: value(Self.systemBusVariable))
+    }
+
+    private static func adapterName(_ text: String, variable: String) throws(RigError) -> String {
+        guard text.hasPrefix("hci"), UInt16(text.dropFirst(3)) != nil else {
+            throw RigError(.rigFile, "\(variable)=\(text) is not an adapter name such as hci0",
+                           hint: "unset it, or run the command through `hil rig exec`, which sets it")
+        }
+        return text
+    }
+
+    /// `hci0:hci1,hci2:hci3`: the first pair must be the peripheral and central adapters, and no adapter twice.
+    private static func lanes(_ text: String, first: Lane) throws(RigError) -> [Lane] {
+        var lanes: [Lane] = []
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let pair = item.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            guard pair.count == 2 else {
+                throw RigError(.rigFile, "\(lanesVariable)=\(text): \"\(item)\" is not a pair such as hci2:hci3",
+                               hint: "unset it, or run the command through `hil vm exec`, which sets it")
+            }
+            lanes.append(Lane(peripheral: try adapterName(pair[0], variable: lanesVariable), central: try adapterName(pair[1], variable: lanesVariable)))
+        }
+        let adapters = lanes.flatMap { [$0.peripheral, $0.central] }
+        guard lanes.first == first, Set(adapters).count == adapters.count else {
+            throw RigError(.rigFile, "\(lanesVariable)=\(text) must start with \(first) (the peripheral and central adapters) and name each adapter once")
+        }
+        return lanes
     }
 
     /// This process's variables; a malformed one exits the way `RigError` says (the message names it).
@@ -77,6 +118,7 @@ public struct RigEnvironment: Sendable, Equatable {
     public var variables: [String: String] {
         var result = [Self.peripheralAdapterVariable: peripheralAdapter, Self.centralAdapterVariable: centralAdapter]
         result[Self.rigVariable] = rig
+        if lanes.count > 1 { result[Self.lanesVariable] = lanes.map(\.description).joined(separator: ",") }
         result[Self.shareVariable] = share
         result[Self.rigsFolderVariable] = rigsFolder
         result[Self.systemBusVariable] = systemBusAddress

@@ -98,7 +98,7 @@ public final class RigJobRunner: Sendable {
         for (name, value) in ProcessInfo.processInfo.environment where name.hasPrefix("HIL_") {
             environment[name] = value
         }
-        let rigEnvironment = RigEnvironment(peripheralAdapter: rig.peripheralAdapter, centralAdapter: rig.centralAdapter)
+        let rigEnvironment = RigEnvironment(peripheralAdapter: rig.peripheralAdapter, centralAdapter: rig.centralAdapter, lanes: rig.lanes)
         environment.merge(rigEnvironment.variables) { $1 }
         let job = VMJob(command: command, workingDirectory: FileManager.default.currentDirectoryPath, environment: environment)
         let result = try runner.run(job, keepShare: options.keep || options.resultsDestination != nil, bare: options.bare, console: console)

@@ -19,6 +19,8 @@ final class BLEPhoneLink: PhoneLink {
         var latencyScale: Double
         /// The rig's controllers are btvirt's emulated ones (see `EmulatedRadio`).
         var emulatedControllers: Bool
+        /// Connect only to the computer's adapter's address: other lanes' computers advertise too.
+        var onlyThisComputer = false
     }
 
     let central: BlueZCentral
@@ -28,7 +30,12 @@ final class BLEPhoneLink: PhoneLink {
 
     /// Starts scanning at once: the phone scans before the computer advertises (see `BlueZCentral.startDiscovery`).
     init(centralAdapter: String, settings: Settings) async throws {
-        central = BlueZCentral(connection: try await DBusConnection.connect(.system), adapter: centralAdapter)
+        let connection = try await DBusConnection.connect(.system)
+        var address: String?
+        if settings.onlyThisComputer {
+            address = try await BlueZCentral(connection: connection, adapter: centralAdapter).address(of: settings.peripheralAdapter)
+        }
+        central = BlueZCentral(connection: connection, adapter: centralAdapter, computerAddress: address)
         self.settings = settings
         try await central.startDiscovery()
     }

@@ -7,7 +7,7 @@ import Foundation
 import GestureModel
 import GestureScript
 import RemoteTouchProtocol
-import Rig
+public import Rig
 public import Scenario
 import Verifier
 
@@ -31,6 +31,8 @@ public struct ScenarioRunner: Sendable {
         public var failFast = false
         /// The rig's controllers are btvirt's emulated ones (see `EmulatedRadio`).
         public var emulatedControllers = false
+        /// Other lanes' computers advertise too: the phone connects to this lane's computer's address only.
+        public var onlyThisComputer = false
 
         public init(hil: String, peripheralAdapter: String, centralAdapter: String, uinputName: String, latencyScale: Double,
                     writePath: RunSettings.WritePath?, workDirectory: String)
@@ -42,6 +44,20 @@ public struct ScenarioRunner: Sendable {
             self.latencyScale = latencyScale
             self.writePath = writePath
             self.workDirectory = workDirectory
+        }
+
+        /// This context on lane `index` (from 0) of `lanes`: its adapters, and from the second lane on, a uinput
+        /// device name of its own ("… (lane 2)"), so each lane's verifier reads its own computer's device.
+        public func lane(_ index: Int, of lanes: [RigEnvironment.Lane]) -> Context {
+            var context = self
+            context.peripheralAdapter = lanes[index].peripheral
+            context.centralAdapter = lanes[index].central
+            context.onlyThisComputer = lanes.count > 1
+            if index > 0 {
+                let suffix = " (lane \(index + 1))"
+                context.uinputName = String(decoding: uinputName.utf8.prefix(79 - suffix.utf8.count), as: UTF8.self) + suffix
+            }
+            return context
         }
     }
 
@@ -73,7 +89,8 @@ public struct ScenarioRunner: Sendable {
             // The phone scans first, then the computer starts advertising (see BlueZCentral.startDiscovery).
             let link = try await BLEPhoneLink(centralAdapter: context.centralAdapter, settings: .init(
                 peripheralAdapter: context.peripheralAdapter, writePath: context.writePath ?? scenario.run.writePath,
-                latencyScale: context.latencyScale, emulatedControllers: context.emulatedControllers))
+                latencyScale: context.latencyScale, emulatedControllers: context.emulatedControllers,
+                onlyThisComputer: context.onlyThisComputer))
             phone = link
             phases.record("phone scanning")
             let launch = self.launch(scenario, folder: folder)

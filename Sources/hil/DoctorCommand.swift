@@ -30,6 +30,9 @@ struct DoctorCommand: AsyncParsableCommand {
         print("  hci_vhci: \(facts.vhci ? "loaded" : facts.vhciModuleAvailable ? "module on disk, not loaded" : "no")")
         print("  uinput: \(facts.uinputPath.map { "\($0)\(facts.uinputWritable ? "" : " (not writable)")" } ?? (facts.uinputModuleAvailable ? "module on disk, not loaded" : "no"))")
         print("  bluetoothd: \(facts.bluetoothdRunning ? "running" : "not running")")
+        if let inside = try? RigOptions.environment(), inside.isInsideRig {
+            print("  lanes (scenarios hil run runs at once): \(inside.lanes.map(\.description).joined(separator: ", "))")
+        }
         print("rigs (\(catalog.directory)):")
         var runnable = 0
         for kind in RigSelector.preference {

@@ -66,11 +66,18 @@ struct RunCommand: AsyncParsableCommand {
         discussion: "The steps after it are reported as not run. Quicker when only the verdict matters (mutation tests, a first look at a broken build)."))
     var failFast = false
 
+    @Option(help: ArgumentHelp(
+        "Run this many scenarios at once, one per lane of the rig (default: every lane it has).",
+        discussion: "A lane is a computer adapter and a phone adapter; the vm rig has machine.lanes of them (Rigs/vm.json). --lanes 1 runs one scenario at a time. A scenario that restarts bluetoothd always runs alone.",
+        valueName: "n"))
+    var lanes: Int?
+
     @Option(help: .hidden)
     var hostName: String?
 
     func validate() throws {
         if repeats < 1 || repeats > 1000 { throw ValidationError("--repeat takes 1 to 1000, not \(repeats)") }
+        if let lanes, lanes < 1 { throw ValidationError("--lanes takes 1 or more, not \(lanes)") }
     }
 
     func run() async throws {
@@ -113,15 +120,20 @@ struct RunCommand: AsyncParsableCommand {
         let work = context.workDirectory
         defer { fflush(nil) }
         print("hil run: \(scenarios.count) scenario(s) on rig \(rigName) (latency scale \(context.latencyScale)), peripheral \(context.peripheralAdapter), central \(context.centralAdapter)")
-        let runner = ScenarioRunner(context: context)
+        let lanes = try Self.laneContexts(context, requested: self.lanes)
+        if lanes.count > 1 {
+            print("hil run: \(lanes.count) lanes at once (\(lanes.map { "\($0.peripheralAdapter)+\($0.centralAdapter)" }.joined(separator: ", "))); a scenario that restarts bluetoothd runs alone")
+        }
+        let pool = LanePool(lanes: lanes)
         let started = Date()
         let clock = ContinuousClock.now
         let facts = HostFacts.probe()
-        let environmentFacts = RunEnvironment(
+        var environmentFacts = RunEnvironment(
             kernel: facts.kernelRelease, bluez: facts.bluetoothdVersion, rig: rigName, latencyScale: context.latencyScale,
             peripheralAdapter: context.peripheralAdapter, centralAdapter: context.centralAdapter,
             host: hostName ?? ProcessInfo.processInfo.hostName, writePath: writePath?.rawValue, rigUpMs: Self.guestUptimeMs())
-        var results: [ScenarioResult] = []
+        environmentFacts.lanes = lanes.count
+        let collected = Mutex<[(number: Int, result: ScenarioResult)]>([])
         // Ctrl-C: stop the peripheral under test, keep what was judged, write the results, exit 130.
         let interrupted = InterruptFlag()
         let interrupts = InterruptForwarder {
@@ -130,31 +142,28 @@ struct RunCommand: AsyncParsableCommand {
         }
         defer { interrupts.cancel() }
         let total = scenarios.count * repeats
-        runs: for repetition in 1...repeats {
-            for (index, scenario) in scenarios.enumerated() {
-                if interrupted.isSet { break runs }
-                let number = (repetition - 1) * scenarios.count + index + 1
-                let label = repeats > 1 ? "[repeat \(repetition)/\(repeats), \(index + 1)/\(scenarios.count)]" : "[\(index + 1)/\(scenarios.count)]"
-                let next = index + 1 < scenarios.count ? scenarios[index + 1] : repetition < repeats ? scenarios.first : nil
-                var result = await runner.run(scenario, number: number, next: next.map { ($0, number + 1) })
-                result.repetition = repetition
-                if interrupted.isSet {
-                    print("\(label) INTERRUPTED \(scenario.name)")
-                    fflush(nil)
-                    break runs
-                }
-                results.append(result)
-                let p95 = result.latency(percentile: 0.95).map { String(format: "p95 %.1f ms", $0) } ?? "no latency"
-                print("\(label) \(result.outcome.rawValue.uppercased()) \(scenario.name) — \(result.steps.filter { $0.outcome != .unchecked }.count) checked steps, \(p95), \(String(format: "%.1f", result.durationMs / 1000)) s")
-                if result.outcome != .passed {
-                    print(RunReport.detail(result).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
-                }
-                // Live progress also when standard output is a file or a pipe (a CI log): flush every stream.
-                fflush(nil)
+        let items = (1...repeats).flatMap { repetition in
+            scenarios.enumerated().map { index, scenario in
+                LanePool.Item(number: (repetition - 1) * scenarios.count + index + 1, repetition: repetition, index: index, scenario: scenario)
             }
         }
-        // A computer started ahead for a scenario that will not run now (interrupted) is stopped here.
-        await runner.finish()
+        let (count, repeats) = (scenarios.count, repeats)
+        // A computer started ahead for a scenario that will not run now (interrupted) is stopped by the pool.
+        await pool.run(items, stop: { interrupted.isSet }) { item, finished in
+            var result = finished
+            result.repetition = item.repetition
+            let label = repeats > 1 ? "[repeat \(item.repetition)/\(repeats), \(item.index + 1)/\(count)]" : "[\(item.index + 1)/\(count)]"
+            if interrupted.isSet {
+                print("\(label) INTERRUPTED \(item.scenario.name)")
+            } else {
+                collected.withLock { $0.append((item.number, result)) }
+                Self.printOutcome(result, label: label)
+            }
+            // Live progress also when standard output is a file or a pipe (a CI log): flush every stream.
+            fflush(nil)
+        }
+        // In the order of the scenario list, whichever lane ran them.
+        let results = collected.withLock { $0 }.sorted { $0.number < $1.number }.map(\.result)
         let wallMs = Double((ContinuousClock.now - clock).components.seconds) * 1000
             + Double((ContinuousClock.now - clock).components.attoseconds) / 1e15
         let slice = shard.map { (index: $0.index, count: $0.count) }
@@ -190,6 +199,15 @@ struct RunCommand: AsyncParsableCommand {
               let seconds = text.split(separator: " ").first.flatMap({ Double($0) })
         else { return nil }
         return seconds * 1000
+    }
+
+    /// One scenario's line, and the details of one that did not pass.
+    private static func printOutcome(_ result: ScenarioResult, label: String) {
+        let p95 = result.latency(percentile: 0.95).map { String(format: "p95 %.1f ms", $0) } ?? "no latency"
+        print("\(label) \(result.outcome.rawValue.uppercased()) \(result.name) — \(result.steps.filter { $0.outcome != .unchecked }.count) checked steps, \(p95), \(String(format: "%.1f", result.durationMs / 1000)) s")
+        if result.outcome != .passed {
+            print(RunReport.detail(result).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+        }
     }
 
     /// The table per scenario, the one per step kind and, with --repeat, the stability table.
@@ -238,6 +256,16 @@ struct RunCommand: AsyncParsableCommand {
         var result = context
         result.emulatedControllers = definition?.controllers == .btvirt
         return (rigName, result)
+    }
+
+    /// The context of each lane to use: every lane of the rig, or the first `requested`.
+    static func laneContexts(_ context: ScenarioRunner.Context, requested: Int?) throws -> [ScenarioRunner.Context] {
+        let available = try RigOptions.environment().lanes
+        if let requested, requested > available.count {
+            throw ValidationError("--lanes \(requested): this rig has \(available.count) (\(available.map(\.description).joined(separator: ", "))); machine.lanes in the vm rig's file sets how many")
+        }
+        let lanes = Array(available.prefix(requested ?? available.count))
+        return lanes.indices.map { context.lane($0, of: lanes) }
     }
 
     static var executable: String {

@@ -162,7 +162,8 @@ public final class VMRunner: Sendable {
             "-accel", "tcg,thread=multi", "-cpu", "max", "-m", String(machine.memoryMiB), "-smp", String(machine.cpus),
             "-no-reboot", "-display", "none", "-vga", "none", "-monitor", "none", "-serial", "stdio", "-nic", "none",
             "-kernel", image.kernel, "-initrd", image.initrd,
-            "-append", "console=ttyS0 quiet panic=-1 HIL_READY_TIMEOUT=\(machine.readyTimeoutSeconds)" + (bare ? " HIL_RIG_UP=0" : ""),
+            "-append", "console=ttyS0 quiet panic=-1 HIL_READY_TIMEOUT=\(machine.readyTimeoutSeconds) HIL_CONTROLLERS=\(2 * machine.lanes)"
+                + (bare ? " HIL_RIG_UP=0" : ""),
             "-fsdev", "local,id=hostroot,path=/,readonly=on,security_model=none,multidevs=remap",
             "-device", "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot",
             "-fsdev", "local,id=hilshare,path=\(share),security_model=none",

@@ -1,0 +1,57 @@
+import Foundation
+import Rig
+import Runner
+import Scenario
+import Testing
+
+@Suite("Lanes in hil run: which scenarios share the rig, and each lane's own computer")
+struct LanePoolTests {
+    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Scenarios").path
+
+    private static func items(_ files: [String], repeats: Int = 1) throws -> [LanePool.Item] {
+        let scenarios = try files.map { try Scenario.load(contentsOf: root + "/" + $0) }
+        return (1...repeats).flatMap { repetition in
+            scenarios.enumerated().map { index, scenario in
+                LanePool.Item(number: (repetition - 1) * scenarios.count + index + 1, repetition: repetition, index: index, scenario: scenario)
+            }
+        }
+    }
+
+    private static func context(lanes: Int) -> [ScenarioRunner.Context] {
+        let base = ScenarioRunner.Context(hil: "/bin/false", peripheralAdapter: "hci0", centralAdapter: "hci1",
+                                          uinputName: "RemoteTouch HIL Virtual Input", latencyScale: 4, writePath: nil, workDirectory: "/tmp")
+        let pairs = (0..<lanes).map { RigEnvironment.Lane(peripheral: "hci\(2 * $0)", central: "hci\(2 * $0 + 1)") }
+        return pairs.indices.map { base.lane($0, of: pairs) }
+    }
+
+    private static let files = ["cursor/swipe-right.json", "faults/bluetoothd-restart.json", "clicks/tap-and-double-tap.json"]
+
+    @Test("one lane: everything in one batch, in the given order, across repeats")
+    func oneLane() throws {
+        let batches = LanePool(lanes: Self.context(lanes: 1)).batches(try Self.items(Self.files, repeats: 2))
+        #expect(batches.map { $0.map(\.number) } == [[1, 2, 3, 4, 5, 6]])
+    }
+
+    @Test("two lanes: per repeat, the scenarios that share the rig, then bluetoothd's restart alone")
+    func twoLanes() throws {
+        let batches = LanePool(lanes: Self.context(lanes: 2)).batches(try Self.items(Self.files, repeats: 2))
+        #expect(batches.map { $0.map(\.number) } == [[1, 3], [2], [4, 6], [5]])
+        #expect(LanePool.needsTheWholeRig(batches[1][0].scenario))
+        #expect(!LanePool.needsTheWholeRig(batches[0][0].scenario))
+    }
+
+    @Test("each lane has its adapters; the second on has its own uinput name; the phone picks its computer by address")
+    func laneContexts() {
+        let lanes = Self.context(lanes: 2)
+        #expect(lanes.map(\.peripheralAdapter) == ["hci0", "hci2"])
+        #expect(lanes.map(\.centralAdapter) == ["hci1", "hci3"])
+        #expect(lanes.map(\.uinputName) == ["RemoteTouch HIL Virtual Input", "RemoteTouch HIL Virtual Input (lane 2)"])
+        #expect(lanes.allSatisfy { $0.onlyThisComputer })
+        #expect(!Self.context(lanes: 1)[0].onlyThisComputer)
+        var long = lanes[0]
+        long.uinputName = String(repeating: "x", count: 79)
+        let pairs = [RigEnvironment.Lane(peripheral: "hci0", central: "hci1"), RigEnvironment.Lane(peripheral: "hci2", central: "hci3")]
+        #expect(long.lane(1, of: pairs).uinputName.utf8.count == 79, "a uinput name has at most 79 bytes")
+    }
+}
