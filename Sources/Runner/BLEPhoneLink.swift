@@ -94,7 +94,7 @@ final class BLEPhoneLink: PhoneLink {
         do {
             try await central.write(remote.pairing, Array(digits.utf8), withResponse: true)
         } catch {
-            refusal = error.dbusName ?? error.message
+            refusal = error.dbusName.map { "\($0): \(error.message)" } ?? error.message
         }
         let bytes = try await central.read(remote.pairing)
         do {
