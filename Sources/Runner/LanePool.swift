@@ -7,7 +7,7 @@ import Synchronization
 /// Runs scenarios on every lane of the rig at once (a lane: one computer adapter, one phone adapter, its own
 /// uinput device name; `ScenarioRunner.Context.lane`). Each lane takes the next scenario from one queue and
 /// reserves the one after, so its computer starts ahead (`StandbyComputer`). A scenario that touches what all
-/// lanes share (it restarts bluetoothd, which serves every adapter) runs alone, with the other lanes idle.
+/// lanes share (it restarts or floods bluetoothd, which serves every adapter) runs alone, the other lanes idle.
 /// One lane runs everything in the given order, as before.
 public final class LanePool: Sendable {
     /// One scenario run: its number in the run (1…), its repeat, and where it is in the scenario list.
@@ -35,9 +35,15 @@ public final class LanePool: Sendable {
 
     public var laneCount: Int { runners.count }
 
-    /// True when the scenario must have the rig to itself: it restarts bluetoothd, which every lane uses.
+    /// True when the scenario must have the rig to itself: it restarts bluetoothd, which every lane uses, or floods
+    /// it with malformed writes (seen to delay the other lane's writes by seconds and fail them with ATT error 0x0e).
     public static func needsTheWholeRig(_ scenario: Scenario) -> Bool {
-        scenario.script.steps.contains { if case .restartBluetoothd = $0 { true } else { false } }
+        scenario.script.steps.contains { step in
+            switch step {
+            case .restartBluetoothd, .malformedWrites: true
+            default: false
+            }
+        }
     }
 
     /// The order of work: with one lane, the items as given, in one batch. With more, per repeat: the scenarios

@@ -67,8 +67,8 @@ struct RunCommand: AsyncParsableCommand {
     var failFast = false
 
     @Option(help: ArgumentHelp(
-        "Run this many scenarios at once, one per lane of the rig (default: every lane it has).",
-        discussion: "A lane is a computer adapter and a phone adapter; the vm rig has machine.lanes of them (Rigs/vm.json). --lanes 1 runs one scenario at a time. A scenario that restarts bluetoothd always runs alone.",
+        "Run this many scenarios at once, one per lane of the rig (default 1).",
+        discussion: "A lane is a computer adapter and a phone adapter; the vm rig has machine.lanes of them (Rigs/vm.json: 2). A scenario that restarts bluetoothd or floods it runs alone. On a small machine the lanes load each other: see Rigs/README.md before trusting verdicts from more than one.",
         valueName: "n"))
     var lanes: Int?
 
@@ -122,7 +122,7 @@ struct RunCommand: AsyncParsableCommand {
         print("hil run: \(scenarios.count) scenario(s) on rig \(rigName) (latency scale \(context.latencyScale)), peripheral \(context.peripheralAdapter), central \(context.centralAdapter)")
         let lanes = try Self.laneContexts(context, requested: self.lanes)
         if lanes.count > 1 {
-            print("hil run: \(lanes.count) lanes at once (\(lanes.map { "\($0.peripheralAdapter)+\($0.centralAdapter)" }.joined(separator: ", "))); a scenario that restarts bluetoothd runs alone")
+            print("hil run: \(lanes.count) lanes at once (\(lanes.map { "\($0.peripheralAdapter)+\($0.centralAdapter)" }.joined(separator: ", "))); a scenario that restarts or floods bluetoothd runs alone")
         }
         let pool = LanePool(lanes: lanes)
         let started = Date()
@@ -258,13 +258,13 @@ struct RunCommand: AsyncParsableCommand {
         return (rigName, result)
     }
 
-    /// The context of each lane to use: every lane of the rig, or the first `requested`.
+    /// The context of each lane to use: the first `requested` (1 unless asked) of the rig's lanes.
     static func laneContexts(_ context: ScenarioRunner.Context, requested: Int?) throws -> [ScenarioRunner.Context] {
         let available = try RigOptions.environment().lanes
         if let requested, requested > available.count {
             throw ValidationError("--lanes \(requested): this rig has \(available.count) (\(available.map(\.description).joined(separator: ", "))); machine.lanes in the vm rig's file sets how many")
         }
-        let lanes = Array(available.prefix(requested ?? available.count))
+        let lanes = Array(available.prefix(requested ?? 1))
         return lanes.indices.map { context.lane($0, of: lanes) }
     }
 
