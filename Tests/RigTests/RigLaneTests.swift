@@ -4,10 +4,12 @@ import Testing
 
 @Suite("Lanes: pairs of adapters, one scenario each at a time")
 struct RigLaneTests {
-    @Test("the vm rig ships with two lanes: hci0+hci1 and hci2+hci3")
+    @Test("the vm rig ships with one lane; machine.lanes 2 makes hci0+hci1 and hci2+hci3")
     func shipped() throws {
-        let vm = try RigCatalog(directory: rigsFolder).rig(named: "vm")
-        #expect(vm.machine?.lanes == 2)
+        var vm = try RigCatalog(directory: rigsFolder).rig(named: "vm")
+        #expect(vm.machine?.lanes == 1)
+        #expect(vm.lanes == [RigEnvironment.Lane(peripheral: "hci0", central: "hci1")])
+        vm.machine?.lanes = 2
         #expect(vm.lanes == [RigEnvironment.Lane(peripheral: "hci0", central: "hci1"), RigEnvironment.Lane(peripheral: "hci2", central: "hci3")])
         #expect(try RigCatalog(directory: rigsFolder).rig(named: "hardware").lanes.count == 1)
     }
