@@ -68,7 +68,7 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Run this many scenarios at once, one per lane of the rig (default 1).",
-        discussion: "A lane is a computer adapter and a phone adapter; the vm rig has machine.lanes of them (Rigs/vm.json: 2). A scenario that restarts bluetoothd or floods it runs alone. On a small machine the lanes load each other: see Rigs/README.md before trusting verdicts from more than one.",
+        discussion: "A lane is a computer adapter and a phone adapter; a vm rig has machine.lanes of them (1 in Rigs/vm.json). A scenario that restarts bluetoothd or floods it runs alone. On a small machine the lanes load each other: see Rigs/README.md before trusting verdicts from more than one.",
         valueName: "n"))
     var lanes: Int?
 
