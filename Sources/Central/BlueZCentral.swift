@@ -181,7 +181,6 @@ public final class BlueZCentral: Sendable {
         (try? await property(peripheral.devicePath, BlueZ.device, "Connected").boolValue) == true
     }
 
-    /// Whether an adapter of this bluetoothd is there and powered.
     /// An adapter's public address (`Adapter1.Address`), e.g. the computer's, to connect to it alone.
     public func address(of adapter: String) async throws(CentralError) -> String {
         guard let text = try await property(BlueZ.adapterPath(adapter), BlueZ.adapter, "Address").stringValue else {
@@ -190,6 +189,7 @@ public final class BlueZCentral: Sendable {
         return text
     }
 
+    /// Whether an adapter of this bluetoothd is there and powered.
     public func isPowered(_ adapter: String) async -> Bool {
         (try? await property(BlueZ.adapterPath(adapter), BlueZ.adapter, "Powered").boolValue) == true
     }

@@ -60,7 +60,6 @@ public struct RigDefinition: Sendable, Hashable {
             self.readyTimeoutSeconds = readyTimeoutSeconds
             self.lanes = lanes
         }
-
     }
 
     public var name: String

@@ -1,4 +1,3 @@
-import Foundation
 import GestureScript
 public import Scenario
 public import ScenarioDriver
@@ -32,8 +31,6 @@ public final class LanePool: Sendable {
         precondition(!lanes.isEmpty, "a lane pool needs a lane")
         runners = lanes.map(ScenarioRunner.init(context:))
     }
-
-    public var laneCount: Int { runners.count }
 
     /// True when the scenario must have the rig to itself: it restarts bluetoothd, which every lane uses, or floods
     /// it with malformed writes (seen to delay the other lane's writes by seconds and fail them with ATT error 0x0e).

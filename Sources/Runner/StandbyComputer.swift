@@ -2,9 +2,8 @@ import Synchronization
 
 /// The next scenario's computer, started ahead while the current scenario connects, and held before it creates its
 /// uinput device or touches the bus (`PeripheralUnderTest.prepare`), so a process start is not spent between
-/// scenarios. Only the scenario
-/// it was started for takes it; any other stops it and starts its own. It still is a fresh process with a fresh
-/// state folder: nothing of one scenario's computer reaches the next.
+/// scenarios. Only the scenario it was started for takes it; any other stops it and starts its own. It still is a
+/// fresh process with a fresh state folder: nothing of one scenario's computer reaches the next.
 final class StandbyComputer: Sendable {
     private let slot = Mutex<PeripheralUnderTest?>(nil)
 
