@@ -21,6 +21,8 @@ let package = Package(
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
+        // setns(2) for network namespaces (a GNU extension Swift's Glibc module does not declare).
+        .systemLibrary(name: "CNetNamespace"),
         .systemLibrary(
             name: "CEvdev",
             pkgConfig: "libevdev",
@@ -42,13 +44,21 @@ let package = Package(
         // D-Bus over libdbus-1: one thread owns the connection; async calls, exported objects, signals.
         .target(name: "DBus", dependencies: ["CDBus"]),
 
+        // TCP sockets for the network transports, opened in a network namespace when the rig has two hosts.
+        .target(name: "NetSocket", dependencies: ["CNetNamespace"]),
+
+        // Bonjour through avahi-daemon's D-Bus API: publish (entry groups), browse and resolve.
+        .target(name: "Avahi", dependencies: ["DBus"]),
+
         // BlueZ's D-Bus names and object paths, shared by the computer side and the phone side.
         .target(name: "BlueZAPI"),
 
         // The computer side on Linux: BlueZ GATT application, pairing, status, uinput output.
         .target(
             name: "Peripheral",
-            dependencies: ["DBus", "BlueZAPI", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "StrictJSON", "Report"]),
+            dependencies: [
+                "DBus", "BlueZAPI", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "StrictJSON", "Report", "NetSocket", "Avahi",
+            ]),
 
         // The verifier: what a scenario step expects of the evdev frames, and the verdict.
         .target(name: "Verifier", dependencies: ["InputCodes", "RemoteTouchProtocol", "GestureModel"]),
@@ -73,7 +83,7 @@ let package = Package(
             name: "Runner",
             dependencies: [
                 "Scenario", "ScenarioDriver", "Central", "DBus", "Evdev", "InputCodes", "Verifier", "GestureModel", "GestureScript", "RemoteTouchProtocol",
-                "LatencyStats", "Report", "Rig",
+                "LatencyStats", "Report", "Rig", "NetSocket", "Avahi",
             ]),
 
         // Reports from results.json: merged shards, baseline comparison, self-contained HTML, Markdown summary.
@@ -119,7 +129,7 @@ let package = Package(
             name: "PeripheralTests",
             dependencies: [
                 "Peripheral", "Central", "DBus", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "Report",
-                "HILTestSupport",
+                "HILTestSupport", "NetSocket", "StrictJSON",
             ]),
         // Boots the real vm rig through the built `hil`; depends on it so `swift test` builds it.
         .testTarget(name: "VMRigIntegrationTests", dependencies: ["hil", "HILTestSupport"]),

@@ -88,6 +88,14 @@ public final class CommandProcessor: Sendable {
         }
     }
 
+    /// A payload refused before it could be a command (a TCP frame that does not decode): logged and in the
+    /// receipts as refused, like a refused write.
+    public func refusedBeforeDecoding(_ bytes: [UInt8], code: String, message: String) -> StatusError {
+        receipts?.record(received: .now(), written: nil, payload: bytes)
+        if case .refused(let error) = refuse(code, message, bytes) { return error }
+        return StatusError(code: code, message: message)
+    }
+
     /// Writes out the receipts still buffered.
     public func flushReceipts() {
         receipts?.flush()

@@ -15,7 +15,7 @@ public final class ComputerHost: Sendable {
     public let devnode: String?
     private let endpoints: Mutex<[any CommandEndpoint]> = Mutex([])
     private let tasks = Mutex<[Task<Void, Never>]>([])
-    private let registrations = Mutex(0)
+    private let registrations = Mutex<(count: Int, serving: [String])>((0, []))
 
     public init(configuration: PeripheralConfiguration, log: PeripheralLog, pairing: PairingAuthority,
                 processor: CommandProcessor, devnode: String?)
@@ -95,15 +95,17 @@ public final class ComputerHost: Sendable {
         processor.releaseAll(reason: reason)
     }
 
-    /// An endpoint serves (again): the ready file says so, for whoever waits for this computer.
+    /// An endpoint serves (again): the ready file says so (every endpoint serving so far), for whoever waits for
+    /// this computer.
     public func ready(_ endpoint: String) {
-        let count = registrations.withLock { count in
-            count += 1
-            return count
+        let (count, serving) = registrations.withLock { state in
+            state.count += 1
+            if !state.serving.contains(endpoint) { state.serving.append(endpoint) }
+            return state
         }
         guard let file = configuration.readyFile else { return }
         let record = ReadyRecord(
-            pid: Int(getpid()), adapter: configuration.adapter, uinputDevice: devnode, endpoints: [endpoint], registrations: count)
+            pid: Int(getpid()), adapter: configuration.adapter, uinputDevice: devnode, endpoints: serving, registrations: count)
         do {
             try record.write(to: file)
         } catch {

@@ -28,6 +28,16 @@ public struct PeripheralConfiguration: Sendable {
     public var startSignal: StartSignal?
     /// R5: status every 2 s while a central is subscribed.
     public var statusInterval: Duration = .seconds(2)
+    /// The transports served at once (`--transports ble,tcp`); they share pairing, lockout and the command path.
+    public var transports: [Transport] = [.ble]
+    /// The TCP endpoint's port, namespace and Bonjour publishing.
+    public var tcp = TCPSettings()
+
+    /// A transport the computer can serve.
+    public enum Transport: String, Sendable, CaseIterable {
+        case ble
+        case tcp
+    }
 
     public init(stateDirectory: String) {
         self.stateDirectory = stateDirectory

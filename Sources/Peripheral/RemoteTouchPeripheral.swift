@@ -11,7 +11,7 @@ import RemoteTouchProtocol
 /// to start instead of running while dropping events.
 public final class RemoteTouchPeripheral: Sendable {
     public let host: ComputerHost
-    private let endpoint: GattEndpoint
+    private let gatt: GattEndpoint?
 
     public var configuration: PeripheralConfiguration { host.configuration }
     public var log: PeripheralLog { host.log }
@@ -20,9 +20,9 @@ public final class RemoteTouchPeripheral: Sendable {
     /// The uinput device's node (`/dev/input/eventN`), for verifiers.
     public var devnode: String? { host.devnode }
 
-    private init(host: ComputerHost, endpoint: GattEndpoint) {
+    private init(host: ComputerHost, gatt: GattEndpoint?) {
         self.host = host
-        self.endpoint = endpoint
+        self.gatt = gatt
     }
 
     /// Creates the uinput device, connects to the bus, exports and registers everything.
@@ -33,9 +33,10 @@ public final class RemoteTouchPeripheral: Sendable {
     {
         // Held (--start-when): connected to the bus already, which registers nothing; the uinput device and
         // bluetoothd wait for the release.
+        let ble = configuration.transports.contains(.ble)
         var early: DBusConnection?
         if let signal = configuration.startSignal {
-            early = try await connectBus(configuration)
+            if ble { early = try await connectBus(configuration) }
             log.info("started; holding until \(signal.path) exists")
             let held = try await signal.wait()
             log.info("released after \(Int(held / .milliseconds(1))) ms")
@@ -54,12 +55,21 @@ public final class RemoteTouchPeripheral: Sendable {
             receipts: try receiptLog(configuration))
         let host = ComputerHost(
             configuration: configuration, log: log, pairing: processor.pairing, processor: processor, devnode: device.devnode)
-        let connection: DBusConnection
-        if let early { connection = early } else { connection = try await connectBus(configuration) }
-        try await ownName(configuration, on: connection)
-        let endpoint = GattEndpoint(configuration: configuration, log: log, connection: connection)
-        try await host.start(endpoint)
-        return RemoteTouchPeripheral(host: host, endpoint: endpoint)
+        var gatt: GattEndpoint?
+        if ble {
+            let connection: DBusConnection
+            if let early { connection = early } else { connection = try await connectBus(configuration) }
+            try await ownName(configuration, on: connection)
+            gatt = GattEndpoint(configuration: configuration, log: log, connection: connection)
+        }
+        do {
+            if let gatt { try await host.start(gatt) }
+            if configuration.transports.contains(.tcp) { try await host.start(TCPEndpoint(settings: configuration.tcp, log: log)) }
+        } catch {
+            await host.stop()
+            throw error
+        }
+        return RemoteTouchPeripheral(host: host, gatt: gatt)
     }
 
     private static func pairingAuthority(_ configuration: PeripheralConfiguration, log: PeripheralLog) throws(PeripheralError)
@@ -114,7 +124,7 @@ public final class RemoteTouchPeripheral: Sendable {
     /// Unregisters from bluetoothd and releases everything held.
     public func stop() async {
         await host.stop()
-        let dropped = endpoint.droppedStatus
+        let dropped = gatt?.droppedStatus ?? 0
         log.info("stopped; \(Self.summary(processor.handlingTimes))"
             + (dropped > 0 ? "; \(dropped) status notification(s) dropped (the phone did not read them)" : ""))
     }

@@ -26,10 +26,11 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
 
     public var description: String { "\(payload) payload: \(message)" }
 
-    static func tooLarge(_ payload: String, count: Int) -> ProtocolError {
+    static func tooLarge(_ payload: String, count: Int, limit: Int = RemoteTouchService.maxAttributeLength) -> ProtocolError {
         ProtocolError(
             .tooLarge, payload: payload,
-            "\(count) bytes is over the ATT limit of \(RemoteTouchService.maxAttributeLength) bytes")
+            limit == RemoteTouchService.maxAttributeLength
+                ? "\(count) bytes is over the ATT limit of \(limit) bytes" : "\(count) bytes is over the limit of \(limit) bytes")
     }
 
     static func notJSON(_ payload: String, _ error: JSONParseError) -> ProtocolError {
@@ -42,14 +43,14 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
 }
 
 extension ProtocolError {
-    /// The shared path of every JSON payload: the ATT size limit, strict parsing with a nesting limit, then
-    /// `read` on the parsed value; each failure becomes a `ProtocolError` naming `payload`.
+    /// The shared path of every JSON payload: a size limit (the ATT limit unless told), strict parsing with a
+    /// nesting limit, then `read` on the parsed value; each failure becomes a `ProtocolError` naming `payload`.
     static func decodeJSON<T>(
-        _ bytes: some Collection<UInt8>, payload: String, maxDepth: Int,
+        _ bytes: some Collection<UInt8>, payload: String, maxDepth: Int, limit: Int = RemoteTouchService.maxAttributeLength,
         _ read: (JSONValue) throws(JSONSchemaError) -> T
     ) throws(ProtocolError) -> T {
-        if bytes.count > RemoteTouchService.maxAttributeLength {
-            throw .tooLarge(payload, count: bytes.count)
+        if bytes.count > limit {
+            throw .tooLarge(payload, count: bytes.count, limit: limit)
         }
         let value: JSONValue
         do {

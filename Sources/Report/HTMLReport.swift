@@ -285,6 +285,7 @@ public enum HTMLReport {
         .badge.failed { background: #c62828; }
         .badge.inconclusive { background: #b26a00; }
         .badge.error { background: #6a1b9a; }
+        .badge.notApplicable { background: #757575; }
         tr.regressed td { background: #fde2e1; font-weight: 600; }
         tr.improved td { background: #e3f4e4; }
         .charts { display: flex; flex-wrap: wrap; gap: 12px; }

@@ -159,9 +159,10 @@ struct ResultsReader {
                 try v.integer(at: p, in: 1...Int(Int32.max))
             },
             phasesMs: phases(object, at: path),
+            transport: optional(object, "transport", at: path, Self.string),
             additional: Self.unknown(
                 object, known: ["file", "name", "requirements", "outcome", "durationMs", "statusNotifications",
-                                "latencyMs", "repeat", "message", "phasesMs", "steps"]))
+                                "latencyMs", "repeat", "message", "phasesMs", "transport", "steps"]))
     }
 
     /// `"phasesMs": { "connected": 1130, "steps done": 1700 }`, in the file's order.

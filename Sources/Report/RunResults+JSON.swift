@@ -85,6 +85,7 @@ extension RunResults {
         if let count = scenario.statusNotifications { object.set("statusNotifications", .number(Double(count))) }
         if let latency = scenario.latencyMs { object.set("latencyMs", latency.jsonValue) }
         if let repetition = scenario.repetition { object.set("repeat", .number(Double(repetition))) }
+        if let transport = scenario.transport { object.set("transport", .string(transport)) }
         if let message = scenario.message { object.set("message", .string(message)) }
         if let phases = scenario.phasesMs {
             object.set("phasesMs", .object(JSONObject(phases.map { ($0.name, .number($0.atMs.rounded())) })))

@@ -49,6 +49,8 @@ extension RunResults {
             switch scenario.outcome {
             case .passed:
                 xml += "/>\n"
+            case .notApplicable:
+                xml += ">\n      <skipped message=\"\(Self.escape(scenario.message ?? "not applicable"))\"/>\n    </testcase>\n"
             case .failed, .inconclusive, .error:
                 let tag = scenario.outcome == .error ? "error" : "failure"
                 let details = scenario.detail

@@ -9,6 +9,8 @@ public struct ScenarioRecord: Sendable, Equatable {
         case inconclusive
         /// The rig or the device under test failed: not a verdict on the product.
         case error
+        /// The scenario does not apply to the transport it was asked to run on (its `run.transports`): not run.
+        case notApplicable
     }
 
     public var file: String
@@ -27,6 +29,8 @@ public struct ScenarioRecord: Sendable, Equatable {
     public var repetition: Int?
     /// When each phase of the scenario ended, in ms from its start, in order (`phasesMs`).
     public var phasesMs: [Phase]?
+    /// The transport it ran on (`ble`, `tcp`); nil in files from before transports.
+    public var transport: String?
     /// Keys this version does not know or does not interpret, kept as they were.
     public var additional: JSONObject
 
@@ -43,7 +47,7 @@ public struct ScenarioRecord: Sendable, Equatable {
 
     public init(file: String, name: String, requirements: [String] = [], outcome: Outcome, durationMs: Double? = nil,
                 latencyMs: LatencySummary? = nil, message: String? = nil, steps: [StepRecord],
-                statusNotifications: Int? = nil, repetition: Int? = nil, phasesMs: [Phase]? = nil,
+                statusNotifications: Int? = nil, repetition: Int? = nil, phasesMs: [Phase]? = nil, transport: String? = nil,
                 additional: JSONObject = JSONObject())
     {
         self.file = file
@@ -57,6 +61,7 @@ public struct ScenarioRecord: Sendable, Equatable {
         self.statusNotifications = statusNotifications
         self.repetition = repetition
         self.phasesMs = phasesMs
+        self.transport = transport
         self.additional = additional
     }
 

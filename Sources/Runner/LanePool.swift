@@ -9,18 +9,21 @@ import Synchronization
 /// lanes share (it restarts or floods bluetoothd, which serves every adapter) runs alone, the other lanes idle.
 /// One lane runs everything in the given order, as before.
 public final class LanePool: Sendable {
-    /// One scenario run: its number in the run (1…), its repeat, and where it is in the scenario list.
+    /// One scenario run: its number in the run (1…), its repeat, where it is in the scenario list, and the
+    /// transport it runs on.
     public struct Item: Sendable {
         public var number: Int
         public var repetition: Int
         public var index: Int
         public var scenario: Scenario
+        public var transport: Transport
 
-        public init(number: Int, repetition: Int, index: Int, scenario: Scenario) {
+        public init(number: Int, repetition: Int, index: Int, scenario: Scenario, transport: Transport = .ble) {
             self.number = number
             self.repetition = repetition
             self.index = index
             self.scenario = scenario
+            self.transport = transport
         }
     }
 
@@ -82,7 +85,8 @@ public final class LanePool: Sendable {
         var current = queue.take()
         while let item = current, !stop() {
             let next = queue.take()
-            let result = await runner.run(item.scenario, number: item.number, next: next.map { ($0.scenario, $0.number) })
+            let result = await runner.run(
+                item.scenario, number: item.number, transport: item.transport, next: next.map { ($0.scenario, $0.number, $0.transport) })
             finished(item, result)
             current = next
         }

@@ -43,6 +43,10 @@ public final class PeripheralUnderTest: Sendable {
         var generation = 1
         /// Started ahead, held before it touches the bus until `release` (`hil peripheral --start-when`).
         var held = false
+        /// The transports' options (`--transports tcp --netns …`); empty: BLE alone.
+        var transportArguments: [String] = []
+        /// The endpoints that must serve before the computer is ready (its ready file lists them).
+        var endpoints: [String] = ["ble"]
     }
 
     private init(_ launch: Launch) throws(RunnerError) {
@@ -61,6 +65,7 @@ public final class PeripheralUnderTest: Sendable {
         if let lockoutSeconds = launch.lockoutSeconds { arguments += ["--lockout-seconds", String(lockoutSeconds)] }
         if let uinputPath = launch.uinputPath { arguments += ["--uinput-path", uinputPath] }
         if launch.held { arguments += ["--start-when", startFile] }
+        arguments += launch.transportArguments
         do {
             try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
             try? FileManager.default.removeItem(atPath: readyFile)
@@ -105,7 +110,7 @@ public final class PeripheralUnderTest: Sendable {
     private func waitUntilServing(timeout: Duration) async throws(RunnerError) {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if (try? ReadyRecord.read(from: readyFile)) != nil { return }
+            if let record = try? ReadyRecord.read(from: readyFile), launch.endpoints.allSatisfy(record.endpoints.contains) { return }
             if let ended = child.termination {
                 throw RunnerError("hil peripheral \(ended) before it served on \(launch.adapter):\n\(lastLines(15))")
             }

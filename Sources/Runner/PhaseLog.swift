@@ -1,16 +1,20 @@
 import ScenarioDriver
+import Synchronization
 
 /// When each phase of a scenario ended, in ms from its start: where a run's wall time goes (`phasesMs` in
-/// results.json).
-final class PhaseLog {
+/// results.json). The phone's link records its own phases (a Bonjour discovery) from its tasks.
+final class PhaseLog: Sendable {
     private let start: ContinuousClock.Instant
-    private(set) var phases: [ScenarioResult.Phase] = []
+    private let recorded = Mutex<[ScenarioResult.Phase]>([])
 
     init(start: ContinuousClock.Instant) {
         self.start = start
     }
 
+    var phases: [ScenarioResult.Phase] { recorded.withLock { $0 } }
+
     func record(_ name: String) {
-        phases.append(.init(name: name, atMs: (ContinuousClock.now - start).milliseconds))
+        let phase = ScenarioResult.Phase(name: name, atMs: (ContinuousClock.now - start).milliseconds)
+        recorded.withLock { $0.append(phase) }
     }
 }

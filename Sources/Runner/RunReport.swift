@@ -54,7 +54,7 @@ public enum RunReport {
     public static func stabilityTable(_ results: [ScenarioResult]) -> String {
         let entries = ScenarioStability.of(ScenarioResult.records(results))
         let repeats = entries.map(\.outcomes.count).max() ?? 0
-        var lines = ["stability over \(repeats) repeats (P passed, F failed, I inconclusive, E error):"]
+        var lines = ["stability over \(repeats) repeats (P passed, F failed, I inconclusive, E error, N not applicable):"]
         for entry in entries {
             let marks = entry.outcomes.map { outcome -> String in
                 switch outcome {
@@ -62,6 +62,7 @@ public enum RunReport {
                 case .failed: "F"
                 case .inconclusive: "I"
                 case .error: "E"
+                case .notApplicable: "N"
                 }
             }.joined()
             let padded = marks.padding(toLength: max(repeats, 6), withPad: " ", startingAt: 0)

@@ -17,7 +17,7 @@ extension ScenarioResult {
             latencyMs: LatencyRecorder(latencies).summary, message: message.isEmpty ? nil : message,
             steps: steps.map(\.record), statusNotifications: statusNotifications,
             repetition: repeated ? repetition : nil,
-            phasesMs: phases.map { ScenarioRecord.Phase(name: $0.name, atMs: $0.atMs) })
+            phasesMs: phases.map { ScenarioRecord.Phase(name: $0.name, atMs: $0.atMs) }, transport: transport)
     }
 
     /// Every result of a run as records; repetitions are kept when any result is from a repeat after the first.
@@ -48,6 +48,7 @@ extension ScenarioResult.Outcome {
         case .failed: .failed
         case .inconclusive: .inconclusive
         case .error: .error
+        case .notApplicable: .notApplicable
         }
     }
 }

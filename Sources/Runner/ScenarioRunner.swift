@@ -33,6 +33,8 @@ public struct ScenarioRunner: Sendable {
         public var emulatedControllers = false
         /// Other lanes' computers advertise too: the phone connects to this lane's computer's address only.
         public var onlyThisComputer = false
+        /// The rig's two hosts for the network transports; nil when it has none (tcp scenarios are then an error).
+        public var network: NetworkHosts?
 
         public init(hil: String, peripheralAdapter: String, centralAdapter: String, uinputName: String, latencyScale: Double,
                     writePath: RunSettings.WritePath?, workDirectory: String)
@@ -61,6 +63,28 @@ public struct ScenarioRunner: Sendable {
         }
     }
 
+    /// The phone and computer hosts of a rig's network (network namespaces joined by veth, each with its own
+    /// avahi-daemon on its own bus).
+    public struct NetworkHosts: Sendable, Equatable {
+        public var phoneNetns: String
+        public var phoneBus: String
+        public var phoneInterface: String
+        public var computerNetns: String
+        public var computerBus: String
+        public var computerInterface: String
+
+        public init(phoneNetns: String, phoneBus: String, phoneInterface: String, computerNetns: String, computerBus: String,
+                    computerInterface: String)
+        {
+            self.phoneNetns = phoneNetns
+            self.phoneBus = phoneBus
+            self.phoneInterface = phoneInterface
+            self.computerNetns = computerNetns
+            self.computerBus = computerBus
+            self.computerInterface = computerInterface
+        }
+    }
+
     public let context: Context
     private let standby = StandbyComputer()
 
@@ -70,37 +94,37 @@ public struct ScenarioRunner: Sendable {
 
     /// Runs one scenario; never throws: rig and device failures become an `error` result with the reason.
     /// With `next`, the next scenario's computer is started, held, while this one runs (`StandbyComputer`).
-    public func run(_ scenario: Scenario, number: Int, next: (scenario: Scenario, number: Int)? = nil) async -> ScenarioResult {
+    public func run(_ scenario: Scenario, number: Int, transport: Transport = .ble,
+                    next: (scenario: Scenario, number: Int, transport: Transport)? = nil) async -> ScenarioResult
+    {
         let start = ContinuousClock.now
         let folder = self.folder(scenario, number: number)
         var result = ScenarioResult(
             file: scenario.file, name: scenario.name, requirements: scenario.script.requirements, outcome: .error, steps: [],
             message: "", durationMs: 0)
+        result.transport = transport.rawValue
         let phases = PhaseLog(start: start)
         if scenario.run.uinput == .denied {
             await standby.discard()
             return await refusal(scenario, folder: folder, start: start, result: result)
         }
-        var phone: BLEPhoneLink?
+        var phone: (any PhoneLink)?
         var computer: PeripheralComputer?
         var drive: ScenarioDriver.Drive?
         let options = ScenarioDriver.Options(latencyScale: context.latencyScale, failFast: context.failFast)
         do {
-            // The phone scans first, then the computer starts advertising (see BlueZCentral.startDiscovery).
-            let link = try await BLEPhoneLink(centralAdapter: context.centralAdapter, settings: .init(
-                peripheralAdapter: context.peripheralAdapter, writePath: context.writePath ?? scenario.run.writePath,
-                latencyScale: context.latencyScale, emulatedControllers: context.emulatedControllers,
-                onlyThisComputer: context.onlyThisComputer))
+            let link = try await self.link(scenario, transport: transport, phases: phases)
             phone = link
-            phases.record("phone scanning")
-            let launch = self.launch(scenario, folder: folder)
+            let launch = try self.launch(scenario, folder: folder, transport: transport)
             let (prepared, note) = await standby.take(for: launch)
             if let note { result.message += note }
             // The next scenario's computer starts now, held, so its half-second start overlaps this one's
             // registration, connection and pairing rather than its steps, whose latency is measured. It waits idle,
             // with no uinput device and nothing on the bus, until that scenario releases it.
-            if let next, next.scenario.run.uinput != .denied {
-                await standby.prepare(self.launch(next.scenario, folder: self.folder(next.scenario, number: next.number)))
+            if let next, next.scenario.run.uinput != .denied,
+               let launch = try? self.launch(next.scenario, folder: self.folder(next.scenario, number: next.number), transport: next.transport)
+            {
+                await standby.prepare(launch)
             }
             let device = try await PeripheralComputer(launch, prepared: prepared, phase: phases.record)
             computer = device
@@ -123,13 +147,18 @@ public struct ScenarioRunner: Sendable {
             result.message += "\(error)\n"
         }
         // As the phone app stops listening when it leaves the computer: before the computer stops.
-        phone?.statusWatcher.stop()
+        (phone as? BLEPhoneLink)?.statusWatcher.stop()
         phases.record("checks done")
         // The computer stops while the link goes down: neither waits for the other.
         if let computer { noteEarlyExit(computer, result: &result) }
         async let computerStopped = computer?.stop()
-        if let phone {
+        if let phone = phone as? BLEPhoneLink {
             await tearDown(phone, result: &result, phases: phases)
+        } else if let phone = phone as? TCPPhoneLink {
+            phone.close()
+            if let discovered = phone.discoveries.withLock({ $0.first }) {
+                result.message += String(format: "tcp: Bonjour found the computer in %.1f ms\n", discovered)
+            }
         }
         _ = await computerStopped
         if let computer {
@@ -260,9 +289,43 @@ public struct ScenarioRunner: Sendable {
         "\(context.workDirectory)/\(String(format: "%03d", number))-\(Self.slug(scenario.name))"
     }
 
-    private func launch(_ scenario: Scenario, folder: String) -> PeripheralUnderTest.Launch {
-        .init(hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder,
-              lockoutSeconds: scenario.run.lockoutSeconds)
+    /// The phone's link for `transport`; it starts looking for the computer at once (BLE: the phone scans first,
+    /// then the computer advertises; see BlueZCentral.startDiscovery).
+    private func link(_ scenario: Scenario, transport: Transport, phases: PhaseLog) async throws -> any PhoneLink {
+        switch transport {
+        case .ble:
+            let link = try await BLEPhoneLink(centralAdapter: context.centralAdapter, settings: .init(
+                peripheralAdapter: context.peripheralAdapter, writePath: context.writePath ?? scenario.run.writePath,
+                latencyScale: context.latencyScale, emulatedControllers: context.emulatedControllers,
+                onlyThisComputer: context.onlyThisComputer))
+            phases.record("phone scanning")
+            return link
+        case .tcp:
+            let hosts = try networkHosts()
+            return try await TCPPhoneLink(settings: .init(
+                phoneNetns: hosts.phoneNetns, phoneBus: .address(hosts.phoneBus), phoneInterface: hosts.phoneInterface,
+                computerNetns: hosts.computerNetns, computerInterface: hosts.computerInterface, serviceName: nil,
+                latencyScale: context.latencyScale), phase: phases.record)
+        }
+    }
+
+    private func networkHosts() throws -> NetworkHosts {
+        guard let hosts = context.network else {
+            throw RunnerError("the tcp transport needs the rig's two hosts (network namespaces with avahi-daemon, HIL_NET_*), and this rig has none: run in the vm rig, or see `hil doctor`")
+        }
+        return hosts
+    }
+
+    private func launch(_ scenario: Scenario, folder: String, transport: Transport = .ble) throws -> PeripheralUnderTest.Launch {
+        var launch = PeripheralUnderTest.Launch(
+            hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder,
+            lockoutSeconds: scenario.run.lockoutSeconds)
+        if transport == .tcp {
+            let hosts = try networkHosts()
+            launch.transportArguments = ["--transports", "tcp", "--netns", hosts.computerNetns, "--avahi-bus", hosts.computerBus]
+            launch.endpoints = ["tcp"]
+        }
+        return launch
     }
 
     static func poll(for what: String, timeout: Duration, _ read: () -> String?) async throws -> String {

@@ -147,7 +147,31 @@ public struct RunSettings: Sendable, Hashable {
     public var maxReconnectAttempts = 10
     /// Computers the phone already remembers before it connects (R6), oldest first: `02:00:00:00:00:01`…
     public var knownDevices = 0
+    /// The transport the scenario runs on when `hil run --transport` does not choose (`ble` when nil).
+    public var transport: Transport?
+    /// The transports the scenario makes sense on (nil: every one); on another it is reported not applicable.
+    public var transports: [Transport]?
+    /// The network app's backoff (seeds/ipad-trackpad-design.md): first wait, doubled at each try…
+    public var backoffUnit: Duration = .seconds(1)
+    /// …at most this many tries.
+    public var maxBackoffAttempts = 5
     public init() {}
+
+    /// Whether the scenario applies to `transport`.
+    public func applies(to transport: Transport) -> Bool {
+        transports?.contains(transport) ?? true
+    }
+}
+
+/// How the phone reaches the computer (docs/protocol.md): RemoteTouch's GATT service, or the iPad design's TCP
+/// with Bonjour.
+public enum Transport: String, Sendable, Hashable, CaseIterable, Comparable {
+    case ble
+    case tcp
+
+    public static func < (lhs: Transport, rhs: Transport) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
 }
 
 /// Carries what the extension reads out of the parse (the closure cannot return it).

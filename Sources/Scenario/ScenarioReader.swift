@@ -33,9 +33,10 @@ struct ScenarioReader {
             try object.rejectUnknownKeys(
                 allowed: [
                     "writePath", "pairing", "confirmedWrites", "reconnectIntervalMs", "maxReconnectAttempts", "knownDevices",
-                    "lockoutSeconds", "uinput",
+                    "lockoutSeconds", "uinput", "transport", "transports", "backoffUnitMs", "maxBackoffAttempts",
                 ], at: path)
         }
+        readTransports(object, into: &run, at: path)
         if let v = object["lockoutSeconds"] {
             run.lockoutSeconds = collected.attempt { () throws(JSONSchemaError) in try v.integer(at: path.appending("lockoutSeconds"), in: 1...3600) }
         }
@@ -61,6 +62,38 @@ struct ScenarioReader {
             try v.enumeration(RunSettings.Pairing.self, at: path.appending("pairing"))
         }) { run.pairing = pairing }
         return run
+    }
+
+    /// `"transport": "tcp"`, `"transports": ["ble"]`, `"backoffUnitMs": 100`, `"maxBackoffAttempts": 5`.
+    private mutating func readTransports(_ object: JSONObject, into run: inout RunSettings, at path: JSONPath) {
+        if let v = object["transport"], let transport = collected.attempt({ () throws(JSONSchemaError) in
+            try v.enumeration(Transport.self, at: path.appending("transport"))
+        }) { run.transport = transport }
+        if let v = object["transports"], let list = collected.attempt({ () throws(JSONSchemaError) in
+            try v.array(at: path.appending("transports"))
+        }) {
+            var transports: [Transport] = []
+            for (index, element) in list.enumerated() {
+                let at = path.appending("transports").appending(index)
+                guard let transport = collected.attempt({ () throws(JSONSchemaError) in try element.enumeration(Transport.self, at: at) }) else { continue }
+                if transports.contains(transport) {
+                    collected.append(JSONSchemaError(at, "\(transport.rawValue) is listed twice"))
+                } else {
+                    transports.append(transport)
+                }
+            }
+            if list.isEmpty { collected.append(JSONSchemaError(path.appending("transports"), "list at least one transport the scenario applies to")) }
+            run.transports = transports
+        }
+        if let transport = run.transport, let transports = run.transports, !transports.contains(transport) {
+            collected.append(JSONSchemaError(path.appending("transport"), "\(transport.rawValue) is not among the scenario's transports \(transports.map(\.rawValue))"))
+        }
+        if let v = object["backoffUnitMs"], let ms = collected.attempt({ () throws(JSONSchemaError) in
+            try Self.positive(v, at: path.appending("backoffUnitMs"))
+        }) { run.backoffUnit = .microseconds(Int64(ms * 1000)) }
+        if let v = object["maxBackoffAttempts"], let count = collected.attempt({ () throws(JSONSchemaError) in
+            try v.integer(at: path.appending("maxBackoffAttempts"), in: 1...20)
+        }) { run.maxBackoffAttempts = count }
     }
 
     /// `{"atLeast": 2, "everyMs": 2000, "toleranceMs": 250, "batteryLevel": 100}`

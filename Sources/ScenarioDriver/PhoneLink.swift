@@ -1,6 +1,7 @@
 public import GestureScript
 public import InputCodes
 public import Verifier
+public import Scenario
 
 /// The phone's side of one transport, as the scenario driver sees it: connect, send, pair, status, and the
 /// link's faults. One implementation per transport (BLE over BlueZ on a rig; in-process for `hil replay`).
@@ -38,9 +39,18 @@ public protocol PhoneLink: AnyObject, Sendable {
     func forgetComputer() async throws
     /// Finds the computer again after its restart and connects (one try); nil when connected, else why not.
     func connectAgain(timeout: Duration) async -> String?
+    /// How this transport's app reconnects after an unexpected drop (BLE: every `reconnectInterval`, R12).
+    func reconnectPolicy(_ run: RunSettings) -> ReconnectPolicy
     /// Restarts the transport's system service (BLE: bluetoothd) and waits for the computer to serve again and the
     /// phone to reconnect. `release` checks what the computer still holds once the link is down.
     func restartStack(_ computer: any ComputerUnderTest, release: ReleaseCheck) async throws -> LinkObservation
+}
+
+extension PhoneLink {
+    /// RemoteTouch's rule (R12): a try every `reconnectInterval`, at most `maxReconnectAttempts`.
+    public func reconnectPolicy(_ run: RunSettings) -> ReconnectPolicy {
+        ReconnectPolicy(interval: run.reconnectInterval, maxAttempts: run.maxReconnectAttempts)
+    }
 }
 
 /// A link taken down by `PhoneLink.takeDown`, coming back by itself.

@@ -1,6 +1,7 @@
-/// The phone's reconnection rules (R12): after an unexpected disconnect it shows "reconnecting" and tries to
-/// reconnect every `interval` (5 s), at most `maxAttempts` (10) times; when all fail it shows "disconnected"
-/// and waits for the user. Time is passed in, as in the gesture model.
+/// The phone's reconnection rules: after an unexpected disconnect it shows "reconnecting" and tries to
+/// reconnect, at most `maxAttempts` times; when all fail it shows "disconnected" and waits for the user.
+/// RemoteTouch's BLE app (R12) tries every `interval` (5 s, 10 tries); the iPad design's network app backs off
+/// exponentially, 2^attempt × `interval` (1, 2, 4, 8, 16 s, 5 tries). Time is passed in, as in the gesture model.
 public struct ReconnectPolicy: Sendable, Hashable {
     public enum State: Sendable, Hashable {
         case connected
@@ -10,16 +11,31 @@ public struct ReconnectPolicy: Sendable, Hashable {
         case disconnected
     }
 
+    /// The wait before the first try (and every try, unless `doubling`).
     public var interval: Duration
     public var maxAttempts: Int
+    /// Each wait twice the one before (exponential backoff).
+    public var doubling = false
     public private(set) var state: State = .connected
     /// When the next try is due (only while reconnecting).
     public private(set) var nextAttemptAt: Duration?
 
-    public init(interval: Duration = .seconds(5), maxAttempts: Int = 10) {
+    public init(interval: Duration = .seconds(5), maxAttempts: Int = 10, doubling: Bool = false) {
         precondition(maxAttempts >= 1 && interval > .zero, "at least one try, at a positive interval")
         self.interval = interval
         self.maxAttempts = maxAttempts
+        self.doubling = doubling
+    }
+
+    /// The wait before try `attempt` (1-based).
+    public func wait(before attempt: Int) -> Duration {
+        doubling ? interval * (1 << min(attempt - 1, 20)) : interval
+    }
+
+    /// The wait before the next try (the last one scheduled).
+    public var currentWait: Duration {
+        if case .reconnecting(let attempt) = state { return wait(before: attempt) }
+        return interval
     }
 
     /// The link dropped without the user asking.
@@ -37,7 +53,7 @@ public struct ReconnectPolicy: Sendable, Hashable {
             nextAttemptAt = nil
         } else {
             state = .reconnecting(attempt: attempt + 1)
-            nextAttemptAt = time + interval
+            nextAttemptAt = time + wait(before: attempt + 1)
         }
     }
 

@@ -84,14 +84,17 @@ extension ScenarioDriver {
         let heldBefore = computer.heldKeys()
         let down = try await phone.takeDown(side, for: outage)
         let released = await release.afterDrop(heldBefore: heldBefore, downAt: clock.now())
-        let interval = scenario.run.reconnectInterval
-        var policy = ReconnectPolicy(interval: interval, maxAttempts: scenario.run.maxReconnectAttempts)
+        var policy = phone.reconnectPolicy(scenario.run)
+        let interval = policy.interval
         policy.linkLost(at: clock.now() - start)
         var attempts = 0
+        var tries: [String] = []
         while let next = policy.nextAttemptAt {
+            let wait = policy.currentWait
             try await clock.sleep(until: start + next)
             attempts += 1
-            if await phone.reconnect(timeout: min(interval, .seconds(10))) == nil {
+            tries.append(Self.format((clock.now() - start).milliseconds))
+            if await phone.reconnect(timeout: min(wait, .seconds(10))) == nil {
                 policy.connected()
             } else {
                 policy.attemptFailed(at: clock.now() - start)
@@ -102,8 +105,11 @@ extension ScenarioDriver {
         let elapsedMs = (ended - start).milliseconds
         let (radioBack, note) = await down.restored()
         let back = policy.state == .connected ? ", \(Self.format((ended - radioBack).milliseconds)) ms after the radio came back" : ""
-        let summary = "link dropped (\(down.description)) for \(Self.format(outage.milliseconds)) ms: \(attempts) tries every "
-            + "\(Self.format(interval.milliseconds)) ms, phone shows \(policy.label) after \(Self.format(elapsedMs)) ms\(back)\(note)"
+        let every = policy.doubling
+            ? "backing off from \(Self.format(interval.milliseconds)) ms (tries at \(tries.joined(separator: ", ")) ms)"
+            : "every \(Self.format(interval.milliseconds)) ms"
+        let summary = "link dropped (\(down.description)) for \(Self.format(outage.milliseconds)) ms: \(attempts) tries \(every), "
+            + "phone shows \(policy.label) after \(Self.format(elapsedMs)) ms\(back)\(note)"
             + "\n\(released.note)"
         return LinkObservation(connected: policy.state == .connected, attempts: attempts, elapsedMs: elapsedMs,
                                summary: summary, stillHeld: released.stillHeld)

@@ -41,6 +41,8 @@ public struct ScenarioResult: Sendable, Hashable {
         case passed, failed, inconclusive
         /// The rig or the device under test failed (could not start, crashed): not a verdict on the product.
         case error
+        /// The scenario does not apply to the transport it was asked to run on: not run.
+        case notApplicable
     }
 
     public var file: String
@@ -55,6 +57,8 @@ public struct ScenarioResult: Sendable, Hashable {
     public var statusNotifications = 0
     /// Which repeat of the suite this result is from (`hil run --repeat`), from 1.
     public var repetition = 1
+    /// The transport it ran on (`ble`, `tcp`).
+    public var transport: String?
     /// When each phase of the scenario ended, in ms from its start: where a run's wall time goes.
     public var phases: [Phase] = []
 

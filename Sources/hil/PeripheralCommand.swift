@@ -66,6 +66,24 @@ struct PeripheralCommand: AsyncParsableCommand {
                                valueName: "file"))
     var startWhen: String?
 
+    @Option(help: ArgumentHelp("The transports to serve at once, sharing pairing and the command path.",
+                               discussion: "ble: the GATT service above. tcp: the iPad design's network path, length-prefixed JSON on --tcp-port, published over Bonjour as _claude-controller._tcp through avahi-daemon (docs/protocol.md)."))
+    var transports = ComputerTransports([.ble])
+
+    @Option(help: "TCP port of the tcp transport.")
+    var tcpPort: UInt16 = TCPSettings.defaultPort
+
+    @Option(help: ArgumentHelp("Listen for tcp in this network namespace (ip netns), as the rig's computer host.", valueName: "name"))
+    var netns: String?
+
+    @Option(help: ArgumentHelp("The D-Bus address of avahi-daemon's bus, or `none` not to publish over Bonjour.",
+                               discussion: "Default: the system bus. The vm rig's computer host has its own (HIL_NET_COMPUTER_BUS).",
+                               valueName: "address"))
+    var avahiBus: String?
+
+    @Option(help: ArgumentHelp("The Bonjour instance name.", discussion: "Default: \"RemoteTouch on <host name>\".", valueName: "name"))
+    var serviceName: String?
+
     func validate() throws {
         if let adapter, !(adapter.hasPrefix("hci") && Int(adapter.dropFirst(3)) != nil) {
             throw ValidationError("--adapter takes a name like hci0, not \(adapter)")
@@ -90,6 +108,11 @@ struct PeripheralCommand: AsyncParsableCommand {
         configuration.busName = busName
         configuration.readyFile = readyFile
         configuration.startSignal = startWhen.map(StartSignal.init(path:))
+        configuration.transports = transports.transports
+        configuration.tcp.port = tcpPort
+        configuration.tcp.netns = netns
+        configuration.tcp.serviceName = serviceName
+        if let avahiBus { configuration.tcp.avahiBus = avahiBus == "none" ? nil : .address(avahiBus) }
         try FileManager.default.createDirectory(
             atPath: configuration.stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let log = PeripheralLog(path: configuration.stateDirectory + "/peripheral.log")

@@ -1,0 +1,105 @@
+public import DBus
+
+/// avahi-daemon's D-Bus API (avahi's `org.freedesktop.Avahi.*.xml` introspection files): the names, the
+/// constants we use, and the server's state. Bonjour on Linux is avahi-daemon; the rig never speaks mDNS itself.
+public enum Avahi {
+    public static let service = "org.freedesktop.Avahi"
+    public static let serverPath = "/"
+    public static let server = "org.freedesktop.Avahi.Server"
+    public static let server2 = "org.freedesktop.Avahi.Server2"
+    public static let entryGroup = "org.freedesktop.Avahi.EntryGroup"
+    public static let serviceBrowser = "org.freedesktop.Avahi.ServiceBrowser"
+
+    /// `AVAHI_IF_UNSPEC`, `AVAHI_PROTO_UNSPEC`, `AVAHI_PROTO_INET`.
+    public static let anyInterface: Int32 = -1
+    public static let anyProtocol: Int32 = -1
+    public static let inet: Int32 = 0
+
+    /// `AvahiServerState`: 2 is running (host name established); 3 a host name collision.
+    public enum ServerState: Int32, Sendable, CustomStringConvertible {
+        case invalid = 0, registering = 1, running = 2, collision = 3, failure = 4
+        public var description: String { "\(self)" }
+    }
+
+    /// `AvahiEntryGroupState`.
+    public enum GroupState: Int32, Sendable {
+        case uncommitted = 0, registering = 1, established = 2, collision = 3, failure = 4
+    }
+
+    /// The server's state; throws when no avahi-daemon answers on `connection`'s bus.
+    public static func state(on connection: DBusConnection) async throws(AvahiError) -> ServerState {
+        let reply = try await call(connection, path: serverPath, interface: server, member: "GetState", what: "asking avahi-daemon its state")
+        return reply.first?.integerValue.flatMap { ServerState(rawValue: Int32(truncatingIfNeeded: $0)) } ?? .invalid
+    }
+
+    /// Waits until avahi-daemon on `connection`'s bus is running (its host name established).
+    public static func waitUntilRunning(on connection: DBusConnection, timeout: Duration) async throws(AvahiError) {
+        let deadline = ContinuousClock.now + timeout
+        var last: AvahiError?
+        while ContinuousClock.now < deadline {
+            do throws(AvahiError) {
+                if try await state(on: connection) == .running { return }
+            } catch {
+                last = error
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        throw last ?? AvahiError("avahi-daemon was not running within \(timeout)", hint: "its log says why (host name collision?)")
+    }
+
+    static func call(_ connection: DBusConnection, path: String, interface: String, member: String, _ body: [DBusValue] = [],
+                     what: String) async throws(AvahiError) -> [DBusValue]
+    {
+        do {
+            return try await connection.call(destination: service, path: path, interface: interface, member: member, body, timeout: .seconds(5))
+        } catch {
+            throw AvahiError(
+                "\(what) failed: \(error.message) (\(error.name))",
+                hint: error.name == "org.freedesktop.DBus.Error.ServiceUnknown"
+                    ? "no avahi-daemon on this bus: install avahi-daemon (bash Rigs/setup.sh) and start it; in a rig, `hil doctor` checks the two hosts"
+                    : nil)
+        }
+    }
+}
+
+/// A Bonjour failure, with the D-Bus error it came from and what to do.
+public struct AvahiError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var hint: String?
+
+    public init(_ message: String, hint: String? = nil) {
+        self.message = message
+        self.hint = hint
+    }
+
+    public var description: String { hint.map { "\(message); \($0)" } ?? message }
+}
+
+/// A service found and resolved by browsing.
+public struct AvahiService: Sendable, Hashable, CustomStringConvertible {
+    public var name: String
+    public var type: String
+    public var domain: String
+    public var host: String
+    public var address: String
+    public var port: UInt16
+    /// TXT records, `key=value`.
+    public var txt: [String]
+
+    public init(name: String, type: String, domain: String, host: String, address: String, port: UInt16, txt: [String]) {
+        self.name = name
+        self.type = type
+        self.domain = domain
+        self.host = host
+        self.address = address
+        self.port = port
+        self.txt = txt
+    }
+
+    /// A TXT record's value.
+    public func txtValue(_ key: String) -> String? {
+        txt.first { $0.hasPrefix(key + "=") }.map { String($0.dropFirst(key.count + 1)) }
+    }
+
+    public var description: String { "\"\(name)\" \(type) at \(host) \(address):\(port) [\(txt.joined(separator: " "))]" }
+}

@@ -1,0 +1,61 @@
+import CNetNamespace
+import Foundation
+import Synchronization
+
+/// A network namespace made by `ip netns add NAME` (`/run/netns/NAME`). Sockets belong to the namespace they
+/// were created in, so the rig's phone and computer open theirs in their own host's namespace, from a thread
+/// that entered it, and use them from anywhere.
+public enum NetworkNamespace {
+    /// Runs `body` on a fresh thread inside namespace `name` (the calling thread when nil) and returns its result.
+    public static func perform<T: Sendable>(in name: String?, _ body: @escaping @Sendable () throws(NetSocketError) -> T)
+        throws(NetSocketError) -> T
+    {
+        guard let name else { return try body() }
+        let result = Mutex<Result<T, NetSocketError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            defer { done.signal() }
+            let path = "/run/netns/" + name
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                result.withLock { $0 = .failure(NetSocketError("cannot open the network namespace \(path): \(Errno.text())",
+                                                               hint: "is the rig's two-host network up? `hil doctor` checks it")) }
+                return
+            }
+            defer { close(fd) }
+            guard hil_enter_network_namespace(fd) == 0 else {
+                result.withLock { $0 = .failure(NetSocketError("cannot enter the network namespace \(name): \(Errno.text())",
+                                                               hint: "entering a namespace needs root (CAP_SYS_ADMIN)")) }
+                return
+            }
+            do throws(NetSocketError) {
+                let value = try body()
+                result.withLock { $0 = .success(value) }
+            } catch {
+                result.withLock { $0 = .failure(error) }
+            }
+        }
+        thread.name = "netns-" + name
+        thread.start()
+        done.wait()
+        guard let outcome = result.withLock({ $0 }) else { throw NetSocketError("the namespace thread for \(name) returned nothing") }
+        return try outcome.get()
+    }
+}
+
+/// A socket failure: what was being done, errno's text, and what to try.
+public struct NetSocketError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var hint: String?
+
+    public init(_ message: String, hint: String? = nil) {
+        self.message = message
+        self.hint = hint
+    }
+
+    public var description: String { hint.map { "\(message); \($0)" } ?? message }
+}
+
+enum Errno {
+    static func text(_ code: Int32 = errno) -> String { "\(String(cString: strerror(code))) (errno \(code))" }
+}

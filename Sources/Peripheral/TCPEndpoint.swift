@@ -1,0 +1,98 @@
+import Avahi
+import DBus
+import Foundation
+import NetSocket
+import RemoteTouchProtocol
+import Synchronization
+
+/// The TCP endpoint of the iPad design's network path: a listener on port 51423 published over Bonjour as
+/// `_claude-controller._tcp` through avahi-daemon's D-Bus API, length-prefixed JSON frames (`NetworkFrame`,
+/// `PhoneMessage`), one `TCPSession` per connection. Everything after decoding — paired?, map, inject, pairing,
+/// lockout, status — is the `ComputerHost`'s, as for BLE.
+public final class TCPEndpoint: CommandEndpoint {
+    public let name = "tcp"
+    let settings: TCPSettings
+    let log: PeripheralLog
+    private let state = Mutex<(listener: TCPSocket?, sessions: [TCPSession], publisher: AvahiPublisher?, bus: DBusConnection?)>(
+        (nil, [], nil, nil))
+
+    /// The port it listens on, once started (the kernel's choice when `settings.port` is 0).
+    public var port: UInt16? { state.withLock { $0.listener?.localPort } }
+
+    public init(settings: TCPSettings, log: PeripheralLog) {
+        self.settings = settings
+        self.log = log
+    }
+
+    public func start(_ host: ComputerHost) async throws(PeripheralError) {
+        let listener: TCPSocket
+        do {
+            listener = try TCPSocket.listen(port: settings.port, netns: settings.netns)
+        } catch {
+            throw PeripheralError(error.message, hint: error.hint)
+        }
+        state.withLock { $0.listener = listener }
+        let thread = Thread { [self] in acceptLoop(listener, host: host) }
+        thread.name = "tcp-accept"
+        thread.start()
+        log.info("listening on TCP port \(settings.port)" + (settings.netns.map { " in network namespace \($0)" } ?? ""))
+        if let bus = settings.avahiBus { try await publish(on: bus) }
+        host.ready(name)
+    }
+
+    private func publish(on bus: DBusConnection.Bus) async throws(PeripheralError) {
+        let connection: DBusConnection
+        do {
+            connection = try await DBusConnection.connect(bus)
+        } catch {
+            throw PeripheralError("cannot connect to avahi-daemon's bus \(bus): \(error)",
+                                  hint: "is avahi-daemon running? (bash Rigs/setup.sh installs it; `hil doctor` checks the rig's hosts)")
+        }
+        let hostName = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "Linux"
+        let service = AvahiPublisher.Service(
+            name: settings.serviceName ?? "RemoteTouch on \(hostName)", type: TCPSettings.serviceType, port: settings.port,
+            txt: ["protocol=\(TCPSettings.protocolVersion)", "rate=120", "framing=u32be-json", "pairing=code6"])
+        let publisher = AvahiPublisher(connection: connection, service: service) { [log] in log.info($0) }
+        do {
+            try await publisher.start()
+        } catch {
+            throw PeripheralError("cannot publish \(TCPSettings.serviceType) over Bonjour: \(error.message)", hint: error.hint)
+        }
+        state.withLock {
+            $0.publisher = publisher
+            $0.bus = connection
+        }
+        log.info("published \"\(publisher.publishedName)\" \(TCPSettings.serviceType) port \(settings.port) through avahi-daemon")
+    }
+
+    private func acceptLoop(_ listener: TCPSocket, host: ComputerHost) {
+        while let (socket, peer, port) = listener.accept() {
+            socket.setKeepAlive(idle: 2, interval: 1, count: 3)
+            let session = TCPSession(socket: socket, peer: peer, port: port, host: host, log: log, stallTimeout: settings.stallTimeout)
+            state.withLock { $0.sessions.append(session) }
+            log.info("phone \(session.id) connected from port \(port)")
+            session.start { [self] in
+                state.withLock { $0.sessions.removeAll { $0 === session } }
+            }
+        }
+    }
+
+    /// Sends a status to every connected session (never blocking: a full socket drops it).
+    public func deliver(status bytes: [UInt8]) {
+        guard let status = try? StatusData.decode(bytes) else { return }
+        let frame = ComputerMessage.status(status).frame()
+        for session in state.withLock({ $0.sessions }) { session.sendNow(frame) }
+    }
+
+    /// Withdraws the Bonjour service, stops listening, closes every session.
+    public func stop() async {
+        let (listener, sessions, publisher, bus) = state.withLock { state in
+            defer { state = (nil, [], nil, nil) }
+            return state
+        }
+        await publisher?.stop()
+        bus?.close()
+        listener?.close()
+        for session in sessions { session.close(reason: "the computer is stopping") }
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import NetSocket
+import RemoteTouchProtocol
+import Synchronization
+
+/// One phone's TCP connection: frames in on a reader thread of its own, replies and status out.
+///
+/// A frame is decoded whole before anything of it is handled: a malformed, unknown or non-monotonic frame is
+/// refused with an `error` message and injects nothing, and the connection stays usable. A length outside
+/// 1…`NetworkFrame.maxLength` cannot be followed past: the session says so and closes. The session is the
+/// peer's address (`tcp:10.77.0.2`), as a BLE central is its Bluetooth address: a phone that reconnects stays
+/// paired. Nothing arriving for `stallTimeout` (the phone pings every second) releases what it holds.
+final class TCPSession: Sendable {
+    let id: String
+    private let socket: TCPSocket
+    private let host: ComputerHost
+    private let log: PeripheralLog
+    private let stallTimeout: Duration
+    private let state = Mutex<(lastTimestamp: Double?, stalled: Bool, closing: String?)>((nil, false, nil))
+
+    init(socket: TCPSocket, peer: String, port: UInt16, host: ComputerHost, log: PeripheralLog, stallTimeout: Duration) {
+        id = "tcp:\(peer)"
+        self.socket = socket
+        self.host = host
+        self.log = log
+        self.stallTimeout = stallTimeout
+    }
+
+    /// Reads until the connection ends; `ended` runs once it has.
+    func start(ended: @escaping @Sendable () -> Void) {
+        socket.setReceiveTimeout(stallTimeout)
+        let thread = Thread { [self] in
+            let reason = readLoop()
+            socket.close()
+            log.info("phone \(id) disconnected: \(reason)")
+            host.sessionEnded(id, reason: "TCP session \(id) ended (\(reason))")
+            ended()
+        }
+        thread.name = "tcp-session"
+        thread.start()
+    }
+
+    private func readLoop() -> String {
+        var reader = NetworkFrame.Reader()
+        while true {
+            switch socket.receive() {
+            case .timedOut:
+                let first = state.withLock { state in
+                    defer { state.stalled = true }
+                    return !state.stalled
+                }
+                if first {
+                    log.warning("phone \(id) sent nothing for \(stallTimeout): releasing what it holds")
+                    host.sessionEnded(id, reason: "TCP session \(id) stalled for \(stallTimeout)")
+                }
+            case .ended(let error):
+                if let closing = state.withLock({ $0.closing }) { return closing }
+                let truncated = reader.pending > 0 ? "; \(reader.pending) byte(s) of an unfinished frame dropped" : ""
+                return (error.map { "connection failed: \($0)" } ?? "the phone closed the connection") + truncated
+            case .bytes(let bytes):
+                state.withLock { $0.stalled = false }
+                reader.append(bytes)
+                while let next = reader.next() {
+                    switch next {
+                    case .frame(let body):
+                        handle(body)
+                    case .badLength(let length):
+                        let reason = "a frame header announced \(length) bytes, outside 1…\(NetworkFrame.maxLength): the stream cannot be followed"
+                        log.warning("closing the connection of \(id): \(reason)")
+                        refuse(StatusError(code: "badFrame", message: reason + "; closing"))
+                        return reason
+                    }
+                }
+            }
+        }
+    }
+
+    private func handle(_ body: [UInt8]) {
+        let messages: [PhoneMessage]
+        do {
+            messages = try PhoneMessage.decodeFrame(body)
+        } catch {
+            refuse(host.processor.refusedBeforeDecoding(body, code: "invalidFrame", message: "\(id): \(error.description)"))
+            return
+        }
+        let refusal: String? = state.withLock { state in
+            var last = state.lastTimestamp
+            for message in messages {
+                if let previous = last, message.timestamp < previous {
+                    return "timestamp \(message.timestamp) is earlier than \(previous): frames must not go back in time"
+                }
+                last = message.timestamp
+            }
+            state.lastTimestamp = last
+            return nil
+        }
+        if let refusal {
+            refuse(host.processor.refusedBeforeDecoding(body, code: "nonMonotonic", message: "\(id): \(refusal)"))
+            return
+        }
+        var refused: StatusError?
+        for message in messages {
+            if let error = handle(message), refused == nil { refused = error }
+        }
+        if let refused { sendNow(ComputerMessage.error(refused).frame()) }
+    }
+
+    /// One message; the refusal of a command, if any.
+    private func handle(_ message: PhoneMessage) -> StatusError? {
+        switch message.body {
+        case .ping:
+            send(.pong(pingTimestamp: message.timestamp, receivedAt: Date().timeIntervalSince1970 * 1000))
+        case .pairingRequest:
+            send(.pairing(pairingStatus()))
+        case .pair(let code):
+            // The refusal first, so the phone has it when the pairing state it waits for arrives.
+            if let refusal = (try? host.pairingWrite(Array(code.utf8), by: id)) ?? nil { send(.error(refusal)) }
+            send(.pairing(pairingStatus()))
+        case .pinchStart, .pinchEnd:
+            guard host.pairing.isPaired(id) else {
+                return StatusError(code: "notPaired", message: "\(id) is not paired: send pairingRequest, then pair with the code shown on this computer")
+            }
+        case .command(let command):
+            if case .refused(let error) = host.command(command.encoded(), from: id) { return error }
+        }
+        return nil
+    }
+
+    private func pairingStatus() -> PairingStatus {
+        (try? PairingStatus.decode(host.pairingRead(by: id))) ?? PairingStatus(state: .idle, attemptsRemaining: 0)
+    }
+
+    /// Answers a refused frame (the processor has logged it): an error status and an `error` message.
+    private func refuse(_ error: StatusError) {
+        host.publishStatus(error: error)
+        sendNow(ComputerMessage.error(error).frame())
+    }
+
+    /// Replies the phone waits for: sent even when the socket is momentarily full.
+    private func send(_ message: ComputerMessage) {
+        _ = socket.send(message.frame())
+    }
+
+    /// Status and refusals: dropped when the phone is not reading.
+    func sendNow(_ frame: [UInt8]) {
+        _ = socket.sendNow(frame)
+    }
+
+    /// Says why, then closes; the reader thread ends the session.
+    func close(reason: String) {
+        state.withLock { $0.closing = reason }
+        sendNow(ComputerMessage.error(StatusError(code: "closing", message: reason)).frame())
+        socket.shutdown()
+    }
+}

@@ -1,0 +1,22 @@
+public import DBus
+import RemoteTouchProtocol
+
+/// How the TCP endpoint serves (`hil peripheral --transports tcp`): seeds/ipad-trackpad-design.md's port and
+/// Bonjour type, and this project's limits.
+public struct TCPSettings: Sendable {
+    public static let defaultPort = NetworkService.port
+    public static let serviceType = NetworkService.type
+    public static let protocolVersion = NetworkService.protocolVersion
+
+    public var port = TCPSettings.defaultPort
+    /// Listen in this network namespace (`ip netns`), as the rig's computer host; nil for the process's own.
+    public var netns: String?
+    /// The bus avahi-daemon is on; nil: do not publish over Bonjour.
+    public var avahiBus: DBusConnection.Bus? = .system
+    /// The Bonjour instance name; nil: "RemoteTouch on <host name>".
+    public var serviceName: String?
+    /// A session from which nothing (not even a ping) arrived for this long has stalled: what it held is released.
+    public var stallTimeout: Duration = .seconds(5)
+
+    public init() {}
+}

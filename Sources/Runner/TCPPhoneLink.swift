@@ -1,0 +1,192 @@
+import Avahi
+import DBus
+import Foundation
+import GestureScript
+import InputCodes
+import NetSocket
+import RemoteTouchProtocol
+import Scenario
+import ScenarioDriver
+import Synchronization
+import Verifier
+
+/// The virtual iPad's network link (seeds/ipad-trackpad-design.md): finds the computer over Bonjour through the
+/// phone host's avahi-daemon (`_claude-controller._tcp`), connects over TCP from the phone's network namespace,
+/// pairs with the 6-digit code, sends the gesture model's commands as timestamped messages batched at 120 Hz, and
+/// pings as its heartbeat. Link faults are done to the real network: a reset connection, an interface down.
+final class TCPPhoneLink: PhoneLink {
+    struct Settings: Sendable {
+        /// The phone host: its network namespace, its avahi-daemon's bus, its veth interface.
+        var phoneNetns: String?
+        var phoneBus: DBusConnection.Bus
+        var phoneInterface: String?
+        /// The computer host's namespace and interface (for a computer-side outage).
+        var computerNetns: String?
+        var computerInterface: String?
+        /// Only this Bonjour instance name (nil: the first `_claude-controller._tcp` found).
+        var serviceName: String?
+        var latencyScale: Double
+    }
+
+    let settings: Settings
+    private let avahi: DBusConnection
+    private let phase: @Sendable (String) -> Void
+    let state = Mutex<(connection: TCPPhoneConnection?, computer: AvahiService?, statuses: [StatusObservation], lastPairing: PairingStatus?)>(
+        (nil, nil, [], nil))
+    /// How long each Bonjour discovery took, in ms.
+    let discoveries = Mutex<[Double]>([])
+
+    init(settings: Settings, phase: @escaping @Sendable (String) -> Void) async throws {
+        self.settings = settings
+        self.phase = phase
+        do {
+            avahi = try await DBusConnection.connect(settings.phoneBus)
+        } catch {
+            throw RunnerError("the phone cannot reach its avahi-daemon on \(settings.phoneBus): \(error); `hil doctor` checks the rig's two hosts")
+        }
+    }
+
+    deinit {
+        state.withLock { $0.connection?.close(reason: "the phone app ended") }
+        avahi.close()
+    }
+
+    var connection: TCPPhoneConnection? { state.withLock { $0.connection } }
+
+    func connected() throws -> TCPPhoneConnection {
+        guard let connection = state.withLock({ $0.connection }), connection.down == nil else {
+            throw RunnerError("the phone is not connected to the computer" + (state.withLock { $0.connection?.down }.map { ": \($0)" } ?? ""))
+        }
+        return connection
+    }
+
+    // MARK: Discovery and connection
+
+    /// Browses for the computer, resolves it, connects.
+    func connect() async throws -> String {
+        let found = try await discover(timeout: .seconds(Int64(10 * settings.latencyScale)))
+        try open(found, timeout: .seconds(Int64(5 * settings.latencyScale)))
+        return "\(found.address):\(found.port)"
+    }
+
+    private func discover(timeout: Duration) async throws -> AvahiService {
+        let start = ContinuousClock.now
+        let wanted = settings.serviceName
+        let found = try await AvahiBrowser.find(NetworkService.type, on: avahi, timeout: timeout) { service in
+            wanted == nil || service.name == wanted
+        }
+        discoveries.withLock { $0.append((ContinuousClock.now - start).milliseconds) }
+        phase("computer found over Bonjour")
+        state.withLock { $0.computer = found }
+        return found
+    }
+
+    private func open(_ computer: AvahiService, timeout: Duration) throws {
+        let socket = try TCPSocket.connect(to: computer.address, port: computer.port, netns: settings.phoneNetns, timeout: timeout)
+        let connection = TCPPhoneConnection(
+            socket: socket, pingInterval: .milliseconds(500), deadAfter: .milliseconds(Int64(2000 * settings.latencyScale))
+        ) { [weak self] status in
+            self?.state.withLock { $0.statuses.append(status) }
+        }
+        connection.start()
+        state.withLock { state in
+            state.connection?.close(reason: "replaced by a new connection")
+            state.connection = connection
+        }
+    }
+
+    // MARK: Commands and pairing
+
+    func send(_ bytes: [UInt8], confirmed: Bool, what: String) async throws {
+        let connection = try connected()
+        if let command = try? Command.decode(bytes) {
+            try await connection.enqueue(PhoneMessage(timestamp: TCPPhoneConnection.timestamp(), .command(command)))
+        } else {
+            try connection.sendRaw(bytes)
+        }
+    }
+
+    func openFastPath() async throws {}
+    func closeFastPath() {}
+
+    func requestPairing() async throws {
+        let (status, refusal) = try await connected().pairing(.pairingRequest, timeout: replyTimeout)
+        guard let status else { throw RunnerError("the computer did not answer the pairing request\(refusal.map { ": \($0.message)" } ?? "")") }
+        state.withLock { $0.lastPairing = status }
+    }
+
+    func enterCode(_ digits: String) async throws -> PairingObservation {
+        let connection = try connected()
+        let before = connection.errors.count
+        let (status, refusal) = try await connection.pairing(.pair(code: digits), timeout: replyTimeout)
+        let other = connection.errors.dropFirst(before).last
+        guard let shown = status ?? state.withLock({ $0.lastPairing }) else {
+            throw RunnerError("the computer sent no pairing state after the code\(other.map { ": \($0.message)" } ?? "")")
+        }
+        state.withLock { $0.lastPairing = shown }
+        let refused = refusal ?? (status == nil ? other : nil)
+        return PairingObservation(refusal: refused.map { "\($0.code): \($0.message)" }, status: shown)
+    }
+
+    private var replyTimeout: Duration { .milliseconds(Int64(3000 * settings.latencyScale)) }
+
+    // MARK: Status
+
+    func watchStatus() async {}
+
+    func statuses(from start: MonotonicTime, to end: MonotonicTime) -> [StatusObservation] {
+        state.withLock { $0.statuses.filter { $0.at >= start && $0.at <= end } }
+    }
+
+    var statusCount: Int { state.withLock { $0.statuses.count } }
+
+    // MARK: The link going and coming back
+
+    func reconnect(timeout: Duration) async -> String? {
+        guard let computer = state.withLock({ $0.computer }) else { return "the phone knows no computer" }
+        do {
+            try open(computer, timeout: timeout)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    func disconnect() async throws {
+        try connected().close(reason: "the user disconnected")
+    }
+
+    func forgetComputer() async throws {
+        state.withLock { state in
+            state.connection?.close(reason: "the computer's app is stopping")
+            state.computer = nil
+        }
+    }
+
+    func connectAgain(timeout: Duration) async -> String? {
+        do {
+            try open(try await discover(timeout: timeout), timeout: timeout)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    func restartStack(_ computer: any ComputerUnderTest, release: ReleaseCheck) async throws -> LinkObservation {
+        throw RunnerError("restartBluetoothd restarts the BLE stack: it does not apply to the tcp transport (mark the scenario \"transports\": [\"ble\"])")
+    }
+}
+
+extension TCPPhoneLink {
+    /// The iPad design's rule: exponential backoff, 2^attempt × the unit (1 s), at most 5 tries.
+    func reconnectPolicy(_ run: RunSettings) -> ReconnectPolicy {
+        ReconnectPolicy(interval: run.backoffUnit, maxAttempts: run.maxBackoffAttempts, doubling: true)
+    }
+}
+
+extension TCPPhoneLink {
+    /// The phone app leaves the computer at the end of a scenario: its connection closes (FIN).
+    func close() {
+        state.withLock { $0.connection?.close(reason: "the scenario ended") }
+    }
+}

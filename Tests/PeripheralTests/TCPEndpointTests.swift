@@ -1,0 +1,202 @@
+import Foundation
+import InputCodes
+import NetSocket
+import Peripheral
+import RemoteTouchProtocol
+import StrictJSON
+import Testing
+
+/// A phone for tests on loopback: frames out, the computer's messages in.
+final class LoopbackPhone: Sendable {
+    let socket: TCPSocket
+
+    init(port: UInt16) throws {
+        socket = try TCPSocket.connect(to: "127.0.0.1", port: port, netns: nil, timeout: .seconds(5))
+        socket.setReceiveTimeout(.seconds(5))
+    }
+
+    func send(_ json: String) {
+        _ = socket.send(NetworkFrame.encode(Array(json.utf8)))
+    }
+
+    func sendRaw(_ bytes: [UInt8]) {
+        _ = socket.send(bytes)
+    }
+
+    /// The computer's messages until `until` matches one (that one included), or the connection ends.
+    func read(until: (ComputerMessage) -> Bool) throws -> (messages: [ComputerMessage], ended: Bool) {
+        var reader = NetworkFrame.Reader()
+        var messages: [ComputerMessage] = []
+        while true {
+            switch socket.receive() {
+            case .timedOut: throw TestFailure("no answer within 5 s; got \(messages)")
+            case .ended: return (messages, true)
+            case .bytes(let bytes):
+                reader.append(bytes)
+                while case .frame(let body)? = reader.next() {
+                    let message = try ComputerMessage.decode(body)
+                    messages.append(message)
+                    if until(message) { return (messages, false) }
+                }
+            }
+        }
+    }
+}
+
+@Suite("The TCP endpoint over loopback: framing, ping, pairing, refusals, session ends (no Bonjour)")
+struct TCPEndpointTests {
+    struct Setup {
+        var host: ComputerHost
+        var endpoint: TCPEndpoint
+        var sink: RecordingSink
+        var codes: ShownCodes
+        var port: UInt16
+    }
+
+    static func setUp(stall: Duration = .seconds(5)) async throws -> Setup {
+        let folder = NSTemporaryDirectory() + "hil-tcp-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var configuration = PeripheralConfiguration(stateDirectory: folder)
+        configuration.statusInterval = .seconds(3600)
+        let codes = ShownCodes()
+        let pairing = try PairingAuthority(stateFile: nil, onCodeShown: codes.record)
+        let sink = RecordingSink()
+        let log = PeripheralLog(path: nil, echo: false)
+        let processor = CommandProcessor(sink: sink, pairing: pairing, log: log)
+        let host = ComputerHost(configuration: configuration, log: log, pairing: pairing, processor: processor, devnode: nil)
+        var settings = TCPSettings()
+        settings.port = 0
+        settings.avahiBus = nil
+        settings.stallTimeout = stall
+        let endpoint = TCPEndpoint(settings: settings, log: log)
+        try await host.start(endpoint)
+        return Setup(host: host, endpoint: endpoint, sink: sink, codes: codes, port: try #require(endpoint.port))
+    }
+
+    static func isPairing(_ message: ComputerMessage) -> Bool {
+        if case .pairing = message { return true }
+        return false
+    }
+
+    static func isError(_ message: ComputerMessage) -> Bool {
+        if case .error = message { return true }
+        return false
+    }
+
+    /// Pairs `phone` with the code the computer shows.
+    static func pair(_ phone: LoopbackPhone, _ setup: Setup) throws {
+        phone.send(#"{"type":"pairingRequest","timestamp":1}"#)
+        _ = try phone.read(until: isPairing)
+        let code = try #require(setup.codes.last)
+        phone.send(#"{"type":"pair","timestamp":2,"code":"\#(code)"}"#)
+        let (messages, _) = try phone.read(until: isPairing)
+        #expect(messages.last == .pairing(PairingStatus(state: .paired, attemptsRemaining: 3)))
+    }
+
+    @Test("a ping is answered with a pong carrying the ping's timestamp and the computer's clock")
+    func ping() async throws {
+        let setup = try await Self.setUp()
+        let phone = try LoopbackPhone(port: setup.port)
+        phone.send(#"{"type":"ping","timestamp":1234.5}"#)
+        let (messages, _) = try phone.read { if case .pong = $0 { true } else { false } }
+        guard case .pong(let ping, let received) = messages.last else { throw TestFailure("no pong: \(messages)") }
+        #expect(ping == 1234.5)
+        #expect(abs(received - Date().timeIntervalSince1970 * 1000) < 10_000)
+        await setup.host.stop()
+    }
+
+    @Test("an unpaired session's commands inject nothing and are refused; paired, a batch injects in order")
+    func pairing() async throws {
+        let setup = try await Self.setUp()
+        let phone = try LoopbackPhone(port: setup.port)
+        phone.send(#"{"type":"leftClick","timestamp":1}"#)
+        let (refused, _) = try phone.read(until: Self.isError)
+        guard case .error(let error) = refused.last else { throw TestFailure("\(refused)") }
+        #expect(error.code == "notPaired")
+        #expect(setup.sink.frames.isEmpty)
+        try Self.pair(phone, setup)
+        phone.send(#"[{"type":"mouseMove","timestamp":3,"dx":10,"dy":-5},{"type":"rightClick","timestamp":4},{"type":"ping","timestamp":5}]"#)
+        _ = try phone.read { if case .pong = $0 { true } else { false } }
+        #expect(setup.sink.frames == [
+            InputFrame([InputEvent(.relX, 10), InputEvent(.relY, -5)]),
+            InputFrame([InputEvent(.btnRight, 1)]), InputFrame([InputEvent(.btnRight, 0)]),
+        ])
+        await setup.host.stop()
+    }
+
+    @Test("malformed, unknown, oversized-in-JSON and non-monotonic frames are refused, inject nothing, and the connection stays usable",
+          arguments: [
+              #"{"type":"teleport","timestamp":5}"#, #"{"type":"mouseMove","timestamp":5,"dx":1}"#, #"not json"#,
+              #"{"type":"mouseMove","timestamp":5,"dx":1,"dy":2,"extra":3}"#, #"[]"#, #"{"type":"mouseMove","timestamp":-1,"dx":1,"dy":2}"#,
+              #"{"type":"mouseMove","timestamp":2,"dx":1,"dy":2}"#, #"{"type":"mouseMove","timestamp":5,"dx":1e9,"dy":2}"#,
+          ])
+    func refusals(_ frame: String) async throws {
+        let setup = try await Self.setUp()
+        let phone = try LoopbackPhone(port: setup.port)
+        try Self.pair(phone, setup)
+        // The pairing above used timestamps 1 and 2; a frame at 2 is still monotonic, so go to 3 first.
+        phone.send(#"{"type":"ping","timestamp":3}"#)
+        _ = try phone.read { if case .pong = $0 { true } else { false } }
+        phone.send(frame)
+        let (messages, ended) = try phone.read(until: Self.isError)
+        #expect(!ended)
+        #expect(setup.sink.frames.isEmpty, "\(frame) injected \(setup.sink.frames)")
+        phone.send(#"{"type":"leftClick","timestamp":10}"#)
+        phone.send(#"{"type":"ping","timestamp":11}"#)
+        _ = try phone.read { if case .pong = $0 { true } else { false } }
+        #expect(setup.sink.frames.count == 2, "the connection is not usable after \(frame): \(messages)")
+        await setup.host.stop()
+    }
+
+    @Test("a frame length over the limit or zero closes the connection with a reason; a truncated frame injects nothing",
+          arguments: [[0, 0, 0, 0] as [UInt8], [0, 1, 0, 1], [0xFF, 0xFF, 0xFF, 0xFF]])
+    func badLength(_ header: [UInt8]) async throws {
+        let setup = try await Self.setUp()
+        let phone = try LoopbackPhone(port: setup.port)
+        phone.sendRaw(header + [0x7B])
+        let (messages, ended) = try phone.read { _ in false }
+        #expect(ended)
+        guard case .error(let error) = messages.last else { throw TestFailure("no reason before closing: \(messages)") }
+        #expect(error.code == "badFrame")
+        #expect(error.message.contains("closing"))
+        #expect(setup.sink.frames.isEmpty)
+        await setup.host.stop()
+    }
+
+    @Test("a session that ends mid-drag, or stalls, lets go of the button")
+    func sessionEnd() async throws {
+        let setup = try await Self.setUp(stall: .milliseconds(300))
+        let phone = try LoopbackPhone(port: setup.port)
+        try Self.pair(phone, setup)
+        phone.send(#"{"type":"dragStart","timestamp":3}"#)
+        phone.send(#"{"type":"ping","timestamp":4}"#)
+        _ = try phone.read { if case .pong = $0 { true } else { false } }
+        #expect(setup.sink.frames.last == InputFrame([InputEvent(.btnLeft, 1)]))
+        // Nothing for longer than the stall deadline: released, the connection stays.
+        try await Task.sleep(for: .milliseconds(700))
+        #expect(setup.sink.frames.last == InputFrame([InputEvent(.btnLeft, 0)]))
+        phone.send(#"{"type":"dragStart","timestamp":5}"#)
+        phone.send(#"{"type":"ping","timestamp":6}"#)
+        _ = try phone.read { if case .pong = $0 { true } else { false } }
+        #expect(setup.sink.frames.last == InputFrame([InputEvent(.btnLeft, 1)]))
+        phone.socket.reset()
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(setup.sink.frames.last == InputFrame([InputEvent(.btnLeft, 0)]))
+        await setup.host.stop()
+    }
+
+    @Test("a wrong code is answered with the refusal, then the pairing state")
+    func wrongCode() async throws {
+        let setup = try await Self.setUp()
+        let phone = try LoopbackPhone(port: setup.port)
+        phone.send(#"{"type":"pairingRequest","timestamp":1}"#)
+        _ = try phone.read(until: Self.isPairing)
+        let code = try #require(setup.codes.last)
+        let wrong = code == "000000" ? "111111" : "000000"
+        phone.send(#"{"type":"pair","timestamp":2,"code":"\#(wrong)"}"#)
+        let (messages, _) = try phone.read(until: Self.isPairing)
+        #expect(messages.contains { if case .error(let e) = $0 { e.code == "wrongCode" } else { false } }, "\(messages)")
+        #expect(messages.last == .pairing(PairingStatus(state: .awaitingCode, attemptsRemaining: 2, secondsRemaining: 60)))
+        await setup.host.stop()
+    }
+}
