@@ -15,7 +15,8 @@ public struct BenchRunner: Sendable {
         public var count = 1000
         public var rateHz = 100.0
         /// In the order they run: `dbus` (WriteValue) and `fd` (the AcquireWrite socket) from hil's own client;
-        /// `python-dbus` and `python-fd` the same from the reference client (`referenceClient`).
+        /// `python-dbus` and `python-fd` the same from the reference client (`referenceClient`); `tcp` the iPad
+        /// design's network transport (Bonjour, pairing, 120 Hz batches) from the rig's phone host.
         public var paths: [String] = ["dbus", "fd"]
         /// Rates tried, in order, to find the highest sustained: each a rung of `repetitions` streams of
         /// `rungSeconds`.
@@ -83,7 +84,7 @@ public struct BenchRunner: Sendable {
     /// Runs every path; `progress` gets a line per stream as it finishes.
     public func run(progress: @Sendable (String) -> Void) async throws -> [String: PathResult] {
         let folder = context.workDirectory + "/bench"
-        let session = try await PairedSession.open(context, folder: folder)
+        let session = try await PairedSession.open(context, folder: folder, tcp: settings.paths.contains("tcp"))
         let (bluez, peripheral, collector, link) = (session.bluez, session.peripheral, session.collector, session.link)
         defer { peripheral.stopBlocking() }
         defer { collector.stop() }
@@ -92,7 +93,8 @@ public struct BenchRunner: Sendable {
         var sends: [StageBreakdown.Send] = []
         var streams: [(path: String, rung: Double?, run: StreamRun)] = []
         for path in settings.paths {
-            let sender = try await BenchSender.open(path, settings: settings, bluez: bluez, link: link, folder: folder)
+            let sender = try await BenchSender.open(
+                path, settings: settings, bluez: bluez, link: link, folder: folder, context: context, peripheral: peripheral)
             defer { sender.close() }
             let main = try await stream(rate: settings.rateHz, count: settings.count, sender: sender, collector: collector, sends: &sends)
             streams.append((path, nil, main))

@@ -15,6 +15,8 @@ struct BenchSender: Sendable {
         case socket(Int32)
         /// The reference client's program, its transport (`dbus` or `fd`) and where its send times go.
         case reference(script: String, transport: String, folder: String)
+        /// The network transport, paired, from the phone host.
+        case tcp(TCPPhoneLink)
     }
 
     let path: String
@@ -25,9 +27,11 @@ struct BenchSender: Sendable {
     /// - Throws: `RunnerError` for an unknown path or a reference path without the client, or the central's
     ///   error when the socket cannot be acquired.
     static func open(_ path: String, settings: BenchRunner.Settings, bluez: BlueZCentral, link: BlueZCentral.Peripheral,
-                     folder: String) async throws -> BenchSender
+                     folder: String, context: ScenarioRunner.Context, peripheral: PeripheralUnderTest) async throws -> BenchSender
     {
         switch path {
+        case "tcp":
+            return BenchSender(path: path, client: .tcp(try await pairedTCP(context, peripheral)), bluez: bluez, link: link)
         case "dbus":
             return BenchSender(path: path, client: .dbus, bluez: bluez, link: link)
         case "fd":
@@ -39,12 +43,32 @@ struct BenchSender: Sendable {
             let transport = String(path.dropFirst("python-".count))
             return BenchSender(path: path, client: .reference(script: script, transport: transport, folder: folder), bluez: bluez, link: link)
         default:
-            throw RunnerError("unknown bench path \(path): dbus, fd, python-dbus or python-fd")
+            throw RunnerError("unknown bench path \(path): dbus, fd, python-dbus, python-fd or tcp")
         }
+    }
+
+    /// The virtual iPad, found over Bonjour, connected and paired with the code the computer shows, in basic mouse mode.
+    private static func pairedTCP(_ context: ScenarioRunner.Context, _ peripheral: PeripheralUnderTest) async throws -> TCPPhoneLink {
+        guard let hosts = context.network else { throw RunnerError("the tcp path needs the rig's two hosts (HIL_NET_*)") }
+        let phone = try await TCPPhoneLink(settings: .init(
+            phoneNetns: hosts.phoneNetns, phoneBus: .address(hosts.phoneBus), computerNetns: hosts.computerNetns, serviceName: nil,
+            latencyScale: context.latencyScale), phase: { _ in })
+        _ = try await phone.connect()
+        let before = peripheral.pairingCode()
+        try await phone.requestPairing()
+        let code = try await ScenarioRunner.poll(for: "the pairing code for the tcp session", timeout: .seconds(5)) {
+            let code = peripheral.pairingCode()
+            return code == before ? nil : code
+        }
+        let paired = try await phone.enterCode(code)
+        guard paired.status.state == .paired else { throw RunnerError("the tcp session did not pair: \(paired.refusal ?? "\(paired.status)")") }
+        try await phone.send(Command.modeChange(mode: .basicMouse).encoded(), confirmed: true, what: "modeChange")
+        return phone
     }
 
     func close() {
         if case .socket(let fd) = client { Glibc.close(fd) }
+        if case .tcp(let phone) = client { phone.close() }
     }
 
     /// Sends one stream, paced from its first command; the rate achieved and how often the socket was full.
@@ -62,6 +86,8 @@ struct BenchSender: Sendable {
             let at = MonotonicTime.now()
             if case .socket(let fd) = client {
                 blocked += try AcquiredSocket.write(fd, bytes, what: "cursor command \(index)")
+            } else if case .tcp(let phone) = client {
+                try await phone.send(bytes, confirmed: false, what: "cursor command \(index)")
             } else {
                 try await bluez.write(link.command, bytes, withResponse: false)
             }

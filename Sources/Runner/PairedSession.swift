@@ -14,11 +14,20 @@ struct PairedSession {
     let collector: FrameCollector
     let link: BlueZCentral.Peripheral
 
-    static func open(_ context: ScenarioRunner.Context, folder: String) async throws -> PairedSession {
+    /// - Parameter tcp: also serve the tcp transport (`hil bench`'s `tcp` path), in the rig's computer host.
+    static func open(_ context: ScenarioRunner.Context, folder: String, tcp: Bool = false) async throws -> PairedSession {
         let bluez = BlueZCentral(connection: try await DBusConnection.connect(.system), adapter: context.centralAdapter)
         try await bluez.startDiscovery()
-        let peripheral = try await PeripheralUnderTest.start(.init(
-            hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder))
+        var launch = PeripheralUnderTest.Launch(
+            hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder)
+        if tcp {
+            guard let hosts = context.network else {
+                throw RunnerError("the tcp path needs the rig's two hosts (HIL_NET_*), and this rig has none: run in the vm rig, or see `hil doctor`")
+            }
+            launch.transportArguments = ["--transports", "ble,tcp", "--netns", hosts.computerNetns, "--avahi-bus", hosts.computerBus]
+            launch.endpoints = ["ble", "tcp"]
+        }
+        let peripheral = try await PeripheralUnderTest.start(launch)
         do {
             let node = try EvdevReader.waitForDevice(named: context.uinputName, timeout: .seconds(10))
             let collector = FrameCollector(reader: try EvdevReader(devnode: node, grab: true))

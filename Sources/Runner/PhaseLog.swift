@@ -13,8 +13,19 @@ final class PhaseLog: Sendable {
 
     var phases: [ScenarioResult.Phase] { recorded.withLock { $0 } }
 
+    /// Records that `name` ended now; a phase that happens again (a second discovery after a reconnect) is
+    /// `name (2)`, as phases are keys in results.json.
     func record(_ name: String) {
-        let phase = ScenarioResult.Phase(name: name, atMs: (ContinuousClock.now - start).milliseconds)
-        recorded.withLock { $0.append(phase) }
+        let at = (ContinuousClock.now - start).milliseconds
+        recorded.withLock { phases in
+            let taken = Set(phases.map(\.name))
+            var unique = name
+            var count = 1
+            while taken.contains(unique) {
+                count += 1
+                unique = "\(name) (\(count))"
+            }
+            phases.append(ScenarioResult.Phase(name: unique, atMs: at))
+        }
     }
 }

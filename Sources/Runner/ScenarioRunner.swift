@@ -68,20 +68,20 @@ public struct ScenarioRunner: Sendable {
     public struct NetworkHosts: Sendable, Equatable {
         public var phoneNetns: String
         public var phoneBus: String
-        public var phoneInterface: String
         public var computerNetns: String
         public var computerBus: String
-        public var computerInterface: String
 
-        public init(phoneNetns: String, phoneBus: String, phoneInterface: String, computerNetns: String, computerBus: String,
-                    computerInterface: String)
-        {
+        public init(phoneNetns: String, phoneBus: String, computerNetns: String, computerBus: String) {
             self.phoneNetns = phoneNetns
             self.phoneBus = phoneBus
-            self.phoneInterface = phoneInterface
             self.computerNetns = computerNetns
             self.computerBus = computerBus
-            self.computerInterface = computerInterface
+        }
+
+        /// The rig's two hosts (`HIL_NET_*`).
+        public init(_ network: RigNetwork) {
+            self.init(phoneNetns: network.phone.netns, phoneBus: network.phone.bus, computerNetns: network.computer.netns,
+                      computerBus: network.computer.bus)
         }
     }
 
@@ -156,9 +156,6 @@ public struct ScenarioRunner: Sendable {
             await tearDown(phone, result: &result, phases: phases)
         } else if let phone = phone as? TCPPhoneLink {
             phone.close()
-            if let discovered = phone.discoveries.withLock({ $0.first }) {
-                result.message += String(format: "tcp: Bonjour found the computer in %.1f ms\n", discovered)
-            }
         }
         _ = await computerStopped
         if let computer {
@@ -303,8 +300,7 @@ public struct ScenarioRunner: Sendable {
         case .tcp:
             let hosts = try networkHosts()
             return try await TCPPhoneLink(settings: .init(
-                phoneNetns: hosts.phoneNetns, phoneBus: .address(hosts.phoneBus), phoneInterface: hosts.phoneInterface,
-                computerNetns: hosts.computerNetns, computerInterface: hosts.computerInterface, serviceName: nil,
+                phoneNetns: hosts.phoneNetns, phoneBus: .address(hosts.phoneBus), computerNetns: hosts.computerNetns, serviceName: nil,
                 latencyScale: context.latencyScale), phase: phases.record)
         }
     }

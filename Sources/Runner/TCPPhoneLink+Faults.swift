@@ -18,11 +18,10 @@ extension TCPPhoneLink {
     /// each side notices from its own heartbeat (the phone's unanswered pings, the computer's stall deadline).
     func takeDown(_ side: LinkSide, for outage: Duration) async throws -> any LinkOutage {
         let connection = try connected()
-        let (netns, interface) = side == .phone
-            ? (settings.phoneNetns, settings.phoneInterface) : (settings.computerNetns, settings.computerInterface)
-        guard let netns, let interface else {
+        guard let netns = side == .phone ? settings.phoneNetns : settings.computerNetns else {
             throw RunnerError("a \(side == .phone ? "phone" : "computer")-side link drop needs the rig's two hosts (HIL_NET_*): this rig has no network namespaces to take down")
         }
+        let interface = try Self.vethInterface(in: netns)
         if side == .phone { connection.reset(reason: "the phone's network went down") }
         try Self.setLink(interface, in: netns, up: false)
         let restore = Task { () -> (MonotonicTime, String) in
@@ -44,11 +43,24 @@ extension TCPPhoneLink {
 
     /// `ip -n NETNS link set IFACE up|down`.
     static func setLink(_ interface: String, in netns: String, up: Bool) throws {
-        let arguments = ["-n", netns, "link", "set", interface, up ? "up" : "down"]
+        _ = try ip(["-n", netns, "link", "set", interface, up ? "up" : "down"])
+    }
+
+    /// The host's end of the veth pair (`ip -n NETNS -o link show type veth`: `5: hilp0@if4: <…>`).
+    static func vethInterface(in netns: String) throws -> String {
+        let output = try ip(["-n", netns, "-o", "link", "show", "type", "veth"])
+        guard let line = output.split(separator: "\n").first, let name = line.split(separator: ":").dropFirst().first?
+            .trimmingCharacters(in: .whitespaces).split(separator: "@").first
+        else { throw RunnerError("no veth interface in the network namespace \(netns) (ip -n \(netns) link shows none)") }
+        return String(name)
+    }
+
+    private static func ip(_ arguments: [String]) throws -> String {
         let process = try ChildProcess("/usr/sbin/ip", arguments, output: .joined, ownProcessGroup: false)
         let output = String(decoding: process.output?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
         guard process.wait() == 0 else {
             throw RunnerError("ip \(arguments.joined(separator: " ")) failed: \(output.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
+        return output
     }
 }

@@ -16,13 +16,11 @@ import Verifier
 /// pings as its heartbeat. Link faults are done to the real network: a reset connection, an interface down.
 final class TCPPhoneLink: PhoneLink {
     struct Settings: Sendable {
-        /// The phone host: its network namespace, its avahi-daemon's bus, its veth interface.
+        /// The phone host: its network namespace and its avahi-daemon's bus.
         var phoneNetns: String?
         var phoneBus: DBusConnection.Bus
-        var phoneInterface: String?
-        /// The computer host's namespace and interface (for a computer-side outage).
+        /// The computer host's namespace (for a computer-side outage).
         var computerNetns: String?
-        var computerInterface: String?
         /// Only this Bonjour instance name (nil: the first `_claude-controller._tcp` found).
         var serviceName: String?
         var latencyScale: Double
@@ -33,8 +31,6 @@ final class TCPPhoneLink: PhoneLink {
     private let phase: @Sendable (String) -> Void
     let state = Mutex<(connection: TCPPhoneConnection?, computer: AvahiService?, statuses: [StatusObservation], lastPairing: PairingStatus?)>(
         (nil, nil, [], nil))
-    /// How long each Bonjour discovery took, in ms.
-    let discoveries = Mutex<[Double]>([])
 
     init(settings: Settings, phase: @escaping @Sendable (String) -> Void) async throws {
         self.settings = settings
@@ -70,12 +66,10 @@ final class TCPPhoneLink: PhoneLink {
     }
 
     private func discover(timeout: Duration) async throws -> AvahiService {
-        let start = ContinuousClock.now
         let wanted = settings.serviceName
         let found = try await AvahiBrowser.find(NetworkService.type, on: avahi, timeout: timeout) { service in
             wanted == nil || service.name == wanted
         }
-        discoveries.withLock { $0.append((ContinuousClock.now - start).milliseconds) }
         phase("computer found over Bonjour")
         state.withLock { $0.computer = found }
         return found

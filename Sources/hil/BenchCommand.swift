@@ -47,6 +47,11 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Streams per ladder rung; a rung is sustained only when every one is.")
     var repetitions = 3
 
+    @Option(help: ArgumentHelp(
+        "ble: the BLE write paths (--paths); tcp: the iPad design's network transport (Bonjour, pairing, 120 Hz batches) from the rig's phone host; all: both, side by side.",
+        valueName: "transport"))
+    var transport: TransportChoice = .one(.ble)
+
     @Flag(help: "Also run every path from the reference client (python-dbus, python-fd), side by side.")
     var reference = false
 
@@ -83,8 +88,12 @@ struct BenchCommand: AsyncParsableCommand {
         var settings = BenchRunner.Settings()
         settings.count = count
         settings.rateHz = rate
-        settings.paths = paths.paths.map(\.rawValue)
-        if reference { settings.paths += settings.paths.map { "python-" + $0 } }
+        let ble = paths.paths.map(\.rawValue)
+        switch transport {
+        case .one(.ble): settings.paths = ble + (reference ? ble.map { "python-" + $0 } : [])
+        case .one(.tcp): settings.paths = ["tcp"]
+        case .all: settings.paths = ble + (reference ? ble.map { "python-" + $0 } : []) + ["tcp"]
+        }
         settings.findMax = findMax
         settings.rungSeconds = rungSeconds
         settings.repetitions = repetitions

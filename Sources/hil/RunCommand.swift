@@ -264,6 +264,7 @@ struct RunCommand: AsyncParsableCommand {
             latencyScale: definition?.latencyScale ?? 1, writePath: writePath, workDirectory: work)
         var result = context
         result.emulatedControllers = definition?.controllers == .btvirt
+        result.network = environment.network.map(ScenarioRunner.NetworkHosts.init)
         return (rigName, result)
     }
 

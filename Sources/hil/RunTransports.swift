@@ -25,6 +25,7 @@ enum TransportChoice: ExpressibleByArgument, CustomStringConvertible {
         }
     }
 
+    var defaultValueDescription: String { description }
     static var allValueStrings: [String] { Transport.allCases.map(\.rawValue) + ["all"] }
 }
 
