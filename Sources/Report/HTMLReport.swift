@@ -35,6 +35,7 @@ public enum HTMLReport {
         html += header(results, title: title, baseline: baseline)
         html += failures(results)
         html += latency(results)
+        html += transports(results)
         html += stages(results)
         if let baseline { html += comparison(baseline) }
         html += time(results)
@@ -73,7 +74,7 @@ public enum HTMLReport {
             html += "<p class=\"note\">Latency percentiles recomputed here from every step&#39;s samples "
                 + "(HdrHistogram).</p>\n"
         }
-        html += "<nav><a href=\"#failures\">Failures</a> <a href=\"#latency\">Latency</a> <a href=\"#stages\">Stages</a>"
+        html += "<nav><a href=\"#failures\">Failures</a> <a href=\"#latency\">Latency</a> <a href=\"#transports\">Transports</a> <a href=\"#stages\">Stages</a>"
         if baseline != nil { html += " <a href=\"#baseline\">Baseline</a>" }
         html += " <a href=\"#environment\">Environment</a> <a href=\"#scenarios\">Scenarios</a></nav>\n</header>\n"
         return html
@@ -132,6 +133,31 @@ public enum HTMLReport {
             html += "</div>\n"
         }
         return html + "</section>\n"
+    }
+
+    /// Latency per transport, and with several transports each kind's p50 and p95 side by side.
+    private static func transports(_ results: RunResults) -> String {
+        let entries = TransportLatency.of(results.scenarios)
+        guard !entries.isEmpty else { return "" }
+        var html = "<section id=\"transports\">\n<h2>Latency by transport</h2>\n"
+        html += "<table>\n<thead><tr><th>transport</th><th>count</th><th>p50</th><th>p95</th><th>p99</th><th>max</th></tr>"
+            + "</thead>\n<tbody>\n"
+        for entry in entries { html += "<tr><td>\(Markup.escape(entry.transport))</td>\(summaryCells(entry.summary))</tr>\n" }
+        html += "</tbody>\n</table>\n"
+        guard entries.count > 1 else { return html + "</section>\n" }
+        let kinds = Set(entries.flatMap { $0.byKind.map(\.kind) }).sorted()
+        html += "<table>\n<thead><tr><th>kind</th>"
+            + entries.map { "<th>\(Markup.escape($0.transport)) p50</th><th>\(Markup.escape($0.transport)) p95</th>" }.joined()
+            + "</tr></thead>\n<tbody>\n"
+        for kind in kinds {
+            html += "<tr><td>\(Markup.escape(kind))</td>"
+            for entry in entries {
+                let summary = entry.byKind.first { $0.kind == kind }?.summary
+                html += "<td class=\"n\">\(Formatting.ms(summary?.p50))</td><td class=\"n\">\(Formatting.ms(summary?.p95))</td>"
+            }
+            html += "</tr>\n"
+        }
+        return html + "</tbody>\n</table>\n</section>\n"
     }
 
     private static func stages(_ results: RunResults) -> String {

@@ -30,6 +30,12 @@ public enum MarkdownSummary {
             lines.append(row("**all**", results.latency.all))
             lines.append("")
         }
+        let transports = TransportLatency.of(results.scenarios)
+        if !transports.isEmpty {
+            lines += ["### Latency by transport (ms)", "", "| transport | count | p50 | p95 | p99 | max |", "|---|---:|---:|---:|---:|---:|"]
+            for entry in transports { lines.append(row(cell(entry.transport), entry.summary)) }
+            lines.append("")
+        }
         let time = PhaseBreakdown(results.scenarios)
         if time.scenarios > 0 {
             lines += ["### Where the time went", "", time.runLine(results), "",

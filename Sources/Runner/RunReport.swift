@@ -50,6 +50,20 @@ public enum RunReport {
         return lines.joined(separator: "\n")
     }
 
+    /// Step latency per transport, when the run used more than one: `tcp  n 40  p50 6.1  p95 180.2 …`.
+    public static func transportTable(_ results: [ScenarioResult]) -> String? {
+        let entries = TransportLatency.of(ScenarioResult.records(results))
+        guard entries.count > 1 else { return nil }
+        var lines = ["transport      n   p50 ms   p95 ms   p99 ms   max ms"]
+        for entry in entries {
+            let cells = [entry.summary.p50, entry.summary.p95, entry.summary.p99, entry.summary.max]
+                .map { $0.map { String(format: "%8.1f", $0) } ?? "       -" }
+            lines.append(entry.transport.padding(toLength: 10, withPad: " ", startingAt: 0) + String(format: "%5d", entry.summary.count) + " "
+                + cells.joined(separator: " "))
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// `hil run --repeat`'s table: each scenario's verdicts, flaky ones marked.
     public static func stabilityTable(_ results: [ScenarioResult]) -> String {
         let entries = ScenarioStability.of(ScenarioResult.records(results))

@@ -147,7 +147,7 @@ struct RunCommand: AsyncParsableCommand {
             PeripheralUnderTest.interruptAll()
         }
         defer { interrupts.cancel() }
-        let plan = RunPlan(scenarios, repeats: repeats, choice: transport)
+        let plan = RunPlan(scenarios, repeats: repeats, choice: TransportChoice.plan(transport))
         let total = plan.perRepeat * repeats
         let items = plan.items
         for (number, result) in plan.notApplicable {
@@ -229,6 +229,10 @@ struct RunCommand: AsyncParsableCommand {
         }
         print("")
         print(RunReport.kindTable(results))
+        if let transports = RunReport.transportTable(results) {
+            print("")
+            print(transports)
+        }
         let time = PhaseBreakdown(ScenarioResult.records(results))
         if time.scenarios > 0 {
             print("")

@@ -16,7 +16,7 @@ struct StartSignalTests {
         }
         try await Task.sleep(for: .milliseconds(100))
         let written = ContinuousClock.now
-        FileManager.default.createFile(atPath: path, contents: Data())
+        _ = FileManager.default.createFile(atPath: path, contents: Data())
         let released = try await waiter.value
         #expect(released >= written, "it returned before the file was written")
     }
@@ -24,7 +24,7 @@ struct StartSignalTests {
     @Test("a file that is there already releases at once")
     func alreadyThere() async throws {
         let path = NSTemporaryDirectory() + "start-signal-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: path, contents: Data())
+        _ = FileManager.default.createFile(atPath: path, contents: Data())
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(try await StartSignal(path: path).wait() < .seconds(1))
     }

@@ -90,7 +90,7 @@ struct RunResultsTests {
         #expect(lines.contains("\(path): passed: expected a whole number, found a string"))
         #expect(lines.contains("\(path): shard.index: shard 3 of 2: the index is at most the count"))
         #expect(lines.contains(
-            "\(path): scenarios[3].outcome: unknown value \"crashed\"; expected one of \"passed\", \"failed\", \"inconclusive\", \"error\""))
+            "\(path): scenarios[3].outcome: unknown value \"crashed\"; expected one of \"passed\", \"failed\", \"inconclusive\", \"error\", \"notApplicable\""))
         #expect(lines.contains("\(path): scenarios[3].steps[1]: missing required key \"kind\""))
         #expect(lines.contains("\(path): scenarios[3].steps[1].stagesMs.link: expected a number, found a boolean"))
         #expect(error.problems.count == 6)
@@ -145,5 +145,45 @@ struct RunResultsTests {
         #expect((again.passed, again.failed, again.rig, again.startedAt, again.wallMs)
             == (results.passed, results.failed, results.rig, results.startedAt, results.wallMs))
         #expect(again.jsonText == results.jsonText)
+    }
+}
+
+@Suite("Transports in results: not applicable is no failure, latency by transport")
+struct TransportResultsTests {
+    static let results = RunResults(scenarios: [
+        ScenarioRecord(file: "a.json", name: "tap [ble]", outcome: .passed,
+                       steps: [StepRecord(index: 0, kind: "tap", outcome: .passed, commands: 1, latencyMs: 12)], transport: "ble"),
+        ScenarioRecord(file: "a.json", name: "tap [tcp]", outcome: .passed,
+                       steps: [StepRecord(index: 0, kind: "tap", outcome: .passed, commands: 1, latencyMs: 5)], transport: "tcp"),
+        ScenarioRecord(file: "b.json", name: "gatt only [tcp]", outcome: .notApplicable, message: "not applicable on tcp: ble only",
+                       steps: [], transport: "tcp"),
+    ])
+
+    @Test("a not-applicable scenario is neither passed nor failed; JUnit marks it skipped; the totals say so")
+    func notApplicable() throws {
+        #expect(Self.results.passed == 2)
+        #expect(Self.results.failed == 0)
+        #expect(Self.results.failures.isEmpty)
+        #expect(Self.results.notApplicable.map(\.name) == ["gatt only [tcp]"])
+        #expect(Self.results.junitXML.contains(#"<skipped message="not applicable on tcp: ble only"/>"#))
+        #expect(MarkdownSummary.render(Self.results).contains("2 passed, 0 failed, 1 not applicable"))
+    }
+
+    @Test("each scenario's transport survives a write and a read")
+    func roundTrip() throws {
+        let text = Self.results.jsonText(everyEnvironmentKey: false)
+        #expect(text.contains(#""transport" : "tcp""#))
+        let back = try RunResults.parse(Array(text.utf8), file: "results.json")
+        #expect(back.scenarios.map(\.transport) == ["ble", "tcp", "tcp"])
+        #expect(back.scenarios.map(\.outcome) == [.passed, .passed, .notApplicable])
+    }
+
+    @Test("latency by transport, from the samples")
+    func latencyByTransport() {
+        let entries = TransportLatency.of(Self.results.scenarios)
+        #expect(entries.map(\.transport) == ["ble", "tcp"])
+        #expect(entries.map(\.summary.count) == [1, 1])
+        #expect(MarkdownSummary.render(Self.results).contains("### Latency by transport (ms)"))
+        #expect(HTMLReport.render(Self.results).contains("<h2>Latency by transport</h2>"))
     }
 }

@@ -68,7 +68,7 @@ struct WriterSnapshotTests {
     @Test("hil run --repeat's table, from Report's stability")
     func stabilityTable() {
         #expect(RunReport.stabilityTable(RunFixtures.repeated) == """
-            stability over 3 repeats (P passed, F failed, I inconclusive, E error):
+            stability over 3 repeats (P passed, F failed, I inconclusive, E error, N not applicable):
               PPP     3/3  steady
               PFP     2/3  FLAKY flaky <one>
               EEE     0/3  broken & "stuck"

@@ -1,0 +1,56 @@
+public import Scenario
+public import ScenarioDriver
+
+/// The scenario runs of a `hil run`: each scenario on each transport asked for, repeated. A scenario that does not
+/// apply to a transport (its `run.transports`) is not run there: it is reported not applicable, never passed.
+public struct RunPlan: Sendable {
+    /// Which transports each scenario runs on.
+    public enum Choice: Sendable {
+        /// Each scenario's own (`run.transport`, else ble).
+        case scenarios
+        case only(Transport)
+        /// Every transport, each result named with its transport.
+        case all
+    }
+
+    public var items: [LanePool.Item] = []
+    public var notApplicable: [(number: Int, result: ScenarioResult)] = []
+    /// Runs per repeat, for the `[i/n]` labels.
+    public var perRepeat = 0
+
+    public init(_ scenarios: [Scenario], repeats: Int, choice: Choice) {
+        let pairs = scenarios.enumerated().flatMap { index, scenario in
+            Self.transports(scenario, choice).map { (index: index, scenario: scenario, transport: $0) }
+        }
+        perRepeat = pairs.count
+        for repetition in 1...repeats {
+            for (position, pair) in pairs.enumerated() {
+                let number = (repetition - 1) * pairs.count + position + 1
+                var scenario = pair.scenario
+                if case .all = choice { scenario.script.name += " [\(pair.transport.rawValue)]" }
+                guard scenario.run.applies(to: pair.transport) else {
+                    var result = ScenarioResult(
+                        file: scenario.file, name: scenario.name, requirements: scenario.script.requirements, outcome: .notApplicable,
+                        steps: [], message: "not applicable on \(pair.transport.rawValue): the scenario applies to "
+                            + (scenario.run.transports ?? []).map(\.rawValue).joined(separator: ", ") + " only (run.transports)",
+                        durationMs: 0)
+                    result.transport = pair.transport.rawValue
+                    result.repetition = repetition
+                    notApplicable.append((number, result))
+                    continue
+                }
+                items.append(LanePool.Item(number: number, repetition: repetition, index: position, scenario: scenario,
+                                           transport: pair.transport))
+            }
+        }
+    }
+
+    /// `all`: every transport; `only(t)`: t; else the scenario's own (`run.transport`, else ble).
+    static func transports(_ scenario: Scenario, _ choice: Choice) -> [Transport] {
+        switch choice {
+        case .all: Transport.allCases
+        case .only(let transport): [transport]
+        case .scenarios: [scenario.run.transport ?? .ble]
+        }
+    }
+}

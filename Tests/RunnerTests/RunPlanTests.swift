@@ -1,0 +1,42 @@
+import Runner
+import Scenario
+import ScenarioDriver
+import StrictJSON
+import Testing
+
+@Suite("hil run's plan: each scenario on the transports asked for; not applicable where it does not apply")
+struct RunPlanTests {
+    static func scenario(_ name: String, _ run: String) throws -> Scenario {
+        try Scenario.parse(try JSONParser().parse(#"{"name": "\#(name)", "run": \#(run), "steps": [{"tap": {}}]}"#), file: "\(name).json")
+    }
+
+    @Test("by default each scenario runs on its own transport, else ble")
+    func defaults() throws {
+        let plan = RunPlan([try Self.scenario("a", "{}"), try Self.scenario("b", #"{"transport": "tcp"}"#)], repeats: 1, choice: .scenarios)
+        #expect(plan.items.map(\.transport) == [.ble, .tcp])
+        #expect(plan.items.map(\.scenario.name) == ["a", "b"])
+        #expect(plan.notApplicable.isEmpty)
+        #expect(plan.perRepeat == 2)
+    }
+
+    @Test("--transport tcp: a BLE-only scenario is not run and reported not applicable, with the reason")
+    func notApplicable() throws {
+        let scenarios = [try Self.scenario("gesture", "{}"), try Self.scenario("gatt", #"{"transports": ["ble"]}"#)]
+        let plan = RunPlan(scenarios, repeats: 2, choice: .only(.tcp))
+        #expect(plan.items.map(\.number) == [1, 3])
+        #expect(plan.notApplicable.map(\.number) == [2, 4])
+        let result = try #require(plan.notApplicable.first?.result)
+        #expect(result.outcome == .notApplicable)
+        #expect(result.transport == "tcp")
+        #expect(result.message == "not applicable on tcp: the scenario applies to ble only (run.transports)")
+        #expect(plan.notApplicable.map(\.result.repetition) == [1, 2])
+    }
+
+    @Test("--transport all: every scenario on every transport, each named with its transport")
+    func all() throws {
+        let plan = RunPlan([try Self.scenario("tap", "{}")], repeats: 1, choice: .all)
+        #expect(plan.items.map(\.scenario.name) == ["tap [ble]", "tap [tcp]"])
+        #expect(plan.items.map(\.transport) == [.ble, .tcp])
+        #expect(plan.items.map(\.number) == [1, 2])
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import HILTestSupport
+import Testing
+
+/// The iPad design's network transport end to end in the vm rig: the computer publishes over Bonjour in its host,
+/// the phone finds it from its own, pairs and drives it over TCP. One `hil run --transport tcp` over the network
+/// scenarios, the pairing refusals, the malformed-frame flood, a manual reconnect and a drag, a BLE-only scenario
+/// (reported not applicable, never passed) and two mutants that must fail.
+@Suite("hil run --transport tcp, end to end", .serialized, .tags(.rig))
+struct TCPTransportOnRig {
+    static let shipped = [
+        "network/bonjour-discovery-and-click.json", "network/connection-reset-mid-drag.json", "network/backoff-then-give-up.json",
+        "pairing/unpaired-phone-is-ignored.json", "pairing/wrong-code-is-refused.json", "faults/a-thousand-malformed-writes.json",
+        "link/disconnect-and-reconnect.json", "gestures/drag-and-drop.json", "keyboard/shortcuts.json",
+    ]
+
+    @Test("the scenarios pass over tcp, a BLE-only one is not applicable, and the mutants fail with their reasons")
+    func tcpRun() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("hil-tcp-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let mutants = output.appendingPathComponent("mutants")
+        try FileManager.default.createDirectory(at: mutants, withIntermediateDirectories: true)
+        let root = packageRoot.appendingPathComponent("Scenarios")
+        // The Bonjour scenario expecting a right click; the unpaired one expecting its tap to click.
+        let bonjour = try String(contentsOf: root.appendingPathComponent(Self.shipped[0]), encoding: .utf8)
+        let wrongKey = bonjour.replacingOccurrences(of: #""keys": ["BTN_LEFT 1", "BTN_LEFT 0"]"#, with: #""keys": ["BTN_RIGHT 1", "BTN_RIGHT 0"]"#)
+            .replacingOccurrences(of: "a tap clicks\"", with: "a tap right-clicks (mutant)\"")
+        #expect(wrongKey != bonjour)
+        try wrongKey.write(to: mutants.appendingPathComponent("bonjour-mutant.json"), atomically: true, encoding: .utf8)
+        let unpaired = try String(contentsOf: root.appendingPathComponent(Self.shipped[3]), encoding: .utf8)
+        let injects = try #require(Self.firstAbsentToClick(unpaired))
+        try injects.write(to: mutants.appendingPathComponent("unpaired-mutant.json"), atomically: true, encoding: .utf8)
+
+        let files = Self.shipped.map { root.appendingPathComponent($0).path }
+            + [root.appendingPathComponent("faults/bluetoothd-restart.json").path, mutants.path]
+        let run = try hil(["run", "--transport", "tcp", "--output", output.appendingPathComponent("results").path] + files)
+        let text = run.output + run.errors
+        #expect(run.status == 1, "\(text.suffix(4000))")
+        #expect(text.contains("\(Self.shipped.count) passed, 2 failed, 1 not applicable"), "\(text.suffix(4000))")
+        #expect(text.contains("NOT APPLICABLE bluetoothd restarts"), "\(text.suffix(3000))")
+        #expect(text.contains("expected BTN_RIGHT 1, got BTN_LEFT 1"), "\(text.suffix(3000))")
+        let results = try String(contentsOf: output.appendingPathComponent("results/results.json"), encoding: .utf8)
+        #expect(results.contains(#""transport" : "tcp""#))
+        #expect(results.contains(#""outcome" : "notApplicable""#))
+        #expect(results.contains("\"computer found over Bonjour\""), "no Bonjour phase in results.json")
+        // The backoff: five tries, each wait twice the last, then disconnected.
+        #expect(results.contains("5 tries backing off from 100.0 ms"), "\(results.prefix(2000))")
+        let junit = try String(contentsOf: output.appendingPathComponent("results/junit.xml"), encoding: .utf8)
+        #expect(junit.contains("<skipped message=\"not applicable on tcp"))
+        // The flood: every malformed frame refused and counted, the computer kept serving.
+        #expect(!text.contains("FAILED 1000 malformed"), "\(text.suffix(3000))")
+    }
+
+    /// The unpaired scenario with its first "nothing arrives" expectation (the tap's) turned into "a click arrives".
+    static func firstAbsentToClick(_ text: String) -> String? {
+        guard let range = text.range(of: "\"absent\": true,\n        \"forMs\": 250") else { return nil }
+        return text.replacingCharacters(in: range, with: #""keys": ["BTN_LEFT 1", "BTN_LEFT 0"], "withinMs": 600"#)
+            .replacingOccurrences(of: "\"name\": \"", with: "\"name\": \"(mutant) ")
+    }
+}
