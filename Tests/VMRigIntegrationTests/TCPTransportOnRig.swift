@@ -51,6 +51,43 @@ struct TCPTransportOnRig {
         #expect(!text.contains("FAILED 1000 malformed"), "\(text.suffix(3000))")
     }
 
+    @Test("the computer publishes again when its host's avahi-daemon restarts, and a phone finds it")
+    func republish() throws {
+        let binary = try hilBinary()
+        let script = #"""
+            set -u
+            bash Rigs/net/two-hosts.sh wait 30 || exit 1
+            dir=/tmp/hil-republish; rm -rf "$dir"; mkdir -p "$dir"
+            '\#(binary)' peripheral --transports tcp --netns "$HIL_NET_COMPUTER_NETNS" --avahi-bus "$HIL_NET_COMPUTER_BUS" \
+                --service-name 'HIL republish test' --state-dir "$dir/state" --ready-file "$dir/ready" >"$dir/out" 2>&1 &
+            pid=$!
+            n=0; until [ -s "$dir/ready" ]; do n=$((n + 1)); [ $n -lt 300 ] || { echo "not ready"; cat "$dir/out"; exit 1; }; sleep 0.1; done
+            browse() {  # $1: what to print once the phone host resolves the service
+                n=0
+                until DBUS_SYSTEM_BUS_ADDRESS=$HIL_NET_PHONE_BUS ip netns exec "$HIL_NET_PHONE_NETNS" avahi-browse -rtp _claude-controller._tcp \
+                        2>/dev/null | grep '^=' | grep -q 'HIL\\032republish\\032test'; do
+                    n=$((n + 1)); [ $n -lt 60 ] || { echo "not browsed ($1)"; cat "$dir/out"; exit 1; }
+                    sleep 0.25
+                done
+                echo "browsed $1"
+            }
+            browse "before the restart"
+            kill "$(cat /run/hil-net/computer/avahi.pid)"
+            sleep 1
+            bash Rigs/net/two-hosts.sh up >/dev/null && bash Rigs/net/two-hosts.sh wait 30 >/dev/null || exit 1
+            browse "after the restart"
+            grep -o 'avahi-daemon restarted: published "HIL republish test" again' "$dir/out"
+            kill -INT $pid; wait $pid; echo "peripheral exit $?"
+            """#
+        let run = try hil(["vm", "exec", "--", "bash", "-c", script])
+        let text = run.output + run.errors
+        #expect(run.status == 0, "\(text.suffix(3000))")
+        #expect(run.output.contains("browsed before the restart"), "\(text.suffix(3000))")
+        #expect(run.output.contains("browsed after the restart"), "\(text.suffix(3000))")
+        #expect(run.output.contains("published \"HIL republish test\" again"), "\(text.suffix(3000))")
+        #expect(run.output.contains("peripheral exit 0"), "\(text.suffix(3000))")
+    }
+
     /// The unpaired scenario with its first "nothing arrives" expectation (the tap's) turned into "a click arrives".
     static func firstAbsentToClick(_ text: String) -> String? {
         guard let range = text.range(of: "\"absent\": true,\n        \"forMs\": 250") else { return nil }
