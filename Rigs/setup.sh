@@ -13,11 +13,14 @@ build_packages=(pkg-config libdbus-1-dev libevdev-dev)
 # Rigs: the vm rig's emulator and guest userland (the guest shares this machine's root), the virtual rig's
 # emulated controllers, BlueZ itself and a system bus.
 rig_packages=(qemu-system-x86 bluez bluez-test-tools busybox-static cpio kmod dbus)
+# The vm rig's two hosts for the network transports (Rigs/net/two-hosts.sh): namespaces and veth (iproute2),
+# unshare (util-linux), one avahi-daemon per namespace, avahi-browse/avahi-publish to diagnose and test them.
+net_packages=(iproute2 util-linux avahi-daemon avahi-utils)
 # Tools the tests and rig scripts call. chromium: the report's rendering test (Tests/ReportTests) opens the HTML
 # report in it headless (--dump-dom, --screenshot). python3-dbus: hil bench --reference's client (Rigs/reference).
 tool_packages=(ca-certificates xz-utils zstd python3-jsonschema python3-dbus chromium)
 
-packages=("${build_packages[@]}" "${rig_packages[@]}" "${tool_packages[@]}")
+packages=("${build_packages[@]}" "${rig_packages[@]}" "${net_packages[@]}" "${tool_packages[@]}")
 
 missing=()
 for package in "${packages[@]}"; do

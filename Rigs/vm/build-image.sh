@@ -5,7 +5,11 @@
 #   vmlinuz    the Debian kernel as packaged
 #   vmlinux    the same kernel uncompressed (QEMU boots it via PVH, ~3 s faster)
 #   initrd.gz  cpio newc + gzip: busybox, the rig's modules in insmod order
-#              (lib/modules/load.list), init.sh as /init, guest-run.sh
+#              (lib/modules/load.list), init.sh as /init, guest-run.sh (with this image's
+#              two-hosts.sh path filled in)
+#   two-hosts.sh  a copy of ../net/two-hosts.sh, which the guest runs at boot (the network
+#              transports' two hosts); a copy, so the image never depends on the checkout
+#              that built it
 #   stamp, modules.txt
 # CACHE_DIR defaults to
 #   ${XDG_CACHE_HOME:-$HOME/.cache}/hil/vm/<kernel-version>-<sha256 of the rig scripts>
@@ -29,21 +33,26 @@ done
 # Modules the rig needs, in load order; dependencies are added before each one.
 # ctr, sha512_generic and drbg give the kernel a stdrng, which the ECDH self-test of
 # ecdh_generic needs; without it SMP (LE pairing) is never registered. bluetooth.ko
-# itself depends on ecdh_generic, so hci_vhci comes last.
+# itself depends on ecdh_generic, so hci_vhci comes last. veth joins the network transports'
+# two namespaces (../net/two-hosts.sh); sch_netem is the qdisc that delays and drops on it.
 MODULES=(virtio_pci 9pnet_virtio 9p overlay evdev uinput
          af_alg algif_hash algif_skcipher cmac ecb ccm
-         ctr sha512_generic drbg ecdh_generic hci_vhci)
+         ctr sha512_generic drbg ecdh_generic hci_vhci
+         veth sch_netem)
 OPTIONAL_MODULES=(virtio_rng)
 
 kpkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
        awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ { print $2; exit }') || true
 [ -n "$kpkg" ] || die "cannot tell which kernel package linux-image-amd64 depends on; run 'apt-get update' first"
 kver=${kpkg#linux-image-}
-key=$(cat "$here/build-image.sh" "$here/init.sh" "$here/guest-run.sh" | sha256sum | cut -c1-12)
+net_script=$here/../net/two-hosts.sh
+[ -f "$net_script" ] || die "$net_script missing (the guest's network bring-up)"
+key=$(cat "$here/build-image.sh" "$here/init.sh" "$here/guest-run.sh" "$net_script" | sha256sum | cut -c1-12)
 stamp="$kver $key"
 
 cache_root=${XDG_CACHE_HOME:-$HOME/.cache}/hil/vm
 out=${1:-$cache_root/$kver-$key}
+case $out in /*) ;; *) out=$PWD/$out ;; esac  # the guest finds two-hosts.sh by this path
 if [ -s "$out/vmlinuz" ] && [ -s "$out/initrd.gz" ] && [ "$(cat "$out/stamp" 2>/dev/null)" = "$stamp" ]; then
     echo "$out"
     exit 0
@@ -122,7 +131,12 @@ for applet in $("$root/bin/busybox" --list); do
     [ "$applet" = busybox ] || ln -s busybox "$root/bin/$applet"
 done
 install -m 755 "$here/init.sh" "$root/init"
-install -m 755 "$here/guest-run.sh" "$root/guest-run.sh"
+# guest-run.sh runs the image's copy of two-hosts.sh: the guest sees the host's root, so this path.
+case $out in *[\'\\]*) die "the image folder $out must not contain a quote or a backslash" ;; esac
+grep -q '^NET_SCRIPT=@NET_SCRIPT@$' "$here/guest-run.sh" || die "guest-run.sh has no NET_SCRIPT=@NET_SCRIPT@ line to fill in"
+awk -v value="'$out/two-hosts.sh'" '$0 == "NET_SCRIPT=@NET_SCRIPT@" { print "NET_SCRIPT=" value; next } { print }' \
+    "$here/guest-run.sh" >"$root/guest-run.sh"
+chmod 755 "$root/guest-run.sh"
 
 mkdir -p "$(dirname "$out")"
 stage=$(mktemp -d "$(dirname "$out")/.build.XXXXXX")
@@ -130,6 +144,7 @@ log "writing initrd.gz"
 (cd "$root" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc -R 0:0 --quiet) |
     gzip -9 -n >"$stage/initrd.gz"
 cp "$kroot/boot/vmlinuz-$kver" "$stage/vmlinuz"
+install -m 755 "$net_script" "$stage/two-hosts.sh"
 # Also the uncompressed ELF kernel: QEMU boots it through its PVH entry point, which
 # skips the firmware's real-mode boot and the in-guest decompression (~3 s under TCG).
 # Debian's bzImage holds an xz stream; without xz or that stream, the launcher boots vmlinuz.

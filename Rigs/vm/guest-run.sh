@@ -2,8 +2,11 @@
 # Guest side of the HIL vm rig: PID 1 after switch_root (see init.sh), running on the
 # host's root filesystem (read-only 9p + tmpfs overlay). Brings up the virtual
 # Bluetooth rig (dbus-daemon, `btvirt -L -lN`, bluetoothd), waits until hci0…hci(N-1)
-# are powered, prints `HIL-RIG-READY <seconds since boot>`, runs the host's job and
-# powers the VM off.
+# are powered, brings up the network transports' two hosts (two-hosts.sh: namespaces
+# hil-phone and hil-computer on veth, a D-Bus and an avahi-daemon each), prints
+# `HIL-RIG-READY <seconds since boot>`, runs the host's job and powers the VM off. If
+# the two hosts fail, it prints `HIL-NET-ERROR <why>` and the job still runs, without
+# the HIL_NET_* variables.
 #
 # Share (/hil/share, 9p tag `hilshare`, read-write) contract:
 #   in : job.sh     POSIX sh script run with `sh`, cwd /, stdin /dev/null; it does its
@@ -11,11 +14,15 @@
 #                   (so output is line-buffered and streams live) set to -onlcr (plain
 #                   \n), with TERM=dumb against colours and progress bars.
 #                   Environment: PATH, HOME=/root, LANG=C.UTF-8, TERM=dumb,
-#                   HIL_RIG=vm, HIL_SHARE=/hil/share. Processes the job leaves behind
-#                   are not waited for: the VM powers off when job.sh exits.
+#                   HIL_RIG=vm, HIL_SHARE=/hil/share, and when the two hosts are up
+#                   HIL_NET_{PHONE,COMPUTER}_{NETNS,BUS,ADDRESS} (two-hosts.sh env;
+#                   the avahi-daemons may still be probing their host names: see
+#                   net_start). Processes the job leaves behind are not waited
+#                   for: the VM powers off when job.sh exits.
 #   out: exit-code  the job's exit status, or 125 if the rig never became ready
 #        rig-error  one line: why the rig failed (only then)
-#        logs/      btvirt.log, bluetoothd.log, dbus.log, dmesg.log
+#        logs/      btvirt.log, bluetoothd.log, dbus.log, dmesg.log, net.log (the two
+#                   hosts' bring-up, with times since boot), net-{phone,computer}-{dbus,avahi}.log
 # Kernel command line knobs (the kernel hands name=value words to init's environment):
 #   HIL_READY_TIMEOUT=SECS  how long to wait for the rig (default 30)
 #   HIL_CONTROLLERS=N       how many btvirt controllers, hci0…hci(N-1), 2 per lane (default 2)
@@ -31,6 +38,8 @@ READY_TIMEOUT=${HIL_READY_TIMEOUT:-30}
 CONTROLLERS=${HIL_CONTROLLERS:-2}
 ADAPTERS=$(awk -v n="$CONTROLLERS" 'BEGIN { for (i = 0; i < n; i++) printf "hci%d ", i }')
 RIG_FAILED_STATUS=125
+# The image's copy of Rigs/net/two-hosts.sh; build-image.sh fills the path in.
+NET_SCRIPT=@NET_SCRIPT@
 
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 # HIL_DEBUG=1 on the kernel command line: print timestamps of the boot stages.
@@ -65,6 +74,38 @@ rig_error() {
 }
 trap 'rig_error "guest-run.sh failed unexpectedly"' EXIT
 
+# The network transports' two hosts (two-hosts.sh), brought up once the adapters are ready: started beside
+# BlueZ they slowed its bring-up by as much as they took. HIL-RIG-READY waits for `up --no-wait` (namespaces,
+# veth, both buses listening, both avahi-daemons started: 0.5 to 0.8 s under TCG), not for the avahi-daemons
+# to finish probing their host names (about 2 s more); a job that publishes or browses waits for that itself
+# (Server.GetState = 2, or `two-hosts.sh wait`). The wait started below only logs when they run. The two hosts
+# never fail the rig: without them BLE jobs run as before, and the job gets no HIL_NET_* variables.
+net_pid=
+net_vars=
+net_start() {
+    echo "up started at $(uptime_s) s since boot" >"$LOGS/net.log"
+    if [ ! -f "$NET_SCRIPT" ]; then
+        echo "two-hosts: error: $NET_SCRIPT not found (the vm image's copy of Rigs/net/two-hosts.sh)" >>"$LOGS/net.log"
+        return 0
+    fi
+    HIL_NET_LOGS="$LOGS" bash "$NET_SCRIPT" up --no-wait >>"$LOGS/net.log" 2>&1 &
+    net_pid=$!
+}
+net_finish() {
+    if [ -n "$net_pid" ] && wait "$net_pid" && [ -s /run/hil-net/env ]; then
+        while read -r line; do net_vars="$net_vars $line"; done </run/hil-net/env  # `two-hosts.sh env`, as `up` wrote it
+        echo "up (avahi-daemons starting), seen at $(uptime_s) s since boot" >>"$LOGS/net.log"
+        stage net-up
+        { HIL_NET_LOGS="$LOGS" bash "$NET_SCRIPT" wait 60 && echo "avahi-daemons running at $(uptime_s) s since boot"; } \
+            >>"$LOGS/net.log" 2>&1 &
+    else
+        reason=$(grep -m 1 'two-hosts: error: ' "$LOGS/net.log" | sed 's/.*two-hosts: error: //') || :
+        [ -n "$reason" ] || reason=$(grep -v ' since boot$' "$LOGS/net.log" | tail -n 1)
+        echo "HIL-NET-ERROR ${reason:-two-hosts.sh up failed} (the job runs without HIL_NET_*; logs: net.log, net-*.log)"
+        echo "failed, seen at $(uptime_s) s since boot" >>"$LOGS/net.log"
+    fi
+}
+
 # Fresh /run: the host's copy holds its own dbus and bluetoothd sockets and pid files. /tmp stays the
 # host's (through the overlay, so guest writes stay in the guest): a project checked out under /tmp, as a
 # CI clone may be, must be visible to the job.
@@ -73,6 +114,8 @@ mkdir -p /dev/pts /dev/shm "$LOGS"
 mount -t devpts -o mode=620,ptmxmode=666 devpts /dev/pts
 mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs /dev/shm
 mount -t debugfs none /sys/kernel/debug
+# What udev would make: bash's process substitution (<(...)) needs /dev/fd.
+[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
 echo hil-vm >/proc/sys/kernel/hostname
 ip link set lo up 2>/dev/null || :
 # Plain \n on the serial console (the host side adds \r if it shows a terminal).
@@ -134,12 +177,18 @@ else
         alive "$bluetoothd_pid" || rig_error "bluetoothd exited"
         sleep 0.1
     done
+    stage adapters-ready
+    net_start
+    echo "adapters ready at $(uptime_s) s since boot" >>"$LOGS/net.log"
+    net_finish
     echo "HIL-RIG-READY $(uptime_s)"
 fi
 
 trap 'rig_error "guest-run.sh failed while running the job"' EXIT
 set +e
-env -i PATH="$PATH" HOME=/root LANG=C.UTF-8 TERM=dumb HIL_RIG=vm HIL_SHARE="$SHARE" \
+# $net_vars: NAME=value words without spaces (two-hosts.sh env), or nothing.
+# shellcheck disable=SC2086
+env -i PATH="$PATH" HOME=/root LANG=C.UTF-8 TERM=dumb HIL_RIG=vm HIL_SHARE="$SHARE" $net_vars \
     sh "$SHARE/job.sh" </dev/null >/dev/console 2>&1
 status=$?
 set -e

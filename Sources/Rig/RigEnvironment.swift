@@ -12,6 +12,7 @@ import Foundation
 /// | `HIL_SHARE` | `share`: the vm guest's read-write share (results come back through it) |
 /// | `HIL_RIGS` | `rigsFolder`: the folder of rig files, instead of the project's Rigs/ |
 /// | `DBUS_SYSTEM_BUS_ADDRESS` | `systemBusAddress`: a virtual rig's private system bus |
+/// | `HIL_NET_PHONE_NETNS`, `_BUS`, `_ADDRESS`, `HIL_NET_COMPUTER_…` | `network`: the network transports' two hosts, all six or none (`RigNetwork`; the vm rig sets them when its two hosts are up) |
 public struct RigEnvironment: Sendable, Equatable {
     public static let rigVariable = "HIL_RIG"
     public static let peripheralAdapterVariable = "HIL_PERIPHERAL_ADAPTER"
@@ -30,6 +31,9 @@ public struct RigEnvironment: Sendable, Equatable {
     public var share: String?
     public var rigsFolder: String?
     public var systemBusAddress: String?
+    /// The network transports' two hosts (phone and computer namespaces on veth, each with a bus and avahi); nil
+    /// when the rig has none.
+    public var network: RigNetwork?
 
     /// One computer and one phone: a scenario runs on a lane, and a rig with several runs that many at once.
     public struct Lane: Sendable, Hashable, CustomStringConvertible {
@@ -43,7 +47,7 @@ public struct RigEnvironment: Sendable, Equatable {
     }
 
     public init(rig: String? = nil, peripheralAdapter: String = "hci0", centralAdapter: String = "hci1", lanes: [Lane]? = nil,
-                share: String? = nil, rigsFolder: String? = nil, systemBusAddress: String? = nil)
+                share: String? = nil, rigsFolder: String? = nil, systemBusAddress: String? = nil, network: RigNetwork? = nil)
     {
         self.rig = rig
         self.peripheralAdapter = peripheralAdapter
@@ -52,11 +56,12 @@ public struct RigEnvironment: Sendable, Equatable {
         self.share = share
         self.rigsFolder = rigsFolder
         self.systemBusAddress = systemBusAddress
+        self.network = network
     }
 
     /// Reads the variables; unset or empty ones take their defaults.
     /// - Throws: `RigError` naming the variable whose value is malformed (an adapter that is not hciN, a
-    ///   relative rig folder or share).
+    ///   relative rig folder or share, a partial or malformed set of `HIL_NET_*`).
     public init(from variables: [String: String]) throws(RigError) {
         func value(_ name: String) -> String? { variables[name].flatMap { $0.isEmpty ? nil : $0 } }
         func adapter(_ name: String, _ fallback: String) throws(RigError) -> String {
@@ -76,7 +81,7 @@ public struct RigEnvironment: Sendable, Equatable {
             rig: value(Self.rigVariable), peripheralAdapter: peripheral, centralAdapter: central,
             lanes: try value(Self.lanesVariable).map { text throws(RigError) in try Self.lanes(text, first: Lane(peripheral: peripheral, central: central)) },
             share: try folder(Self.shareVariable), rigsFolder: try folder(Self.rigsFolderVariable),
-            systemBusAddress: value(Self.systemBusVariable))
+            systemBusAddress: value(Self.systemBusVariable), network: try RigNetwork(from: variables))
     }
 
     private static func adapterName(_ text: String, variable: String) throws(RigError) -> String {
@@ -122,6 +127,7 @@ public struct RigEnvironment: Sendable, Equatable {
         result[Self.shareVariable] = share
         result[Self.rigsFolderVariable] = rigsFolder
         result[Self.systemBusVariable] = systemBusAddress
+        if let network { result.merge(network.variables) { $1 } }
         return result
     }
 }

@@ -30,8 +30,16 @@ struct DoctorCommand: AsyncParsableCommand {
         print("  hci_vhci: \(facts.vhci ? "loaded" : facts.vhciModuleAvailable ? "module on disk, not loaded" : "no")")
         print("  uinput: \(facts.uinputPath.map { "\($0)\(facts.uinputWritable ? "" : " (not writable)")" } ?? (facts.uinputModuleAvailable ? "module on disk, not loaded" : "no"))")
         print("  bluetoothd: \(facts.bluetoothdRunning ? "running" : "not running")")
-        if let inside = try? RigOptions.environment(), inside.isInsideRig {
-            print("  lanes (scenarios hil run runs at once): \(inside.lanes.map(\.description).joined(separator: ", "))")
+        do {
+            let inside = try RigEnvironment.current()
+            if inside.isInsideRig {
+                print("  lanes (scenarios hil run runs at once): \(inside.lanes.map(\.description).joined(separator: ", "))")
+                DoctorNetwork.insideRig(inside).forEach { print($0) }
+            } else {
+                print(DoctorNetwork.outsideRig())
+            }
+        } catch {
+            print("  the rig's HIL_* variables: \(error)")
         }
         print("rigs (\(catalog.directory)):")
         var runnable = 0

@@ -1,0 +1,139 @@
+import Foundation
+
+/// The network transports' two hosts in a rig: the phone and the computer, each a network namespace with an
+/// address on the veth pair between them and its own system-style D-Bus with an avahi-daemon on it
+/// (`Rigs/net/two-hosts.sh`; the vm rig brings them up in its guest).
+///
+/// A rig passes them as six variables, all or none:
+///
+/// | variable | field | vm rig |
+/// |---|---|---|
+/// | `HIL_NET_PHONE_NETNS` | `phone.netns` | `hil-phone` |
+/// | `HIL_NET_PHONE_BUS` | `phone.bus` | `unix:path=/run/hil-net/phone/bus` |
+/// | `HIL_NET_PHONE_ADDRESS` | `phone.address` | `10.77.0.2` |
+/// | `HIL_NET_COMPUTER_NETNS` | `computer.netns` | `hil-computer` |
+/// | `HIL_NET_COMPUTER_BUS` | `computer.bus` | `unix:path=/run/hil-net/computer/bus` |
+/// | `HIL_NET_COMPUTER_ADDRESS` | `computer.address` | `10.77.0.1` |
+///
+/// Run a host's side with `ip netns exec NETNS` and `DBUS_SYSTEM_BUS_ADDRESS=BUS` (avahi's clients reach it as
+/// the system bus). When the variables are set, the avahi-daemons may still be probing their host names: wait
+/// for `org.freedesktop.Avahi.Server.GetState` to return 2 (running) before publishing or browsing.
+public struct RigNetwork: Sendable, Equatable {
+    /// One of the two hosts.
+    public struct Host: Sendable, Equatable, CustomStringConvertible {
+        /// The network namespace (`ip netns exec NETNS …`).
+        public var netns: String
+        /// The D-Bus address of the host's own system bus, where its avahi-daemon is (`unix:path=…`).
+        public var bus: String
+        /// The host's IPv4 address on the veth pair.
+        public var address: String
+
+        public init(netns: String, bus: String, address: String) {
+            self.netns = netns
+            self.bus = bus
+            self.address = address
+        }
+
+        public var description: String { "netns \(netns), \(address), bus \(bus)" }
+    }
+
+    /// Where the phone's side runs (the transports' client: it browses and connects).
+    public var phone: Host
+    /// Where the computer's side runs (`hil peripheral`'s network endpoints: they publish and listen).
+    public var computer: Host
+
+    public init(phone: Host, computer: Host) {
+        self.phone = phone
+        self.computer = computer
+    }
+
+    /// The hosts `Rigs/net/two-hosts.sh` makes.
+    public static let twoHosts = RigNetwork(
+        phone: Host(netns: "hil-phone", bus: "unix:path=/run/hil-net/phone/bus", address: "10.77.0.2"),
+        computer: Host(netns: "hil-computer", bus: "unix:path=/run/hil-net/computer/bus", address: "10.77.0.1"))
+
+    public static let phoneNetnsVariable = "HIL_NET_PHONE_NETNS"
+    public static let phoneBusVariable = "HIL_NET_PHONE_BUS"
+    public static let phoneAddressVariable = "HIL_NET_PHONE_ADDRESS"
+    public static let computerNetnsVariable = "HIL_NET_COMPUTER_NETNS"
+    public static let computerBusVariable = "HIL_NET_COMPUTER_BUS"
+    public static let computerAddressVariable = "HIL_NET_COMPUTER_ADDRESS"
+    /// The six, phone first.
+    public static let variableNames = [
+        phoneNetnsVariable, phoneBusVariable, phoneAddressVariable,
+        computerNetnsVariable, computerBusVariable, computerAddressVariable,
+    ]
+
+    private static let hint = "unset every HIL_NET_* variable, or run the command in the vm rig (`hil vm exec`), which sets them all; Rigs/net/two-hosts.sh env prints them"
+
+    /// Reads the six variables (empty counts as unset): nil when none is set.
+    /// - Throws: `RigError` naming the variable: some set but not all, a namespace that is not a plain name, a bus
+    ///   that is not a D-Bus address, an address that is not IPv4, or both hosts sharing one.
+    public init?(from variables: [String: String]) throws(RigError) {
+        let values = Self.variableNames.map { name in variables[name].flatMap { $0.isEmpty ? nil : $0 } }
+        if values.allSatisfy({ $0 == nil }) { return nil }
+        let missing = zip(Self.variableNames, values).filter { $0.1 == nil }.map(\.0)
+        guard missing.isEmpty else {
+            let set = zip(Self.variableNames, values).filter { $0.1 != nil }.map(\.0)
+            throw RigError(.rigFile, "\(missing.joined(separator: ", ")) not set, but \(set.joined(separator: ", ")) set: a rig sets all six HIL_NET_* variables or none",
+                           hint: Self.hint)
+        }
+        let phone = try Self.host(netns: values[0]!, bus: values[1]!, address: values[2]!, variables: Array(Self.variableNames[0..<3]))
+        let computer = try Self.host(netns: values[3]!, bus: values[4]!, address: values[5]!, variables: Array(Self.variableNames[3..<6]))
+        for (field, mine, theirs, name) in [("namespace", phone.netns, computer.netns, Self.computerNetnsVariable),
+                                            ("bus", phone.bus, computer.bus, Self.computerBusVariable),
+                                            ("address", phone.address, computer.address, Self.computerAddressVariable)]
+        where mine == theirs {
+            throw RigError(.rigFile, "\(name)=\(theirs) is the phone's \(field) too: the two hosts must not share one", hint: Self.hint)
+        }
+        self.init(phone: phone, computer: computer)
+    }
+
+    private static func host(netns: String, bus: String, address: String, variables: [String]) throws(RigError) -> Host {
+        guard isNamespaceName(netns) else {
+            throw RigError(.rigFile, "\(variables[0])=\(netns) is not a network namespace name such as hil-phone (letters, digits, '.', '_', '-')",
+                           hint: hint)
+        }
+        guard isBusAddress(bus) else {
+            throw RigError(.rigFile, "\(variables[1])=\(bus) is not a D-Bus address such as unix:path=/run/hil-net/phone/bus", hint: hint)
+        }
+        guard isIPv4(address) else {
+            throw RigError(.rigFile, "\(variables[2])=\(address) is not an IPv4 address such as 10.77.0.2", hint: hint)
+        }
+        return Host(netns: netns, bus: bus, address: address)
+    }
+
+    /// A name `ip netns` accepts: a file name under /run/netns.
+    static func isNamespaceName(_ text: String) -> Bool {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+        return !text.isEmpty && text.count <= 255 && !text.hasPrefix(".") && text.allSatisfy(allowed.contains)
+    }
+
+    /// `transport:key=value[,key=value…]`, as D-Bus addresses are; a `unix:path=` must be absolute.
+    static func isBusAddress(_ text: String) -> Bool {
+        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex, !text.contains(";") else { return false }
+        let pairs = text[text.index(after: colon)...].split(separator: ",", omittingEmptySubsequences: false)
+        guard !pairs.isEmpty else { return false }
+        for pair in pairs {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return false }
+            if text.hasPrefix("unix:"), parts[0] == "path", !parts[1].hasPrefix("/") { return false }
+        }
+        return true
+    }
+
+    /// A dotted-quad IPv4 address (`inet_pton`).
+    static func isIPv4(_ text: String) -> Bool {
+        var address = in_addr()
+        return inet_pton(AF_INET, text, &address) == 1
+    }
+
+    /// The six variables, to pass to a command in the rig.
+    public var variables: [String: String] {
+        [
+            Self.phoneNetnsVariable: phone.netns, Self.phoneBusVariable: phone.bus, Self.phoneAddressVariable: phone.address,
+            Self.computerNetnsVariable: computer.netns, Self.computerBusVariable: computer.bus,
+            Self.computerAddressVariable: computer.address,
+        ]
+    }
+}

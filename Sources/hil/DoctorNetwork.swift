@@ -1,0 +1,90 @@
+import Foundation
+import Rig
+
+/// `hil doctor`'s lines about the network transports' two hosts (`Rigs/net/two-hosts.sh`, `RigNetwork`): inside a
+/// rig, each host's namespace, address and avahi-daemon as they are now, or why there are none; outside, whether
+/// this machine has the tools to make them.
+enum DoctorNetwork {
+    /// Where the tools may be: PATH, and the sbin folders a non-root PATH leaves out.
+    private static let searchPath = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin") + ":/usr/sbin:/sbin"
+
+    /// The lines for a process inside a rig.
+    static func insideRig(_ environment: RigEnvironment) -> [String] {
+        guard let network = environment.network else {
+            if environment.rig == RigDefinition.Kind.vm.rawValue {
+                return ["  two hosts (network transports): none: the guest printed HIL-NET-ERROR with the reason (its logs: net.log,"
+                    + " net-*.log); as root `bash Rigs/net/two-hosts.sh check` lists what is missing"]
+            }
+            return ["  two hosts (network transports): none in a \(environment.rig ?? "") rig (the vm rig makes them; Rigs/net/two-hosts.sh up makes them on any Linux as root)"]
+        }
+        var lines = ["  two hosts (network transports):"]
+        for (name, host) in [("phone", network.phone), ("computer", network.computer)] {
+            let problems = problems(of: host)
+            let avahi = avahiState(host)
+            let verdict = problems.isEmpty && avahi == "running" ? "ok " : "NO "
+            lines.append("    \(verdict) \(name): netns \(host.netns), \(host.address), avahi \(avahi) (bus \(host.bus))")
+            lines += problems.map { "        → \($0)" }
+            if avahi != "running" && problems.isEmpty {
+                lines.append("        → avahi probes its host name for 1 to 3 s after the rig is ready; if it stays so, see net-\(name)-avahi.log")
+            }
+        }
+        return lines
+    }
+
+    /// The line for a machine outside any rig.
+    static func outsideRig() -> String {
+        let tools = ["ip": "iproute2", "avahi-daemon": "avahi-daemon", "avahi-browse": "avahi-utils"]
+        let missing = tools.keys.sorted().filter { ChildProcess.resolve($0, path: searchPath) == nil }
+        let found = tools.keys.sorted().filter { !missing.contains($0) }
+        var line = "  network transports' two hosts (Rigs/net/two-hosts.sh, made in the vm rig's guest): "
+        line += found.isEmpty ? "" : "\(found.joined(separator: ", ")) installed"
+        if !missing.isEmpty {
+            line += (found.isEmpty ? "" : "; ") + "\(missing.joined(separator: ", ")) not installed (Debian: "
+                + "\(missing.map { tools[$0]! }.joined(separator: ", "))) → run `bash Rigs/setup.sh`"
+        }
+        return line
+    }
+
+    /// What is wrong with a host's namespace or address, each as a fix.
+    private static func problems(of host: RigNetwork.Host) -> [String] {
+        guard FileManager.default.fileExists(atPath: "/run/netns/\(host.netns)") else {
+            return ["namespace \(host.netns) missing (no /run/netns/\(host.netns)): as root, `bash Rigs/net/two-hosts.sh up`"]
+        }
+        guard let text = run("ip", ["-n", host.netns, "-o", "-4", "addr", "show"]) else {
+            return ["cannot list the addresses in \(host.netns) (`ip -n \(host.netns) addr` failed; as root?)"]
+        }
+        guard text.split(separator: "\n").contains(where: { $0.contains(" inet \(host.address)/") }) else {
+            return ["\(host.address) is on no interface in \(host.netns): `bash Rigs/net/two-hosts.sh check`"]
+        }
+        return []
+    }
+
+    /// The avahi-daemon's state on the host's bus, in words.
+    private static func avahiState(_ host: RigNetwork.Host) -> String {
+        let reply = run("dbus-send", [
+            "--bus=\(host.bus)", "--print-reply=literal", "--reply-timeout=2000", "--dest=org.freedesktop.Avahi", "/",
+            "org.freedesktop.Avahi.Server.GetState",
+        ])
+        switch reply?.split(separator: " ").last.map(String.init) {
+        case "2": return "running"
+        case "1": return "registering (probing its host name)"
+        case "3": return "in a host name collision"
+        case "4": return "failed"
+        case let other?: return "in state \(other)"
+        case nil: return "not answering on its bus"
+        }
+    }
+
+    /// A tool's standard output when it exits 0 within 5 s; nil otherwise.
+    private static func run(_ tool: String, _ arguments: [String]) -> String? {
+        guard let executable = ChildProcess.resolve(tool, path: searchPath),
+            let process = try? ChildProcess(executable, arguments, output: .standardOutput, ownProcessGroup: false)
+        else { return nil }
+        let data = process.output?.readDataToEndOfFile() ?? Data()
+        guard let ended = process.wait(timeout: .seconds(5)) else {
+            process.teardownBlocking()
+            return nil
+        }
+        return ended.status == 0 ? String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : nil
+    }
+}
