@@ -8,14 +8,6 @@ import Rig
 import Verifier
 
 extension BLEPhoneLink {
-    /// An adapter powered off for the outage, powered on again by a task of its own.
-    struct AdapterOutage: LinkOutage {
-        var description: String
-        let restore: Task<(MonotonicTime, String), Never>
-
-        func restored() async -> (at: MonotonicTime, note: String) { await restore.value }
-    }
-
     /// Powers the computer's adapter (or, with `.phone`, the phone's) off for `outage`: the phone sees an
     /// unexpected disconnect.
     func takeDown(_ side: LinkSide, for outage: Duration) async throws -> any LinkOutage {
@@ -39,7 +31,7 @@ extension BLEPhoneLink {
         }
         try await waitUntilDisconnected(remote, what: "the link drop")
         let whose = side == .computer ? "the computer's" : "the phone's"
-        return AdapterOutage(description: "\(whose) adapter \(adapter) off", restore: restore)
+        return RestoringOutage(description: "\(whose) adapter \(adapter) off", restore: restore)
     }
 
     /// bluetoothd stops and starts again. The computer must notice, let go of what it holds, register its

@@ -17,6 +17,8 @@ final class TCPPhoneConnection: Sendable {
     private let deadAfter: Duration
     private let onStatus: @Sendable (StatusObservation) -> Void
     private let state = Mutex(State())
+    /// Held from taking a batch to its last byte sent, so batches leave in the order they were taken.
+    private let flushing = Mutex(())
     private let heartbeat = Mutex<Task<Void, Never>?>(nil)
 
     struct State {
@@ -75,37 +77,44 @@ final class TCPPhoneConnection: Sendable {
 
     /// Queues a message; it leaves in the next frame, at once when the last frame left 8 ms ago or more.
     func enqueue(_ message: PhoneMessage) async throws {
-        let now = ContinuousClock.now
-        enum Plan { case now([PhoneMessage]), later(ContinuousClock.Instant), queued }
-        let plan: Plan = state.withLock { state in
-            state.pending.append(message)
-            if state.flushScheduled { return .queued }
-            if let last = state.lastFrame, now - last < Self.frameInterval {
-                state.flushScheduled = true
-                return .later(last + Self.frameInterval)
+        let due: ContinuousClock.Instant? = try flushing.withLock { _ throws in
+            let now = ContinuousClock.now
+            enum Plan { case now([PhoneMessage]), later(ContinuousClock.Instant), queued }
+            let plan: Plan = state.withLock { state in
+                state.pending.append(message)
+                if state.flushScheduled { return .queued }
+                if let last = state.lastFrame, now - last < Self.frameInterval {
+                    state.flushScheduled = true
+                    return .later(last + Self.frameInterval)
+                }
+                state.lastFrame = now
+                defer { state.pending = [] }
+                return .now(state.pending)
             }
-            state.lastFrame = now
-            defer { state.pending = [] }
-            return .now(state.pending)
+            switch plan {
+            case .now(let batch):
+                try write(batch)
+                return nil
+            case .later(let due): return due
+            case .queued: return nil
+            }
         }
-        switch plan {
-        case .now(let batch): try write(batch)
-        case .later(let due):
-            Task { [self] in
-                try? await Task.sleep(until: due)
+        guard let due else { return }
+        Task { [self] in
+            try? await Task.sleep(until: due)
+            flushing.withLock { _ in
                 let batch = state.withLock { state in
                     defer { state.pending = []; state.flushScheduled = false; state.lastFrame = .now }
                     return state.pending
                 }
                 if !batch.isEmpty { try? write(batch) }
             }
-        case .queued: break
         }
     }
 
     /// Bytes that are not a command (a fault scenario's malformed payloads) go out as a frame body of their own.
     func sendRaw(_ body: [UInt8]) throws {
-        try check(socket.send(NetworkFrame.encode(body)))
+        try flushing.withLock { _ throws in try check(socket.send(NetworkFrame.encode(body))) }
         state.withLock { $0.lastFrame = .now }
     }
 

@@ -5,14 +5,6 @@ import Rig
 import ScenarioDriver
 
 extension TCPPhoneLink {
-    /// A network interface down for the outage, up again by a task of its own.
-    struct InterfaceOutage: LinkOutage {
-        var description: String
-        let restore: Task<(MonotonicTime, String), Never>
-
-        func restored() async -> (at: MonotonicTime, note: String) { await restore.value }
-    }
-
     /// The phone's side: its app's connection is reset (the computer gets an RST at once) and the phone host's
     /// interface goes down for the outage. The computer's side: the computer host's interface goes down, no RST;
     /// each side notices from its own heartbeat (the phone's unanswered pings, the computer's stall deadline).
@@ -38,7 +30,7 @@ extension TCPPhoneLink {
             guard ContinuousClock.now < deadline else { throw RunnerError("the phone did not notice the link drop within \(deadline)") }
             try await Task.sleep(for: .milliseconds(10))
         }
-        return InterfaceOutage(description: "\(side == .phone ? "the phone's" : "the computer's") interface \(interface) down", restore: restore)
+        return RestoringOutage(description: "\(side == .phone ? "the phone's" : "the computer's") interface \(interface) down", restore: restore)
     }
 
     /// `ip -n NETNS link set IFACE up|down`.
