@@ -99,6 +99,7 @@ public struct BenchRunner: Sendable {
             let main = try await stream(rate: settings.rateHz, count: settings.count, sender: sender, collector: collector, sends: &sends)
             streams.append((path, nil, main))
             progress("\(path): sent \(main.count) at \(Int(settings.rateHz)) Hz, achieved \(String(format: "%.0f", main.achievedHz)) Hz")
+            if let note = sender.note { progress(note) }
             guard settings.findMax else { continue }
             ladder: for rate in settings.ladderHz {
                 for repetition in 1...settings.repetitions {

@@ -66,6 +66,14 @@ struct BenchSender: Sendable {
         return phone
     }
 
+    /// What the path measured besides the streams: for tcp, the heartbeat's ping round trips (the latency the
+    /// iPad app shows).
+    var note: String? {
+        guard case .tcp(let phone) = client, let trips = phone.connection?.roundTrips.sorted(), !trips.isEmpty else { return nil }
+        return String(format: "%@: %d ping(s) answered, round trip p50 %.2f ms, max %.2f ms", path, trips.count, trips[trips.count / 2],
+                      trips[trips.count - 1])
+    }
+
     func close() {
         if case .socket(let fd) = client { Glibc.close(fd) }
         if case .tcp(let phone) = client { phone.close() }

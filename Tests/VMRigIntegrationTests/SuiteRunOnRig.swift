@@ -44,6 +44,10 @@ struct SuiteRunOnRig {
         #expect(text.contains("\"peripheral registered\""), "results.json has no phases")
         #expect(text.contains("\"link down, computer forgotten\""), "results.json has no teardown phase")
         #expect(text.contains("\"lanes\" : 1"), "results.json does not say how many lanes ran")
+        // The network scenarios ran over tcp: found over Bonjour, and the backoff's five tries before giving up.
+        #expect(text.contains(#""transport" : "tcp""#), "no scenario ran over tcp")
+        #expect(text.contains("\"computer found over Bonjour\""), "no Bonjour phase in results.json")
+        #expect(text.contains("5 tries backing off from 100.0 ms"), "the backoff scenario's message is missing")
         try Self.checkVerdicts(output.appendingPathComponent("results/results.json"), prepared: prepared, twins: twins.path)
     }
 
