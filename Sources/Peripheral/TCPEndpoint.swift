@@ -35,12 +35,13 @@ public final class TCPEndpoint: CommandEndpoint {
         let thread = Thread { [self] in acceptLoop(listener, host: host) }
         thread.name = "tcp-accept"
         thread.start()
-        log.info("listening on TCP port \(settings.port)" + (settings.netns.map { " in network namespace \($0)" } ?? ""))
-        if let bus = settings.avahiBus { try await publish(on: bus) }
+        let port = listener.localPort ?? settings.port
+        log.info("listening on TCP port \(port)" + (settings.netns.map { " in network namespace \($0)" } ?? ""))
+        if let bus = settings.avahiBus { try await publish(on: bus, port: port) }
         host.ready(name)
     }
 
-    private func publish(on bus: DBusConnection.Bus) async throws(PeripheralError) {
+    private func publish(on bus: DBusConnection.Bus, port: UInt16) async throws(PeripheralError) {
         let connection: DBusConnection
         do {
             connection = try await DBusConnection.connect(bus)
@@ -50,7 +51,7 @@ public final class TCPEndpoint: CommandEndpoint {
         }
         let hostName = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "Linux"
         let service = AvahiPublisher.Service(
-            name: settings.serviceName ?? "RemoteTouch on \(hostName)", type: TCPSettings.serviceType, port: settings.port,
+            name: settings.serviceName ?? "RemoteTouch on \(hostName)", type: TCPSettings.serviceType, port: port,
             txt: ["protocol=\(TCPSettings.protocolVersion)", "rate=120", "framing=u32be-json", "pairing=code6"])
         let publisher = AvahiPublisher(connection: connection, service: service) { [log] in log.info($0) }
         do {
@@ -62,7 +63,7 @@ public final class TCPEndpoint: CommandEndpoint {
             $0.publisher = publisher
             $0.bus = connection
         }
-        log.info("published \"\(publisher.publishedName)\" \(TCPSettings.serviceType) port \(settings.port) through avahi-daemon")
+        log.info("published \"\(publisher.publishedName)\" \(TCPSettings.serviceType) port \(port) through avahi-daemon")
     }
 
     private func acceptLoop(_ listener: TCPSocket, host: ComputerHost) {

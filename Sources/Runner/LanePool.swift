@@ -46,6 +46,12 @@ public final class LanePool: Sendable {
         }
     }
 
+    /// True when the item must have the rig to itself: its scenario does (`needsTheWholeRig`), or it runs over the
+    /// network, whose two hosts every lane shares (one computer host, one port 51423, one Bonjour name).
+    public static func runsAlone(_ item: Item) -> Bool {
+        item.transport != .ble || needsTheWholeRig(item.scenario)
+    }
+
     /// The order of work: with one lane, the items as given, in one batch. With more, per repeat: the scenarios
     /// that can share the rig as one batch run on every lane, then each that cannot, alone.
     public func batches(_ items: [Item]) -> [[Item]] {
@@ -53,9 +59,9 @@ public final class LanePool: Sendable {
         var batches: [[Item]] = []
         for repetition in Set(items.map(\.repetition)).sorted() {
             let round = items.filter { $0.repetition == repetition }
-            let shared = round.filter { !Self.needsTheWholeRig($0.scenario) }
+            let shared = round.filter { !Self.runsAlone($0) }
             if !shared.isEmpty { batches.append(shared) }
-            batches += round.filter { Self.needsTheWholeRig($0.scenario) }.map { [$0] }
+            batches += round.filter(Self.runsAlone).map { [$0] }
         }
         return batches
     }

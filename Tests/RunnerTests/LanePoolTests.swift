@@ -42,6 +42,15 @@ struct LanePoolTests {
         #expect(!LanePool.needsTheWholeRig(batches[0][0].scenario))
     }
 
+    @Test("two lanes: a tcp run goes alone (one computer host, one port, one Bonjour name for every lane)")
+    func tcpAlone() throws {
+        var items = try Self.items(["cursor/swipe-right.json", "clicks/tap-and-double-tap.json", "cursor/swipe-right.json"])
+        items[1].transport = .tcp
+        let batches = LanePool(lanes: Self.context(lanes: 2)).batches(items)
+        #expect(batches.map { $0.map(\.number) } == [[1, 3], [2]])
+        #expect(LanePool.runsAlone(items[1]) && !LanePool.runsAlone(items[0]))
+    }
+
     @Test("each lane has its adapters; the second on has its own uinput name; the phone picks its computer by address")
     func laneContexts() {
         let lanes = Self.context(lanes: 2)
