@@ -61,7 +61,7 @@ final class TCPPhoneLink: PhoneLink {
     /// Browses for the computer, resolves it, connects.
     func connect() async throws -> String {
         let found = try await discover(timeout: .seconds(Int64(10 * settings.latencyScale)))
-        try open(found, timeout: .seconds(Int64(5 * settings.latencyScale)))
+        try await open(found, timeout: .seconds(Int64(5 * settings.latencyScale)))
         return "\(found.address):\(found.port)"
     }
 
@@ -75,8 +75,20 @@ final class TCPPhoneLink: PhoneLink {
         return found
     }
 
-    private func open(_ computer: AvahiService, timeout: Duration) throws {
-        let socket = try TCPSocket.connect(to: computer.address, port: computer.port, netns: settings.phoneNetns, timeout: timeout)
+    /// Connects on a thread of its own: a try can block for its whole timeout (a computer host that is down), which
+    /// must not hold one of the few threads the driver's tasks run on.
+    private func open(_ computer: AvahiService, timeout: Duration) async throws {
+        let netns = settings.phoneNetns
+        let result: Result<TCPSocket, NetSocketError> = await withCheckedContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(returning: Result { () throws(NetSocketError) in
+                    try TCPSocket.connect(to: computer.address, port: computer.port, netns: netns, timeout: timeout)
+                })
+            }
+            thread.name = "tcp-connect"
+            thread.start()
+        }
+        let socket = try result.get()
         let connection = TCPPhoneConnection(
             socket: socket, pingInterval: .milliseconds(500), deadAfter: .milliseconds(Int64(2000 * settings.latencyScale))
         ) { [weak self] status in
@@ -139,7 +151,7 @@ final class TCPPhoneLink: PhoneLink {
     func reconnect(timeout: Duration) async -> String? {
         guard let computer = state.withLock({ $0.computer }) else { return "the phone knows no computer" }
         do {
-            try open(computer, timeout: timeout)
+            try await open(computer, timeout: timeout)
             return nil
         } catch {
             return "\(error)"
@@ -159,7 +171,7 @@ final class TCPPhoneLink: PhoneLink {
 
     func connectAgain(timeout: Duration) async -> String? {
         do {
-            try open(try await discover(timeout: timeout), timeout: timeout)
+            try await open(try await discover(timeout: timeout), timeout: timeout)
             return nil
         } catch {
             return "\(error)"

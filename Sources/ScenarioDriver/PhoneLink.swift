@@ -57,7 +57,7 @@ extension PhoneLink {
 public protocol LinkOutage: Sendable {
     /// What went down, for the step's message: "the computer's adapter hci0 off".
     var description: String { get }
-    /// Waits until the outage is over: when the radio came back, and what the rig noticed on the way.
+    /// Waits until the outage is over: when the radio or the network came back, and what the rig noticed on the way.
     func restored() async -> (at: MonotonicTime, note: String)
 }
 

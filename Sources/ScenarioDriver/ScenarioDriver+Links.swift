@@ -100,11 +100,11 @@ extension ScenarioDriver {
                 policy.attemptFailed(at: clock.now() - start)
             }
         }
-        // When the phone reached its verdict (connected, or gave up), not when the radio came back.
+        // When the phone reached its verdict (connected, or gave up), not when the radio or network came back.
         let ended = clock.now()
         let elapsedMs = (ended - start).milliseconds
         let (radioBack, note) = await down.restored()
-        let back = policy.state == .connected ? ", \(Self.format((ended - radioBack).milliseconds)) ms after the radio came back" : ""
+        let back = policy.state == .connected ? ", \(Self.format((ended - radioBack).milliseconds)) ms after the link came back" : ""
         let every = policy.doubling
             ? "backing off from \(Self.format(interval.milliseconds)) ms (tries at \(tries.joined(separator: ", ")) ms)"
             : "every \(Self.format(interval.milliseconds)) ms"
