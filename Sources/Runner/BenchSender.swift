@@ -49,10 +49,8 @@ struct BenchSender: Sendable {
 
     /// The virtual iPad, found over Bonjour, connected and paired with the code the computer shows, in basic mouse mode.
     private static func pairedTCP(_ context: ScenarioRunner.Context, _ peripheral: PeripheralUnderTest) async throws -> TCPPhoneLink {
-        guard let hosts = context.network else { throw RunnerError("the tcp path needs the rig's two hosts (HIL_NET_*)") }
-        let phone = try await TCPPhoneLink(settings: .init(
-            phoneNetns: hosts.phoneNetns, phoneBus: .address(hosts.phoneBus), computerNetns: hosts.computerNetns, serviceName: nil,
-            latencyScale: context.latencyScale), phase: { _ in })
+        let phone = try await TCPPhoneLink(
+            settings: .init(try context.networkHosts(for: "the tcp path"), latencyScale: context.latencyScale), phase: { _ in })
         _ = try await phone.connect()
         let before = peripheral.pairingCode()
         try await phone.requestPairing()

@@ -20,13 +20,7 @@ struct PairedSession {
         try await bluez.startDiscovery()
         var launch = PeripheralUnderTest.Launch(
             hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder)
-        if tcp {
-            guard let hosts = context.network else {
-                throw RunnerError("the tcp path needs the rig's two hosts (HIL_NET_*), and this rig has none: run in the vm rig, or see `hil doctor`")
-            }
-            launch.transportArguments = ["--transports", "ble,tcp", "--netns", hosts.computerNetns, "--avahi-bus", hosts.computerBus]
-            launch.endpoints = ["ble", "tcp"]
-        }
+        if tcp { launch = launch.servingTCP(on: try context.networkHosts(for: "the tcp path"), alsoBLE: true) }
         let peripheral = try await PeripheralUnderTest.start(launch)
         do {
             let node = try EvdevReader.waitForDevice(named: context.uinputName, timeout: .seconds(10))

@@ -43,10 +43,26 @@ public final class PeripheralUnderTest: Sendable {
         var generation = 1
         /// Started ahead, held before it touches the bus until `release` (`hil peripheral --start-when`).
         var held = false
-        /// The transports' options (`--transports tcp --netns …`); empty: BLE alone.
-        var transportArguments: [String] = []
-        /// The endpoints that must serve before the computer is ready (its ready file lists them).
+        /// The transports it serves (`--transports`); it is ready once each serves (its ready file lists them).
         var endpoints: [String] = ["ble"]
+        /// Where the tcp endpoint listens and publishes: the rig's computer host (`--netns`, `--avahi-bus`).
+        var network: ScenarioRunner.NetworkHosts?
+
+        /// The same, serving tcp (and BLE too when `alsoBLE`) in the rig's computer host.
+        func servingTCP(on hosts: ScenarioRunner.NetworkHosts, alsoBLE: Bool = false) -> Launch {
+            var launch = self
+            launch.endpoints = alsoBLE ? ["ble", "tcp"] : ["tcp"]
+            launch.network = hosts
+            return launch
+        }
+
+        /// `--transports …` and where tcp listens, when it serves more than BLE.
+        var transportArguments: [String] {
+            guard endpoints != ["ble"] else { return [] }
+            var arguments = ["--transports", endpoints.joined(separator: ",")]
+            if let network { arguments += ["--netns", network.computerNetns, "--avahi-bus", network.computerBus] }
+            return arguments
+        }
     }
 
     private init(_ launch: Launch) throws(RunnerError) {

@@ -36,6 +36,14 @@ public struct ScenarioRunner: Sendable {
         /// The rig's two hosts for the network transports; nil when it has none (tcp scenarios are then an error).
         public var network: NetworkHosts?
 
+        /// The rig's two hosts, or the error that `what` needs them and this rig has none.
+        func networkHosts(for what: String) throws -> NetworkHosts {
+            guard let network else {
+                throw RunnerError("\(what) needs the rig's two hosts (network namespaces with avahi-daemon, HIL_NET_*), and this rig has none: run in the vm rig, or see `hil doctor`")
+            }
+            return network
+        }
+
         public init(hil: String, peripheralAdapter: String, centralAdapter: String, uinputName: String, latencyScale: Double,
                     writePath: RunSettings.WritePath?, workDirectory: String)
         {
@@ -298,30 +306,16 @@ public struct ScenarioRunner: Sendable {
             phases.record("phone scanning")
             return link
         case .tcp:
-            let hosts = try networkHosts()
-            return try await TCPPhoneLink(settings: .init(
-                phoneNetns: hosts.phoneNetns, phoneBus: .address(hosts.phoneBus), computerNetns: hosts.computerNetns, serviceName: nil,
-                latencyScale: context.latencyScale), phase: phases.record)
+            return try await TCPPhoneLink(
+                settings: .init(try context.networkHosts(for: "the tcp transport"), latencyScale: context.latencyScale), phase: phases.record)
         }
-    }
-
-    private func networkHosts() throws -> NetworkHosts {
-        guard let hosts = context.network else {
-            throw RunnerError("the tcp transport needs the rig's two hosts (network namespaces with avahi-daemon, HIL_NET_*), and this rig has none: run in the vm rig, or see `hil doctor`")
-        }
-        return hosts
     }
 
     private func launch(_ scenario: Scenario, folder: String, transport: Transport = .ble) throws -> PeripheralUnderTest.Launch {
-        var launch = PeripheralUnderTest.Launch(
+        let launch = PeripheralUnderTest.Launch(
             hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder,
             lockoutSeconds: scenario.run.lockoutSeconds)
-        if transport == .tcp {
-            let hosts = try networkHosts()
-            launch.transportArguments = ["--transports", "tcp", "--netns", hosts.computerNetns, "--avahi-bus", hosts.computerBus]
-            launch.endpoints = ["tcp"]
-        }
-        return launch
+        return transport == .tcp ? launch.servingTCP(on: try context.networkHosts(for: "the tcp transport")) : launch
     }
 
     static func poll(for what: String, timeout: Duration, _ read: () -> String?) async throws -> String {

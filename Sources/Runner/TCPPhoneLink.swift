@@ -24,6 +24,14 @@ final class TCPPhoneLink: PhoneLink {
         /// Only this Bonjour instance name (nil: the first `_claude-controller._tcp` found).
         var serviceName: String?
         var latencyScale: Double
+
+        /// The phone on the rig's phone host, able to take either host's network down.
+        init(_ hosts: ScenarioRunner.NetworkHosts, latencyScale: Double) {
+            phoneNetns = hosts.phoneNetns
+            phoneBus = .address(hosts.phoneBus)
+            computerNetns = hosts.computerNetns
+            self.latencyScale = latencyScale
+        }
     }
 
     let settings: Settings
