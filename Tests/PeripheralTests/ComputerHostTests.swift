@@ -39,7 +39,9 @@ struct ComputerHostTests {
         var folder: String
     }
 
-    static func setUp() async throws -> Setup {
+    /// A host on a recording sink, with no endpoint yet: in-memory pairing (its codes recorded), status only when
+    /// asked, a ready file in a fresh folder.
+    static func host(devnode: String?) throws -> (host: ComputerHost, sink: RecordingSink, codes: ShownCodes, folder: String) {
         let folder = NSTemporaryDirectory() + "hil-host-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var configuration = PeripheralConfiguration(stateDirectory: folder)
@@ -50,7 +52,12 @@ struct ComputerHostTests {
         let sink = RecordingSink()
         let log = PeripheralLog(path: nil, echo: false)
         let processor = CommandProcessor(sink: sink, pairing: pairing, log: log)
-        let host = ComputerHost(configuration: configuration, log: log, pairing: pairing, processor: processor, devnode: "/dev/input/event9")
+        let host = ComputerHost(configuration: configuration, log: log, pairing: pairing, processor: processor, devnode: devnode)
+        return (host, sink, codes, folder)
+    }
+
+    static func setUp() async throws -> Setup {
+        let (host, sink, codes, folder) = try host(devnode: "/dev/input/event9")
         let endpoint = FakeEndpoint()
         try await host.start(endpoint)
         return Setup(host: host, endpoint: endpoint, sink: sink, codes: codes, folder: folder)

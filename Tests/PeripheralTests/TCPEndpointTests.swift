@@ -54,27 +54,23 @@ struct TCPEndpointTests {
     }
 
     static func setUp(stall: Duration = .seconds(5)) async throws -> Setup {
-        let folder = NSTemporaryDirectory() + "hil-tcp-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        var configuration = PeripheralConfiguration(stateDirectory: folder)
-        configuration.statusInterval = .seconds(3600)
-        let codes = ShownCodes()
-        let pairing = try PairingAuthority(stateFile: nil, onCodeShown: codes.record)
-        let sink = RecordingSink()
-        let log = PeripheralLog(path: nil, echo: false)
-        let processor = CommandProcessor(sink: sink, pairing: pairing, log: log)
-        let host = ComputerHost(configuration: configuration, log: log, pairing: pairing, processor: processor, devnode: nil)
+        let (host, sink, codes, _) = try ComputerHostTests.host(devnode: nil)
         var settings = TCPSettings()
         settings.port = 0
         settings.avahiBus = nil
         settings.stallTimeout = stall
-        let endpoint = TCPEndpoint(settings: settings, log: log)
+        let endpoint = TCPEndpoint(settings: settings, log: host.log)
         try await host.start(endpoint)
         return Setup(host: host, endpoint: endpoint, sink: sink, codes: codes, port: try #require(endpoint.port))
     }
 
     static func isPairing(_ message: ComputerMessage) -> Bool {
         if case .pairing = message { return true }
+        return false
+    }
+
+    static func isPong(_ message: ComputerMessage) -> Bool {
+        if case .pong = message { return true }
         return false
     }
 
@@ -98,7 +94,7 @@ struct TCPEndpointTests {
         let setup = try await Self.setUp()
         let phone = try LoopbackPhone(port: setup.port)
         phone.send(#"{"type":"ping","timestamp":1234.5}"#)
-        let (messages, _) = try phone.read { if case .pong = $0 { true } else { false } }
+        let (messages, _) = try phone.read(until: Self.isPong)
         guard case .pong(let ping, let received) = messages.last else { throw TestFailure("no pong: \(messages)") }
         #expect(ping == 1234.5)
         #expect(abs(received - Date().timeIntervalSince1970 * 1000) < 10_000)
@@ -116,7 +112,7 @@ struct TCPEndpointTests {
         #expect(setup.sink.frames.isEmpty)
         try Self.pair(phone, setup)
         phone.send(#"[{"type":"mouseMove","timestamp":3,"dx":10,"dy":-5},{"type":"rightClick","timestamp":4},{"type":"ping","timestamp":5}]"#)
-        _ = try phone.read { if case .pong = $0 { true } else { false } }
+        _ = try phone.read(until: Self.isPong)
         #expect(setup.sink.frames == [
             InputFrame([InputEvent(.relX, 10), InputEvent(.relY, -5)]),
             InputFrame([InputEvent(.btnRight, 1)]), InputFrame([InputEvent(.btnRight, 0)]),
@@ -136,14 +132,14 @@ struct TCPEndpointTests {
         try Self.pair(phone, setup)
         // The pairing above used timestamps 1 and 2; a frame at 2 is still monotonic, so go to 3 first.
         phone.send(#"{"type":"ping","timestamp":3}"#)
-        _ = try phone.read { if case .pong = $0 { true } else { false } }
+        _ = try phone.read(until: Self.isPong)
         phone.send(frame)
         let (messages, ended) = try phone.read(until: Self.isError)
         #expect(!ended)
         #expect(setup.sink.frames.isEmpty, "\(frame) injected \(setup.sink.frames)")
         phone.send(#"{"type":"leftClick","timestamp":10}"#)
         phone.send(#"{"type":"ping","timestamp":11}"#)
-        _ = try phone.read { if case .pong = $0 { true } else { false } }
+        _ = try phone.read(until: Self.isPong)
         #expect(setup.sink.frames.count == 2, "the connection is not usable after \(frame): \(messages)")
         await setup.host.stop()
     }
@@ -170,14 +166,14 @@ struct TCPEndpointTests {
         try Self.pair(phone, setup)
         phone.send(#"{"type":"dragStart","timestamp":3}"#)
         phone.send(#"{"type":"ping","timestamp":4}"#)
-        _ = try phone.read { if case .pong = $0 { true } else { false } }
+        _ = try phone.read(until: Self.isPong)
         #expect(setup.sink.frames.last == InputFrame([InputEvent(.btnLeft, 1)]))
         // Nothing for longer than the stall deadline: released, the connection stays.
         try await Task.sleep(for: .milliseconds(700))
         #expect(setup.sink.frames.last == InputFrame([InputEvent(.btnLeft, 0)]))
         phone.send(#"{"type":"dragStart","timestamp":5}"#)
         phone.send(#"{"type":"ping","timestamp":6}"#)
-        _ = try phone.read { if case .pong = $0 { true } else { false } }
+        _ = try phone.read(until: Self.isPong)
         #expect(setup.sink.frames.last == InputFrame([InputEvent(.btnLeft, 1)]))
         phone.socket.reset()
         try await Task.sleep(for: .milliseconds(200))
