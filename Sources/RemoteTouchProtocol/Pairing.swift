@@ -1,4 +1,4 @@
-import StrictJSON
+public import StrictJSON
 
 /// The one-time code the phone writes to the pairing characteristic: six ASCII digits, nothing else
 /// ("Data Format: 6-digit string"), e.g. the bytes of `"042917"`.
@@ -73,6 +73,11 @@ public struct PairingStatus: Sendable, Hashable {
     }
 
     public func encoded() -> [UInt8] {
+        JSONWriter().bytes(json)
+    }
+
+    /// The value `encoded()` writes (also nested in the TCP transport's `pairing` message).
+    public var json: JSONValue {
         var object = JSONObject([
             ("state", .string(state.rawValue)),
             ("attemptsRemaining", .number(Double(attemptsRemaining))),
@@ -80,7 +85,7 @@ public struct PairingStatus: Sendable, Hashable {
         if let secondsRemaining {
             object.set("secondsRemaining", .number(Double(secondsRemaining)))
         }
-        return JSONWriter().bytes(.object(object))
+        return .object(object)
     }
 
     public static func decode(_ bytes: some Collection<UInt8>) throws(ProtocolError) -> PairingStatus {

@@ -1,4 +1,4 @@
-import StrictJSON
+public import StrictJSON
 
 /// What the computer notifies on the status characteristic every 2 s (R5), as the seed's `StatusData`:
 /// `{"batteryLevel":85,"timestamp":785000000.5,"connectionQuality":90}`.
@@ -34,6 +34,11 @@ public struct StatusData: Sendable, Hashable {
     public var unixTime: Double { timestamp + Self.referenceDateOffset }
 
     public func encoded() -> [UInt8] {
+        JSONWriter().bytes(json)
+    }
+
+    /// The value `encoded()` writes (also nested in the TCP transport's `status` message).
+    public var json: JSONValue {
         var object = JSONObject([
             ("batteryLevel", .number(Double(batteryLevel))),
             ("timestamp", .number(timestamp)),
@@ -42,7 +47,7 @@ public struct StatusData: Sendable, Hashable {
         if let error {
             object.set("error", ["code": .string(error.code), "message": .string(error.message)])
         }
-        return JSONWriter().bytes(.object(object))
+        return .object(object)
     }
 
     /// Decodes a status notification. Unknown keys are ignored, as synthesized `Codable` ignores them.
