@@ -132,8 +132,9 @@ final class TCPPhoneConnection: Sendable {
         throw RunnerError("cannot send to the computer: \(reason)")
     }
 
-    /// Sends `body` and waits for the computer's pairing state (nil when the connection went first).
-    func pairing(_ body: PhoneMessage.Body, timeout: Duration) async throws -> (PairingStatus?, refusal: StatusError?) {
+    /// Sends `body` and waits for the computer's pairing state (nil when the connection went first or it did not
+    /// come within `timeout`); also the refusals the computer sent meanwhile (a wrong code's comes first).
+    func pairing(_ body: PhoneMessage.Body, timeout: Duration) async -> (status: PairingStatus?, refusals: [StatusError]) {
         let errorsBefore = errors.count
         let status: PairingStatus? = await withCheckedContinuation { continuation in
             let id = state.withLock { state in
@@ -153,8 +154,7 @@ final class TCPPhoneConnection: Sendable {
                 resumeWaiters(only: id)
             }
         }
-        let refusal = errors.dropFirst(errorsBefore).last { ["wrongCode", "lockedOut", "codeExpired", "noCode"].contains($0.code) }
-        return (status, refusal)
+        return (status, Array(errors.dropFirst(errorsBefore)))
     }
 
     // MARK: Receiving

@@ -124,21 +124,21 @@ final class TCPPhoneLink: PhoneLink {
     func closeFastPath() {}
 
     func requestPairing() async throws {
-        let (status, refusal) = try await connected().pairing(.pairingRequest, timeout: replyTimeout)
-        guard let status else { throw RunnerError("the computer did not answer the pairing request\(refusal.map { ": \($0.message)" } ?? "")") }
+        let (status, refusals) = try await connected().pairing(.pairingRequest, timeout: replyTimeout)
+        guard let status else { throw RunnerError("the computer did not answer the pairing request\(refusals.last.map { ": \($0.message)" } ?? "")") }
         state.withLock { $0.lastPairing = status }
     }
 
     func enterCode(_ digits: String) async throws -> PairingObservation {
-        let connection = try connected()
-        let before = connection.errors.count
-        let (status, refusal) = try await connection.pairing(.pair(code: digits), timeout: replyTimeout)
-        let other = connection.errors.dropFirst(before).last
+        let (status, refusals) = try await connected().pairing(.pair(code: digits), timeout: replyTimeout)
         guard let shown = status ?? state.withLock({ $0.lastPairing }) else {
-            throw RunnerError("the computer sent no pairing state after the code\(other.map { ": \($0.message)" } ?? "")")
+            throw RunnerError("the computer sent no pairing state after the code\(refusals.last.map { ": \($0.message)" } ?? "")")
         }
         state.withLock { $0.lastPairing = shown }
-        let refused = refusal ?? (status == nil ? other : nil)
+        // A refused code is answered with its refusal, then the pairing state; a code that did not decode with an
+        // error alone.
+        let pairingCodes = ["wrongCode", "lockedOut", "codeExpired", "noCode"]
+        let refused = refusals.last { pairingCodes.contains($0.code) } ?? (status == nil ? refusals.last : nil)
         return PairingObservation(refusal: refused.map { "\($0.code): \($0.message)" }, status: shown)
     }
 
