@@ -21,40 +21,31 @@ extension Shard: ExpressibleByArgument {
     public var defaultValueDescription: String { description }
 }
 
-/// `--paths dbus,fd` (hil bench): write paths, comma-separated, each one once.
-struct WritePaths: ExpressibleByArgument, CustomStringConvertible {
-    var paths: [RunSettings.WritePath]
+/// A comma-separated list of an option's values, each one once, in the order given: `--paths dbus,fd` (hil bench),
+/// `--transports ble,tcp` (hil peripheral). `--help` lists each value, and every value in both orders.
+struct CommaSeparated<Value>: ExpressibleByArgument, CustomStringConvertible
+where Value: RawRepresentable<String> & CaseIterable & Hashable & Sendable {
+    var values: [Value]
 
-    init(_ paths: [RunSettings.WritePath]) {
-        self.paths = paths
+    init(_ values: [Value]) {
+        self.values = values
     }
 
     init?(argument: String) {
-        let parsed = argument.split(separator: ",").map { RunSettings.WritePath(rawValue: String($0)) }
+        let parsed = argument.split(separator: ",").map { Value(rawValue: String($0)) }
         guard !parsed.isEmpty, parsed.allSatisfy({ $0 != nil }), Set(parsed).count == parsed.count else { return nil }
-        paths = parsed.compactMap { $0 }
+        values = parsed.compactMap { $0 }
     }
 
-    var description: String { paths.map(\.rawValue).joined(separator: ",") }
+    var description: String { values.map(\.rawValue).joined(separator: ",") }
     var defaultValueDescription: String { description }
-    static var allValueStrings: [String] { ["dbus", "fd", "dbus,fd", "fd,dbus"] }
+    static var allValueStrings: [String] {
+        let names = Value.allCases.map(\.rawValue)
+        return names + (names.count > 1 ? [names.joined(separator: ","), names.reversed().joined(separator: ",")] : [])
+    }
 }
 
-/// `--transports ble,tcp` (hil peripheral): the transports served at once, comma-separated, each one once.
-struct ComputerTransports: ExpressibleByArgument, CustomStringConvertible {
-    var transports: [PeripheralConfiguration.Transport]
-
-    init(_ transports: [PeripheralConfiguration.Transport]) {
-        self.transports = transports
-    }
-
-    init?(argument: String) {
-        let parsed = argument.split(separator: ",").map { PeripheralConfiguration.Transport(rawValue: String($0)) }
-        guard !parsed.isEmpty, parsed.allSatisfy({ $0 != nil }), Set(parsed).count == parsed.count else { return nil }
-        transports = parsed.compactMap { $0 }
-    }
-
-    var description: String { transports.map(\.rawValue).joined(separator: ",") }
-    var defaultValueDescription: String { description }
-    static var allValueStrings: [String] { ["ble", "tcp", "ble,tcp"] }
-}
+/// `--paths dbus,fd` (hil bench).
+typealias WritePaths = CommaSeparated<RunSettings.WritePath>
+/// `--transports ble,tcp` (hil peripheral).
+typealias ComputerTransports = CommaSeparated<PeripheralConfiguration.Transport>

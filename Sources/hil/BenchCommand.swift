@@ -88,7 +88,7 @@ struct BenchCommand: AsyncParsableCommand {
         var settings = BenchRunner.Settings()
         settings.count = count
         settings.rateHz = rate
-        let ble = paths.paths.map(\.rawValue)
+        let ble = paths.values.map(\.rawValue)
         switch transport {
         case .one(.ble): settings.paths = ble + (reference ? ble.map { "python-" + $0 } : [])
         case .one(.tcp): settings.paths = ["tcp"]

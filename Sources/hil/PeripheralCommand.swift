@@ -108,7 +108,7 @@ struct PeripheralCommand: AsyncParsableCommand {
         configuration.busName = busName
         configuration.readyFile = readyFile
         configuration.startSignal = startWhen.map(StartSignal.init(path:))
-        configuration.transports = transports.transports
+        configuration.transports = transports.values
         configuration.tcp.port = tcpPort
         configuration.tcp.netns = netns
         configuration.tcp.serviceName = serviceName
