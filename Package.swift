@@ -21,8 +21,8 @@ let package = Package(
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
-        // setns(2) for network namespaces (a GNU extension Swift's Glibc module does not declare).
-        .systemLibrary(name: "CNetNamespace"),
+        // GNU extensions Swift's Glibc module does not declare: setns(2), posix_spawn's closefrom.
+        .systemLibrary(name: "CLinux"),
         .systemLibrary(
             name: "CEvdev",
             pkgConfig: "libevdev",
@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "DBus", dependencies: ["CDBus"]),
 
         // TCP sockets for the network transports, opened in a network namespace when the rig has two hosts.
-        .target(name: "NetSocket", dependencies: ["CNetNamespace"]),
+        .target(name: "NetSocket", dependencies: ["CLinux"]),
 
         // Bonjour through avahi-daemon's D-Bus API: publish (entry groups), browse and resolve.
         .target(name: "Avahi", dependencies: ["DBus"]),
@@ -90,7 +90,7 @@ let package = Package(
         .target(name: "Report", dependencies: ["StrictJSON", "LatencyStats"]),
 
         // Rigs: definitions, the host probe, the vm guest.
-        .target(name: "Rig", dependencies: ["StrictJSON"]),
+        .target(name: "Rig", dependencies: ["StrictJSON", "CLinux"]),
 
         // Fuzzing: the decoders and their invariants (FuzzTargets), and the libFuzzer entry point (Fuzz/run.sh
         // builds it with -sanitize=fuzzer; built normally it replays a corpus).

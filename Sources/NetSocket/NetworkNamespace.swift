@@ -1,4 +1,4 @@
-import CNetNamespace
+import CLinux
 import Foundation
 import Synchronization
 

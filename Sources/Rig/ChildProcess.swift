@@ -84,8 +84,6 @@ public final class ChildProcess: Sendable {
         if captureOutput {
             posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
             if case .joined = mode { posix_spawn_file_actions_adddup2(&actions, fds[1], 2) }
-            posix_spawn_file_actions_addclose(&actions, fds[0])
-            posix_spawn_file_actions_addclose(&actions, fds[1])
         } else if case .file(let path) = mode {
             posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
@@ -93,6 +91,10 @@ public final class ChildProcess: Sendable {
             posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
         }
+        // The child keeps 0, 1 and 2 only. Without this it inherits every descriptor another thread has open
+        // without O_CLOEXEC at that moment: a pipe whose reader then waits for EOF until this child exits (a test
+        // that spawned `sleep 3600` held a concurrent `hil` run's output pipe open, and the reader hung).
+        SpawnActions.closeFrom(3, &actions)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

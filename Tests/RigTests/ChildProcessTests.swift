@@ -6,6 +6,23 @@ import Testing
 /// threads for minutes, and a child that ends by itself meanwhile would turn a teardown check into a timing check.
 @Suite("ChildProcess: spawn, await the exit, tear down by steps")
 struct ChildProcessTests {
+    @Test("a child inherits no other descriptor: a pipe another thread has open still ends when its writer closes")
+    func noInheritedDescriptors() async throws {
+        // A pipe opened without O_CLOEXEC, as Foundation's and others' are, while a child is spawned.
+        var fds: [Int32] = [-1, -1]
+        #expect(pipe(&fds) == 0)
+        let child = try ChildProcess("/bin/sleep", ["3600"], output: .inherit, ownProcessGroup: false)
+        close(fds[1])
+        // Had the child inherited the write end, the reader would see no end of file while it runs.
+        var reader = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
+        let ready = poll(&reader, 1, 2000)
+        var byte: UInt8 = 0
+        let count = ready == 1 ? read(fds[0], &byte, 1) : -1
+        close(fds[0])
+        _ = await child.teardown()
+        #expect(ready == 1 && count == 0, "the pipe did not end while the child ran: it holds the write end")
+    }
+
     @Test("the exit code comes back through the async monitor, not a poll")
     func exitCode() async throws {
         let child = try ChildProcess("/bin/sh", ["-c", "exit 3"], output: .inherit, ownProcessGroup: false)

@@ -1,0 +1,18 @@
+#ifndef HIL_CLINUX_SHIM_H
+#define HIL_CLINUX_SHIM_H
+/* Two GNU extensions of glibc that Swift's Glibc module, built without _GNU_SOURCE, does not declare. They are
+   declared here by hand rather than by defining _GNU_SOURCE, which would give this module's copies of the system
+   types (pid_t, fd_set…) other definitions than Glibc's. */
+#include <spawn.h>
+
+extern int setns(int fd, int nstype);
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
+
+/* setns(2) into a network namespace (CLONE_NEWNET, linux/sched.h). */
+static inline int hil_enter_network_namespace(int fd) { return setns(fd, 0x40000000); }
+
+/* A spawned child closes every descriptor from `from` on (glibc 2.34+), so it inherits no other thread's pipe. */
+static inline int hil_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
+#endif
