@@ -28,6 +28,8 @@ public final class BlueZCentral: Sendable {
         public var command: String
         public var status: String
         public var pairing: String
+        /// The hid transport's report characteristic (…9AC0); nil on a computer without it.
+        public var report: String?
     }
 
     /// Discovers a device advertising the RemoteTouch service (LE, filtered by UUID), connects to it and waits
@@ -97,7 +99,8 @@ public final class BlueZCentral: Sendable {
                let pairing = characteristic(RemoteTouchService.pairingUUID)
             {
                 return Peripheral(devicePath: device, address: BlueZ.address(ofDevicePath: device) ?? device,
-                                  command: command, status: status, pairing: pairing)
+                                  command: command, status: status, pairing: pairing,
+                                  report: characteristic(RemoteTouchService.reportUUID))
             }
             guard ContinuousClock.now < deadline else {
                 throw CentralError("\(device) has no RemoteTouch characteristics (\(RemoteTouchService.commandUUID) …) within \(timeout): is it the RemoteTouch peripheral?")

@@ -82,6 +82,29 @@ public struct CommandMapper: Sendable {
         }
     }
 
+    /// The frame for one pointer report (the hid and udp transports): button changes against what is held, motion
+    /// in counts, whole wheel notches (REL_WHEEL with its REL_WHEEL_HI_RES, 120 per notch, as a HID mouse's
+    /// driver emits them); one frame, or none when nothing changes. `buttons: false` leaves the buttons as they are
+    /// (a udp movement packet: its buttons byte is informational, buttons come over the control connection).
+    public mutating func pointer(_ input: PointerInput, buttons: Bool = true) -> [InputFrame] {
+        var events: [InputEvent] = []
+        if buttons {
+            for (bit, code) in [(MouseButtons.left, EventCode.btnLeft), (.right, .btnRight), (.middle, .btnMiddle)] {
+                let wanted = input.buttons.contains(bit)
+                guard held.contains(code) != wanted else { continue }
+                if wanted { held.append(code) } else { held.removeAll { $0 == code } }
+                events.append(wanted ? .press(code) : .release(code))
+            }
+        }
+        if input.dx != 0 { events.append(InputEvent(.relX, Int32(input.dx))) }
+        if input.dy != 0 { events.append(InputEvent(.relY, Int32(input.dy))) }
+        if input.wheel != 0 {
+            events.append(InputEvent(.relWheel, Int32(input.wheel)))
+            events.append(InputEvent(.relWheelHiRes, Int32(input.wheel * MappingTable.hiResUnitsPerNotch)))
+        }
+        return events.isEmpty ? [] : [InputFrame(events)]
+    }
+
     /// Releases every held key and button (the link dropped, or the central disconnected).
     public mutating func releaseAll() -> [InputFrame] {
         defer { held.removeAll() }

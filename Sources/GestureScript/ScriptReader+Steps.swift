@@ -27,6 +27,8 @@ extension ScriptReader {
                 preconditionFailure("a keyPress payload decoded to another command")
             }
             return .key(key, modifiers: modifiers)
+        case "network":
+            return .network(try networkConditions(body, at: at))
         case _ where !ScriptStep.names.contains(name):
             throw JSONSchemaError(at, "unknown step; expected one of \(ScriptStep.names.joined(separator: ", "))")
         default:
@@ -34,6 +36,30 @@ extension ScriptReader {
             if let gesture = try gestureStep(name, fields) { return gesture }
             return try controlStep(name, fields)
         }
+    }
+
+    /// `{"delayMs": 20, "jitterMs": 5, "lossPercent": 5}` (each optional, 0 when absent) or `"reset"` (nil).
+    private static func networkConditions(_ body: JSONValue, at: JSONPath) throws(JSONSchemaError) -> NetworkConditions? {
+        if case .string(let text) = body {
+            guard text == "reset" else { throw JSONSchemaError(at, "expected \"reset\" or {\"delayMs\", \"jitterMs\", \"lossPercent\"}, found \(text.debugDescription)") }
+            return nil
+        }
+        let step = StepFields(fields: try body.object(at: at), at: at)
+        try step.allow(["delayMs", "jitterMs", "lossPercent"])
+        let number = { (limit: Double) in
+            { (value: JSONValue, path: JSONPath) throws(JSONSchemaError) -> Double in
+                let number = try value.number(at: path)
+                guard (0...limit).contains(number) else { throw JSONSchemaError(path, "\(number) is outside 0...\(Int(limit))") }
+                return number
+            }
+        }
+        let conditions = NetworkConditions(
+            delayMs: try step.optional("delayMs", 0, number(10_000)), jitterMs: try step.optional("jitterMs", 0, number(10_000)),
+            lossPercent: try step.optional("lossPercent", 0, number(100)))
+        guard conditions.jitterMs <= conditions.delayMs else {
+            throw JSONSchemaError(at.appending("jitterMs"), "jitter \(conditions.jitterMs) ms is more than the delay \(conditions.delayMs) ms (netem would reorder most packets)")
+        }
+        return conditions
     }
 
     /// The gesture shorthands; nil for another kind.
@@ -101,6 +127,16 @@ extension ScriptReader {
             try step.allow(["count"])
             return .malformedWrites(count: try step.required("count") { value, path throws(JSONSchemaError) in
                 try value.integer(at: path, in: 1...100_000)
+            })
+        case "partition":
+            try step.allow(["forMs"])
+            return .partition(try step.required("forMs", StepFields.ms))
+        case "forgedPackets":
+            try step.allow(["count", "from"])
+            return .forgedPackets(count: try step.required("count") { value, path throws(JSONSchemaError) in
+                try value.integer(at: path, in: 1...100_000)
+            }, from: try step.optional("from", .attacker) { value, path throws(JSONSchemaError) in
+                try value.enumeration(ForgedSource.self, at: path)
             })
         case "pair":
             try step.allow(["code"])

@@ -36,6 +36,14 @@ public enum ScriptStep: Sendable, Hashable {
     /// A hostile phone writes this many malformed commands as fast as the link takes them (broken and truncated
     /// JSON, random bytes, huge numbers, NaN, unknown cases, deep nesting).
     case malformedWrites(count: Int)
+    /// The network between the phone and computer hosts gets these conditions (the kernel's netem on both hosts'
+    /// interfaces), until the next `network` step; nil: back to none (`"reset"`). Network transports only.
+    case network(NetworkConditions?)
+    /// The network between the hosts drops every packet for the duration (netem loss 100 %, no RST, the
+    /// interfaces stay up), as a Wi-Fi that stops carrying anything. Network transports only.
+    case partition(Duration)
+    /// A host that is not the phone sends this many movement packets to the computer's UDP port (udp only).
+    case forgedPackets(count: Int, from: ForgedSource)
 
     /// The step's key in JSON, which is also how people name it.
     public var name: String {
@@ -62,13 +70,17 @@ public enum ScriptStep: Sendable, Hashable {
         case .restartPeripheral: "restartPeripheral"
         case .pair: "pair"
         case .malformedWrites: "malformedWrites"
+        case .network: "network"
+        case .partition: "partition"
+        case .forgedPackets: "forgedPackets"
         }
     }
 
     public static let names = [
         "swipe", "tap", "doubleTap", "longPress", "drag", "twoFingerTap", "scroll", "pinch", "threeFingerSwipe",
         "touches", "button", "mode", "key", "text", "wait", "linkDrop",
-        "disconnect", "reconnect", "restartBluetoothd", "restartPeripheral", "pair", "malformedWrites",
+        "disconnect", "reconnect", "restartBluetoothd", "restartPeripheral", "pair", "malformedWrites", "network", "partition",
+        "forgedPackets",
     ]
 
     /// Where gestures happen when a step does not say: the middle of an iPhone's touchpad area.
@@ -78,14 +90,14 @@ public enum ScriptStep: Sendable, Hashable {
     public var isLinkAction: Bool { Self.linkActionNames.contains(name) }
 
     /// The names of the steps that act on the link, for checks made on the JSON before a step is read.
-    public static let linkActionNames = ["linkDrop", "disconnect", "reconnect", "restartBluetoothd", "restartPeripheral"]
+    public static let linkActionNames = ["linkDrop", "disconnect", "reconnect", "restartBluetoothd", "restartPeripheral", "partition"]
 
     /// Whether the step puts fingers on the screen (so it cannot start while a `touches` step holds some down).
     public var touchesTheScreen: Bool {
         switch self {
         case .swipe, .tap, .doubleTap, .longPress, .drag, .twoFingerTap, .scroll, .pinch, .threeFingerSwipe, .touches: true
         case .button, .mode, .key, .text, .wait, .linkDrop, .disconnect, .reconnect, .restartBluetoothd, .restartPeripheral, .pair,
-             .malformedWrites:
+             .malformedWrites, .network, .partition, .forgedPackets:
             false
         }
     }
@@ -128,7 +140,8 @@ public enum ScriptStep: Sendable, Hashable {
             return [TimedInput(start, .key(key, modifiers: modifiers))]
         case .text(let string):
             return [TimedInput(start, .text(string))]
-        case .wait, .linkDrop, .disconnect, .reconnect, .restartBluetoothd, .restartPeripheral, .pair, .malformedWrites:
+        case .wait, .linkDrop, .disconnect, .reconnect, .restartBluetoothd, .restartPeripheral, .pair, .malformedWrites, .network,
+             .partition, .forgedPackets:
             return []
         }
     }
@@ -146,6 +159,35 @@ public enum PairCode: Sendable, Hashable {
     case shown
     case wrong
     case digits(String)
+}
+
+/// Delay, jitter and loss on the network between the hosts (`tc qdisc … netem delay D J loss L%`), applied to each
+/// host's outgoing packets, so a round trip sees the delay twice and each direction loses `lossPercent`.
+public struct NetworkConditions: Sendable, Hashable, CustomStringConvertible {
+    public var delayMs: Double
+    public var jitterMs: Double
+    public var lossPercent: Double
+
+    public init(delayMs: Double = 0, jitterMs: Double = 0, lossPercent: Double = 0) {
+        self.delayMs = delayMs
+        self.jitterMs = jitterMs
+        self.lossPercent = lossPercent
+    }
+
+    public var description: String {
+        "delay \(delayMs) ms ± \(jitterMs) ms, loss \(lossPercent) %"
+    }
+}
+
+/// Who sends a `forgedPackets` step's packets: the rig's third host (another device on the same network), or the
+/// phone's host from a port no session bound (a stale app instance, a replay tool on the phone).
+public enum ForgedSource: String, Sendable, Hashable, CaseIterable {
+    case attacker, phone
+
+    /// The i-th forged packet: a plausible movement to the right (5, 6 or 7 counts), as the phone would send it.
+    public static func packet(_ index: Int) -> UDPPacket {
+        UDPPacket(header: .movement, dx: 5 + index % 3, dy: 0)
+    }
 }
 
 /// Whose radio a `linkDrop` turns off.

@@ -118,6 +118,13 @@ public final class TCPSocket: Sendable {
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_KEEPCNT, &count, size)
     }
 
+    /// The kernel aborts the connection (ETIMEDOUT) when sent data stays unacknowledged this long
+    /// (`TCP_USER_TIMEOUT`): how an app notices a network that stopped carrying packets without waiting minutes.
+    public func setUserTimeout(_ timeout: Duration) {
+        var milliseconds = UInt32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_USER_TIMEOUT, &milliseconds, socklen_t(MemoryLayout<UInt32>.size))
+    }
+
     /// A blocking `receive` returns `.timedOut` after `timeout` without data (zero: wait forever).
     public func setReceiveTimeout(_ timeout: Duration) { setTimeout(SO_RCVTIMEO, timeout) }
 

@@ -12,7 +12,8 @@ import Synchronization
 public final class CommandProcessor: Sendable {
     /// What became of one write.
     public enum Outcome: Sendable, Equatable {
-        case injected(command: Command, frames: [InputFrame], times: [MonotonicTime])
+        /// `command` is nil for a pointer report.
+        case injected(command: Command?, frames: [InputFrame], times: [MonotonicTime])
         case refused(StatusError)
     }
 
@@ -44,12 +45,37 @@ public final class CommandProcessor: Sendable {
     /// Handles one write of the command characteristic by `central` (its Bluetooth address).
     public func handle(_ bytes: [UInt8], from central: String) -> Outcome {
         let received = MonotonicTime.now()
-        let outcome = process(bytes, from: central, received: received)
+        return recorded(process(bytes, from: central, received: received), received: received, payload: bytes)
+    }
+
+    /// Handles one pointer report by `session`: a 6-byte `HIDReport` (hid) or a 5-byte `UDPPacket` (udp, whose
+    /// buttons byte is informational: only 0xAA movement is accepted). Same paired check, one mapper, one lock.
+    /// In the receipts its payload is `PointerPayload.text`.
+    public func handlePointer(_ bytes: [UInt8], from session: String, transport: PointerPayload.Transport) -> Outcome {
+        let received = MonotonicTime.now()
+        let payload = Array(PointerPayload.text(bytes, transport: transport).utf8)
+        guard pairing.isPaired(session) else {
+            return recorded(refuse("notPaired", "\(session) is not paired: a \(transport.rawValue) report from it injects nothing", payload),
+                            received: received, payload: payload)
+        }
+        let input: PointerInput
+        do {
+            input = try PointerPayload.decode(bytes, transport: transport)
+        } catch {
+            return recorded(refuse("invalidReport", error.description, payload), received: received, payload: payload)
+        }
+        let outcome = inject(received: received, payload: payload) { mapper throws(MappingError) in
+            mapper.pointer(input, buttons: transport == .hid)
+        }
+        return recorded(outcome, received: received, payload: payload)
+    }
+
+    private func recorded(_ outcome: Outcome, received: MonotonicTime, payload: [UInt8]) -> Outcome {
         if let receipts {
             if case .injected(_, _, let times) = outcome {
-                receipts.record(received: received, written: times, payload: bytes)
+                receipts.record(received: received, written: times, payload: payload)
             } else {
-                receipts.record(received: received, written: nil, payload: bytes)
+                receipts.record(received: received, written: nil, payload: payload)
             }
         }
         return outcome
@@ -65,12 +91,19 @@ public final class CommandProcessor: Sendable {
         } catch {
             return refuse("invalidCommand", error.description, bytes)
         }
-        return mapper.withLock { mapper -> Outcome in
+        return inject(command: command, received: received, payload: bytes) { mapper throws(MappingError) in try mapper.map(command) }
+    }
+
+    /// Maps under the one lock and writes the frames to uinput.
+    private func inject(command: Command? = nil, received: MonotonicTime, payload: [UInt8],
+                        _ map: (inout CommandMapper) throws(MappingError) -> [InputFrame]) -> Outcome
+    {
+        mapper.withLock { mapper -> Outcome in
             let frames: [InputFrame]
             do throws(MappingError) {
-                frames = try mapper.map(command)
+                frames = try map(&mapper)
             } catch {
-                return refuse("invalidCommand", error.message, bytes)
+                return refuse("invalidCommand", error.message, payload)
             }
             do throws(EvdevError) {
                 let times = try sink.emit(frames)
@@ -94,6 +127,16 @@ public final class CommandProcessor: Sendable {
         receipts?.record(received: .now(), written: nil, payload: bytes)
         if case .refused(let error) = refuse(code, message, bytes) { return error }
         return StatusError(code: code, message: message)
+    }
+
+    /// A pointer report refused before it reached a session (a udp packet from a source no paired session is
+    /// bound to): in the receipts as refused; logged only when `logged` (the caller limits a flood's lines).
+    public func refusedPointer(_ bytes: [UInt8], transport: PointerPayload.Transport, source: String, code: String, message: String,
+                               logged: Bool)
+    {
+        let payload = Array(PointerPayload.text(bytes, transport: transport, source: source).utf8)
+        receipts?.record(received: .now(), written: nil, payload: payload)
+        if logged { _ = refuse(code, message, payload) }
     }
 
     /// Writes out the receipts still buffered.

@@ -14,6 +14,7 @@ extension GattEndpoint {
                 ])
             ])
             try await connection.export(path.commandPath, [commandInterface()])
+            try await connection.export(path.reportPath, [reportInterface()])
             try await connection.export(path.statusPath, [statusInterface()])
             try await connection.export(path.pairingPath, [pairingInterface()])
             try await connection.export(path.advertisementPath, [advertisementInterface()])
@@ -40,6 +41,23 @@ extension GattEndpoint {
         ], properties: [
             Self.uuid(RemoteTouchService.commandUUID), Self.inService,
             DBusProperty("Flags", "as", get: { .strings(["write", "write-without-response"]) }),
+            DBusProperty("WriteAcquired", "b", get: { [self] in .bool(status.withLock { !$0.writers.isEmpty }) }),
+        ])
+    }
+
+    /// Report `…9AC0` (the hid transport): write without response, one 6-byte report per write; `AcquireWrite`.
+    private func reportInterface() -> DBusInterface {
+        DBusInterface(BlueZ.gattCharacteristic, methods: [
+            DBusMethod("WriteValue", in: "aya{sv}", .immediate { [self] call throws(DBusError) in
+                try reportWritten(call.body[0].bytesValue ?? [], options: call.body[1])
+                return []
+            }),
+            DBusMethod("AcquireWrite", in: "a{sv}", out: "hq", .immediate { [self] call throws(DBusError) in
+                try acquireWrite(options: call.body[0], reports: true)
+            }),
+        ], properties: [
+            Self.uuid(RemoteTouchService.reportUUID), Self.inService,
+            DBusProperty("Flags", "as", get: { .strings(["write-without-response"]) }),
             DBusProperty("WriteAcquired", "b", get: { [self] in .bool(status.withLock { !$0.writers.isEmpty }) }),
         ])
     }

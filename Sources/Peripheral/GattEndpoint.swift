@@ -116,19 +116,35 @@ public final class GattEndpoint: CommandEndpoint {
         }
     }
 
-    func acquireWrite(options: DBusValue) throws(DBusError) -> [DBusValue] {
+    /// A write of the report characteristic (the hid transport): write without response, so a refusal is counted
+    /// and logged but cannot be answered with a D-Bus error the phone would see.
+    func reportWritten(_ bytes: [UInt8], options: DBusValue) throws(DBusError) {
+        let central = try Self.central(options)
+        if case .refused(let error) = host.processor.handlePointer(bytes, from: central, transport: .hid) {
+            host.publishStatus(error: error)
+        }
+    }
+
+    /// `AcquireWrite` of the command characteristic (each packet a command) or of the report characteristic (each
+    /// packet a report): a socket the central's writes arrive on, until it closes.
+    func acquireWrite(options: DBusValue, reports: Bool = false) throws(DBusError) -> [DBusValue] {
         let central = try Self.central(options)
         let (channel, theirs, mtu) = try Self.channel(options)
+        let what = reports ? "report" : "command"
         status.withLock { $0.writers.append(channel) }
         channel.startReading(mtu: mtu, { [self] packet in
-            _ = host.command(packet, from: central)
+            if reports {
+                try? reportWritten(packet, options: options)
+            } else {
+                _ = host.command(packet, from: central)
+            }
         }, ended: { [self] in
             status.withLock { $0.writers.removeAll { $0 === channel } }
             channel.close()
-            log.info("acquired write channel of \(central) closed")
-            host.sessionEnded(central, reason: "write channel of \(central) closed")
+            log.info("acquired \(what) write channel of \(central) closed")
+            host.sessionEnded(central, reason: "\(what) write channel of \(central) closed")
         })
-        log.info("central \(central) acquired the command characteristic (MTU \(mtu))")
+        log.info("central \(central) acquired the \(what) characteristic (MTU \(mtu))")
         return [.fileDescriptor(theirs), .uint16(UInt16(clamping: mtu))]
     }
 

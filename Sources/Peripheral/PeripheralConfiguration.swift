@@ -32,11 +32,15 @@ public struct PeripheralConfiguration: Sendable {
     public var transports: [Transport] = [.ble]
     /// The TCP endpoint's port, namespace and Bonjour publishing.
     public var tcp = TCPSettings()
+    /// The udp transport's control port, movement port and namespace.
+    public var udp = TCPSettings.udp()
 
-    /// A transport the computer can serve.
+    /// A transport the computer can serve. `ble` is the GATT service, which also carries the hid transport's
+    /// report characteristic.
     public enum Transport: String, Sendable, CaseIterable {
         case ble
         case tcp
+        case udp
     }
 
     public init(stateDirectory: String) {
@@ -48,6 +52,7 @@ public struct PeripheralConfiguration: Sendable {
     public static let servicePath = applicationPath + "/service0"
     public static let commandPath = servicePath + "/command"
     public static let statusPath = servicePath + "/status"
+    public static let reportPath = servicePath + "/report"
     public static let pairingPath = servicePath + "/pairing"
     public static let advertisementPath = applicationPath + "/advertisement0"
     public static let agentPath = applicationPath + "/agent"

@@ -65,6 +65,7 @@ public final class RemoteTouchPeripheral: Sendable {
         do {
             if let gatt { try await host.start(gatt) }
             if configuration.transports.contains(.tcp) { try await host.start(TCPEndpoint(settings: configuration.tcp, log: log)) }
+            if configuration.transports.contains(.udp) { try await host.start(TCPEndpoint(settings: configuration.udp, log: log)) }
         } catch {
             await host.stop()
             throw error

@@ -10,14 +10,16 @@ import Synchronization
 /// `PhoneMessage`), one `TCPSession` per connection. Everything after decoding — paired?, map, inject, pairing,
 /// lockout, status — is the `ComputerHost`'s, as for BLE.
 public final class TCPEndpoint: CommandEndpoint {
-    public let name = "tcp"
+    public var name: String { settings.name }
     let settings: TCPSettings
     let log: PeripheralLog
-    private let state = Mutex<(listener: TCPSocket?, sessions: [TCPSession], publisher: AvahiPublisher?, bus: DBusConnection?)>(
-        (nil, [], nil, nil))
+    private let state = Mutex<(listener: TCPSocket?, sessions: [TCPSession], publisher: AvahiPublisher?, bus: DBusConnection?,
+                               movement: UDPMovement?)>((nil, [], nil, nil, nil))
 
     /// The port it listens on, once started (the kernel's choice when `settings.port` is 0).
     public var port: UInt16? { state.withLock { $0.listener?.localPort } }
+    /// The UDP movement port, once started (udp).
+    public var udpPort: UInt16? { state.withLock { $0.movement?.port } }
 
     public init(settings: TCPSettings, log: PeripheralLog) {
         self.settings = settings
@@ -32,6 +34,18 @@ public final class TCPEndpoint: CommandEndpoint {
             throw PeripheralError(error.message, hint: error.hint)
         }
         state.withLock { $0.listener = listener }
+        if let udpPort = settings.udpPort {
+            let movement: UDPMovement
+            do {
+                movement = try UDPMovement(port: udpPort, netns: settings.netns, log: log)
+            } catch {
+                listener.close()
+                throw PeripheralError(error.message, hint: error.hint)
+            }
+            state.withLock { $0.movement = movement }
+            movement.start(host)
+            log.info("taking UDP movement packets on port \(movement.port ?? udpPort)")
+        }
         let thread = Thread { [self] in acceptLoop(listener, host: host) }
         thread.name = "tcp-accept"
         thread.start()
@@ -69,10 +83,19 @@ public final class TCPEndpoint: CommandEndpoint {
     private func acceptLoop(_ listener: TCPSocket, host: ComputerHost) {
         while let (socket, peer, port) = listener.accept() {
             socket.setKeepAlive(idle: 2, interval: 1, count: 3)
-            let session = TCPSession(socket: socket, peer: peer, port: port, host: host, log: log, stallTimeout: settings.stallTimeout)
-            state.withLock { $0.sessions.append(session) }
+            let movement = state.withLock { $0.movement }
+            let session = TCPSession(socket: socket, transport: name, peer: peer, port: port, host: host, log: log,
+                                     stallTimeout: settings.stallTimeout, movement: movement)
+            // One phone, one session: a phone that connects again (its link went and it noticed first) replaces
+            // its old connection, whose held keys and buttons are released now rather than at its stall deadline.
+            let replaced = state.withLock { state in
+                defer { state.sessions.append(session) }
+                return state.sessions.filter { $0.id == session.id }
+            }
+            for old in replaced { old.replace(reason: "the phone connected again from port \(port)") }
             log.info("phone \(session.id) connected from port \(port)")
             session.start { [self] in
+                movement?.unbind(session.connection)
                 state.withLock { $0.sessions.removeAll { $0 === session } }
             }
         }
@@ -87,10 +110,11 @@ public final class TCPEndpoint: CommandEndpoint {
 
     /// Withdraws the Bonjour service, stops listening, closes every session.
     public func stop() async {
-        let (listener, sessions, publisher, bus) = state.withLock { state in
-            defer { state = (nil, [], nil, nil) }
+        let (listener, sessions, publisher, bus, movement) = state.withLock { state in
+            defer { state = (nil, [], nil, nil, nil) }
             return state
         }
+        movement?.stop()
         await publisher?.stop()
         bus?.close()
         listener?.close()

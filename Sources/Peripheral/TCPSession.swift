@@ -12,14 +12,24 @@ import Synchronization
 /// paired. Nothing arriving for `stallTimeout` (the phone pings every second) releases what it holds.
 final class TCPSession: Sendable {
     let id: String
+    let peer: String
+    private let movement: UDPMovement?
     private let socket: TCPSocket
     private let host: ComputerHost
     private let log: PeripheralLog
     private let stallTimeout: Duration
-    private let state = Mutex<(lastTimestamp: Double?, stalled: Bool, closing: String?)>((nil, false, nil))
+    private let state = Mutex<(lastTimestamp: Double?, stalled: Bool, closing: String?, replaced: Bool)>((nil, false, nil, false))
+    /// This connection, among the phone's (`tcp:10.77.0.2 port 40312`): what a UDP binding belongs to.
+    var connection: String { "\(id) port \(port)" }
+    private let port: UInt16
 
-    init(socket: TCPSocket, peer: String, port: UInt16, host: ComputerHost, log: PeripheralLog, stallTimeout: Duration) {
-        id = "tcp:\(peer)"
+    init(socket: TCPSocket, transport: String, peer: String, port: UInt16, host: ComputerHost, log: PeripheralLog,
+         stallTimeout: Duration, movement: UDPMovement? = nil)
+    {
+        id = "\(transport):\(peer)"
+        self.peer = peer
+        self.port = port
+        self.movement = movement
         self.socket = socket
         self.host = host
         self.log = log
@@ -33,7 +43,8 @@ final class TCPSession: Sendable {
             let reason = readLoop()
             socket.close()
             log.info("phone \(id) disconnected: \(reason)")
-            host.sessionEnded(id, reason: "TCP session \(id) ended (\(reason))")
+            // A replaced session's keys were released when its phone connected again; the new one's are not its own.
+            if !state.withLock({ $0.replaced }) { host.sessionEnded(id, reason: "TCP session \(id) ended (\(reason))") }
             ended()
         }
         thread.name = "tcp-session"
@@ -116,6 +127,15 @@ final class TCPSession: Sendable {
             // The refusal first, so the phone has it when the pairing state it waits for arrives.
             if let refusal = (try? host.pairingWrite(Array(code.utf8), by: id)) ?? nil { send(.error(refusal)) }
             send(.pairing(pairingStatus()))
+        case .bindUDP(let port):
+            guard let movement else {
+                return StatusError(code: "noUDP", message: "this computer takes no UDP movement on its \(id.prefix { $0 != ":" }) transport: use the udp transport's control port")
+            }
+            guard host.pairing.isPaired(id) else {
+                return StatusError(code: "notPaired", message: "\(id) is not paired: UDP movement is bound only to a paired session")
+            }
+            movement.bind(address: peer, port: port, to: id, connection: connection)
+            send(.udpBound(address: peer, port: port))
         case .pinchStart, .pinchEnd:
             guard host.pairing.isPaired(id) else {
                 return StatusError(code: "notPaired", message: "\(id) is not paired: send pairingRequest, then pair with the code shown on this computer")
@@ -144,6 +164,14 @@ final class TCPSession: Sendable {
     /// Status and refusals: dropped when the phone is not reading.
     func sendNow(_ frame: [UInt8]) {
         _ = socket.sendNow(frame)
+    }
+
+    /// The phone connected again: what this session holds is released now (before the new session's first
+    /// command), and its end later releases nothing.
+    func replace(reason: String) {
+        state.withLock { $0.replaced = true }
+        host.sessionEnded(id, reason: "TCP session \(connection) replaced (\(reason))")
+        close(reason: reason)
     }
 
     /// Says why, then closes; the reader thread ends the session.

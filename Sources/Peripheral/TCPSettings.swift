@@ -8,7 +8,11 @@ public struct TCPSettings: Sendable {
     public static let serviceType = NetworkService.type
     public static let protocolVersion = NetworkService.protocolVersion
 
+    /// The transport's name: `tcp`, or `udp` (a control connection with UDP movement beside it).
+    public var name = "tcp"
     public var port = TCPSettings.defaultPort
+    /// Also take movement packets on this UDP port (the udp transport); nil: none.
+    public var udpPort: UInt16?
     /// Listen in this network namespace (`ip netns`), as the rig's computer host; nil for the process's own.
     public var netns: String?
     /// The bus avahi-daemon is on; nil: do not publish over Bonjour.
@@ -19,4 +23,15 @@ public struct TCPSettings: Sendable {
     public var stallTimeout: Duration = .seconds(5)
 
     public init() {}
+
+    /// The udp transport's: control on 8889, movement on 8888 (the seed's example ports), no Bonjour (the seed's
+    /// phone is given the computer's address).
+    public static func udp() -> TCPSettings {
+        var settings = TCPSettings()
+        settings.name = "udp"
+        settings.port = MovementService.controlPort
+        settings.udpPort = MovementService.udpPort
+        settings.avahiBus = nil
+        return settings
+    }
 }

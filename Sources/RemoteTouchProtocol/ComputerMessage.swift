@@ -4,6 +4,8 @@ public import StrictJSON
 /// - `{"type":"pong","timestamp":<the ping's>,"receivedAt":<computer's Unix ms>}`, at once for each ping;
 /// - `{"type":"pairing","status":<PairingStatus>}` after a `pairingRequest` or a `pair`;
 /// - `{"type":"status","status":<StatusData>}` every 2 s (R5), and at once with `error` after a refusal;
+/// - `{"type":"udpBound","address":"10.77.0.2","port":50123}` after a `bindUDP` from a paired phone: movement
+///   packets from that address and port are this session's until it ends;
 /// - `{"type":"error","code":"…","message":"…"}` for a frame it refused (nothing of it was injected), and as the
 ///   last frame before it closes a connection, saying why.
 public enum ComputerMessage: Sendable, Hashable {
@@ -11,6 +13,7 @@ public enum ComputerMessage: Sendable, Hashable {
     case pairing(PairingStatus)
     case status(StatusData)
     case error(StatusError)
+    case udpBound(address: String, port: UInt16)
 
     public var json: JSONValue {
         switch self {
@@ -22,6 +25,8 @@ public enum ComputerMessage: Sendable, Hashable {
             return ["type": "status", "status": status.json]
         case .error(let error):
             return ["type": "error", "code": .string(error.code), "message": .string(error.message)]
+        case .udpBound(let address, let port):
+            return ["type": "udpBound", "address": .string(address), "port": .number(Double(port))]
         }
     }
 
@@ -67,8 +72,14 @@ public enum ComputerMessage: Sendable, Hashable {
             self = .error(StatusError(
                 code: try object.required("code", at: .root).string(at: .root.appending("code")),
                 message: try object.required("message", at: .root).string(at: .root.appending("message"))))
+        case "udpBound":
+            try object.rejectUnknownKeys(allowed: ["type", "address", "port"], at: .root)
+            let port = try object.required("port", at: .root).number(at: .root.appending("port"), magnitude: 65535)
+            guard port >= 1, port == port.rounded() else { throw JSONSchemaError(.root.appending("port"), "not a UDP port: \(port)") }
+            self = .udpBound(
+                address: try object.required("address", at: .root).string(at: .root.appending("address")), port: UInt16(port))
         default:
-            throw JSONSchemaError(.root.appending("type"), "unknown message type \(type.debugDescription); expected pong, pairing, status or error")
+            throw JSONSchemaError(.root.appending("type"), "unknown message type \(type.debugDescription); expected pong, pairing, status, udpBound or error")
         }
     }
 }

@@ -61,3 +61,13 @@ public enum NetworkService {
     /// TXT `protocol=`: this framing and message set (docs/protocol.md).
     public static let protocolVersion = "1"
 }
+
+/// seeds/connectivity-layer.md's Wi-Fi mode: 5-byte `UDPPacket`s for movement on one port, and a TCP control
+/// connection (this project's framed `PhoneMessage`s, the tcp transport's protocol) on another. The seed's example
+/// ports are the defaults.
+public enum MovementService {
+    /// UDP: movement packets (0xAA).
+    public static let udpPort: UInt16 = 8888
+    /// TCP: the control connection (pairing, clicks and buttons, keys, configuration, status, the UDP binding).
+    public static let controlPort: UInt16 = 8889
+}

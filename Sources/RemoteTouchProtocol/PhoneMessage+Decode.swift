@@ -50,6 +50,13 @@ extension PhoneMessage {
                 throw JSONSchemaError(path.appending("code"), "a pairing code is 6 digits")
             }
             return .pair(code: code)
+        case "bindUDP":
+            try fields.rejectUnknownKeys(allowed: ["port"], at: path)
+            let port = try fields.required("port", at: path).number(at: path.appending("port"), magnitude: 65535)
+            guard port >= 1, port == port.rounded() else {
+                throw JSONSchemaError(path.appending("port"), "a UDP port is a whole number 1…65535; found \(port)")
+            }
+            return .bindUDP(port: UInt16(port))
         case "mouseMove", "dragMove":
             try fields.rejectUnknownKeys(allowed: ["dx", "dy"], at: path)
             let delta: JSONValue = [try fields.required("dx", at: path), try fields.required("dy", at: path)]

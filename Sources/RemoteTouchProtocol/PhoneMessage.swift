@@ -17,6 +17,9 @@ public struct PhoneMessage: Sendable, Hashable {
         /// A pinch begins or ends: the seed's bracket around `pinchUpdate`s; nothing to inject.
         case pinchStart
         case pinchEnd
+        /// The udp transport: movement packets from the sender's address (this connection's peer) and this UDP
+        /// port belong to this session. Answered with `udpBound`, or an `error` when the phone is not paired.
+        case bindUDP(port: UInt16)
         /// A RemoteTouch command: the same decode, paired check, mapping and injection as on BLE.
         case command(Command)
     }
@@ -37,6 +40,7 @@ public struct PhoneMessage: Sendable, Hashable {
         case .pair: "pair"
         case .pinchStart: "pinchStart"
         case .pinchEnd: "pinchEnd"
+        case .bindUDP: "bindUDP"
         case .command(let command): Self.type(of: command)
         }
     }
@@ -45,7 +49,7 @@ public struct PhoneMessage: Sendable, Hashable {
     public static let types = [
         "ping", "pairingRequest", "pair", "mouseMove", "leftClick", "doubleClick", "rightClick", "scroll", "pinchStart",
         "pinchUpdate", "pinchEnd", "dragStart", "dragMove", "dragEnd", "systemGesture", "keyPress", "text", "button",
-        "modeChange", "mediaControl",
+        "modeChange", "mediaControl", "bindUDP",
     ]
 
     /// The seed's name for a command, where it has one.
@@ -64,6 +68,7 @@ public struct PhoneMessage: Sendable, Hashable {
         switch body {
         case .ping, .pairingRequest, .pinchStart, .pinchEnd: break
         case .pair(let code): object.set("code", .string(code))
+        case .bindUDP(let port): object.set("port", .number(Double(port)))
         case .command(let command): for (key, value) in Self.fields(of: command) { object.set(key, value) }
         }
         return .object(object)

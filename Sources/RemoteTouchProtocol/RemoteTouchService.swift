@@ -8,6 +8,9 @@ public enum RemoteTouchService {
     public static let statusUUID = "12345678-1234-1234-1234-123456789abe"
     /// Read (a JSON `PairingStatus`) and write (a 6-digit `PairingCode`).
     public static let pairingUUID = "12345678-1234-1234-1234-123456789abf"
+    /// Write without response: one 6-byte `HIDReport` per write, phone → computer (the `hid` transport; this
+    /// project's extension for seeds/connectivity-layer.md's HID-formatted reports over BLE).
+    public static let reportUUID = "12345678-1234-1234-1234-123456789ac0"
 
     /// The longest attribute value ATT allows (Core spec Vol 3 Part F 3.2.9); longer writes are refused.
     public static let maxAttributeLength = 512

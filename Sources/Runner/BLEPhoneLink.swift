@@ -21,12 +21,16 @@ final class BLEPhoneLink: PhoneLink {
         var emulatedControllers: Bool
         /// Connect only to the computer's adapter's address: other lanes' computers advertise too.
         var onlyThisComputer = false
+        /// The hid transport: what a pointer report can say goes as 6-byte reports on the report characteristic
+        /// (write without response); the rest as JSON commands on the command characteristic.
+        var reports = false
     }
 
     let central: BlueZCentral
     let settings: Settings
     let statusWatcher = StatusWatcher()
-    private let state = Mutex<(remote: BlueZCentral.Peripheral?, fd: Int32?)>((nil, nil))
+    private let state = Mutex<(remote: BlueZCentral.Peripheral?, fd: Int32?, reportFd: Int32?, translator: PointerTranslator)>(
+        (nil, nil, nil, PointerTranslator()))
 
     /// Starts scanning at once: the phone scans before the computer advertises (see `BlueZCentral.startDiscovery`).
     init(centralAdapter: String, settings: Settings) async throws {
@@ -67,6 +71,12 @@ final class BLEPhoneLink: PhoneLink {
 
     func send(_ bytes: [UInt8], confirmed: Bool, what: String) async throws {
         let remote = try connected()
+        if settings.reports, let command = try? Command.decode(bytes),
+           let inputs = state.withLock({ $0.translator.translate(command) })
+        {
+            try await sendReports(inputs.flatMap { $0.reports() }, to: remote, what: what)
+            return
+        }
         if let fd = state.withLock({ $0.fd }), !confirmed {
             try AcquiredSocket.write(fd, bytes, what: what)
         } else {
@@ -74,14 +84,39 @@ final class BLEPhoneLink: PhoneLink {
         }
     }
 
+    /// The hid transport's reports, each one write without response (over the acquired socket on the fd path).
+    private func sendReports(_ reports: [HIDReport], to remote: BlueZCentral.Peripheral, what: String) async throws {
+        guard let characteristic = remote.report else {
+            throw RunnerError("the computer has no report characteristic (\(RemoteTouchService.reportUUID)): the hid transport needs a computer that serves it")
+        }
+        for report in reports {
+            if let fd = state.withLock({ $0.reportFd }) {
+                try AcquiredSocket.write(fd, report.encoded(), what: what)
+            } else {
+                try await central.write(characteristic, report.encoded(), withResponse: false)
+            }
+        }
+    }
+
     func openFastPath() async throws {
+        // A new connection starts from a fresh report state: the computer let go of every button when the link went.
+        state.withLock { $0.translator = PointerTranslator() }
         guard settings.writePath == .fd else { return }
-        let fd = try await central.acquireWrite(try connected().command).fd
+        let remote = try connected()
+        let fd = try await central.acquireWrite(remote.command).fd
         state.withLock { $0.fd = fd }
+        if settings.reports, let report = remote.report {
+            let reportFd = try await central.acquireWrite(report).fd
+            state.withLock { $0.reportFd = reportFd }
+        }
     }
 
     func closeFastPath() {
-        if let fd = state.withLock({ state in defer { state.fd = nil }; return state.fd }) { close(fd) }
+        let fds = state.withLock { state in
+            defer { (state.fd, state.reportFd) = (nil, nil) }
+            return [state.fd, state.reportFd]
+        }
+        for fd in fds.compactMap({ $0 }) { close(fd) }
     }
 
     func requestPairing() async throws {

@@ -84,7 +84,7 @@ public struct BenchRunner: Sendable {
     /// Runs every path; `progress` gets a line per stream as it finishes.
     public func run(progress: @Sendable (String) -> Void) async throws -> [String: PathResult] {
         let folder = context.workDirectory + "/bench"
-        let session = try await PairedSession.open(context, folder: folder, tcp: settings.paths.contains("tcp"))
+        let session = try await PairedSession.open(context, folder: folder, networks: ["tcp", "udp"].filter(settings.paths.contains))
         let (bluez, peripheral, collector, link) = (session.bluez, session.peripheral, session.collector, session.link)
         defer { peripheral.stopBlocking() }
         defer { collector.stop() }

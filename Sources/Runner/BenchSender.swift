@@ -15,8 +15,10 @@ struct BenchSender: Sendable {
         case socket(Int32)
         /// The reference client's program, its transport (`dbus` or `fd`) and where its send times go.
         case reference(script: String, transport: String, folder: String)
-        /// The network transport, paired, from the phone host.
+        /// A network transport (tcp, or udp with its control connection), paired, from the phone host.
         case tcp(TCPPhoneLink)
+        /// The hid transport: reports on the report characteristic's acquired socket.
+        case reports(Int32)
     }
 
     let path: String
@@ -30,8 +32,11 @@ struct BenchSender: Sendable {
                      folder: String, context: ScenarioRunner.Context, peripheral: PeripheralUnderTest) async throws -> BenchSender
     {
         switch path {
-        case "tcp":
-            return BenchSender(path: path, client: .tcp(try await pairedTCP(context, peripheral)), bluez: bluez, link: link)
+        case "tcp", "udp":
+            return BenchSender(path: path, client: .tcp(try await pairedTCP(context, peripheral, udp: path == "udp")), bluez: bluez, link: link)
+        case "hid":
+            guard let report = link.report else { throw RunnerError("hid: the computer has no report characteristic (\(RemoteTouchService.reportUUID))") }
+            return BenchSender(path: path, client: .reports(try await bluez.acquireWrite(report).fd), bluez: bluez, link: link)
         case "dbus":
             return BenchSender(path: path, client: .dbus, bluez: bluez, link: link)
         case "fd":
@@ -43,14 +48,14 @@ struct BenchSender: Sendable {
             let transport = String(path.dropFirst("python-".count))
             return BenchSender(path: path, client: .reference(script: script, transport: transport, folder: folder), bluez: bluez, link: link)
         default:
-            throw RunnerError("unknown bench path \(path): dbus, fd, python-dbus, python-fd or tcp")
+            throw RunnerError("unknown bench path \(path): dbus, fd, python-dbus, python-fd, hid, tcp or udp")
         }
     }
 
     /// The virtual iPad, found over Bonjour, connected and paired with the code the computer shows, in basic mouse mode.
-    private static func pairedTCP(_ context: ScenarioRunner.Context, _ peripheral: PeripheralUnderTest) async throws -> TCPPhoneLink {
+    private static func pairedTCP(_ context: ScenarioRunner.Context, _ peripheral: PeripheralUnderTest, udp: Bool) async throws -> TCPPhoneLink {
         let phone = try await TCPPhoneLink(
-            settings: .init(try context.networkHosts(for: "the tcp path"), latencyScale: context.latencyScale), phase: { _ in })
+            settings: .init(try context.networkHosts(for: "the tcp path"), latencyScale: context.latencyScale, udp: udp), phase: { _ in })
         _ = try await phone.connect()
         let before = peripheral.pairingCode()
         try await phone.requestPairing()
@@ -74,6 +79,7 @@ struct BenchSender: Sendable {
 
     func close() {
         if case .socket(let fd) = client { Glibc.close(fd) }
+        if case .reports(let fd) = client { Glibc.close(fd) }
         if case .tcp(let phone) = client { phone.close() }
     }
 
@@ -88,19 +94,40 @@ struct BenchSender: Sendable {
         var blocked = 0
         for index in 0..<count {
             try await Task.sleep(until: origin + .nanoseconds(Int64(Double(index) * interval * 1e9)), clock: clock)
-            let bytes = Command.cursorMove(delta: Point(x: Double(1 + index % 997), y: 0)).encoded()
+            let (bytes, wire) = Self.command(index, path: path)
             let at = MonotonicTime.now()
             if case .socket(let fd) = client {
                 blocked += try AcquiredSocket.write(fd, bytes, what: "cursor command \(index)")
+            } else if case .reports(let fd) = client {
+                blocked += try AcquiredSocket.write(fd, HIDReport(dx: 1 + index % 997, dy: 0).encoded(), what: "report \(index)")
             } else if case .tcp(let phone) = client {
                 try await phone.send(bytes, confirmed: false, what: "cursor command \(index)")
             } else {
                 try await bluez.write(link.command, bytes, withResponse: false)
             }
-            sends.append(.init(at: at.nanoseconds, payload: String(decoding: bytes, as: UTF8.self)))
+            sends.append(.init(at: at.nanoseconds, payload: wire))
         }
         let span = (clock.now - origin) / .seconds(1)
         return (span > 0 ? Double(count) / span : 0, blocked)
+    }
+
+    /// Command i of a stream, and its payload as the computer's receipts show it. Its delta differs from its
+    /// neighbours' so each receipt matches one send: `1 + i % 997` points right; on udp, whose packets carry int8
+    /// deltas, `1 + i % 127` right and `i / 127 % 127` down, so one command is one packet.
+    static func command(_ index: Int, path: String) -> (command: [UInt8], wire: String) {
+        switch path {
+        case "udp":
+            let (dx, dy) = (1 + index % 127, index / 127 % 127)
+            return (Command.cursorMove(delta: Point(x: Double(dx), y: Double(dy))).encoded(),
+                    PointerPayload.text(UDPPacket(dx: dx, dy: dy).encoded(), transport: .udp))
+        case "hid":
+            let dx = 1 + index % 997
+            return (Command.cursorMove(delta: Point(x: Double(dx), y: 0)).encoded(),
+                    PointerPayload.text(HIDReport(dx: dx, dy: 0).encoded(), transport: .hid))
+        default:
+            let bytes = Command.cursorMove(delta: Point(x: Double(1 + index % 997), y: 0)).encoded()
+            return (bytes, String(decoding: bytes, as: UTF8.self))
+        }
     }
 
     /// Runs the reference client for one stream and reads back its send times (CLOCK_MONOTONIC, as ours).

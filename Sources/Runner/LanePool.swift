@@ -47,9 +47,9 @@ public final class LanePool: Sendable {
     }
 
     /// True when the item must have the rig to itself: its scenario does (`needsTheWholeRig`), or it runs over the
-    /// network, whose two hosts every lane shares (one computer host, one port 51423, one Bonjour name).
+    /// network, whose hosts every lane shares (one computer host, its ports, one Bonjour name).
     public static func runsAlone(_ item: Item) -> Bool {
-        item.transport != .ble || needsTheWholeRig(item.scenario)
+        item.transport.isNetwork || needsTheWholeRig(item.scenario)
     }
 
     /// The order of work: with one lane, the items as given, in one batch. With more, per repeat: the scenarios

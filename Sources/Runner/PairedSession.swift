@@ -14,13 +14,16 @@ struct PairedSession {
     let collector: FrameCollector
     let link: BlueZCentral.Peripheral
 
-    /// - Parameter tcp: also serve the tcp transport (`hil bench`'s `tcp` path), in the rig's computer host.
-    static func open(_ context: ScenarioRunner.Context, folder: String, tcp: Bool = false) async throws -> PairedSession {
+    /// - Parameter networks: also serve these network transports (`hil bench`'s `tcp` and `udp` paths), in the rig's
+    ///   computer host.
+    static func open(_ context: ScenarioRunner.Context, folder: String, networks: [String] = []) async throws -> PairedSession {
         let bluez = BlueZCentral(connection: try await DBusConnection.connect(.system), adapter: context.centralAdapter)
         try await bluez.startDiscovery()
         var launch = PeripheralUnderTest.Launch(
             hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder)
-        if tcp { launch = launch.servingTCP(on: try context.networkHosts(for: "the tcp path"), alsoBLE: true) }
+        if !networks.isEmpty {
+            launch = launch.serving(networks, on: try context.networkHosts(for: "the \(networks.joined(separator: " and ")) path"), alsoBLE: true)
+        }
         let peripheral = try await PeripheralUnderTest.start(launch)
         do {
             let node = try EvdevReader.waitForDevice(named: context.uinputName, timeout: .seconds(10))

@@ -48,10 +48,10 @@ public final class PeripheralUnderTest: Sendable {
         /// Where the tcp endpoint listens and publishes: the rig's computer host (`--netns`, `--avahi-bus`).
         var network: ScenarioRunner.NetworkHosts?
 
-        /// The same, serving tcp (and BLE too when `alsoBLE`) in the rig's computer host.
-        func servingTCP(on hosts: ScenarioRunner.NetworkHosts, alsoBLE: Bool = false) -> Launch {
+        /// The same, serving a network transport (`tcp`, `udp`; and BLE too when `alsoBLE`) in the rig's computer host.
+        func serving(_ transports: [String], on hosts: ScenarioRunner.NetworkHosts, alsoBLE: Bool = false) -> Launch {
             var launch = self
-            launch.endpoints = alsoBLE ? ["ble", "tcp"] : ["tcp"]
+            launch.endpoints = alsoBLE ? ["ble"] + transports : transports
             launch.network = hosts
             return launch
         }

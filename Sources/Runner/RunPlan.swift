@@ -9,6 +9,8 @@ public struct RunPlan: Sendable {
         /// Each scenario's own (`run.transport`, else ble).
         case scenarios
         case only(Transport)
+        /// These transports, each result named with its transport.
+        case several([Transport])
         /// Every transport, each result named with its transport.
         case all
     }
@@ -27,7 +29,7 @@ public struct RunPlan: Sendable {
             for (position, pair) in pairs.enumerated() {
                 let number = (repetition - 1) * pairs.count + position + 1
                 var scenario = pair.scenario
-                if case .all = choice { scenario.script.name += " [\(pair.transport.rawValue)]" }
+                if Self.namesTransports(choice) { scenario.script.name += " [\(pair.transport.rawValue)]" }
                 guard scenario.run.applies(to: pair.transport) else {
                     var result = ScenarioResult(
                         file: scenario.file, name: scenario.name, requirements: scenario.script.requirements, outcome: .notApplicable,
@@ -45,11 +47,20 @@ public struct RunPlan: Sendable {
         }
     }
 
+    /// Whether a result's name ends in its transport (` [tcp]`): when a scenario runs on several.
+    static func namesTransports(_ choice: Choice) -> Bool {
+        switch choice {
+        case .all, .several: true
+        case .scenarios, .only: false
+        }
+    }
+
     /// `all`: every transport; `only(t)`: t; else the scenario's own (`run.transport`, else ble).
     static func transports(_ scenario: Scenario, _ choice: Choice) -> [Transport] {
         switch choice {
         case .all: Transport.allCases
         case .only(let transport): [transport]
+        case .several(let transports): transports
         case .scenarios: [scenario.run.transport ?? .ble]
         }
     }

@@ -78,18 +78,32 @@ public struct ScenarioRunner: Sendable {
         public var phoneBus: String
         public var computerNetns: String
         public var computerBus: String
+        /// The computer host's address (the udp transport's phone is given it).
+        public var computerAddress: String
+        /// The rig's third host, for forged packets; nil when it has none.
+        public var attacker: (netns: String, address: String)?
 
-        public init(phoneNetns: String, phoneBus: String, computerNetns: String, computerBus: String) {
+        public init(phoneNetns: String, phoneBus: String, computerNetns: String, computerBus: String,
+                    computerAddress: String = RigNetwork.twoHosts.computer.address, attacker: (netns: String, address: String)? = nil)
+        {
             self.phoneNetns = phoneNetns
             self.phoneBus = phoneBus
             self.computerNetns = computerNetns
             self.computerBus = computerBus
+            self.computerAddress = computerAddress
+            self.attacker = attacker
         }
 
-        /// The rig's two hosts (`HIL_NET_*`).
+        /// The rig's hosts (`HIL_NET_*`).
         public init(_ network: RigNetwork) {
             self.init(phoneNetns: network.phone.netns, phoneBus: network.phone.bus, computerNetns: network.computer.netns,
-                      computerBus: network.computer.bus)
+                      computerBus: network.computer.bus, computerAddress: network.computer.address)
+        }
+
+        public static func == (lhs: NetworkHosts, rhs: NetworkHosts) -> Bool {
+            lhs.phoneNetns == rhs.phoneNetns && lhs.phoneBus == rhs.phoneBus && lhs.computerNetns == rhs.computerNetns
+                && lhs.computerBus == rhs.computerBus && lhs.computerAddress == rhs.computerAddress
+                && lhs.attacker?.netns == rhs.attacker?.netns && lhs.attacker?.address == rhs.attacker?.address
         }
     }
 
@@ -298,16 +312,17 @@ public struct ScenarioRunner: Sendable {
     /// then the computer advertises; see BlueZCentral.startDiscovery).
     private func link(_ scenario: Scenario, transport: Transport, phases: PhaseLog) async throws -> any PhoneLink {
         switch transport {
-        case .ble:
+        case .ble, .hid:
             let link = try await BLEPhoneLink(centralAdapter: context.centralAdapter, settings: .init(
                 peripheralAdapter: context.peripheralAdapter, writePath: context.writePath ?? scenario.run.writePath,
                 latencyScale: context.latencyScale, emulatedControllers: context.emulatedControllers,
-                onlyThisComputer: context.onlyThisComputer))
+                onlyThisComputer: context.onlyThisComputer, reports: transport == .hid))
             phases.record("phone scanning")
             return link
-        case .tcp:
+        case .tcp, .udp:
+            let hosts = try context.networkHosts(for: "the \(transport.rawValue) transport")
             return try await TCPPhoneLink(
-                settings: .init(try context.networkHosts(for: "the tcp transport"), latencyScale: context.latencyScale), phase: phases.record)
+                settings: .init(hosts, latencyScale: context.latencyScale, udp: transport == .udp), phase: phases.record)
         }
     }
 
@@ -315,7 +330,8 @@ public struct ScenarioRunner: Sendable {
         let launch = PeripheralUnderTest.Launch(
             hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder,
             lockoutSeconds: scenario.run.lockoutSeconds)
-        return transport == .tcp ? launch.servingTCP(on: try context.networkHosts(for: "the tcp transport")) : launch
+        guard transport.isNetwork else { return launch }
+        return launch.serving([transport.rawValue], on: try context.networkHosts(for: "the \(transport.rawValue) transport"))
     }
 
     static func poll(for what: String, timeout: Duration, _ read: () -> String?) async throws -> String {

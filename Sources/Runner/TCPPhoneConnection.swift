@@ -11,6 +11,8 @@ import Verifier
 /// at all for `deadAfter` means the link is dead, as the app decides from its heartbeat.
 final class TCPPhoneConnection: Sendable {
     static let frameInterval: Duration = .milliseconds(8)
+    /// `TCP_USER_TIMEOUT` of the phone's connections.
+    static let userTimeout: Duration = .seconds(2)
 
     let socket: TCPSocket
     private let pingInterval: Duration
@@ -31,6 +33,8 @@ final class TCPPhoneConnection: Sendable {
         var nextWaiter = 0
         var errors: [StatusError] = []
         var pongs: [(sent: Double, at: MonotonicTime)] = []
+        /// The UDP port the computer bound to this connection (`udpBound`).
+        var boundPort: UInt16?
     }
 
     init(socket: TCPSocket, pingInterval: Duration, deadAfter: Duration, onStatus: @escaping @Sendable (StatusObservation) -> Void) {
@@ -157,6 +161,26 @@ final class TCPPhoneConnection: Sendable {
         return (status, Array(errors.dropFirst(errorsBefore)))
     }
 
+    /// Binds the phone's UDP port to this connection (`bindUDP`) and waits for `udpBound`; nil once bound, else why
+    /// not (the computer's refusal, the connection going, no answer within `timeout`).
+    func bindUDP(port: UInt16, timeout: Duration) async -> String? {
+        let errorsBefore = errors.count
+        do {
+            try await enqueue(PhoneMessage(timestamp: Self.timestamp(), .bindUDP(port: port)))
+        } catch {
+            return "\(error)"
+        }
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let (bound, down, refusal) = state.withLock { ($0.boundPort, $0.down, $0.errors.dropFirst(errorsBefore).first) }
+            if bound == port { return nil }
+            if let refusal { return "\(refusal.code): \(refusal.message)" }
+            if let down { return down }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return "no udpBound from the computer within \(timeout)"
+    }
+
     // MARK: Receiving
 
     private func readLoop() {
@@ -189,6 +213,7 @@ final class TCPPhoneConnection: Sendable {
         case .pong(let sent, _): state.withLock { $0.pongs.append((sent, at)) }
         case .status(let status): onStatus(StatusObservation(at: at, status: status))
         case .error(let error): state.withLock { $0.errors.append(error) }
+        case .udpBound(_, let port): state.withLock { $0.boundPort = port }
         case .pairing(let status):
             let waiter = state.withLock { state in state.pairingWaiters.isEmpty ? nil : state.pairingWaiters.removeFirst() }
             waiter?.continuation.resume(returning: status)

@@ -24,25 +24,44 @@ final class TCPPhoneLink: PhoneLink {
         /// Only this Bonjour instance name (nil: the first `_claude-controller._tcp` found).
         var serviceName: String?
         var latencyScale: Double
+        /// The udp transport: the computer's address (the seed's phone is given it, no Bonjour), its control and
+        /// movement ports; movement goes as UDP packets, the rest over the control connection. nil: tcp.
+        var udp: UDPTarget?
+        /// The rig's third host, for forged packets (`forgedPackets` steps).
+        var attacker: (netns: String, address: String)?
 
-        /// The phone on the rig's phone host, able to take either host's network down.
-        init(_ hosts: ScenarioRunner.NetworkHosts, latencyScale: Double) {
+        struct UDPTarget: Sendable {
+            var address: String
+            var controlPort: UInt16 = MovementService.controlPort
+            var udpPort: UInt16 = MovementService.udpPort
+        }
+
+        /// The phone on the rig's phone host, able to take either host's network down; with `udp`, the udp
+        /// transport's phone, given the computer host's address.
+        init(_ hosts: ScenarioRunner.NetworkHosts, latencyScale: Double, udp: Bool = false) {
             phoneNetns = hosts.phoneNetns
             phoneBus = .address(hosts.phoneBus)
             computerNetns = hosts.computerNetns
             self.latencyScale = latencyScale
+            if udp { self.udp = UDPTarget(address: hosts.computerAddress) }
+            attacker = hosts.attacker
         }
     }
 
     let settings: Settings
     private let avahi: DBusConnection
-    private let phase: @Sendable (String) -> Void
+    let phase: @Sendable (String) -> Void
     let state = Mutex<(connection: TCPPhoneConnection?, computer: AvahiService?, statuses: [StatusObservation], lastPairing: PairingStatus?)>(
         (nil, nil, [], nil))
+    /// The udp transport's movement socket (in the phone's namespace) and report state.
+    let movement: UDPMovementSender?
+    /// The netem conditions a `network` step set, restored after a partition and removed at the end.
+    let networkConditions = Mutex<NetworkConditions?>(nil)
 
     init(settings: Settings, phase: @escaping @Sendable (String) -> Void) async throws {
         self.settings = settings
         self.phase = phase
+        movement = try settings.udp.map { try UDPMovementSender(target: $0, netns: settings.phoneNetns) }
         do {
             avahi = try await DBusConnection.connect(settings.phoneBus)
         } catch {
@@ -68,6 +87,12 @@ final class TCPPhoneLink: PhoneLink {
 
     /// Browses for the computer, resolves it, connects.
     func connect() async throws -> String {
+        if let udp = settings.udp {
+            let computer = AvahiService(name: "udp", type: "", domain: "", host: udp.address, address: udp.address, port: udp.controlPort, txt: [])
+            state.withLock { $0.computer = computer }
+            try await open(computer, timeout: .seconds(Int64(5 * settings.latencyScale)))
+            return "\(udp.address):\(udp.controlPort)"
+        }
         let found = try await discover(timeout: .seconds(Int64(10 * settings.latencyScale)))
         try await open(found, timeout: .seconds(Int64(5 * settings.latencyScale)))
         return "\(found.address):\(found.port)"
@@ -97,6 +122,9 @@ final class TCPPhoneLink: PhoneLink {
             thread.start()
         }
         let socket = try result.get()
+        // Data unacknowledged for 2 s aborts the connection: the phone notices a partitioned network (where nothing
+        // answers and nothing is reset) from its own sends, as the computer's keep-alive does from its side.
+        socket.setUserTimeout(TCPPhoneConnection.userTimeout)
         let connection = TCPPhoneConnection(
             socket: socket, pingInterval: .milliseconds(500), deadAfter: .milliseconds(Int64(2000 * settings.latencyScale))
         ) { [weak self] status in
@@ -107,13 +135,17 @@ final class TCPPhoneLink: PhoneLink {
             state.connection?.close(reason: "replaced by a new connection")
             state.connection = connection
         }
+        await bindMovement(connection)
     }
 
     // MARK: Commands and pairing
 
     func send(_ bytes: [UInt8], confirmed: Bool, what: String) async throws {
         let connection = try connected()
-        if let command = try? Command.decode(bytes) {
+        if let movement, let command = try? Command.decode(bytes) {
+            if movement.send(command) { return }
+            try await connection.enqueue(PhoneMessage(timestamp: TCPPhoneConnection.timestamp(), .command(command)))
+        } else if let command = try? Command.decode(bytes) {
             try await connection.enqueue(PhoneMessage(timestamp: TCPPhoneConnection.timestamp(), .command(command)))
         } else {
             try connection.sendRaw(bytes)
@@ -135,6 +167,7 @@ final class TCPPhoneLink: PhoneLink {
             throw RunnerError("the computer sent no pairing state after the code\(refusals.last.map { ": \($0.message)" } ?? "")")
         }
         state.withLock { $0.lastPairing = shown }
+        if shown.state == .paired, let connection = state.withLock({ $0.connection }) { await bindMovement(connection) }
         // A refused code is answered with its refusal, then the pairing state; a code that did not decode with an
         // error alone.
         let pairingCodes = ["wrongCode", "lockedOut", "codeExpired", "noCode"]
@@ -202,5 +235,7 @@ extension TCPPhoneLink {
     /// The phone app leaves the computer at the end of a scenario: its connection closes (FIN).
     func close() {
         state.withLock { $0.connection?.close(reason: "the scenario ended") }
+        movement?.socket.close()
+        resetNetwork()
     }
 }

@@ -75,7 +75,7 @@ public struct Scenario: Sendable {
                     }
                     if case .object(let object) = expect, object["link"] != nil, !isLinkStep {
                         reader.report(JSONSchemaError(
-                            path.appending("link"), "only a linkDrop, disconnect, reconnect, restartBluetoothd or restartPeripheral step has a link expectation; this is a \(kind ?? "step") step"))
+                            path.appending("link"), "only a linkDrop, partition, disconnect, reconnect, restartBluetoothd or restartPeripheral step has a link expectation; this is a \(kind ?? "step") step"))
                         continue
                     }
                     if case .object(let object) = expect, object["pairing"] != nil, kind != "pair" {
@@ -163,11 +163,17 @@ public struct RunSettings: Sendable, Hashable {
     }
 }
 
-/// How the phone reaches the computer (docs/protocol.md): RemoteTouch's GATT service, or the iPad design's TCP
-/// with Bonjour.
+/// How the phone reaches the computer (docs/protocol.md): RemoteTouch's GATT service (`ble`, JSON commands), the
+/// connectivity layer's 6-byte HID reports over the same service (`hid`), the iPad design's TCP with Bonjour
+/// (`tcp`), and the connectivity layer's 5-byte UDP movement with a TCP control connection (`udp`).
 public enum Transport: String, Sendable, Hashable, CaseIterable, Comparable {
     case ble
+    case hid
     case tcp
+    case udp
+
+    /// Over the network between the rig's hosts (not the radio).
+    public var isNetwork: Bool { self == .tcp || self == .udp }
 
     public static func < (lhs: Transport, rhs: Transport) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

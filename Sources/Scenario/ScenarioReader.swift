@@ -132,13 +132,14 @@ struct ScenarioReader {
     }
 
     /// `{"modeChange": 1, "cursorMove": 0, "refused": 1000}`: how many commands of each kind the computer receives
-    /// during the step; `refused` counts every write it refused (malformed or not allowed).
+    /// during the step; `refused` counts every write it refused (malformed or not allowed); `hidReport` and
+    /// `udpPacket` count the pointer reports of the hid and udp transports, taken or refused.
     mutating func received(_ value: JSONValue, at path: JSONPath) -> [String: Int]? {
         guard let object = collected.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return nil }
         var counts: [String: Int] = [:]
         for (name, count) in object.entries {
-            guard Command.caseNames.contains(name) || name == "refused" else {
-                collected.append(JSONSchemaError(path.appending(name), "unknown command; expected one of \(Command.caseNames.joined(separator: ", ")), or refused (any write the computer refused)"))
+            guard Command.caseNames.contains(name) || ["refused", "hidReport", "udpPacket"].contains(name) else {
+                collected.append(JSONSchemaError(path.appending(name), "unknown command; expected one of \(Command.caseNames.joined(separator: ", ")), hidReport, udpPacket, or refused (any write the computer refused)"))
                 continue
             }
             counts[name] = collected.attempt { () throws(JSONSchemaError) in try count.integer(at: path.appending(name), in: 0...100_000) }
@@ -182,7 +183,7 @@ struct ScenarioReader {
     /// so it takes no `attemptsAtMost`; a `restartBluetoothd` step also takes `servingWithinMs`.
     mutating func link(_ value: JSONValue, _ object: JSONObject, at path: JSONPath, step: String) -> LinkExpectation? {
         let allowed = switch step {
-        case "linkDrop": ["link", "attemptsAtMost", "withinMs"]
+        case "linkDrop", "partition": ["link", "attemptsAtMost", "withinMs"]
         case "restartBluetoothd": ["link", "withinMs", "servingWithinMs"]
         default: ["link", "withinMs"]
         }

@@ -44,9 +44,31 @@ public protocol PhoneLink: AnyObject, Sendable {
     /// Restarts the transport's system service (BLE: bluetoothd) and waits for the computer to serve again and the
     /// phone to reconnect. `release` checks what the computer still holds once the link is down.
     func restartStack(_ computer: any ComputerUnderTest, release: ReleaseCheck) async throws -> LinkObservation
+
+    /// Network transports: puts delay, jitter and loss on the network between the hosts until the next call (nil:
+    /// none); returns what was done, for the step's message.
+    func setNetwork(_ conditions: NetworkConditions?) async throws -> String
+    /// Network transports: the network between the hosts drops everything for `outage` (no RST, interfaces up);
+    /// returns once the phone has seen its link go down, as `takeDown`.
+    func partition(for outage: Duration) async throws -> any LinkOutage
+    /// The udp transport: a host that is not the bound phone sends `count` movement packets to the computer's UDP
+    /// port; returns what was sent, for the step's message.
+    func forge(_ count: Int, from source: ForgedSource) async throws -> String
 }
 
 extension PhoneLink {
+    public func setNetwork(_ conditions: NetworkConditions?) async throws -> String {
+        throw DriverError("a network step sets delay and loss on the network between the phone and computer hosts: it does not apply to this transport (mark the scenario \"transports\": [\"tcp\", \"udp\"])")
+    }
+
+    public func partition(for outage: Duration) async throws -> any LinkOutage {
+        throw DriverError("a partition step cuts the network between the phone and computer hosts: it does not apply to this transport (mark the scenario \"transports\": [\"tcp\", \"udp\"])")
+    }
+
+    public func forge(_ count: Int, from source: ForgedSource) async throws -> String {
+        throw DriverError("forgedPackets sends UDP movement packets: it applies to the udp transport only (mark the scenario \"transports\": [\"udp\"])")
+    }
+
     /// RemoteTouch's rule (R12): a try every `reconnectInterval`, at most `maxReconnectAttempts`.
     public func reconnectPolicy(_ run: RunSettings) -> ReconnectPolicy {
         ReconnectPolicy(interval: run.reconnectInterval, maxAttempts: run.maxReconnectAttempts)

@@ -49,7 +49,8 @@ extension ScenarioDriver.Drive {
             let writes = receipts.filter { $0.received >= window.start.nanoseconds && $0.received <= window.end.nanoseconds }
                 .map { receipt in
                     ReceivedWrite(at: MonotonicTime(nanoseconds: receipt.received),
-                                  command: (try? Command.decode(Array(receipt.payload.utf8)))?.name, refused: receipt.written == nil)
+                                  command: (try? Command.decode(Array(receipt.payload.utf8)))?.name ?? PointerPayload.kind(ofText: receipt.payload),
+                                  refused: receipt.written == nil)
                 }
             steps[position].add(judged: true, problems: Judge.received(wanted, writes))
         }

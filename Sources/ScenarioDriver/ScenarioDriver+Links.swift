@@ -36,7 +36,10 @@ extension ScenarioDriver {
     func linkStep(_ index: Int, _ step: ScriptStep) async throws -> StepResult {
         let seen: LinkObservation
         switch step {
-        case .linkDrop(let outage, let side) where linkUp: seen = try await dropLink(for: outage, side: side)
+        case .linkDrop(let outage, let side) where linkUp:
+            seen = try await dropLink(for: outage) { try await phone.takeDown(side, for: outage) }
+        case .partition(let outage) where linkUp:
+            seen = try await dropLink(for: outage) { try await phone.partition(for: outage) }
         case .disconnect where linkUp: seen = try await disconnect()
         case .reconnect(let timeout) where !linkUp: seen = await reconnect(timeout: timeout)
         case .restartBluetoothd where linkUp: seen = try await phone.restartStack(computer, release: release)
@@ -79,10 +82,10 @@ extension ScenarioDriver {
     }
 
     /// The link drops without the user asking (R12): the phone notices, and its reconnect policy runs in time.
-    private func dropLink(for outage: Duration, side: LinkSide) async throws -> LinkObservation {
+    private func dropLink(for outage: Duration, _ takeDown: () async throws -> any LinkOutage) async throws -> LinkObservation {
         let start = clock.now()
         let heldBefore = computer.heldKeys()
-        let down = try await phone.takeDown(side, for: outage)
+        let down = try await takeDown()
         let released = await release.afterDrop(heldBefore: heldBefore, downAt: clock.now())
         var policy = phone.reconnectPolicy(scenario.run)
         let interval = policy.interval

@@ -167,6 +167,16 @@ public final class ScenarioDriver {
         if case .malformedWrites(let count) = step, linkUp {
             try await sendMalformed(count)
         }
+        if case .network(let conditions) = step {
+            let done = try await phone.setNetwork(conditions)
+            commandLog.append("\(clock.now()) network: \(done)\n")
+            segment?.note = done
+        }
+        if case .forgedPackets(let count, let source) = step {
+            let sent = try await phone.forge(count, from: source)
+            commandLog.append("\(clock.now()) forged: \(sent)\n")
+            segment?.note = sent
+        }
         for input in step.inputs(startingAt: time) {
             try await runTimers(before: input.time)
             try await sleep(until: input.time)

@@ -48,7 +48,7 @@ struct BenchCommand: AsyncParsableCommand {
     var repetitions = 3
 
     @Option(help: ArgumentHelp(
-        "ble: the BLE write paths (--paths); tcp: the iPad design's network transport (Bonjour, pairing, 120 Hz batches) from the rig's phone host; all: both, side by side.",
+        "Which transports to measure, side by side: ble (the BLE write paths, --paths), hid (6-byte reports on the report characteristic, over its acquired socket), tcp (the iPad design's network transport: Bonjour, pairing, 120 Hz batches), udp (5-byte movement packets after pairing over the control connection); several separated by commas (ble,hid,tcp,udp) or all.",
         valueName: "transport"))
     var transport: TransportChoice = .one(.ble)
 
@@ -89,10 +89,8 @@ struct BenchCommand: AsyncParsableCommand {
         settings.count = count
         settings.rateHz = rate
         let ble = paths.values.map(\.rawValue)
-        switch transport {
-        case .one(.ble): settings.paths = ble + (reference ? ble.map { "python-" + $0 } : [])
-        case .one(.tcp): settings.paths = ["tcp"]
-        case .all: settings.paths = ble + (reference ? ble.map { "python-" + $0 } : []) + ["tcp"]
+        settings.paths = transport.transports.flatMap { transport in
+            transport == .ble ? ble + (reference ? ble.map { "python-" + $0 } : []) : [transport.rawValue]
         }
         settings.findMax = findMax
         settings.rungSeconds = rungSeconds

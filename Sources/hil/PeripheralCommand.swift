@@ -2,6 +2,7 @@ import ArgumentParser
 import DBus
 import Foundation
 import Peripheral
+import RemoteTouchProtocol
 
 /// Runs the computer side in the foreground: a real phone running RemoteTouch can drive this machine.
 struct PeripheralCommand: AsyncParsableCommand {
@@ -67,13 +68,19 @@ struct PeripheralCommand: AsyncParsableCommand {
     var startWhen: String?
 
     @Option(help: ArgumentHelp("The transports to serve at once, sharing pairing and the command path.",
-                               discussion: "ble: the GATT service above. tcp: the iPad design's network path, length-prefixed JSON on --tcp-port, published over Bonjour as _claude-controller._tcp through avahi-daemon (docs/protocol.md)."))
+                               discussion: "ble: the GATT service above, with the hid transport's report characteristic (…9AC0, 6-byte reports). tcp: the iPad design's network path, length-prefixed JSON on --tcp-port, published over Bonjour as _claude-controller._tcp through avahi-daemon. udp: the connectivity layer's Wi-Fi path, 5-byte movement packets on --udp-port and a TCP control connection on --control-port (docs/protocol.md)."))
     var transports = ComputerTransports([.ble])
 
     @Option(help: "TCP port of the tcp transport.")
     var tcpPort: UInt16 = TCPSettings.defaultPort
 
-    @Option(help: ArgumentHelp("Listen for tcp in this network namespace (ip netns), as the rig's computer host.", valueName: "name"))
+    @Option(help: "UDP port of the udp transport's movement packets.")
+    var udpPort: UInt16 = MovementService.udpPort
+
+    @Option(help: "TCP port of the udp transport's control connection.")
+    var controlPort: UInt16 = MovementService.controlPort
+
+    @Option(help: ArgumentHelp("Listen for tcp and udp in this network namespace (ip netns), as the rig's computer host.", valueName: "name"))
     var netns: String?
 
     @Option(help: ArgumentHelp("The D-Bus address of avahi-daemon's bus, or `none` not to publish over Bonjour.",
@@ -89,6 +96,9 @@ struct PeripheralCommand: AsyncParsableCommand {
             throw ValidationError("--adapter takes a name like hci0, not \(adapter)")
         }
         if !(0...100).contains(battery) { throw ValidationError("--battery is 0 to 100") }
+        if transports.values.contains(.tcp) && transports.values.contains(.udp) && tcpPort == controlPort {
+            throw ValidationError("--tcp-port and --control-port are both \(tcpPort): the tcp and udp transports need a port each")
+        }
         if lockoutSeconds < 1 { throw ValidationError("--lockout-seconds must be positive") }
         if uinputName.isEmpty || uinputName.utf8.count > 79 { throw ValidationError("--uinput-name has 1 to 79 bytes") }
     }
@@ -112,6 +122,9 @@ struct PeripheralCommand: AsyncParsableCommand {
         configuration.tcp.port = tcpPort
         configuration.tcp.netns = netns
         configuration.tcp.serviceName = serviceName
+        configuration.udp.port = controlPort
+        configuration.udp.udpPort = udpPort
+        configuration.udp.netns = netns
         if let avahiBus { configuration.tcp.avahiBus = avahiBus == "none" ? nil : .address(avahiBus) }
         try FileManager.default.createDirectory(
             atPath: configuration.stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

@@ -73,8 +73,8 @@ struct RunCommand: AsyncParsableCommand {
     var lanes: Int?
 
     @Option(help: ArgumentHelp(
-        "The transport to run every scenario on: ble, tcp, or all (each scenario on each).",
-        discussion: "Default: each scenario's run.transport, else ble. A scenario whose run.transports leaves a transport out is reported not applicable there, never passed. tcp needs the rig's two hosts (the vm rig has them; hil doctor checks).",
+        "The transports to run every scenario on: ble, hid, tcp, udp, several (ble,udp), or all (each scenario on each).",
+        discussion: "Default: each scenario's run.transport, else ble. ble: JSON commands over GATT; hid: 6-byte HID reports over the same service; tcp: the iPad design's TCP with Bonjour; udp: 5-byte UDP movement with a TCP control connection. A scenario whose run.transports leaves a transport out is reported not applicable there, never passed. tcp and udp need the rig's hosts (the vm rig has them; hil doctor checks).",
         valueName: "transport"))
     var transport: TransportChoice?
 

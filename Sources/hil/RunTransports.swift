@@ -2,9 +2,11 @@ import ArgumentParser
 import Runner
 import Scenario
 
-/// `hil run --transport ble|tcp|all`: which transports each scenario runs on.
+/// `--transport ble|hid|tcp|udp|all`, or several separated by commas (`ble,udp`): which transports each scenario
+/// runs on (hil run), which ones are measured (hil bench).
 enum TransportChoice: ExpressibleByArgument, CustomStringConvertible {
     case one(Transport)
+    case several([Transport])
     case all
 
     init?(argument: String) {
@@ -12,6 +14,8 @@ enum TransportChoice: ExpressibleByArgument, CustomStringConvertible {
             self = .all
         } else if let transport = Transport(rawValue: argument) {
             self = .one(transport)
+        } else if let list = CommaSeparated<Transport>(argument: argument) {
+            self = .several(list.values)
         } else {
             return nil
         }
@@ -20,7 +24,17 @@ enum TransportChoice: ExpressibleByArgument, CustomStringConvertible {
     var description: String {
         switch self {
         case .one(let transport): transport.rawValue
+        case .several(let transports): transports.map(\.rawValue).joined(separator: ",")
         case .all: "all"
+        }
+    }
+
+    /// The transports it names, in the order given.
+    var transports: [Transport] {
+        switch self {
+        case .one(let transport): [transport]
+        case .several(let transports): transports
+        case .all: Transport.allCases
         }
     }
 
@@ -34,6 +48,7 @@ extension TransportChoice {
         switch choice {
         case nil: .scenarios
         case .one(let transport): .only(transport)
+        case .several(let transports): .several(transports)
         case .all: .all
         }
     }

@@ -7,6 +7,7 @@ let networkVectors: [(message: PhoneMessage, json: String)] = [
     (PhoneMessage(timestamp: 1532.25, .ping), #"{"type":"ping","timestamp":1532.25}"#),
     (PhoneMessage(timestamp: 1, .pairingRequest), #"{"type":"pairingRequest","timestamp":1}"#),
     (PhoneMessage(timestamp: 2, .pair(code: "042137")), #"{"type":"pair","timestamp":2,"code":"042137"}"#),
+    (PhoneMessage(timestamp: 2.5, .bindUDP(port: 50123)), #"{"type":"bindUDP","timestamp":2.5,"port":50123}"#),
     (PhoneMessage(timestamp: 3, .command(.cursorMove(delta: Point(x: 10, y: -5)))), #"{"type":"mouseMove","timestamp":3,"dx":10,"dy":-5}"#),
     (PhoneMessage(timestamp: 4, .command(.tap(type: .single))), #"{"type":"leftClick","timestamp":4}"#),
     (PhoneMessage(timestamp: 5, .command(.tap(type: .double))), #"{"type":"doubleClick","timestamp":5}"#),
@@ -82,6 +83,10 @@ struct NetworkProtocolTests {
         (#"[{"type":"ping","timestamp":1},{"type":"scroll","timestamp":2,"dx":0}]"#, "[1]: missing"),
         (#"{"type":"teleport","timestamp":1}"#, "type: unknown message type"),
         (#"{"type":"pair","timestamp":1,"code":"12345"}"#, "code: a pairing code is 6 digits"),
+        (#"{"type":"bindUDP","timestamp":1,"port":0}"#, "port: a UDP port is a whole number"),
+        (#"{"type":"bindUDP","timestamp":1,"port":70000}"#, "port"),
+        (#"{"type":"bindUDP","timestamp":1,"port":1.5}"#, "port: a UDP port is a whole number"),
+        (#"{"type":"bindUDP","timestamp":1}"#, "missing"),
         (#"{"type":"ping"}"#, "timestamp"),
         (#"{"type":"pinchUpdate","timestamp":1,"scale":500}"#, "scale"),
     ])
@@ -101,6 +106,7 @@ struct NetworkProtocolTests {
             .pairing(PairingStatus(state: .awaitingCode, attemptsRemaining: 3, secondsRemaining: 60)),
             .status(StatusData(batteryLevel: 80, timestamp: 100, connectionQuality: 100, error: StatusError(code: "notPaired", message: "x"))),
             .error(StatusError(code: "invalidFrame", message: "bad")),
+            .udpBound(address: "10.77.0.2", port: 50123),
         ]
         for message in messages {
             let frame = message.frame()
@@ -108,5 +114,7 @@ struct NetworkProtocolTests {
         }
         #expect(String(decoding: ComputerMessage.pong(pingTimestamp: 1, receivedAt: 2).frame().dropFirst(4), as: UTF8.self)
             == #"{"type":"pong","timestamp":1,"receivedAt":2}"#)
+        #expect(String(decoding: ComputerMessage.udpBound(address: "10.77.0.2", port: 50123).frame().dropFirst(4), as: UTF8.self)
+            == #"{"type":"udpBound","address":"10.77.0.2","port":50123}"#)
     }
 }

@@ -25,7 +25,7 @@ struct TransportSettingsTests {
     }
 
     @Test("bad transports are refused with their JSON path", arguments: [
-        (#"{"transport": "wifi"}"#, "run.transport: unknown value \"wifi\"; expected one of \"ble\", \"tcp\""),
+        (#"{"transport": "wifi"}"#, "run.transport: unknown value \"wifi\"; expected one of \"ble\", \"hid\", \"tcp\", \"udp\""),
         (#"{"transports": []}"#, "run.transports: list at least one transport the scenario applies to"),
         (#"{"transports": ["ble", "ble"]}"#, "run.transports[1]: ble is listed twice"),
         (#"{"transport": "tcp", "transports": ["ble"]}"#, "run.transport: tcp is not among the scenario's transports [\"ble\"]"),

@@ -2,7 +2,7 @@ import CommandMapping
 import Foundation
 import GestureModel
 public import InputCodes
-import RemoteTouchProtocol
+public import RemoteTouchProtocol
 public import Report
 import Synchronization
 
@@ -67,6 +67,25 @@ public final class OfflineComputer: ComputerUnderTest {
         state.withLock { state in
             let (written, outcome) = handle(bytes, text: text, at: at, &state)
             state.receipts.append(ReceiptLine(received: at.nanoseconds, written: written, payload: bytes))
+            state.lines.append((at, "\(stamp(at))  \(outcome)"))
+        }
+    }
+
+    /// A pointer report arrives (the hid or udp transport): mapped as the real computer maps it when its source is a
+    /// paired session's, else refused.
+    public func receivePointer(_ bytes: [UInt8], transport: PointerPayload.Transport, bound: Bool) {
+        let at = clock.now()
+        let text = PointerPayload.text(bytes, transport: transport)
+        state.withLock { state in
+            var written: [UInt64]?
+            var outcome = "\(text)  →  refused, no paired session is bound to its source"
+            if bound && state.paired, let input = try? PointerPayload.decode(bytes, transport: transport) {
+                let frames = state.mapper.pointer(input, buttons: transport == .hid)
+                record(frames, at: at, &state)
+                written = frames.map { _ in at.nanoseconds }
+                outcome = "\(text)  →  " + (frames.isEmpty ? "(no events)" : frames.map(\.description).joined(separator: " "))
+            }
+            state.receipts.append(ReceiptLine(received: at.nanoseconds, written: written, payload: Array(text.utf8)))
             state.lines.append((at, "\(stamp(at))  \(outcome)"))
         }
     }

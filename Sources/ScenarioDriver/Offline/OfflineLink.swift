@@ -1,25 +1,32 @@
 import GestureModel
+import RemoteTouchProtocol
 public import GestureScript
 public import InputCodes
 import Synchronization
 public import Verifier
+public import Scenario
 
 /// The link in process, for `hil replay`: writes reach the `OfflineComputer` at once while the link is up; a
 /// drop lasts its outage and reconnecting works once it is over; a bluetoothd or computer restart comes back
-/// at once. No status notifications.
+/// at once. No status notifications. On the scenario's transport: hid sends what a report can say as reports,
+/// udp sends movement as packets (refused unless paired), as the real phone does; ble and tcp send commands.
 public final class OfflineLink: PhoneLink {
     private struct State {
         var up = false
         var radioBack: MonotonicTime?
+        var translator = PointerTranslator()
     }
 
     private let computer: OfflineComputer
     private let clock: any DriverClock
     private let state = Mutex(State())
 
-    public init(computer: OfflineComputer, clock: any DriverClock) {
+    private let transport: Transport
+
+    public init(computer: OfflineComputer, clock: any DriverClock, transport: Transport = .ble) {
         self.computer = computer
         self.clock = clock
+        self.transport = transport
     }
 
     /// How long the phone takes to see the link go down, and a bluetoothd restart, in virtual time.
@@ -33,10 +40,26 @@ public final class OfflineLink: PhoneLink {
 
     public func send(_ bytes: [UInt8], confirmed: Bool, what: String) async throws {
         guard state.withLock({ $0.up }) else { throw DriverError("\(what): the link is down") }
+        if transport == .hid || transport == .udp, let command = try? Command.decode(bytes),
+           transport == .hid || PointerTranslator.isMovement(command),
+           let inputs = state.withLock({ $0.translator.translate(command) })
+        {
+            let pointer: PointerPayload.Transport = transport == .hid ? .hid : .udp
+            for input in inputs {
+                let payloads = pointer == .hid
+                    ? input.reports().map { $0.encoded() }
+                    : UDPPacket.movement(dx: input.dx, dy: input.dy, wheel: input.wheel, buttons: input.buttons).map { $0.encoded() }
+                for payload in payloads { computer.receivePointer(payload, transport: pointer, bound: true) }
+            }
+            return
+        }
+        if transport == .udp, let command = try? Command.decode(bytes) { state.withLock { $0.translator.carried(command) } }
         computer.receive(bytes)
     }
 
-    public func openFastPath() async throws {}
+    public func openFastPath() async throws {
+        state.withLock { $0.translator = PointerTranslator() }
+    }
 
     public func closeFastPath() {}
 
@@ -64,6 +87,24 @@ public final class OfflineLink: PhoneLink {
         computer.linkDown("the link drops")
         try await clock.sleep(for: Self.noticeTime)
         return Outage(description: "\(side == .computer ? "the computer's" : "the phone's") radio off", back: back)
+    }
+
+    /// Offline there is no network to slow down: the step is noted, nothing else.
+    public func setNetwork(_ conditions: NetworkConditions?) async throws -> String {
+        "offline: no network, \(conditions.map { "\($0)" } ?? "reset") not applied"
+    }
+
+    /// Offline a partition is an outage as a link drop is.
+    public func partition(for outage: Duration) async throws -> any LinkOutage {
+        try await takeDown(.computer, for: outage)
+    }
+
+    /// The computer gets the packets as the real one does: from the phone's socket while its link is up they move
+    /// the pointer, from anywhere else (or after the session ended) they are refused.
+    public func forge(_ count: Int, from source: ForgedSource) async throws -> String {
+        let bound = source == .phone && state.withLock { $0.up }
+        for index in 0..<count { computer.receivePointer(ForgedSource.packet(index).encoded(), transport: .udp, bound: bound) }
+        return "offline: \(count) packet(s) from the \(source.rawValue), \(bound ? "bound" : "unbound")"
     }
 
     struct Outage: LinkOutage {

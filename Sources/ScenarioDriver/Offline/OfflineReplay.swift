@@ -25,7 +25,7 @@ public struct OfflineReplay: Sendable {
     public static func run(_ scenario: Scenario) async -> OfflineReplay {
         let clock = VirtualClock()
         let computer = OfflineComputer(clock: clock, lockout: .seconds(scenario.run.lockoutSeconds ?? 300))
-        let link = OfflineLink(computer: computer, clock: clock)
+        let link = OfflineLink(computer: computer, clock: clock, transport: scenario.run.transport ?? .ble)
         let options = ScenarioDriver.Options(judged: judged)
         var replay = OfflineReplay()
         let driver = ScenarioDriver(scenario: scenario, phone: link, computer: computer, clock: clock, options: options)

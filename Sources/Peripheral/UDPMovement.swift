@@ -1,0 +1,86 @@
+import Foundation
+import NetSocket
+import RemoteTouchProtocol
+import Synchronization
+
+/// The udp transport's movement channel (seeds/connectivity-layer.md): 5-byte packets on a UDP port, each injected
+/// only when it comes from the address and port a paired control session bound with `bindUDP` (its TCP peer's
+/// address, the port it declared). Anything else — a forged packet from another host, a packet after its
+/// session ended, a packet from a phone that never paired — injects nothing and is counted, in the receipts as
+/// refused and per source in the log (the first few, then every 1000th, then a summary when serving stops).
+///
+/// What the binding protects against, and what not (docs/protocol.md, "The udp transport"): another host on
+/// the network that sends from its own address cannot move the pointer, nor can a packet once its session has
+/// ended. A host able to send with the phone's source address and port (on the same link, or on path) can
+/// still inject movement and replay captured packets: a 5-byte packet has no room for a MAC or a counter.
+/// Clicks, buttons and keys never travel over UDP, so such a host can move the pointer and scroll, not click.
+final class UDPMovement: Sendable {
+    let socket: UDPSocket
+    private let log: PeripheralLog
+    /// Source `address:port` → (the session's id, its connection).
+    private let state = Mutex<(bindings: [String: (session: String, connection: String)], refused: [String: Int])>(([:], [:]))
+
+    init(port: UInt16, netns: String?, log: PeripheralLog) throws(NetSocketError) {
+        socket = try UDPSocket.bind(port: port, netns: netns)
+        self.log = log
+    }
+
+    var port: UInt16? { socket.localPort }
+
+    /// Reads packets on a thread of its own until `stop`.
+    func start(_ host: ComputerHost) {
+        let thread = Thread { [self] in
+            while let datagram = socket.receive() { handle(datagram, host: host) }
+        }
+        thread.name = "udp-movement"
+        thread.start()
+    }
+
+    /// Packets from `address:port` are `session`'s from now on, as long as `connection` lasts (a connection binds
+    /// one source; binding again moves it).
+    func bind(address: String, port: UInt16, to session: String, connection: String) {
+        let source = "\(address):\(port)"
+        state.withLock { state in
+            state.bindings = state.bindings.filter { $0.value.connection != connection }
+            state.bindings[source] = (session, connection)
+        }
+        log.info("UDP movement from \(source) bound to \(connection)")
+    }
+
+    /// `connection` ended: its source is bound no more.
+    func unbind(_ connection: String) {
+        let gone = state.withLock { state in
+            let gone = state.bindings.filter { $0.value.connection == connection }.map(\.key)
+            for source in gone { state.bindings[source] = nil }
+            return gone
+        }
+        for source in gone { log.info("UDP movement from \(source) unbound: \(connection) ended") }
+    }
+
+    private func handle(_ datagram: UDPSocket.Datagram, host: ComputerHost) {
+        let source = "\(datagram.address):\(datagram.port)"
+        guard let session = state.withLock({ $0.bindings[source]?.session }) else {
+            let count = state.withLock { state in
+                state.refused[source, default: 0] += 1
+                return state.refused[source]!
+            }
+            host.processor.refusedPointer(
+                datagram.bytes, transport: .udp, source: source, code: "unboundSource",
+                message: "UDP packet \(count) from \(source), which no paired control session is bound to: injected nothing (forged, sent after its session ended, or from a phone that is not paired)",
+                logged: count <= 3 || count % 1000 == 0)
+            return
+        }
+        if case .refused(let error) = host.processor.handlePointer(datagram.bytes, from: session, transport: .udp) {
+            host.publishStatus(error: error)
+        }
+    }
+
+    /// Stops reading; logs how many packets each unbound source sent.
+    func stop() {
+        socket.close()
+        let refused = state.withLock { $0.refused }
+        for (source, count) in refused.sorted(by: { $0.key < $1.key }) {
+            log.info("refused \(count) UDP packet(s) from \(source): no paired session was bound to it")
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/// The pointer reports of the connectivity layer's transports as the computer takes them: a 6-byte `HIDReport`
+/// (hid) or a 5-byte `UDPPacket` (udp), and how a receipt line shows one (`hid 010500000000`,
+/// `udp aa0005fb00 from 10.77.0.3:40312`: the transport, the bytes in hex, the sender when it was refused before
+/// reaching a session).
+public enum PointerPayload {
+    public enum Transport: String, Sendable, Hashable {
+        case hid
+        case udp
+    }
+
+    /// The pointer input in a report.
+    /// - Throws: `ProtocolError` for a malformed report, and for a udp packet that is not movement: a 0xBB control
+    ///   packet is refused on UDP (control goes over the TCP control connection: it must not be lost, and a UDP
+    ///   packet from the bound address can still be forged).
+    public static func decode(_ bytes: [UInt8], transport: Transport) throws(ProtocolError) -> PointerInput {
+        switch transport {
+        case .hid:
+            let report = try HIDReport.decode(bytes)
+            return PointerInput(buttons: report.buttons, dx: Int(report.dx), dy: Int(report.dy), wheel: Int(report.wheel))
+        case .udp:
+            let packet = try UDPPacket.decode(bytes)
+            guard packet.header == .movement else {
+                throw ProtocolError(.malformedBinary, payload: "UDP packet",
+                                    "0xBB control packets are not taken over UDP: clicks, buttons and keys go over the TCP control connection")
+            }
+            return PointerInput(buttons: packet.buttons, dx: Int(packet.dx), dy: Int(packet.dy), wheel: Int(packet.wheel))
+        }
+    }
+
+    /// The receipt text of a report.
+    public static func text(_ bytes: [UInt8], transport: Transport, source: String? = nil) -> String {
+        let hex = bytes.prefix(64).map { byte in
+            let digits = String(byte, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined()
+        return "\(transport.rawValue) \(hex)" + (bytes.count > 64 ? "…" : "") + (source.map { " from \($0)" } ?? "")
+    }
+
+    /// What a receipt's payload text counts as in a step's `received` expectation: `hidReport`, `udpPacket`; nil
+    /// for anything else (a JSON command).
+    public static func kind(ofText text: String) -> String? {
+        if text.hasPrefix("hid ") { return "hidReport" }
+        if text.hasPrefix("udp ") { return "udpPacket" }
+        return nil
+    }
+}

@@ -1,0 +1,48 @@
+import NetSocket
+import RemoteTouchProtocol
+import Synchronization
+
+/// The virtual phone's udp movement (seeds/connectivity-layer.md's `WifiNetworkService`): a UDP socket in the
+/// phone's namespace, the pointer state, and the port the computer must bind to the control connection.
+/// Movement — pointer motion and vertical scroll — leaves as 5-byte 0xAA packets, split when larger than int8;
+/// every other command goes over the control connection, whose buttons the packets' buttons byte mirrors.
+final class UDPMovementSender: Sendable {
+    let target: TCPPhoneLink.Settings.UDPTarget
+    let socket: UDPSocket
+    private let state = Mutex<(translator: PointerTranslator, sent: Int, lost: Int)>((PointerTranslator(), 0, 0))
+
+    init(target: TCPPhoneLink.Settings.UDPTarget, netns: String?) throws {
+        self.target = target
+        socket = try UDPSocket.bind(port: 0, netns: netns)
+    }
+
+    /// The socket's port: what the phone binds.
+    var port: UInt16 { socket.localPort ?? 0 }
+
+    /// Sends a movement command as packets; false when the command is not movement (it goes over control).
+    func send(_ command: Command) -> Bool {
+        let packets: [UDPPacket]? = state.withLock { state in
+            guard PointerTranslator.isMovement(command) else {
+                state.translator.carried(command)
+                return nil
+            }
+            return (state.translator.translate(command) ?? []).flatMap { input in
+                UDPPacket.movement(dx: input.dx, dy: input.dy, wheel: input.wheel, buttons: input.buttons)
+            }
+        }
+        guard let packets else { return false }
+        for packet in packets {
+            let sent = socket.send(packet.encoded(), to: target.address, port: target.udpPort)
+            state.withLock { sent ? ($0.sent += 1) : ($0.lost += 1) }
+        }
+        return true
+    }
+
+    /// A new connection: the computer let go of every button when the old one went.
+    func reset() {
+        state.withLock { $0.translator = PointerTranslator() }
+    }
+
+    /// Packets sent so far, and those the kernel refused at once (no route while an interface was down).
+    var counts: (sent: Int, lost: Int) { state.withLock { ($0.sent, $0.lost) } }
+}
