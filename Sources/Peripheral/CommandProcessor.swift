@@ -39,6 +39,16 @@ public final class CommandProcessor: Sendable {
 
     public var mode: ControlMode { mapper.withLock { $0.mode } }
 
+    /// The mouse buttons held now (a drag's left button, a hid report's bits).
+    public var heldButtons: MouseButtons {
+        let held = mapper.withLock { $0.held }
+        var buttons: MouseButtons = []
+        if held.contains(.btnLeft) { buttons.insert(.left) }
+        if held.contains(.btnRight) { buttons.insert(.right) }
+        if held.contains(.btnMiddle) { buttons.insert(.middle) }
+        return buttons
+    }
+
     /// How long each injected command took from receipt to its last uinput write (the newest 100,000).
     public var handlingTimes: [Duration] { handling.withLock { $0 } }
 

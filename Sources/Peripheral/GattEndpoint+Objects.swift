@@ -45,19 +45,29 @@ extension GattEndpoint {
         ])
     }
 
-    /// Report `…9AC0` (the hid transport): write without response, one 6-byte report per write; `AcquireWrite`.
+    /// Report `…9AC0` (the hid transport): write without response, one 6-byte report per write; `AcquireWrite`;
+    /// read: a report of the buttons the computer holds, with no motion.
+    ///
+    /// bluetoothd 5.66 acquires a characteristic that offers `AcquireWrite` on the first write command, and while
+    /// that call is pending starts another for each further write; the reports it forwarded then were not the ones
+    /// written (one lost, its neighbour twice). Without `AcquireWrite` every report is a D-Bus call and a swipe's
+    /// reports queue behind each other. So the phone primes it: a neutral report, then a read, which bluetoothd
+    /// answers only after the acquisition (see `BLEPhoneLink.openFastPath`).
     private func reportInterface() -> DBusInterface {
         DBusInterface(BlueZ.gattCharacteristic, methods: [
             DBusMethod("WriteValue", in: "aya{sv}", .immediate { [self] call throws(DBusError) in
                 try reportWritten(call.body[0].bytesValue ?? [], options: call.body[1])
                 return []
             }),
+            DBusMethod("ReadValue", in: "a{sv}", out: "ay", .immediate { [self] _ in
+                [.bytes(HIDReport(buttons: host.processor.heldButtons, dx: 0, dy: 0).encoded())]
+            }),
             DBusMethod("AcquireWrite", in: "a{sv}", out: "hq", .immediate { [self] call throws(DBusError) in
                 try acquireWrite(options: call.body[0], reports: true)
             }),
         ], properties: [
             Self.uuid(RemoteTouchService.reportUUID), Self.inService,
-            DBusProperty("Flags", "as", get: { .strings(["write-without-response"]) }),
+            DBusProperty("Flags", "as", get: { .strings(["read", "write-without-response"]) }),
             DBusProperty("WriteAcquired", "b", get: { [self] in .bool(status.withLock { !$0.writers.isEmpty }) }),
         ])
     }

@@ -134,7 +134,9 @@ public final class GattEndpoint: CommandEndpoint {
         status.withLock { $0.writers.append(channel) }
         channel.startReading(mtu: mtu, { [self] packet in
             if reports {
-                try? reportWritten(packet, options: options)
+                if case .refused(let error) = host.processor.handlePointer(packet, from: central, transport: .hid) {
+                    host.publishStatus(error: error)
+                }
             } else {
                 _ = host.command(packet, from: central)
             }

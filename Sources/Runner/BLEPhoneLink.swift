@@ -101,6 +101,7 @@ final class BLEPhoneLink: PhoneLink {
     func openFastPath() async throws {
         // A new connection starts from a fresh report state: the computer let go of every button when the link went.
         state.withLock { $0.translator = PointerTranslator() }
+        if settings.reports { try await primeReports() }
         guard settings.writePath == .fd else { return }
         let remote = try connected()
         let fd = try await central.acquireWrite(remote.command).fd
@@ -109,6 +110,16 @@ final class BLEPhoneLink: PhoneLink {
             let reportFd = try await central.acquireWrite(report).fd
             state.withLock { $0.reportFd = reportFd }
         }
+    }
+
+    /// The first report of a connection is a neutral one, and the next wait for a read of the report characteristic:
+    /// bluetoothd acquires the computer's write socket on that first write command and answers the read after it,
+    /// so no report races the acquisition (see `GattEndpoint.reportInterface`).
+    private func primeReports() async throws {
+        let remote = try connected()
+        guard let report = remote.report else { return }
+        try await central.write(report, HIDReport(dx: 0, dy: 0).encoded(), withResponse: false)
+        _ = try await central.read(report)
     }
 
     func closeFastPath() {

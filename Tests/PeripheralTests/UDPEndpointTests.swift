@@ -1,0 +1,100 @@
+import Foundation
+import InputCodes
+import NetSocket
+import Peripheral
+import RemoteTouchProtocol
+import Testing
+
+@Suite("The udp transport over loopback: movement only from the source a paired control session bound")
+struct UDPEndpointTests {
+    struct Setup {
+        var tcp: TCPEndpointTests.Setup
+        var udpPort: UInt16
+    }
+
+    static func setUp() async throws -> Setup {
+        let (host, sink, codes, _) = try ComputerHostTests.host(devnode: nil)
+        var settings = TCPSettings.udp()
+        settings.port = 0
+        settings.udpPort = 0
+        let endpoint = TCPEndpoint(settings: settings, log: host.log)
+        try await host.start(endpoint)
+        #expect(endpoint.name == "udp")
+        let tcp = TCPEndpointTests.Setup(host: host, endpoint: endpoint, sink: sink, codes: codes, port: try #require(endpoint.port))
+        return Setup(tcp: tcp, udpPort: try #require(endpoint.udpPort))
+    }
+
+    static func isBound(_ message: ComputerMessage) -> Bool {
+        if case .udpBound = message { return true }
+        return false
+    }
+
+    /// Sends 0xAA packets of `dx` from `socket` and waits a little for them to be handled.
+    static func move(_ socket: UDPSocket, to port: UInt16, dx: [Int]) async throws {
+        for value in dx { socket.send(UDPPacket(dx: value, dy: 0).encoded(), to: "127.0.0.1", port: port) }
+        try await Task.sleep(for: .milliseconds(200))
+    }
+
+    static func relX(_ sink: RecordingSink) -> Int {
+        sink.frames.flatMap(\.events).filter { $0.code == .relX }.map { Int($0.value) }.reduce(0, +)
+    }
+
+    @Test("bound after pairing, the phone's packets move the pointer; another socket's, and the same socket's after the session ended, do not")
+    func binding() async throws {
+        let setup = try await Self.setUp()
+        let phone = try LoopbackPhone(port: setup.tcp.port)
+        let movement = try UDPSocket.bind(port: 0, netns: nil)
+        let forger = try UDPSocket.bind(port: 0, netns: nil)
+        try TCPEndpointTests.pair(phone, setup.tcp)
+        phone.send(#"{"type":"bindUDP","timestamp":3,"port":\#(movement.localPort ?? 0)}"#)
+        let (messages, _) = try phone.read(until: Self.isBound)
+        #expect(messages.last == .udpBound(address: "127.0.0.1", port: movement.localPort ?? 0))
+        try await Self.move(movement, to: setup.udpPort, dx: [5, 7])
+        #expect(Self.relX(setup.tcp.sink) == 12)
+        try await Self.move(forger, to: setup.udpPort, dx: Array(repeating: 9, count: 50))
+        #expect(Self.relX(setup.tcp.sink) == 12, "a packet from another port was injected")
+        phone.socket.close()
+        try await Task.sleep(for: .milliseconds(300))
+        try await Self.move(movement, to: setup.udpPort, dx: [20])
+        #expect(Self.relX(setup.tcp.sink) == 12, "a packet after the session ended was injected")
+        await setup.tcp.host.stop()
+    }
+
+    @Test("an unpaired phone cannot bind, and its packets inject nothing; a 0xBB control packet is refused even when bound")
+    func unpairedAndControl() async throws {
+        let setup = try await Self.setUp()
+        let phone = try LoopbackPhone(port: setup.tcp.port)
+        let movement = try UDPSocket.bind(port: 0, netns: nil)
+        phone.send(#"{"type":"bindUDP","timestamp":1,"port":\#(movement.localPort ?? 0)}"#)
+        let (refused, _) = try phone.read(until: TCPEndpointTests.isError)
+        guard case .error(let error) = refused.last else { throw TestFailure("\(refused)") }
+        #expect(error.code == "notPaired")
+        try await Self.move(movement, to: setup.udpPort, dx: [5])
+        #expect(setup.tcp.sink.frames.isEmpty)
+        try TCPEndpointTests.pair(phone, setup.tcp)
+        phone.send(#"{"type":"bindUDP","timestamp":3,"port":\#(movement.localPort ?? 0)}"#)
+        _ = try phone.read(until: Self.isBound)
+        movement.send([0xBB, 0x01, 0, 0, 0], to: "127.0.0.1", port: setup.udpPort)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(setup.tcp.sink.frames.isEmpty, "a control packet over UDP injected \(setup.tcp.sink.frames)")
+        await setup.tcp.host.stop()
+    }
+
+    @Test("a phone that connects again replaces its old session: what the old one held is released before the new one's commands")
+    func reconnectReplaces() async throws {
+        let setup = try await Self.setUp()
+        let first = try LoopbackPhone(port: setup.tcp.port)
+        try TCPEndpointTests.pair(first, setup.tcp)
+        first.send(#"[{"type":"dragStart","timestamp":3},{"type":"ping","timestamp":4}]"#)
+        _ = try first.read(until: TCPEndpointTests.isPong)
+        #expect(setup.tcp.sink.frames == [InputFrame([.press(.btnLeft)])])
+        let second = try LoopbackPhone(port: setup.tcp.port)
+        second.send(#"[{"type":"dragStart","timestamp":5},{"type":"ping","timestamp":6}]"#)
+        _ = try second.read(until: TCPEndpointTests.isPong)
+        #expect(setup.tcp.sink.frames == [InputFrame([.press(.btnLeft)]), InputFrame([.release(.btnLeft)]), InputFrame([.press(.btnLeft)])])
+        // The old connection's end, later, releases nothing of the new one's.
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(setup.tcp.sink.frames.count == 3)
+        await setup.tcp.host.stop()
+    }
+}
