@@ -1,24 +1,36 @@
 #!/bin/bash
-# Two hosts on one Linux kernel, for the network transports (tcp, udp, Bonjour discovery): the phone and the
-# computer each get a network namespace, joined by a veth pair, and each namespace its own system-style D-Bus
-# and its own avahi-daemon on it. Only real parts: iproute2, dbus-daemon and avahi-daemon from Debian.
+# The network transports' hosts on one Linux kernel (the "two hosts", phone and computer, and a third, the
+# attacker: another device on the same Wi-Fi, for scenarios that send forged packets). Each host is a network
+# namespace with one veth; the veths' other ends are the ports of one Linux bridge, hilbr0, in a namespace of its
+# own (hil-lan), so the three share one L2 segment as devices on one Wi-Fi do, and the root namespace stays
+# untouched. The phone and the computer each get their own system-style D-Bus and an avahi-daemon on it; the
+# attacker gets neither. Only real parts: iproute2, dbus-daemon and avahi-daemon from Debian.
 #
 #   host      netns          interface  address       D-Bus (DBUS_SYSTEM_BUS_ADDRESS)     mDNS host name
 #   phone     hil-phone      hilp0      10.77.0.2/24  unix:path=/run/hil-net/phone/bus     hil-phone.local
 #   computer  hil-computer   hilc0      10.77.0.1/24  unix:path=/run/hil-net/computer/bus  hil-computer.local
+#   attacker  hil-attacker   hila0      10.77.0.3/24  none                                 none
+#   the LAN   hil-lan        hilbr0, a bridge whose ports hilp0-br, hilc0-br, hila0-br are the hosts' veth peers
+#
+# A host's namespace holds exactly one veth (`ip -n NETNS -o link show type veth`): the runner takes it down for a
+# link fault and puts `tc qdisc ... netem` on it. The bridge runs no STP (a port forwards as soon as its link is
+# up again), does no multicast snooping (mDNS reaches every port, querier or not), and hil-lan has no address and
+# no IPv6 of its own (nothing but the hosts' frames on the LAN). br_netfilter, when loaded, is turned off in hil-lan.
 #
 # Usage (as root; the vm rig's guest runs `up` at boot, see Rigs/vm/guest-run.sh):
-#   two-hosts.sh up            create what is missing: namespaces, veth, both buses, both avahi-daemons, and wait
-#                              until both avahi-daemons run (host names probed; Server.GetState = 2)
+#   two-hosts.sh up            create what is missing: namespaces, bridge, veths, both buses, both avahi-daemons,
+#                              and wait until both avahi-daemons run (host names probed; Server.GetState = 2)
 #   two-hosts.sh up --no-wait  the same, but return once the daemons are started (avahi still starting)
 #   two-hosts.sh wait [SECS]   wait (default 30 s) until both avahi-daemons run
 #   two-hosts.sh check         one line per part, `ok ` or `NO `; exit 1 when anything is not ready
 #   two-hosts.sh env           the HIL_NET_* variables a job gets (NAME=value lines); prints them whatever the state
-#   two-hosts.sh down          stop every process in both namespaces, delete them (and the veth), remove the buses
+#   two-hosts.sh down          stop every process in the namespaces, delete them (and the bridge and veths), remove
+#                              the buses
 #
 # Files: /run/hil-net/<host>/{bus,dbus.conf,avahi-daemon.conf,*.pid}; /run/hil-net/env (what `env` prints,
 # written by a successful `up`); logs in $HIL_NET_LOGS as `up` was given it (default /run/hil-net/logs, else a
-# link there): net-<host>-dbus.log, net-<host>-avahi.log. `down` keeps the logs.
+# link there): net-<host>-dbus.log, net-<host>-avahi.log. `down` keeps the logs. lib.sh, beside this script,
+# holds its helpers and the daemons' bring-up (the vm image copies both).
 #
 # Each avahi-daemon gets a private /run/avahi-daemon (its pid file and socket paths are compiled in): it runs
 # under `unshare --mount` with a fresh tmpfs there. Its D-Bus is the namespace's bus through
@@ -26,64 +38,28 @@
 set -euo pipefail
 
 # Under TCG every process costs 50-120 ms: this script forks as little as it can (bash builtins, arrays, one
-# `ip -batch` per step, the daemons started side by side).
+# `ip -batch` per namespace and step, the namespaces and the daemons set up side by side).
 PATH=$PATH:/usr/sbin:/sbin  # avahi-daemon is in /usr/sbin, which a user's PATH may lack
 RUN_DIR=/run/hil-net
 LOG_DIR=${HIL_NET_LOGS:-$RUN_DIR/logs}
-HOSTS=(phone computer)
-declare -A NETNS=([phone]=hil-phone [computer]=hil-computer)
-declare -A IFACE=([phone]=hilp0 [computer]=hilc0)
-declare -A ADDRESS=([phone]=10.77.0.2 [computer]=10.77.0.1)
+HOSTS=(phone computer)             # the hosts with a bus and an avahi-daemon
+ALL_HOSTS=(phone computer attacker)
+declare -A NETNS=([phone]=hil-phone [computer]=hil-computer [attacker]=hil-attacker)
+declare -A IFACE=([phone]=hilp0 [computer]=hilc0 [attacker]=hila0)  # the bridge's port for each: ${IFACE}-br
+declare -A ADDRESS=([phone]=10.77.0.2 [computer]=10.77.0.1 [attacker]=10.77.0.3)
 declare -A BUS=([phone]=unix:path=$RUN_DIR/phone/bus [computer]=unix:path=$RUN_DIR/computer/bus)
+LAN_NETNS=hil-lan
+BRIDGE=hilbr0
 PREFIX_LENGTH=24
 TOOL_HINT="run: bash Rigs/setup.sh"
+BR_NETFILTER=/proc/sys/net/bridge/bridge-nf-call-iptables  # present when br_netfilter is loaded
 
-say() { echo "two-hosts: $*"; }
-die() { echo "two-hosts: error: $*" >&2; exit 1; }
-
-now() { NOW=${EPOCHREALTIME//[.,]/}; NOW=$((NOW / 1000)); }  # milliseconds, in $NOW
-since() { # START_MS: seconds since then, as text in $SINCE
-    now
-    SINCE=$(((NOW - $1) / 1000)).$(((NOW - $1) % 1000 / 100))
-}
-nap() { # sleep 50 ms without starting a process: a read that times out on a pipe nobody writes (needs /dev/fd)
-    if [ -z "${NAP_FD:-}" ]; then
-        if [ -e /dev/fd/0 ]; then exec {NAP_FD}<> <(:); else NAP_FD=none; fi
-    fi
-    if [ "$NAP_FD" = none ]; then sleep 0.05; else read -r -t 0.05 -u "$NAP_FD" _ || :; fi
-}
-
-running() { # PID: it runs and is not a zombie
-    local stat
-    [ -n "$1" ] && [ -r "/proc/$1/stat" ] && read -r stat <"/proc/$1/stat" 2>/dev/null && [[ $stat != *") Z "* ]]
-}
-alive() { # PIDFILE: the process it names runs
-    local pid=
-    [ -r "$1" ] && read -r pid <"$1" && running "$pid"
-}
-
-bus_answers() { # HOST
-    dbus-send --bus="${BUS[$1]}" --print-reply --reply-timeout=2000 --dest=org.freedesktop.DBus \
-        /org/freedesktop/DBus org.freedesktop.DBus.GetId >/dev/null 2>&1
-}
-
-avahi_state() { # HOST: prints Server.GetState (2 = running), nothing when avahi does not answer
-    local reply
-    reply=$(dbus-send --bus="${BUS[$1]}" --print-reply=literal --reply-timeout=2000 --dest=org.freedesktop.Avahi \
-        / org.freedesktop.Avahi.Server.GetState 2>/dev/null) || return 0
-    echo "${reply##* }"
-}
-
-state_name() {
-    case $1 in
-        0) echo invalid ;; 1) echo "registering (probing its host name)" ;; 2) echo running ;;
-        3) echo "in a host name collision" ;; 4) echo "in failure" ;; "") echo "not on its bus" ;; *) echo "in state $1" ;;
-    esac
-}
-
-last_lines() { # LOG: its last lines, for an error message
-    if [ -s "$1" ]; then echo "; last lines of $1:"; tail -n 5 "$1" | sed 's/^/    /'; else echo "; $1 is empty"; fi
-}
+NET_DIR=${BASH_SOURCE[0]%/*}
+[ "$NET_DIR" != "${BASH_SOURCE[0]}" ] || NET_DIR=.
+[ -r "$NET_DIR/lib.sh" ] ||
+    { echo "two-hosts: error: $NET_DIR/lib.sh missing: it belongs beside two-hosts.sh (git checkout Rigs/net/lib.sh; the vm image copies both, so rebuild it: bash Rigs/vm/build-image.sh)" >&2; exit 1; }
+# shellcheck source=lib.sh
+source "$NET_DIR/lib.sh"
 
 require_tools() {
     [ "$EUID" = 0 ] || die "$1 needs root (network namespaces, mounts): run it as root"
@@ -96,148 +72,58 @@ require_tools() {
     done
 }
 
-netns_exists() { [ -e "/run/netns/$1" ]; }
-
-ensure_network() { # namespaces, the veth pair, addresses, links up: three `ip -batch` runs at most
-    local host out commands=
-    netns_exists hil-phone || commands+="netns add hil-phone"$'\n'
-    netns_exists hil-computer || commands+="netns add hil-computer"$'\n'
-    if [ -n "$commands" ] || ! ip -n hil-computer link show hilc0 >/dev/null 2>&1 ||
-        ! ip -n hil-phone link show hilp0 >/dev/null 2>&1; then
-        if [ -z "$commands" ]; then  # half a pair, from an interrupted `up`
-            { ip -n hil-computer link del hilc0 || ip -n hil-phone link del hilp0 || :; } >/dev/null 2>&1
-        fi
-        commands+="link add hilc0 netns hil-computer type veth peer name hilp0 netns hil-phone"$'\n'
-        out=$(ip -batch - <<<"$commands" 2>&1) ||
-            die "cannot create the namespaces and the veth pair hilc0/hilp0: $out (the kernel needs network namespaces and veth: module veth, which the vm rig's image loads; /run must be writable)"
+network_commands() { # what `ip -batch` must create in the root namespace, in $COMMANDS: the namespaces, the bridge
+    local host ns iface lan_links=  # and each host's veth pair that are missing (one `ip` to list hil-lan's links)
+    COMMANDS=
+    if netns_exists "$LAN_NETNS"; then
+        lan_links=$(ip -n "$LAN_NETNS" -o link show 2>&1) || die "cannot list the links in $LAN_NETNS: $lan_links"
+    else
+        COMMANDS+="netns add $LAN_NETNS"$'\n'
     fi
-    for host in "${HOSTS[@]}"; do
+    [[ $lan_links == *": $BRIDGE: "* ]] || COMMANDS+="link add $BRIDGE netns $LAN_NETNS type bridge"$'\n'
+    for host in "${ALL_HOSTS[@]}"; do
+        ns=${NETNS[$host]}
+        iface=${IFACE[$host]}
+        [[ $lan_links != *": $iface-br@"* ]] || continue  # its pair is whole: a veth pair is made and goes as one
+        if ! netns_exists "$ns"; then
+            COMMANDS+="netns add $ns"$'\n'
+        else  # an end without its port (an older layout's veth, hil-lan deleted): made afresh
+            ip -n "$ns" link del "$iface" >/dev/null 2>&1 || :
+        fi
+        COMMANDS+="link add $iface netns $ns type veth peer name $iface-br netns $LAN_NETNS"$'\n'
+    done
+}
+
+ensure_network() { # namespaces, bridge, veths, addresses, links up: one `ip -batch`, then one per namespace at once
+    local host out lan jobs=0
+    network_commands
+    if [ -n "$COMMANDS" ]; then
+        out=$(ip -batch - <<<"$COMMANDS" 2>&1) ||
+            die "cannot create the namespaces, the bridge $BRIDGE and the veth pairs: $out (the kernel needs network namespaces and the modules veth and bridge, which the vm rig's image loads; /run must be writable)"
+    fi
+    # The bridge: no STP, no multicast snooping, no IPv6 address of its own or its ports'; every port up.
+    lan="link set $BRIDGE type bridge stp_state 0 forward_delay 0 mcast_snooping 0"$'\n'
+    lan+="link set $BRIDGE addrgenmode none up"$'\n'
+    for host in "${ALL_HOSTS[@]}"; do lan+="link set ${IFACE[$host]}-br addrgenmode none master $BRIDGE up"$'\n'; done
+    ip -n "$LAN_NETNS" -batch - <<<"$lan" &
+    jobs=$((jobs + 1))
+    for host in "${ALL_HOSTS[@]}"; do
         ip -n "${NETNS[$host]}" -batch - <<EOF &
 link set lo up
 addr replace ${ADDRESS[$host]}/$PREFIX_LENGTH dev ${IFACE[$host]}
 link set ${IFACE[$host]} multicast on up
 EOF
+        jobs=$((jobs + 1))
     done
-    for host in "${HOSTS[@]}"; do wait -n || die "cannot set the addresses and links up (ip -batch failed; see above)"; done
-}
-
-write_file() { # FILE: standard input into it (read and printf are builtins: no `cat` to start)
-    local text
-    IFS= read -r -d '' text || :
-    printf '%s' "$text" >"$1"
-}
-
-remove() { # FILE...: those that exist (`rm` costs a process)
-    local file
-    for file in "$@"; do if [ -e "$file" ] || [ -L "$file" ]; then rm -f "$file"; fi; done
-}
-
-write_bus_config() { # HOST
-    write_file "$RUN_DIR/$1/dbus.conf" <<EOF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<!-- The $1's system bus in the two-hosts rig (Rigs/net/two-hosts.sh): private to the rig, so permissive. -->
-<busconfig>
-  <type>system</type>
-  <listen>${BUS[$1]}</listen>
-  <auth>EXTERNAL</auth>
-  <!-- Any local user may connect (avahi-daemon runs as user avahi), own any name (org.freedesktop.Avahi among
-       them), send and receive: what avahi-dbus.conf grants root and avahi, and more. The packages' policy files
-       (/usr/share/dbus-1/system.d) are not included: they would only restrict, and parsing them costs time. -->
-  <policy context="default">
-    <allow user="*"/>
-    <allow own="*"/>
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow receive_sender="*"/>
-  </policy>
-</busconfig>
-EOF
-}
-
-write_avahi_config() { # HOST
-    write_file "$RUN_DIR/$1/avahi-daemon.conf" <<EOF
-# The $1's avahi-daemon in the two-hosts rig (Rigs/net/two-hosts.sh).
-[server]
-host-name=${NETNS[$1]}
-domain-name=local
-use-ipv4=yes
-use-ipv6=no
-allow-interfaces=${IFACE[$1]}
-enable-dbus=yes
-ratelimit-interval-usec=1000000
-ratelimit-burst=1000
-
-[wide-area]
-enable-wide-area=no
-
-[publish]
-publish-workstation=no
-publish-hinfo=no
-publish-addresses=yes
-publish-aaaa-on-ipv4=no
-publish-a-on-ipv6=no
-
-[reflector]
-enable-reflector=no
-EOF
-}
-
-stop_pidfile() { # PIDFILE: stop the daemon it names, if any (a stale or half-started one before a restart)
-    local pid=
-    if [ -r "$1" ] && read -r pid <"$1" && running "$pid"; then kill "$pid" 2>/dev/null || :; fi
-    remove "$1"
-}
-
-# The daemons: setsid (their own session, away from a terminal's signals), then every wrapper execs, so $! is
-# the daemon's pid. Each log starts afresh with its daemon.
-start_bus() { # HOST: started unless it runs and its socket is there
-    local host=$1 socket=$RUN_DIR/$1/bus pidfile=$RUN_DIR/$1/dbus.pid
-    if alive "$pidfile" && [ -S "$socket" ]; then return 0; fi
-    stop_pidfile "$pidfile"
-    remove "$socket"
-    write_bus_config "$host"
-    setsid ip netns exec "${NETNS[$host]}" dbus-daemon --config-file="$RUN_DIR/$host/dbus.conf" --nofork --nopidfile \
-        </dev/null >"$LOG_DIR/net-$host-dbus.log" 2>&1 &
-    echo $! >"$pidfile"
-}
-
-await_bus() { # HOST: until its socket exists (dbus-daemon listens before it serves; clients queue)
-    local host=$1 start
-    now
-    start=$NOW
-    until [ -S "$RUN_DIR/$host/bus" ]; do
-        alive "$RUN_DIR/$host/dbus.pid" || die "the $host's dbus-daemon exited$(last_lines "$LOG_DIR/net-$host-dbus.log")"
-        now
-        [ $((NOW - start)) -lt 10000 ] ||
-            die "the $host's dbus-daemon did not listen on ${BUS[$host]} within 10 s$(last_lines "$LOG_DIR/net-$host-dbus.log")"
-        nap
+    if [ -e "$BR_NETFILTER" ]; then  # br_netfilter loaded: bridged frames would go through hil-lan's iptables
+        # shellcheck disable=SC2016  # the inner bash's variable
+        ip netns exec "$LAN_NETNS" "$BASH" -c \
+            'for f in /proc/sys/net/bridge/bridge-nf-call-{iptables,ip6tables,arptables}; do echo 0 >"$f"; done' &
+        jobs=$((jobs + 1))
+    fi
+    for ((; jobs > 0; jobs--)); do
+        wait -n || die "cannot set up the bridge $BRIDGE, the addresses or the links (ip failed; see above): as root, bash Rigs/net/two-hosts.sh down, then up"
     done
-}
-
-start_avahi() { # HOST: started unless it runs
-    local host=$1 pidfile=$RUN_DIR/$1/avahi.pid
-    if alive "$pidfile"; then return 0; fi
-    stop_pidfile "$pidfile"
-    write_avahi_config "$host"
-    # Its own /run/avahi-daemon: a mount namespace (unshare --mount) with a fresh tmpfs there.
-    # --no-chroot: chrooted in /etc/avahi it could never reach the bus again, whose socket is under /run/hil-net
-    #   (avahi connects before the chroot, and in a chroot gives up instead of waiting for a restarted bus); a
-    #   throwaway rig gains nothing from that confinement. Root is still dropped (to user avahi, which our bus
-    #   policy lets own org.freedesktop.Avahi): no --no-drop-root.
-    # shellcheck disable=SC2016  # $1 is the inner shell's
-    DBUS_SYSTEM_BUS_ADDRESS=${BUS[$host]} setsid ip netns exec "${NETNS[$host]}" unshare --mount --propagation private \
-        sh -c 'mount -t tmpfs -o mode=755,nosuid,nodev tmpfs /run/avahi-daemon && exec avahi-daemon --file="$1" --no-chroot' \
-        sh "$RUN_DIR/$host/avahi-daemon.conf" </dev/null >"$LOG_DIR/net-$host-avahi.log" 2>&1 &
-    echo $! >"$pidfile"
-}
-
-avahi_still_starting() { # HOST: we started it and its log does not yet say "Server startup complete" (read
-    local line log=$LOG_DIR/net-$1-avahi.log  # without starting a process); unknown (no pid file or log): false
-    [ -e "$RUN_DIR/$1/avahi.pid" ] && [ -r "$log" ] || return 1
-    while IFS= read -r line; do
-        [[ $line != "Server startup complete."* ]] || return 1
-    done <"$log"
-    return 0
 }
 
 cmd_up() { # [--no-wait]
@@ -256,16 +142,17 @@ cmd_up() { # [--no-wait]
     for host in "${HOSTS[@]}"; do start_bus "$host"; done
     for host in "${HOSTS[@]}"; do await_bus "$host"; done
     for host in "${HOSTS[@]}"; do start_avahi "$host"; done
+    local hosts="hil-phone 10.77.0.2, hil-computer 10.77.0.1 and hil-attacker 10.77.0.3 on bridge $BRIDGE ($LAN_NETNS)"
     since "$start"
     if [ "${1:-}" = --no-wait ]; then
         cmd_env >"$RUN_DIR/env"
-        say "up after $SINCE s: hil-phone 10.77.0.2 and hil-computer 10.77.0.1 on veth, a bus each, avahi-daemons starting (\`two-hosts.sh wait\` until both run)"
+        say "up after $SINCE s: $hosts; a bus each for the phone and the computer, their avahi-daemons starting (\`two-hosts.sh wait\` until both run)"
         return 0
     fi
     cmd_wait 30
     cmd_env >"$RUN_DIR/env"
     since "$start"
-    say "up after $SINCE s: hil-phone 10.77.0.2 and hil-computer 10.77.0.1 on veth, a bus and a running avahi-daemon each"
+    say "up after $SINCE s: $hosts; a bus and a running avahi-daemon each for the phone and the computer"
 }
 
 cmd_wait() { # SECONDS: until both avahi-daemons run, confirmed on their buses (Server.GetState = 2)
@@ -300,29 +187,69 @@ cmd_wait() { # SECONDS: until both avahi-daemons run, confirmed on their buses (
     say "both avahi-daemons running (waited $SINCE s)"
 }
 
-cmd_check() {
-    local failed=0 host ns iface address line state name
-    report() { # OK? TEXT
-        if [ "$1" = yes ]; then echo "ok  $2"; else echo "NO  $2"; failed=1; fi
-    }
-    for host in "${HOSTS[@]}"; do
-        ns=${NETNS[$host]}
+report() { # OK? TEXT: a line of `check`
+    if [ "$1" = yes ]; then echo "ok  $2"; else echo "NO  $2"; FAILED=1; fi
+}
+
+check_lan() { # the namespaces, the bridge, br_netfilter
+    local ns line flags value problems=()
+    for ns in "$LAN_NETNS" "${NETNS[phone]}" "${NETNS[computer]}" "${NETNS[attacker]}"; do
         if netns_exists "$ns"; then report yes "namespace $ns"; else report no "namespace $ns: missing (two-hosts.sh up)"; fi
     done
-    for host in "${HOSTS[@]}"; do
+    netns_exists "$LAN_NETNS" || return 0
+    if ! line=$(ip -n "$LAN_NETNS" -d -o link show "$BRIDGE" 2>/dev/null); then
+        report no "bridge $BRIDGE in $LAN_NETNS: missing (two-hosts.sh up)"
+        return 0
+    fi
+    flags=${line#*<}
+    flags=,${flags%%>*},
+    [[ $flags == *,UP,* ]] || problems+=(down)
+    [[ $line == *" stp_state 0 "* ]] || problems+=("STP on")
+    [[ $line == *" mcast_snooping 0 "* ]] || problems+=("multicast snooping on")
+    if [ ${#problems[@]} -eq 0 ]; then
+        report yes "bridge $BRIDGE in $LAN_NETNS: up, STP off, multicast snooping off (mDNS floods to every port)"
+    else
+        report no "bridge $BRIDGE in $LAN_NETNS: ${problems[*]} (two-hosts.sh up sets it right)"
+    fi
+    if [ ! -e "$BR_NETFILTER" ]; then
+        report yes "bridge netfilter: br_netfilter not loaded (bridged frames bypass iptables)"
+    elif value=$(ip netns exec "$LAN_NETNS" cat "$BR_NETFILTER" 2>/dev/null) && [ "$value" = 0 ]; then
+        report yes "bridge netfilter: br_netfilter loaded, off in $LAN_NETNS"
+    else
+        report no "bridge netfilter: br_netfilter loaded and on in $LAN_NETNS: its iptables would see bridged frames (two-hosts.sh up turns it off)"
+    fi
+}
+
+check_hosts() { # each host's one veth, its address, and its bridge port
+    local host ns iface address line veths port state ports=
+    if netns_exists "$LAN_NETNS"; then ports=$(bridge -n "$LAN_NETNS" link show 2>/dev/null || :); fi
+    for host in "${ALL_HOSTS[@]}"; do
         ns=${NETNS[$host]}
         iface=${IFACE[$host]}
         address=${ADDRESS[$host]}/$PREFIX_LENGTH
-        if ! netns_exists "$ns" || ! line=$(ip -n "$ns" -o -4 addr show dev "$iface" 2>/dev/null); then
-            report no "veth $iface in $ns: missing (two-hosts.sh up)"
+        port=
+        if [[ $ports == *": $iface-br@"* ]]; then port=${ports#*": $iface-br@"} && port=${port%%$'\n'*}; fi
+        if ! netns_exists "$ns" || ! line=$(ip -n "$ns" -o -4 addr show dev "$iface" 2>/dev/null) ||
+            ! veths=$(ip -n "$ns" -o link show type veth 2>/dev/null); then
+            report no "veth $iface in $ns (the $host): missing (two-hosts.sh up)"
         elif [[ $line != *" inet $address "* ]]; then
-            report no "veth $iface in $ns: no address $address"
-        elif [[ $(ip -n "$ns" link show "$iface") != *LOWER_UP* ]]; then
-            report no "veth $iface in $ns: $address, but the link is down"
+            report no "veth $iface in $ns (the $host): no address $address (two-hosts.sh up)"
+        elif [[ $veths != *": $iface@"* || $veths == *$'\n'* ]]; then
+            report no "veth $iface in $ns (the $host): $ns must hold one veth, $iface, and holds: $(echo "$veths" | cut -d: -f2 | tr -d '\n')"
+        elif [[ $veths != *LOWER_UP* ]]; then
+            report no "veth $iface in $ns (the $host): $address, but the link is down (or its bridge port is)"
+        elif [[ $port != *" master $BRIDGE state forwarding"* ]]; then
+            state=${port#*" master $BRIDGE state "}
+            [ "$state" != "$port" ] && state=${state%% *} || state="not on $BRIDGE"
+            report no "veth $iface in $ns (the $host): $address, up, but its port $iface-br is $state, not forwarding (a link just up takes a moment: check again; if it stays so, two-hosts.sh down, then up)"
         else
-            report yes "veth $iface in $ns: $address, up"
+            report yes "veth $iface in $ns (the $host): $address, up, on $BRIDGE through port $iface-br (forwarding)"
         fi
     done
+}
+
+check_daemons() { # the phone's and the computer's bus and avahi-daemon
+    local host state name
     for host in "${HOSTS[@]}"; do
         if bus_answers "$host"; then report yes "bus $host: ${BUS[$host]}"; else report no "bus $host: ${BUS[$host]} does not answer"; fi
     done
@@ -336,7 +263,14 @@ cmd_check() {
             report no "avahi $host: $(state_name "$state")"
         fi
     done
-    return "$failed"
+}
+
+cmd_check() {
+    FAILED=0
+    check_lan
+    check_hosts
+    check_daemons
+    return "$FAILED"
 }
 
 cmd_env() {
@@ -347,39 +281,32 @@ cmd_env() {
         echo "HIL_NET_${name}_BUS=${BUS[$host]}"
         echo "HIL_NET_${name}_ADDRESS=${ADDRESS[$host]}"
     done
+    echo "HIL_NET_ATTACKER_NETNS=${NETNS[attacker]}"
+    echo "HIL_NET_ATTACKER_ADDRESS=${ADDRESS[attacker]}"
 }
 
-stop_pids() { # PID...: TERM, up to 3 s, then KILL
-    local n=0 pid any
-    [ $# -gt 0 ] || return 0
-    kill "$@" 2>/dev/null || :
-    while [ $n -lt 60 ]; do
-        any=
-        for pid in "$@"; do if running "$pid"; then any=yes; fi; done
-        [ -n "$any" ] || return 0
-        nap
-        n=$((n + 1))
+remove_namespace() { # NETNS [PIDFILE...]: stop the processes named and every process in the namespace, delete it
+    local ns=$1 file pid pids=()
+    shift
+    for file in "$@"; do
+        if [ -r "$file" ] && read -r pid <"$file"; then pids+=("$pid"); fi
     done
-    kill -KILL "$@" 2>/dev/null || :
+    if netns_exists "$ns"; then
+        # shellcheck disable=SC2207  # pids: words
+        pids+=($(ip netns pids "$ns" 2>/dev/null || :))
+    fi
+    stop_pids "${pids[@]}"
+    if netns_exists "$ns"; then ip netns del "$ns"; fi  # takes its links along: a host's veth, and so its bridge port
 }
 
 cmd_down() {
-    local host ns pids pid file
+    local host
     [ "$EUID" = 0 ] || die "down needs root: run it as root"
-    for host in "${HOSTS[@]}"; do
-        ns=${NETNS[$host]}
-        pids=()
-        for file in "$RUN_DIR/$host"/*.pid; do
-            if [ -r "$file" ] && read -r pid <"$file"; then pids+=("$pid"); fi
-        done
-        if netns_exists "$ns"; then
-            # shellcheck disable=SC2207  # pids: words
-            pids+=($(ip netns pids "$ns" 2>/dev/null || :))
-        fi
-        stop_pids "${pids[@]}"
-        if netns_exists "$ns"; then ip netns del "$ns"; fi  # takes its end of the veth, and so the pair, along
-        rm -rf "${RUN_DIR:?}/$host"
+    for host in "${ALL_HOSTS[@]}"; do
+        remove_namespace "${NETNS[$host]}" "$RUN_DIR/$host"/*.pid
+        if [ -d "$RUN_DIR/$host" ]; then rm -rf "${RUN_DIR:?}/$host"; fi
     done
+    remove_namespace "$LAN_NETNS"  # and the bridge
     remove "$RUN_DIR/env"
     say "down"
 }

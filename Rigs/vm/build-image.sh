@@ -7,9 +7,9 @@
 #   initrd.gz  cpio newc + gzip: busybox, the rig's modules in insmod order
 #              (lib/modules/load.list), init.sh as /init, guest-run.sh (with this image's
 #              two-hosts.sh path filled in)
-#   two-hosts.sh  a copy of ../net/two-hosts.sh, which the guest runs at boot (the network
-#              transports' two hosts); a copy, so the image never depends on the checkout
-#              that built it
+#   two-hosts.sh, lib.sh  copies of ../net/two-hosts.sh and the lib.sh it sources, which the
+#              guest runs at boot (the network transports' hosts); copies, so the image never
+#              depends on the checkout that built it
 #   stamp, modules.txt
 # CACHE_DIR defaults to
 #   ${XDG_CACHE_HOME:-$HOME/.cache}/hil/vm/<kernel-version>-<sha256 of the rig scripts>
@@ -33,12 +33,14 @@ done
 # Modules the rig needs, in load order; dependencies are added before each one.
 # ctr, sha512_generic and drbg give the kernel a stdrng, which the ECDH self-test of
 # ecdh_generic needs; without it SMP (LE pairing) is never registered. bluetooth.ko
-# itself depends on ecdh_generic, so hci_vhci comes last. veth joins the network transports'
-# two namespaces (../net/two-hosts.sh); sch_netem is the qdisc that delays and drops on it.
+# itself depends on ecdh_generic, so hci_vhci comes last. veth joins each of the network transports'
+# hosts' namespaces to the bridge that is their LAN (../net/two-hosts.sh: bridge, which brings
+# its dependencies stp and llc); sch_netem is the qdisc that delays and drops on a host's veth.
+# br_netfilter stays out: bridged frames never meet iptables.
 MODULES=(virtio_pci 9pnet_virtio 9p overlay evdev uinput
          af_alg algif_hash algif_skcipher cmac ecb ccm
          ctr sha512_generic drbg ecdh_generic hci_vhci
-         veth sch_netem)
+         veth bridge sch_netem)
 OPTIONAL_MODULES=(virtio_rng)
 
 kpkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
@@ -46,8 +48,12 @@ kpkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
 [ -n "$kpkg" ] || die "cannot tell which kernel package linux-image-amd64 depends on; run 'apt-get update' first"
 kver=${kpkg#linux-image-}
 net_script=$here/../net/two-hosts.sh
-[ -f "$net_script" ] || die "$net_script missing (the guest's network bring-up)"
-key=$(cat "$here/build-image.sh" "$here/init.sh" "$here/guest-run.sh" "$net_script" | sha256sum | cut -c1-12)
+net_lib=$here/../net/lib.sh  # sourced by two-hosts.sh, from the folder it is in
+for file in "$net_script" "$net_lib"; do
+    [ -f "$file" ] || die "$file missing (the guest's network bring-up): git checkout Rigs/net"
+done
+# The key covers every file the image holds or runs: a change to any (MODULES above included) builds a new image.
+key=$(cat "$here/build-image.sh" "$here/init.sh" "$here/guest-run.sh" "$net_script" "$net_lib" | sha256sum | cut -c1-12)
 stamp="$kver $key"
 
 cache_root=${XDG_CACHE_HOME:-$HOME/.cache}/hil/vm
@@ -145,6 +151,7 @@ log "writing initrd.gz"
     gzip -9 -n >"$stage/initrd.gz"
 cp "$kroot/boot/vmlinuz-$kver" "$stage/vmlinuz"
 install -m 755 "$net_script" "$stage/two-hosts.sh"
+install -m 644 "$net_lib" "$stage/lib.sh"
 # Also the uncompressed ELF kernel: QEMU boots it through its PVH entry point, which
 # skips the firmware's real-mode boot and the in-guest decompression (~3 s under TCG).
 # Debian's bzImage holds an xz stream; without xz or that stream, the launcher boots vmlinuz.

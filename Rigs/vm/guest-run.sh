@@ -2,8 +2,9 @@
 # Guest side of the HIL vm rig: PID 1 after switch_root (see init.sh), running on the
 # host's root filesystem (read-only 9p + tmpfs overlay). Brings up the virtual
 # Bluetooth rig (dbus-daemon, `btvirt -L -lN`, bluetoothd), waits until hci0…hci(N-1)
-# are powered, brings up the network transports' two hosts (two-hosts.sh: namespaces
-# hil-phone and hil-computer on veth, a D-Bus and an avahi-daemon each), prints
+# are powered, brings up the network transports' hosts (two-hosts.sh: namespaces
+# hil-phone, hil-computer and hil-attacker, each on a veth to the bridge hilbr0 in
+# hil-lan; a D-Bus and an avahi-daemon each for the phone and the computer), prints
 # `HIL-RIG-READY <seconds since boot>`, runs the host's job and powers the VM off. If
 # the two hosts fail, it prints `HIL-NET-ERROR <why>` and the job still runs, without
 # the HIL_NET_* variables.
@@ -14,9 +15,10 @@
 #                   (so output is line-buffered and streams live) set to -onlcr (plain
 #                   \n), with TERM=dumb against colours and progress bars.
 #                   Environment: PATH, HOME=/root, LANG=C.UTF-8, TERM=dumb,
-#                   HIL_RIG=vm, HIL_SHARE=/hil/share, and when the two hosts are up
-#                   HIL_NET_{PHONE,COMPUTER}_{NETNS,BUS,ADDRESS} (two-hosts.sh env;
-#                   the avahi-daemons may still be probing their host names: see
+#                   HIL_RIG=vm, HIL_SHARE=/hil/share, and when the hosts are up
+#                   HIL_NET_{PHONE,COMPUTER}_{NETNS,BUS,ADDRESS} and
+#                   HIL_NET_ATTACKER_{NETNS,ADDRESS} (two-hosts.sh env; the
+#                   avahi-daemons may still be probing their host names: see
 #                   net_start). Processes the job leaves behind are not waited
 #                   for: the VM powers off when job.sh exits.
 #   out: exit-code  the job's exit status, or 125 if the rig never became ready
@@ -38,7 +40,7 @@ READY_TIMEOUT=${HIL_READY_TIMEOUT:-30}
 CONTROLLERS=${HIL_CONTROLLERS:-2}
 ADAPTERS=$(awk -v n="$CONTROLLERS" 'BEGIN { for (i = 0; i < n; i++) printf "hci%d ", i }')
 RIG_FAILED_STATUS=125
-# The image's copy of Rigs/net/two-hosts.sh; build-image.sh fills the path in.
+# The image's copy of Rigs/net/two-hosts.sh (its lib.sh beside it); build-image.sh fills the path in.
 NET_SCRIPT=@NET_SCRIPT@
 
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
@@ -76,7 +78,7 @@ trap 'rig_error "guest-run.sh failed unexpectedly"' EXIT
 
 # The network transports' two hosts (two-hosts.sh), brought up once the adapters are ready: started beside
 # BlueZ they slowed its bring-up by as much as they took. HIL-RIG-READY waits for `up --no-wait` (namespaces,
-# veth, both buses listening, both avahi-daemons started: 0.5 to 0.8 s under TCG), not for the avahi-daemons
+# bridge, veths, both buses listening, both avahi-daemons started: 0.5 to 0.8 s under TCG), not for the avahi-daemons
 # to finish probing their host names (about 2 s more); a job that publishes or browses waits for that itself
 # (Server.GetState = 2, or `two-hosts.sh wait`). The wait started below only logs when they run. The two hosts
 # never fail the rig: without them BLE jobs run as before, and the job gets no HIL_NET_* variables.
