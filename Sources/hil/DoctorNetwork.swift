@@ -1,9 +1,9 @@
 import Foundation
 import Rig
 
-/// `hil doctor`'s lines about the network transports' two hosts (`Rigs/net/two-hosts.sh`, `RigNetwork`): inside a
-/// rig, each host's namespace, address and avahi-daemon as they are now, or why there are none; outside, whether
-/// this machine has the tools to make them.
+/// `hil doctor`'s lines about the network transports' two hosts and the attacker beside them (`Rigs/net/two-hosts.sh`,
+/// `RigNetwork`): inside a rig, each host's namespace, address and (phone and computer) avahi-daemon as they are
+/// now, or why there are none; outside, whether this machine has the tools to make them.
 enum DoctorNetwork {
     /// Where the tools may be: PATH, and the sbin folders a non-root PATH leaves out.
     private static let searchPath = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin") + ":/usr/sbin:/sbin"
@@ -17,9 +17,9 @@ enum DoctorNetwork {
             }
             return ["  two hosts (network transports): none in a \(environment.rig ?? "") rig (the vm rig makes them; Rigs/net/two-hosts.sh up makes them on any Linux as root)"]
         }
-        var lines = ["  two hosts (network transports):"]
+        var lines = ["  two hosts (network transports) and the attacker on their LAN:"]
         for (name, host) in [("phone", network.phone), ("computer", network.computer)] {
-            let problems = problems(of: host)
+            let problems = problems(netns: host.netns, address: host.address)
             let avahi = avahiState(host)
             let verdict = problems.isEmpty && avahi == "running" ? "ok " : "NO "
             lines.append("    \(verdict) \(name): netns \(host.netns), \(host.address), avahi \(avahi) (bus \(host.bus))")
@@ -28,7 +28,19 @@ enum DoctorNetwork {
                 lines.append("        → avahi probes its host name for 1 to 3 s after the rig is ready; if it stays so, see net-\(name)-avahi.log")
             }
         }
+        lines += attackerLines(network.attacker)
         return lines
+    }
+
+    /// The attacker's line: its namespace and address (it has no bus or avahi-daemon), or why there is none.
+    private static func attackerLines(_ attacker: RigNetwork.Attacker?) -> [String] {
+        guard let attacker else {
+            return ["    --  attacker: none (HIL_NET_ATTACKER_NETNS, HIL_NET_ATTACKER_ADDRESS not set); scenarios that forge packets from"
+                + " the LAN need it: run them in the vm rig, whose Rigs/net/two-hosts.sh makes it"]
+        }
+        let problems = problems(netns: attacker.netns, address: attacker.address)
+        return ["    \(problems.isEmpty ? "ok " : "NO ") attacker: netns \(attacker.netns), \(attacker.address), on the same LAN (no bus or avahi)"]
+            + problems.map { "        → \($0)" }
     }
 
     /// The line for a machine outside any rig.
@@ -46,15 +58,15 @@ enum DoctorNetwork {
     }
 
     /// What is wrong with a host's namespace or address, each as a fix.
-    private static func problems(of host: RigNetwork.Host) -> [String] {
-        guard FileManager.default.fileExists(atPath: "/run/netns/\(host.netns)") else {
-            return ["namespace \(host.netns) missing (no /run/netns/\(host.netns)): as root, `bash Rigs/net/two-hosts.sh up`"]
+    private static func problems(netns: String, address: String) -> [String] {
+        guard FileManager.default.fileExists(atPath: "/run/netns/\(netns)") else {
+            return ["namespace \(netns) missing (no /run/netns/\(netns)): as root, `bash Rigs/net/two-hosts.sh up`"]
         }
-        guard let text = run("ip", ["-n", host.netns, "-o", "-4", "addr", "show"]) else {
-            return ["cannot list the addresses in \(host.netns) (`ip -n \(host.netns) addr` failed; as root?)"]
+        guard let text = run("ip", ["-n", netns, "-o", "-4", "addr", "show"]) else {
+            return ["cannot list the addresses in \(netns) (`ip -n \(netns) addr` failed; as root?)"]
         }
-        guard text.split(separator: "\n").contains(where: { $0.contains(" inet \(host.address)/") }) else {
-            return ["\(host.address) is on no interface in \(host.netns): `bash Rigs/net/two-hosts.sh check`"]
+        guard text.split(separator: "\n").contains(where: { $0.contains(" inet \(address)/") }) else {
+            return ["\(address) is on no interface in \(netns): `bash Rigs/net/two-hosts.sh check`"]
         }
         return []
     }

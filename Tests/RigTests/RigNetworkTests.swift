@@ -1,24 +1,74 @@
 import Rig
 import Testing
 
-@Suite("RigNetwork: the two hosts' HIL_NET_* variables, typed")
+@Suite("RigNetwork: the two hosts' and the attacker's HIL_NET_* variables, typed")
 struct RigNetworkTests {
-    /// What the vm rig's guest passes (Rigs/net/two-hosts.sh env).
-    static let vmVariables = [
+    /// The phone's and the computer's six (Rigs/net/two-hosts.sh env, its first six lines).
+    static let sixVariables = [
         "HIL_NET_PHONE_NETNS": "hil-phone", "HIL_NET_PHONE_BUS": "unix:path=/run/hil-net/phone/bus",
         "HIL_NET_PHONE_ADDRESS": "10.77.0.2", "HIL_NET_COMPUTER_NETNS": "hil-computer",
         "HIL_NET_COMPUTER_BUS": "unix:path=/run/hil-net/computer/bus", "HIL_NET_COMPUTER_ADDRESS": "10.77.0.1",
     ]
+    /// What the vm rig's guest passes (Rigs/net/two-hosts.sh env): the six and the attacker's two.
+    static let vmVariables = sixVariables.merging(["HIL_NET_ATTACKER_NETNS": "hil-attacker", "HIL_NET_ATTACKER_ADDRESS": "10.77.0.3"]) { $1 }
 
-    @Test("the vm rig's six variables read as its two hosts, and are written back the same")
+    @Test("the vm rig's eight variables read as its phone, computer and attacker, and are written back the same")
     func roundTrip() throws {
         let network = try #require(try RigNetwork(from: Self.vmVariables.merging(["PATH": "/bin", "HIL_NET_OTHER": "x"]) { $1 }))
         #expect(network == RigNetwork.twoHosts)
         #expect(network.phone == RigNetwork.Host(netns: "hil-phone", bus: "unix:path=/run/hil-net/phone/bus", address: "10.77.0.2"))
         #expect(network.computer.netns == "hil-computer")
         #expect(network.computer.address == "10.77.0.1")
+        #expect(network.attacker == RigNetwork.Attacker(netns: "hil-attacker", address: "10.77.0.3"))
         #expect(network.variables == Self.vmVariables)
-        #expect(Set(RigNetwork.variableNames) == Set(Self.vmVariables.keys))
+        #expect(Set(RigNetwork.variableNames + RigNetwork.attackerVariableNames) == Set(Self.vmVariables.keys))
+    }
+
+    @Test("without the attacker's two: the phone and the computer, no attacker, and six variables written back")
+    func withoutAttacker() throws {
+        let network = try #require(try RigNetwork(from: Self.sixVariables))
+        #expect(network.attacker == nil)
+        #expect(network == RigNetwork(phone: RigNetwork.twoHosts.phone, computer: RigNetwork.twoHosts.computer))
+        #expect(network.variables == Self.sixVariables)
+        // Empty counts as unset, as for the six.
+        let empty = try RigNetwork(from: Self.sixVariables.merging(["HIL_NET_ATTACKER_NETNS": "", "HIL_NET_ATTACKER_ADDRESS": ""]) { $1 })
+        #expect(empty?.attacker == nil)
+    }
+
+    @Test("one of the attacker's two without the other: an error naming both", arguments: [
+        ("HIL_NET_ATTACKER_NETNS", "HIL_NET_ATTACKER_ADDRESS"), ("HIL_NET_ATTACKER_ADDRESS", "HIL_NET_ATTACKER_NETNS"),
+    ])
+    func attackerHalf(missing: String, set: String) {
+        var variables = Self.vmVariables
+        variables[missing] = nil
+        let error = #expect(throws: RigError.self) { _ = try RigNetwork(from: variables) }
+        #expect(error?.message == "\(missing) not set, but \(set) set: a rig sets both HIL_NET_ATTACKER_* variables or neither",
+                "\(String(describing: error))")
+        #expect(error?.hint?.contains("hil vm exec") == true)
+        #expect(throws: RigError.self) { _ = try RigEnvironment(from: variables.merging(["HIL_RIG": "vm"]) { $1 }) }
+    }
+
+    @Test("the attacker's variables without the six: an error, not a rig without hosts")
+    func attackerAlone() {
+        let error = #expect(throws: RigError.self) {
+            _ = try RigNetwork(from: ["HIL_NET_ATTACKER_NETNS": "hil-attacker", "HIL_NET_ATTACKER_ADDRESS": "10.77.0.3"])
+        }
+        #expect(error?.message.hasPrefix("HIL_NET_ATTACKER_NETNS, HIL_NET_ATTACKER_ADDRESS set, but none of the six") == true,
+                "\(String(describing: error))")
+        let one = #expect(throws: RigError.self) { _ = try RigNetwork(from: ["HIL_NET_ATTACKER_ADDRESS": "10.77.0.3"]) }
+        #expect(one?.message.hasPrefix("HIL_NET_ATTACKER_ADDRESS set, but none of the six") == true, "\(String(describing: one))")
+    }
+
+    @Test("a malformed attacker value, or one the phone or the computer has: an error naming its variable", arguments: [
+        ("HIL_NET_ATTACKER_NETNS", "hil/attacker", "is not a network namespace name"), ("HIL_NET_ATTACKER_NETNS", "..", "is not a network namespace name"),
+        ("HIL_NET_ATTACKER_ADDRESS", "10.77.0", "is not an IPv4 address"), ("HIL_NET_ATTACKER_ADDRESS", "10.77.0.3/24", "is not an IPv4 address"),
+        ("HIL_NET_ATTACKER_NETNS", "hil-phone", "is the phone's namespace too"), ("HIL_NET_ATTACKER_NETNS", "hil-computer", "is the computer's namespace too"),
+        ("HIL_NET_ATTACKER_ADDRESS", "10.77.0.2", "is the phone's address too"), ("HIL_NET_ATTACKER_ADDRESS", "10.77.0.1", "is the computer's address too"),
+    ])
+    func attackerMalformed(variable: String, value: String, complaint: String) {
+        let error = #expect(throws: RigError.self) { _ = try RigNetwork(from: Self.vmVariables.merging([variable: value]) { $1 }) }
+        #expect(error?.message.hasPrefix("\(variable)=\(value) \(complaint)") == true, "\(String(describing: error))")
+        #expect(error?.hint?.contains("hil vm exec") == true)
     }
 
     @Test("none set, or all empty: no network")
