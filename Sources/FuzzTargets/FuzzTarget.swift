@@ -3,9 +3,9 @@
 /// count of executions. `all` is the union of the others, so a crash any target finds is a crash of `all`
 /// too, and the corpus replay (`swift run hil-fuzz Fuzz/corpus`, the tests' `DecoderFuzz.run`) keeps it fixed.
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    /// BLE's 6-byte HID mouse report (`HIDFuzz`).
+    /// BLE's 6-byte HID mouse report, its mapping by the computer, `PointerInput.reports` (`HIDFuzz`).
     case hid
-    /// The WiFi 5-byte UDP packet and the splitting of a movement into packets (`UDPFuzz`).
+    /// The WiFi 5-byte UDP packet, its mapping by the computer, the splitting of a movement into packets (`UDPFuzz`).
     case udp
     /// The TCP control path: frame bodies, the stream of frames, the computer's replies (`ControlFuzz`).
     case control

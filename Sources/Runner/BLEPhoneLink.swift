@@ -69,19 +69,21 @@ final class BLEPhoneLink: PhoneLink {
         return found.address
     }
 
-    func send(_ bytes: [UInt8], confirmed: Bool, what: String) async throws {
+    func send(_ bytes: [UInt8], confirmed: Bool, what: String) async throws -> [String] {
         let remote = try connected()
         if settings.reports, let command = try? Command.decode(bytes),
            let inputs = state.withLock({ $0.translator.translate(command) })
         {
-            try await sendReports(inputs.flatMap { $0.reports() }, to: remote, what: what)
-            return
+            let reports = inputs.flatMap { $0.reports() }
+            try await sendReports(reports, to: remote, what: what)
+            return reports.map { PointerPayload.text($0.encoded(), transport: .hid) }
         }
         if let fd = state.withLock({ $0.fd }), !confirmed {
             try AcquiredSocket.write(fd, bytes, what: what)
         } else {
             try await central.write(remote.command, bytes, withResponse: confirmed)
         }
+        return [String(decoding: bytes, as: UTF8.self)]
     }
 
     /// The hid transport's reports, each one write without response (over the acquired socket on the fd path).

@@ -36,6 +36,10 @@ struct BenchSender: Sendable {
             return BenchSender(path: path, client: .tcp(try await pairedTCP(context, peripheral, udp: path == "udp")), bluez: bluez, link: link)
         case "hid":
             guard let report = link.report else { throw RunnerError("hid: the computer has no report characteristic (\(RemoteTouchService.reportUUID))") }
+            // As the phone does on each connection: a neutral report, then a read, so the computer's side is
+            // acquired before the stream (BLEPhoneLink.openFastPath).
+            try await bluez.write(report, HIDReport(dx: 0, dy: 0).encoded(), withResponse: false)
+            _ = try await bluez.read(report)
             return BenchSender(path: path, client: .reports(try await bluez.acquireWrite(report).fd), bluez: bluez, link: link)
         case "dbus":
             return BenchSender(path: path, client: .dbus, bluez: bluez, link: link)

@@ -97,7 +97,8 @@ public struct ScenarioRunner: Sendable {
         /// The rig's hosts (`HIL_NET_*`).
         public init(_ network: RigNetwork) {
             self.init(phoneNetns: network.phone.netns, phoneBus: network.phone.bus, computerNetns: network.computer.netns,
-                      computerBus: network.computer.bus, computerAddress: network.computer.address)
+                      computerBus: network.computer.bus, computerAddress: network.computer.address,
+                      attacker: network.attacker.map { ($0.netns, $0.address) })
         }
 
         public static func == (lhs: NetworkHosts, rhs: NetworkHosts) -> Bool {

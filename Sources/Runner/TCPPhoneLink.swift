@@ -140,16 +140,18 @@ final class TCPPhoneLink: PhoneLink {
 
     // MARK: Commands and pairing
 
-    func send(_ bytes: [UInt8], confirmed: Bool, what: String) async throws {
+    func send(_ bytes: [UInt8], confirmed: Bool, what: String) async throws -> [String] {
         let connection = try connected()
-        if let movement, let command = try? Command.decode(bytes) {
-            if movement.send(command) { return }
-            try await connection.enqueue(PhoneMessage(timestamp: TCPPhoneConnection.timestamp(), .command(command)))
-        } else if let command = try? Command.decode(bytes) {
-            try await connection.enqueue(PhoneMessage(timestamp: TCPPhoneConnection.timestamp(), .command(command)))
-        } else {
+        guard let command = try? Command.decode(bytes) else {
             try connection.sendRaw(bytes)
+            return [String(decoding: bytes, as: UTF8.self)]
         }
+        if let packets = movement?.send(command) {
+            return packets.map { PointerPayload.text($0.encoded(), transport: .udp) }
+        }
+        try await connection.enqueue(PhoneMessage(timestamp: TCPPhoneConnection.timestamp(), .command(command)))
+        // The computer decodes the message back into this command and records its encoding.
+        return [String(decoding: command.encoded(), as: UTF8.self)]
     }
 
     func openFastPath() async throws {}

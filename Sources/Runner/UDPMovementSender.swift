@@ -19,8 +19,9 @@ final class UDPMovementSender: Sendable {
     /// The socket's port: what the phone binds.
     var port: UInt16 { socket.localPort ?? 0 }
 
-    /// Sends a movement command as packets; false when the command is not movement (it goes over control).
-    func send(_ command: Command) -> Bool {
+    /// Sends a movement command as packets and returns them; nil when the command is not movement (it goes over
+    /// control).
+    func send(_ command: Command) -> [UDPPacket]? {
         let packets: [UDPPacket]? = state.withLock { state in
             guard PointerTranslator.isMovement(command) else {
                 state.translator.carried(command)
@@ -30,12 +31,12 @@ final class UDPMovementSender: Sendable {
                 UDPPacket.movement(dx: input.dx, dy: input.dy, wheel: input.wheel, buttons: input.buttons)
             }
         }
-        guard let packets else { return false }
+        guard let packets else { return nil }
         for packet in packets {
             let sent = socket.send(packet.encoded(), to: target.address, port: target.udpPort)
             state.withLock { sent ? ($0.sent += 1) : ($0.lost += 1) }
         }
-        return true
+        return packets
     }
 
     /// A new connection: the computer let go of every button when the old one went.

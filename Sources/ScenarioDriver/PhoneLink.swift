@@ -11,7 +11,10 @@ public protocol PhoneLink: AnyObject, Sendable {
     /// remembers (R6).
     func connect() async throws -> String
     /// Hands one payload to the link. `confirmed`: wait for the computer's acknowledgement (a BLE write request).
-    func send(_ bytes: [UInt8], confirmed: Bool, what: String) async throws
+    /// Returns what went out, one entry per write as the computer's receipts show it — the JSON command, a hid
+    /// report's `hid …`, a udp packet's `udp …`; none for a move of less than a count — so receipts match sends.
+    @discardableResult
+    func send(_ bytes: [UInt8], confirmed: Bool, what: String) async throws -> [String]
     /// Opens the transport's fast write path when the run asks for it (BLE: `AcquireWrite`); called after every
     /// (re)connect, once the phone has told the computer its mode.
     func openFastPath() async throws

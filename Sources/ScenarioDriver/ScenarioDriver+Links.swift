@@ -64,9 +64,9 @@ extension ScenarioDriver {
             guard let command = output.command else { continue }
             let bytes = command.encoded()
             let at = clock.now()
-            try await phone.send(bytes, confirmed: true, what: command.name)
+            let wire = try await phone.send(bytes, confirmed: true, what: command.name)
             commandLog.append("\(at) \(String(decoding: bytes, as: UTF8.self))\n")
-            sends.append(.init(at: at.nanoseconds, payload: String(decoding: bytes, as: UTF8.self)))
+            sends += wire.map { .init(at: at.nanoseconds, payload: $0) }
         }
         try await phone.openFastPath()
         await phone.watchStatus()

@@ -35,8 +35,8 @@ extension ScenarioDriver {
                 continue
             }
             commandLog.append("\(at) \(text)\n")
-            sends.append(.init(at: at.nanoseconds, payload: text))
-            try await phone.send(bytes, confirmed: scenario.run.confirmedWrites, what: command.name)
+            let wire = try await phone.send(bytes, confirmed: scenario.run.confirmedWrites, what: command.name)
+            sends += wire.map { .init(at: at.nanoseconds, payload: $0) }
             if segment?.firstSend == nil { segment?.firstSend = at }
             segment?.commands += 1
         }

@@ -33,7 +33,7 @@ final class FakeLink: PhoneLink {
 
     func connect() async throws -> String { try await inner.connect() }
 
-    func send(_ bytes: [UInt8], confirmed: Bool, what: String) async throws {
+    func send(_ bytes: [UInt8], confirmed: Bool, what: String) async throws -> [String] {
         state.withLock { $0.sent.append(String(decoding: bytes, as: UTF8.self)) }
         let swap = state.withLock { $0.swapPairs } && !confirmed
         guard swap else { return try await inner.send(bytes, confirmed: confirmed, what: what) }
@@ -43,6 +43,7 @@ final class FakeLink: PhoneLink {
         } else {
             state.withLock { $0.heldBack = bytes }
         }
+        return [String(decoding: bytes, as: UTF8.self)]
     }
 
     /// Delivers a write held back for swapping (when the computer is looked at: it arrives late, not never).

@@ -38,23 +38,24 @@ public final class OfflineLink: PhoneLink {
         return "02:00:00:00:00:FE"
     }
 
-    public func send(_ bytes: [UInt8], confirmed: Bool, what: String) async throws {
+    public func send(_ bytes: [UInt8], confirmed: Bool, what: String) async throws -> [String] {
         guard state.withLock({ $0.up }) else { throw DriverError("\(what): the link is down") }
         if transport == .hid || transport == .udp, let command = try? Command.decode(bytes),
            transport == .hid || PointerTranslator.isMovement(command),
            let inputs = state.withLock({ $0.translator.translate(command) })
         {
             let pointer: PointerPayload.Transport = transport == .hid ? .hid : .udp
-            for input in inputs {
-                let payloads = pointer == .hid
+            let payloads = inputs.flatMap { input in
+                pointer == .hid
                     ? input.reports().map { $0.encoded() }
                     : UDPPacket.movement(dx: input.dx, dy: input.dy, wheel: input.wheel, buttons: input.buttons).map { $0.encoded() }
-                for payload in payloads { computer.receivePointer(payload, transport: pointer, bound: true) }
             }
-            return
+            for payload in payloads { computer.receivePointer(payload, transport: pointer, bound: true) }
+            return payloads.map { PointerPayload.text($0, transport: pointer) }
         }
         if transport == .udp, let command = try? Command.decode(bytes) { state.withLock { $0.translator.carried(command) } }
         computer.receive(bytes)
+        return [String(decoding: bytes, as: UTF8.self)]
     }
 
     public func openFastPath() async throws {
