@@ -6,8 +6,9 @@
 #
 # HIL_FUZZ_TARGET picks the decoders each input goes through (FuzzTargets.FuzzTarget; hil-fuzz reads it once):
 #   all      every decoder: BLE commands, pairing, status and the three below (the default; CI)
-#   hid      HIDReport: decode/encode, the input as a stream of reports (button transitions), clamping
-#   udp      UDPPacket: decode/encode, UDPPacket.movement's split of a movement into packets
+#   hid      HIDReport: decode/encode, the input as a stream of reports mapped by the computer (button
+#            transitions), clamping, PointerInput.reports' split of a pointer input into reports
+#   udp      UDPPacket: decode/encode, mapped by the computer, UDPPacket.movement's split of a movement into packets
 #   control  the TCP control path: PhoneMessage.decodeFrame, ComputerMessage.decode, NetworkFrame.Reader
 # One family runs far faster than all of them, so each gets its own count of executions:
 #   HIL_FUZZ_TARGET=hid bash Fuzz/run.sh 3600 -runs=10000000
