@@ -95,7 +95,6 @@ public final class TCPEndpoint: CommandEndpoint {
             for old in replaced { old.replace(reason: "the phone connected again from port \(port)") }
             log.info("phone \(session.id) connected from port \(port)")
             session.start { [self] in
-                movement?.unbind(session.connection)
                 state.withLock { $0.sessions.removeAll { $0 === session } }
             }
         }

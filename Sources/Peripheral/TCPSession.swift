@@ -41,6 +41,8 @@ final class TCPSession: Sendable {
         socket.setReceiveTimeout(stallTimeout)
         let thread = Thread { [self] in
             let reason = readLoop()
+            // Its UDP source is bound no more from this moment, before anything else of the ending.
+            movement?.unbind(connection)
             socket.close()
             log.info("phone \(id) disconnected: \(reason)")
             // A replaced session's keys were released when its phone connected again; the new one's are not its own.

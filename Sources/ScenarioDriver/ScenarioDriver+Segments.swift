@@ -56,11 +56,20 @@ extension ScenarioDriver {
             segment?.commands += 1
         }
         let sentAll = clock.now()
-        let giveUp = sentAll + .seconds(60)
+        try await awaitReceipts(count, since: started)
+        let answered = phone.statuses(from: started, to: clock.now()).filter { $0.status.error != nil }.count
+        let sendMs = Double(sentAll.nanoseconds - started.nanoseconds) / 1e6
+        segment?.note = "\(count) malformed writes sent in \(Self.format(sendMs)) ms; \(answered) error status notification(s) came back"
+    }
+
+    /// Waits until the computer's receipts (flushed every 250 ms) hold `count` writes received since `start`, or
+    /// none new came for 3 s (at most 60 s), so a step's checks cover every write it sent.
+    func awaitReceipts(_ count: Int, since start: MonotonicTime) async throws {
+        let giveUp = clock.now() + .seconds(60)
         var seen = -1
         var quietSince = clock.now()
         while clock.now() < giveUp {
-            let received = computer.receipts().filter { $0.received >= started.nanoseconds }.count
+            let received = computer.receipts().filter { $0.received >= start.nanoseconds }.count
             if received >= count { break }
             if received != seen {
                 seen = received
@@ -70,9 +79,6 @@ extension ScenarioDriver {
             }
             try await clock.sleep(for: .milliseconds(100))
         }
-        let answered = phone.statuses(from: started, to: clock.now()).filter { $0.status.error != nil }.count
-        let sendMs = Double(sentAll.nanoseconds - started.nanoseconds) / 1e6
-        segment?.note = "\(count) malformed writes sent in \(Self.format(sendMs)) ms; \(answered) error status notification(s) came back"
     }
 
     /// Sends, each at its time, what the phone's timers have to send before `limit` (paced motion, a pending

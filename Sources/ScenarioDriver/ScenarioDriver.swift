@@ -173,7 +173,9 @@ public final class ScenarioDriver {
             segment?.note = done
         }
         if case .forgedPackets(let count, let source) = step {
+            let started = clock.now()
             let sent = try await phone.forge(count, from: source)
+            try await awaitReceipts(count, since: started)
             commandLog.append("\(clock.now()) forged: \(sent)\n")
             segment?.note = sent
         }
