@@ -8,11 +8,25 @@ public struct TransportLatency: Sendable, Equatable {
     public var summary: LatencySummary
     /// Per step kind, sorted by kind.
     public var byKind: [KindLatency]
+    /// The link stage of every step whose commands matched the computer's receipts: handed to the link → received
+    /// (docs/results-format.md). The figure the product documents' claims are about; nil when none matched.
+    public var link: LatencySummary?
 
-    public init(transport: String, summary: LatencySummary, byKind: [KindLatency]) {
+    public init(transport: String, summary: LatencySummary, byKind: [KindLatency], link: LatencySummary? = nil) {
         self.transport = transport
         self.summary = summary
         self.byKind = byKind
+        self.link = link
+    }
+
+    /// What the product documents claim for a transport's latency (seeds/connectivity-layer.md, "Performance
+    /// Characteristics": Bluetooth mode ~5–10 ms, Wi-Fi UDP ~1–3 ms on a local network); nil where they claim none.
+    public static func claim(_ transport: String) -> String? {
+        switch transport {
+        case "ble", "hid": "~5–10 ms"
+        case "udp": "~1–3 ms"
+        default: nil
+        }
     }
 
     /// One entry per transport that has step latencies, in the order the transports first appear.
@@ -22,9 +36,14 @@ public struct TransportLatency: Sendable, Equatable {
             if let transport = scenario.transport, !order.contains(transport) { order.append(transport) }
         }
         return order.compactMap { transport in
-            let latency = RunLatency.recomputed(from: scenarios.filter { $0.transport == transport })
+            let records = scenarios.filter { $0.transport == transport }
+            let latency = RunLatency.recomputed(from: records)
             guard latency.all.count > 0 else { return nil }
-            return TransportLatency(transport: transport, summary: latency.all, byKind: latency.byKind)
+            var link = LatencyRecorder()
+            for step in records.flatMap(\.steps) { if let value = step.stagesMs?[.link] { link.record(value) } }
+            let linkSummary = link.summary
+            return TransportLatency(transport: transport, summary: latency.all, byKind: latency.byKind,
+                                    link: linkSummary.count > 0 ? linkSummary : nil)
         }
     }
 }

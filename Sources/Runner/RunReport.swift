@@ -54,12 +54,12 @@ public enum RunReport {
     public static func transportTable(_ results: [ScenarioResult]) -> String? {
         let entries = TransportLatency.of(ScenarioResult.records(results))
         guard entries.count > 1 else { return nil }
-        var lines = ["transport      n   p50 ms   p95 ms   p99 ms   max ms"]
+        var lines = ["transport      n   p50 ms   p95 ms   p99 ms   max ms  link p50   the seed claims"]
         for entry in entries {
-            let cells = [entry.summary.p50, entry.summary.p95, entry.summary.p99, entry.summary.max]
+            let cells = [entry.summary.p50, entry.summary.p95, entry.summary.p99, entry.summary.max, entry.link?.p50]
                 .map { $0.map { String(format: "%8.1f", $0) } ?? "       -" }
             lines.append(entry.transport.padding(toLength: 10, withPad: " ", startingAt: 0) + String(format: "%5d", entry.summary.count) + " "
-                + cells.joined(separator: " "))
+                + cells.joined(separator: " ") + "   " + (TransportLatency.claim(entry.transport) ?? "-"))
         }
         return lines.joined(separator: "\n")
     }
