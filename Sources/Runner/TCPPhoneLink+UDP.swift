@@ -11,7 +11,7 @@ extension TCPPhoneLink {
         guard let movement else { return }
         movement.reset()
         if let refusal = await connection.bindUDP(port: movement.port, timeout: .milliseconds(Int64(2000 * settings.latencyScale))) {
-            phase("UDP port \(movement.port) not bound (\(refusal.prefix { $0 != ":" }))")
+            phase("UDP movement not bound (\(refusal.prefix { $0 != ":" }))")
         }
     }
 
