@@ -48,6 +48,12 @@ struct SuiteRunOnRig {
         #expect(text.contains(#""transport" : "tcp""#), "no scenario ran over tcp")
         #expect(text.contains("\"computer found over Bonjour\""), "no Bonjour phase in results.json")
         #expect(text.contains("5 tries backing off from 100.0 ms"), "the backoff scenario's message is missing")
+        // The connectivity layer's transports ran too: hid reports over BLE, udp movement with its forged packets
+        // from the rig's third host (all sent, none injected: the scenario's verdict), and a partition.
+        #expect(text.contains(#""transport" : "hid""#), "no scenario ran over hid")
+        #expect(text.contains(#""transport" : "udp""#), "no scenario ran over udp")
+        #expect(text.contains("200 of 200 forged packet(s) sent from 10.77.0.3"), "the forged-packet scenario's message is missing")
+        #expect(text.contains("the network between the hosts partitioned"), "the partition scenario's message is missing")
         try Self.checkVerdicts(output.appendingPathComponent("results/results.json"), prepared: prepared, twins: twins.path)
     }
 

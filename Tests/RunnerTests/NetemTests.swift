@@ -1,0 +1,47 @@
+import Foundation
+import GestureScript
+import Rig
+import Runner
+import Testing
+
+@Suite("netem through tc: the command lines, and what a kernel without sch_netem answers")
+struct NetemTests {
+    @Test("conditions become netem's arguments")
+    func arguments() {
+        #expect(Netem.arguments(NetworkConditions(delayMs: 20, jitterMs: 5, lossPercent: 5))
+            == ["delay", "20.0ms", "5.0ms", "distribution", "normal", "loss", "5.0%"])
+        #expect(Netem.arguments(NetworkConditions(delayMs: 0, lossPercent: 100)) == ["delay", "0.0ms", "loss", "100.0%"])
+    }
+
+    /// On this host the step either really puts netem on an interface (tc shows it) or fails saying the kernel has
+    /// no sch_netem — never passes without doing it. (This project's CI host has no sch_netem; the vm guest has.)
+    @Test("in a fresh network namespace, netem is applied, or refused with the reason")
+    func onThisHost() throws {
+        let netns = "hil-netem-test-\(getpid())"
+        try Self.ip(["netns", "add", netns])
+        defer { _ = try? Self.ip(["netns", "del", netns]) }
+        try Self.ip(["-n", netns, "link", "set", "lo", "up"])
+        do {
+            try Netem.apply(Netem.arguments(NetworkConditions(delayMs: 20, lossPercent: 5)), on: "lo", in: netns)
+            let shown = try Self.run("/usr/sbin/tc", ["-n", netns, "qdisc", "show", "dev", "lo"])
+            #expect(shown.contains("netem") && shown.contains("delay 20ms") && shown.contains("loss 5%"), "\(shown)")
+            try Netem.apply(nil, on: "lo", in: netns)
+            #expect(!(try Self.run("/usr/sbin/tc", ["-n", netns, "qdisc", "show", "dev", "lo"])).contains("netem"))
+        } catch let error as RunnerError {
+            #expect(error.message.contains("Specified qdisc kind is unknown"), "\(error)")
+            #expect(error.message.contains("this kernel has no sch_netem"), "\(error)")
+        }
+        // Removing what is not there is no error.
+        try Netem.apply(nil, on: "lo", in: netns)
+    }
+
+    @discardableResult
+    static func ip(_ arguments: [String]) throws -> String { try run("/usr/sbin/ip", arguments) }
+
+    static func run(_ path: String, _ arguments: [String]) throws -> String {
+        let process = try ChildProcess(path, arguments, output: .joined, ownProcessGroup: false)
+        let output = String(decoding: process.output?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        guard process.wait() == 0 else { throw RunnerError("\(path) \(arguments.joined(separator: " ")): \(output)") }
+        return output
+    }
+}
