@@ -71,7 +71,10 @@ public final class TCPSocket: Sendable {
     }
 
     /// The local port (a listener on port 0 gets one from the kernel).
-    public var localPort: UInt16? {
+    public var localPort: UInt16? { Self.localPort(of: fd) }
+
+    /// The port an IPv4 socket is bound to (`getsockname`).
+    static func localPort(of fd: Int32) -> UInt16? {
         var address = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let result = withUnsafeMutablePointer(to: &address) {

@@ -39,14 +39,7 @@ public final class UDPSocket: Sendable {
     }
 
     /// The local port.
-    public var localPort: UInt16? {
-        var address = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let result = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return result == 0 ? UInt16(bigEndian: address.sin_port) : nil
-    }
+    public var localPort: UInt16? { TCPSocket.localPort(of: fd) }
 
     /// Sends one datagram to `host:port`; false when the kernel refused it (no route: an interface down), which
     /// for best-effort movement is a lost packet, as on a real network.
