@@ -87,15 +87,17 @@ final class TCPPhoneLink: PhoneLink {
 
     /// Browses for the computer, resolves it, connects.
     func connect() async throws -> String {
-        if let udp = settings.udp {
-            let computer = AvahiService(name: "udp", type: "", domain: "", host: udp.address, address: udp.address, port: udp.controlPort, txt: [])
-            state.withLock { $0.computer = computer }
-            try await open(computer, timeout: .seconds(Int64(5 * settings.latencyScale)))
-            return "\(udp.address):\(udp.controlPort)"
-        }
-        let found = try await discover(timeout: .seconds(Int64(10 * settings.latencyScale)))
+        let found = try await locate(timeout: .seconds(Int64(10 * settings.latencyScale)))
         try await open(found, timeout: .seconds(Int64(5 * settings.latencyScale)))
         return "\(found.address):\(found.port)"
+    }
+
+    /// Where the computer is: found over Bonjour (tcp), or the address the udp phone was given.
+    private func locate(timeout: Duration) async throws -> AvahiService {
+        guard let udp = settings.udp else { return try await discover(timeout: timeout) }
+        let computer = AvahiService(name: "udp", type: "", domain: "", host: udp.address, address: udp.address, port: udp.controlPort, txt: [])
+        state.withLock { $0.computer = computer }
+        return computer
     }
 
     private func discover(timeout: Duration) async throws -> AvahiService {
@@ -214,7 +216,7 @@ final class TCPPhoneLink: PhoneLink {
 
     func connectAgain(timeout: Duration) async -> String? {
         do {
-            try await open(try await discover(timeout: timeout), timeout: timeout)
+            try await open(try await locate(timeout: timeout), timeout: timeout)
             return nil
         } catch {
             return "\(error)"
