@@ -29,7 +29,15 @@ enum DoctorNetwork {
             }
         }
         lines += attackerLines(network.attacker)
+        lines.append("    " + netemLine())
         return lines
+    }
+
+    /// Whether this kernel has netem, which the network steps (delay, loss, partition) need.
+    static func netemLine() -> String {
+        FileManager.default.fileExists(atPath: "/sys/module/sch_netem")
+            ? "ok  netem: sch_netem loaded (network, partition steps)"
+            : "NO  netem: sch_netem not loaded in this kernel: network and partition steps fail here (modprobe sch_netem as root; the vm rig's guest loads it)"
     }
 
     /// The attacker's line: its namespace and address (it has no bus or avahi-daemon), or why there is none.
@@ -54,7 +62,7 @@ enum DoctorNetwork {
             line += (found.isEmpty ? "" : "; ") + "\(missing.joined(separator: ", ")) not installed (Debian: "
                 + "\(missing.map { tools[$0]! }.joined(separator: ", "))) → run `bash Rigs/setup.sh`"
         }
-        return line
+        return line + "\n  " + netemLine()
     }
 
     /// What is wrong with a host's namespace or address, each as a fix.
