@@ -94,7 +94,7 @@ let package = Package(
 
         // Fuzzing: the decoders and their invariants (FuzzTargets), and the libFuzzer entry point (Fuzz/run.sh
         // builds it with -sanitize=fuzzer; built normally it replays a corpus).
-        .target(name: "FuzzTargets", dependencies: ["RemoteTouchProtocol", "CommandMapping"]),
+        .target(name: "FuzzTargets", dependencies: ["RemoteTouchProtocol", "CommandMapping", "InputCodes"]),
         .executableTarget(name: "hil-fuzz", dependencies: ["FuzzTargets"]),
 
         // The command-line tool: argument parsing and wiring only.
