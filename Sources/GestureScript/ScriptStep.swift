@@ -180,7 +180,8 @@ public struct NetworkConditions: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Who sends a `forgedPackets` step's packets: the rig's third host (another device on the same network), or the
-/// phone's host from a port no session bound (a stale app instance, a replay tool on the phone).
+/// phone app's own movement socket, its bound address and port (a replay from the phone's source: injected while
+/// its session lasts, refused once it has ended).
 public enum ForgedSource: String, Sendable, Hashable, CaseIterable {
     case attacker, phone
 
