@@ -119,7 +119,10 @@ public final class GattEndpoint: CommandEndpoint {
     /// A write of the report characteristic (the hid transport): write without response, so a refusal is counted
     /// and logged but cannot be answered with a D-Bus error the phone would see.
     func reportWritten(_ bytes: [UInt8], options: DBusValue) throws(DBusError) {
-        let central = try Self.central(options)
+        report(bytes, from: try Self.central(options))
+    }
+
+    private func report(_ bytes: [UInt8], from central: String) {
         if case .refused(let error) = host.processor.handlePointer(bytes, from: central, transport: .hid) {
             host.publishStatus(error: error)
         }
@@ -134,9 +137,7 @@ public final class GattEndpoint: CommandEndpoint {
         status.withLock { $0.writers.append(channel) }
         channel.startReading(mtu: mtu, { [self] packet in
             if reports {
-                if case .refused(let error) = host.processor.handlePointer(packet, from: central, transport: .hid) {
-                    host.publishStatus(error: error)
-                }
+                report(packet, from: central)
             } else {
                 _ = host.command(packet, from: central)
             }
