@@ -81,10 +81,10 @@ public struct ScenarioRunner: Sendable {
         /// The computer host's address (the udp transport's phone is given it).
         public var computerAddress: String
         /// The rig's third host, for forged packets; nil when it has none.
-        public var attacker: (netns: String, address: String)?
+        public var attacker: RigNetwork.Attacker?
 
         public init(phoneNetns: String, phoneBus: String, computerNetns: String, computerBus: String,
-                    computerAddress: String = RigNetwork.twoHosts.computer.address, attacker: (netns: String, address: String)? = nil)
+                    computerAddress: String = RigNetwork.twoHosts.computer.address, attacker: RigNetwork.Attacker? = nil)
         {
             self.phoneNetns = phoneNetns
             self.phoneBus = phoneBus
@@ -98,13 +98,7 @@ public struct ScenarioRunner: Sendable {
         public init(_ network: RigNetwork) {
             self.init(phoneNetns: network.phone.netns, phoneBus: network.phone.bus, computerNetns: network.computer.netns,
                       computerBus: network.computer.bus, computerAddress: network.computer.address,
-                      attacker: network.attacker.map { ($0.netns, $0.address) })
-        }
-
-        public static func == (lhs: NetworkHosts, rhs: NetworkHosts) -> Bool {
-            lhs.phoneNetns == rhs.phoneNetns && lhs.phoneBus == rhs.phoneBus && lhs.computerNetns == rhs.computerNetns
-                && lhs.computerBus == rhs.computerBus && lhs.computerAddress == rhs.computerAddress
-                && lhs.attacker?.netns == rhs.attacker?.netns && lhs.attacker?.address == rhs.attacker?.address
+                      attacker: network.attacker)
         }
     }
 

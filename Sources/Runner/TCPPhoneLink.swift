@@ -5,6 +5,7 @@ import GestureScript
 import InputCodes
 import NetSocket
 import RemoteTouchProtocol
+import Rig
 import Scenario
 import ScenarioDriver
 import Synchronization
@@ -28,7 +29,7 @@ final class TCPPhoneLink: PhoneLink {
         /// movement ports; movement goes as UDP packets, the rest over the control connection. nil: tcp.
         var udp: UDPTarget?
         /// The rig's third host, for forged packets (`forgedPackets` steps).
-        var attacker: (netns: String, address: String)?
+        var attacker: RigNetwork.Attacker?
 
         struct UDPTarget: Sendable {
             var address: String
