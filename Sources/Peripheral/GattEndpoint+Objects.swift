@@ -46,7 +46,8 @@ extension GattEndpoint {
     }
 
     /// Report `…9AC0` (the hid transport): write without response, one 6-byte report per write; `AcquireWrite`;
-    /// read: a report of the buttons the computer holds, with no motion.
+    /// write with response too (the phone sends button changes so, in order); read: a report of the buttons the
+    /// computer holds, with no motion.
     ///
     /// bluetoothd 5.66 acquires a characteristic that offers `AcquireWrite` on the first write command, and while
     /// that call is pending starts another for each further write; the reports it forwarded then were not the ones
@@ -67,7 +68,7 @@ extension GattEndpoint {
             }),
         ], properties: [
             Self.uuid(RemoteTouchService.reportUUID), Self.inService,
-            DBusProperty("Flags", "as", get: { .strings(["read", "write-without-response"]) }),
+            DBusProperty("Flags", "as", get: { .strings(["read", "write", "write-without-response"]) }),
             DBusProperty("WriteAcquired", "b", get: { [self] in .bool(status.withLock { !$0.writers.isEmpty }) }),
         ])
     }

@@ -29,8 +29,9 @@ final class BLEPhoneLink: PhoneLink {
     let central: BlueZCentral
     let settings: Settings
     let statusWatcher = StatusWatcher()
-    private let state = Mutex<(remote: BlueZCentral.Peripheral?, fd: Int32?, reportFd: Int32?, translator: PointerTranslator)>(
-        (nil, nil, nil, PointerTranslator()))
+    /// `buttons`: the bitmap of the last report sent (hid).
+    private let state = Mutex<(remote: BlueZCentral.Peripheral?, fd: Int32?, reportFd: Int32?, translator: PointerTranslator,
+                               buttons: MouseButtons)>((nil, nil, nil, PointerTranslator(), []))
 
     /// Starts scanning at once: the phone scans before the computer advertises (see `BlueZCentral.startDiscovery`).
     init(centralAdapter: String, settings: Settings) async throws {
@@ -87,12 +88,23 @@ final class BLEPhoneLink: PhoneLink {
     }
 
     /// The hid transport's reports, each one write without response (over the acquired socket on the fd path).
+    ///
+    /// A report that changes the buttons goes as a write request, and the next waits for its answer: bluetoothd
+    /// spreads writes without response over its 3 ATT channels (EATT), and a click's press and release sent 0.4 ms
+    /// apart arrived swapped (the computer saw the release first and then held the button). Motion stays without
+    /// response.
     private func sendReports(_ reports: [HIDReport], to remote: BlueZCentral.Peripheral, what: String) async throws {
         guard let characteristic = remote.report else {
             throw RunnerError("the computer has no report characteristic (\(RemoteTouchService.reportUUID)): the hid transport needs a computer that serves it")
         }
         for report in reports {
-            if let fd = state.withLock({ $0.reportFd }) {
+            let changesButtons = state.withLock { state in
+                defer { state.buttons = report.buttons }
+                return state.buttons != report.buttons
+            }
+            if changesButtons {
+                try await central.write(characteristic, report.encoded(), withResponse: true)
+            } else if let fd = state.withLock({ $0.reportFd }) {
                 try AcquiredSocket.write(fd, report.encoded(), what: what)
             } else {
                 try await central.write(characteristic, report.encoded(), withResponse: false)
@@ -102,7 +114,10 @@ final class BLEPhoneLink: PhoneLink {
 
     func openFastPath() async throws {
         // A new connection starts from a fresh report state: the computer let go of every button when the link went.
-        state.withLock { $0.translator = PointerTranslator() }
+        state.withLock { state in
+            state.translator = PointerTranslator()
+            state.buttons = []
+        }
         if settings.reports { try await primeReports() }
         guard settings.writePath == .fd else { return }
         let remote = try connected()
