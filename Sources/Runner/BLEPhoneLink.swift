@@ -30,8 +30,8 @@ final class BLEPhoneLink: PhoneLink {
     let settings: Settings
     let statusWatcher = StatusWatcher()
     /// `buttons`: the bitmap of the last report sent (hid).
-    private let state = Mutex<(remote: BlueZCentral.Peripheral?, fd: Int32?, reportFd: Int32?, translator: PointerTranslator,
-                               buttons: MouseButtons)>((nil, nil, nil, PointerTranslator(), []))
+    private let state = Mutex<(remote: BlueZCentral.Peripheral?, fd: Int32?, translator: PointerTranslator, buttons: MouseButtons)>(
+        (nil, nil, PointerTranslator(), []))
 
     /// Starts scanning at once: the phone scans before the computer advertises (see `BlueZCentral.startDiscovery`).
     init(centralAdapter: String, settings: Settings) async throws {
@@ -87,7 +87,7 @@ final class BLEPhoneLink: PhoneLink {
         return [String(decoding: bytes, as: UTF8.self)]
     }
 
-    /// The hid transport's reports, each one write without response (over the acquired socket on the fd path).
+    /// The hid transport's reports, each one write without response over D-Bus.
     ///
     /// A report that changes the buttons goes as a write request, and the next waits for its answer: bluetoothd
     /// spreads writes without response over its 3 ATT channels (EATT), and a click's press and release sent 0.4 ms
@@ -104,8 +104,6 @@ final class BLEPhoneLink: PhoneLink {
             }
             if changesButtons {
                 try await central.write(characteristic, report.encoded(), withResponse: true)
-            } else if let fd = state.withLock({ $0.reportFd }) {
-                try AcquiredSocket.write(fd, report.encoded(), what: what)
             } else {
                 try await central.write(characteristic, report.encoded(), withResponse: false)
             }
@@ -123,10 +121,8 @@ final class BLEPhoneLink: PhoneLink {
         let remote = try connected()
         let fd = try await central.acquireWrite(remote.command).fd
         state.withLock { $0.fd = fd }
-        if settings.reports, let report = remote.report {
-            let reportFd = try await central.acquireWrite(report).fd
-            state.withLock { $0.reportFd = reportFd }
-        }
+        // The report characteristic is not acquired: BlueZ refuses D-Bus writes to an acquired characteristic ("Write
+        // acquired"), and button changes go as write requests (sendReports).
     }
 
     /// The first report of a connection is a neutral one, and the next wait for a read of the report characteristic:
@@ -140,11 +136,7 @@ final class BLEPhoneLink: PhoneLink {
     }
 
     func closeFastPath() {
-        let fds = state.withLock { state in
-            defer { (state.fd, state.reportFd) = (nil, nil) }
-            return [state.fd, state.reportFd]
-        }
-        for fd in fds.compactMap({ $0 }) { close(fd) }
+        if let fd = state.withLock({ state in defer { state.fd = nil }; return state.fd }) { close(fd) }
     }
 
     func requestPairing() async throws {
