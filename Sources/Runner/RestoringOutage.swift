@@ -9,3 +9,18 @@ struct RestoringOutage: LinkOutage {
 
     func restored() async -> (at: MonotonicTime, note: String) { await restore.value }
 }
+
+extension RestoringOutage {
+    /// An outage that `restore` ends after `outage`; its error, if any, becomes the note ("; rig: …").
+    init(description: String, after outage: Duration, restore: @escaping @Sendable () throws -> Void) {
+        self.init(description: description, restore: Task {
+            try? await Task.sleep(for: outage)
+            do {
+                try restore()
+                return (.now(), "")
+            } catch {
+                return (.now(), "; rig: \(error)")
+            }
+        })
+    }
+}

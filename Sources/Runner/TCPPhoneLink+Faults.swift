@@ -16,21 +16,21 @@ extension TCPPhoneLink {
         let interface = try Self.vethInterface(in: netns)
         if side == .phone { connection.reset(reason: "the phone's network went down") }
         try Self.setLink(interface, in: netns, up: false)
-        let restore = Task { () -> (MonotonicTime, String) in
-            try? await Task.sleep(for: outage)
-            do {
-                try Self.setLink(interface, in: netns, up: true)
-                return (.now(), "")
-            } catch {
-                return (.now(), "; rig: \(error)")
-            }
-        }
+        let down = RestoringOutage(description: "\(side == .phone ? "the phone's" : "the computer's") interface \(interface) down",
+                                   after: outage) { try Self.setLink(interface, in: netns, up: true) }
         let deadline = ContinuousClock.now + .milliseconds(Int64(4000 * settings.latencyScale))
+        try await waitUntilDown(connection, by: deadline, "the phone did not notice the link drop within \(deadline)")
+        return down
+    }
+
+    /// Returns once the phone has seen `connection` go down; throws `failure` when it has not by `deadline`.
+    func waitUntilDown(_ connection: TCPPhoneConnection, by deadline: ContinuousClock.Instant,
+                       _ failure: @autoclosure () -> String) async throws
+    {
         while connection.down == nil {
-            guard ContinuousClock.now < deadline else { throw RunnerError("the phone did not notice the link drop within \(deadline)") }
+            guard ContinuousClock.now < deadline else { throw RunnerError(failure()) }
             try await Task.sleep(for: .milliseconds(10))
         }
-        return RestoringOutage(description: "\(side == .phone ? "the phone's" : "the computer's") interface \(interface) down", restore: restore)
     }
 
     /// `ip -n NETNS link set IFACE up|down`.

@@ -24,23 +24,13 @@ extension TCPPhoneLink {
         let hosts = try networkHosts("a partition step")
         let before = networkConditions.withLock { $0 }
         for (netns, interface) in hosts { try Netem.apply(["loss", "100%"], on: interface, in: netns) }
-        let restore = Task { () -> (MonotonicTime, String) in
-            try? await Task.sleep(for: outage)
-            do {
-                for (netns, interface) in hosts { try Netem.apply(before.map(Netem.arguments), on: interface, in: netns) }
-                return (.now(), "")
-            } catch {
-                return (.now(), "; rig: \(error)")
-            }
+        let partition = RestoringOutage(description: "the network between the hosts partitioned (netem loss 100 %)", after: outage) {
+            for (netns, interface) in hosts { try Netem.apply(before.map(Netem.arguments), on: interface, in: netns) }
         }
         let deadline = ContinuousClock.now + outage + .milliseconds(Int64(4000 * settings.latencyScale))
-        while connection.down == nil {
-            guard ContinuousClock.now < deadline else {
-                throw RunnerError("the phone did not notice the partition within \(outage) + \(Int(4 * settings.latencyScale)) s (its connection is still up)")
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return RestoringOutage(description: "the network between the hosts partitioned (netem loss 100 %)", restore: restore)
+        try await waitUntilDown(connection, by: deadline,
+                                "the phone did not notice the partition within \(outage) + \(Int(4 * settings.latencyScale)) s (its connection is still up)")
+        return partition
     }
 
     /// The scenario ends: the network between the hosts is clean again for the next one.
