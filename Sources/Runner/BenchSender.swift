@@ -98,40 +98,32 @@ struct BenchSender: Sendable {
         var blocked = 0
         for index in 0..<count {
             try await Task.sleep(until: origin + .nanoseconds(Int64(Double(index) * interval * 1e9)), clock: clock)
-            let (bytes, wire) = Self.command(index, path: path)
+            let delta = Self.delta(index, path: path)
+            let bytes = Command.cursorMove(delta: delta).encoded()
             let at = MonotonicTime.now()
+            var wire = [String(decoding: bytes, as: UTF8.self)]
             if case .socket(let fd) = client {
                 blocked += try AcquiredSocket.write(fd, bytes, what: "cursor command \(index)")
             } else if case .reports(let fd) = client {
-                blocked += try AcquiredSocket.write(fd, HIDReport(dx: 1 + index % 997, dy: 0).encoded(), what: "report \(index)")
+                let report = HIDReport(dx: Int(delta.x), dy: Int(delta.y)).encoded()
+                blocked += try AcquiredSocket.write(fd, report, what: "report \(index)")
+                wire = [PointerPayload.text(report, transport: .hid)]
             } else if case .tcp(let phone) = client {
-                try await phone.send(bytes, confirmed: false, what: "cursor command \(index)")
+                wire = try await phone.send(bytes, confirmed: false, what: "cursor command \(index)")
             } else {
                 try await bluez.write(link.command, bytes, withResponse: false)
             }
-            sends.append(.init(at: at.nanoseconds, payload: wire))
+            sends += wire.map { .init(at: at.nanoseconds, payload: $0) }
         }
         let span = (clock.now - origin) / .seconds(1)
         return (span > 0 ? Double(count) / span : 0, blocked)
     }
 
-    /// Command i of a stream, and its payload as the computer's receipts show it. Its delta differs from its
-    /// neighbours' so each receipt matches one send: `1 + i % 997` points right; on udp, whose packets carry int8
-    /// deltas, `1 + i % 127` right and `i / 127 % 127` down, so one command is one packet.
-    static func command(_ index: Int, path: String) -> (command: [UInt8], wire: String) {
-        switch path {
-        case "udp":
-            let (dx, dy) = (1 + index % 127, index / 127 % 127)
-            return (Command.cursorMove(delta: Point(x: Double(dx), y: Double(dy))).encoded(),
-                    PointerPayload.text(UDPPacket(dx: dx, dy: dy).encoded(), transport: .udp))
-        case "hid":
-            let dx = 1 + index % 997
-            return (Command.cursorMove(delta: Point(x: Double(dx), y: 0)).encoded(),
-                    PointerPayload.text(HIDReport(dx: dx, dy: 0).encoded(), transport: .hid))
-        default:
-            let bytes = Command.cursorMove(delta: Point(x: Double(1 + index % 997), y: 0)).encoded()
-            return (bytes, String(decoding: bytes, as: UTF8.self))
-        }
+    /// Command i's delta. It differs from its neighbours' so each receipt matches one send: `1 + i % 997` points
+    /// right; on udp, whose packets carry int8 deltas, `1 + i % 127` right and `i / 127 % 127` down, so one command
+    /// is one packet.
+    static func delta(_ index: Int, path: String) -> Point {
+        path == "udp" ? Point(x: Double(1 + index % 127), y: Double(index / 127 % 127)) : Point(x: Double(1 + index % 997), y: 0)
     }
 
     /// Runs the reference client for one stream and reads back its send times (CLOCK_MONOTONIC, as ours).
