@@ -20,6 +20,8 @@ public final class TCPEndpoint: CommandEndpoint {
     public var port: UInt16? { state.withLock { $0.listener?.localPort } }
     /// The UDP movement port, once started (udp).
     public var udpPort: UInt16? { state.withLock { $0.movement?.port } }
+    /// The UDP movement channel, once started (udp), for what it has bound and refused.
+    var movement: UDPMovement? { state.withLock { $0.movement } }
 
     public init(settings: TCPSettings, log: PeripheralLog) {
         self.settings = settings

@@ -26,6 +26,9 @@ final class UDPMovement: Sendable {
     }
 
     var port: UInt16? { socket.localPort }
+    /// The sources bound now (`address:port`), and the packets refused per source so far.
+    var bound: Set<String> { state.withLock { Set($0.bindings.keys) } }
+    var refused: [String: Int] { state.withLock { $0.refused } }
 
     /// Reads packets on a thread of its own until `stop`.
     func start(_ host: ComputerHost) {

@@ -1,7 +1,7 @@
 import Foundation
 import InputCodes
 import NetSocket
-import Peripheral
+@testable import Peripheral
 import RemoteTouchProtocol
 import Testing
 
@@ -31,10 +31,16 @@ struct UDPEndpointTests {
         return false
     }
 
-    /// Sends 0xAA packets of `dx` from `socket` and waits a little for them to be handled.
-    static func move(_ socket: UDPSocket, to port: UInt16, dx: [Int]) async throws {
+    /// Sends 0xAA packets of `dx` from `socket` (the endpoint handles them in order, on one thread).
+    static func move(_ socket: UDPSocket, to port: UInt16, dx: [Int]) {
         for value in dx { socket.send(UDPPacket(dx: value, dy: 0).encoded(), to: "127.0.0.1", port: port) }
-        try await Task.sleep(for: .milliseconds(200))
+    }
+
+    static func source(_ socket: UDPSocket) -> String { "127.0.0.1:\(socket.localPort ?? 0)" }
+
+    /// Waits until the endpoint has refused `count` packets from `socket` in all.
+    static func refused(_ count: Int, from socket: UDPSocket, _ setup: Setup) async -> Bool {
+        await eventually { setup.tcp.endpoint.movement?.refused[source(socket)] == count }
     }
 
     static func relX(_ sink: RecordingSink) -> Int {
@@ -51,13 +57,15 @@ struct UDPEndpointTests {
         phone.send(#"{"type":"bindUDP","timestamp":3,"port":\#(movement.localPort ?? 0)}"#)
         let (messages, _) = try phone.read(until: Self.isBound)
         #expect(messages.last == .udpBound(address: "127.0.0.1", port: movement.localPort ?? 0))
-        try await Self.move(movement, to: setup.udpPort, dx: [5, 7])
-        #expect(Self.relX(setup.tcp.sink) == 12)
-        try await Self.move(forger, to: setup.udpPort, dx: Array(repeating: 9, count: 50))
+        Self.move(movement, to: setup.udpPort, dx: [5, 7])
+        #expect(await eventually { Self.relX(setup.tcp.sink) == 12 }, "the bound source's packets: \(setup.tcp.sink.frames)")
+        Self.move(forger, to: setup.udpPort, dx: Array(repeating: 9, count: 50))
+        #expect(await Self.refused(50, from: forger, setup), "\(setup.tcp.endpoint.movement?.refused ?? [:])")
         #expect(Self.relX(setup.tcp.sink) == 12, "a packet from another port was injected")
         phone.socket.close()
-        try await Task.sleep(for: .milliseconds(300))
-        try await Self.move(movement, to: setup.udpPort, dx: [20])
+        #expect(await eventually { setup.tcp.endpoint.movement?.bound.isEmpty == true }, "the session's end did not unbind")
+        Self.move(movement, to: setup.udpPort, dx: [20])
+        #expect(await Self.refused(1, from: movement, setup))
         #expect(Self.relX(setup.tcp.sink) == 12, "a packet after the session ended was injected")
         await setup.tcp.host.stop()
     }
@@ -71,14 +79,17 @@ struct UDPEndpointTests {
         let (refused, _) = try phone.read(until: TCPEndpointTests.isError)
         guard case .error(let error) = refused.last else { throw TestFailure("\(refused)") }
         #expect(error.code == "notPaired")
-        try await Self.move(movement, to: setup.udpPort, dx: [5])
+        Self.move(movement, to: setup.udpPort, dx: [5])
+        #expect(await Self.refused(1, from: movement, setup))
         #expect(setup.tcp.sink.frames.isEmpty)
         try TCPEndpointTests.pair(phone, setup.tcp)
         phone.send(#"{"type":"bindUDP","timestamp":3,"port":\#(movement.localPort ?? 0)}"#)
         _ = try phone.read(until: Self.isBound)
         movement.send([0xBB, 0x01, 0, 0, 0], to: "127.0.0.1", port: setup.udpPort)
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(setup.tcp.sink.frames.isEmpty, "a control packet over UDP injected \(setup.tcp.sink.frames)")
+        // A movement packet after it, from the same socket, is handled after it: once that one is in, so is the verdict.
+        Self.move(movement, to: setup.udpPort, dx: [1])
+        #expect(await eventually { !setup.tcp.sink.frames.isEmpty })
+        #expect(setup.tcp.sink.frames == [InputFrame([InputEvent(.relX, 1)])], "a control packet over UDP injected \(setup.tcp.sink.frames)")
         await setup.tcp.host.stop()
     }
 
