@@ -95,7 +95,7 @@ network_commands() { # what `ip -batch` must create in the root namespace, in $C
 }
 
 ensure_network() { # namespaces, bridge, veths, addresses, links up: one `ip -batch`, then one per namespace at once
-    local host out lan jobs=0
+    local host out lan pid failed=0 pids=()
     network_commands
     if [ -n "$COMMANDS" ]; then
         out=$(ip -batch - <<<"$COMMANDS" 2>&1) ||
@@ -106,24 +106,26 @@ ensure_network() { # namespaces, bridge, veths, addresses, links up: one `ip -ba
     lan+="link set $BRIDGE addrgenmode none up"$'\n'
     for host in "${ALL_HOSTS[@]}"; do lan+="link set ${IFACE[$host]}-br addrgenmode none master $BRIDGE up"$'\n'; done
     ip -n "$LAN_NETNS" -batch - <<<"$lan" &
-    jobs=$((jobs + 1))
+    pids+=($!)
     for host in "${ALL_HOSTS[@]}"; do
         ip -n "${NETNS[$host]}" -batch - <<EOF &
 link set lo up
 addr replace ${ADDRESS[$host]}/$PREFIX_LENGTH dev ${IFACE[$host]}
 link set ${IFACE[$host]} multicast on up
 EOF
-        jobs=$((jobs + 1))
+        pids+=($!)
     done
     if [ -e "$BR_NETFILTER" ]; then  # br_netfilter loaded: bridged frames would go through hil-lan's iptables
         # shellcheck disable=SC2016  # the inner bash's variable
         ip netns exec "$LAN_NETNS" "$BASH" -c \
             'for f in /proc/sys/net/bridge/bridge-nf-call-{iptables,ip6tables,arptables}; do echo 0 >"$f"; done' &
-        jobs=$((jobs + 1))
+        pids+=($!)
     fi
-    for ((; jobs > 0; jobs--)); do
-        wait -n || die "cannot set up the bridge $BRIDGE, the addresses or the links (ip failed; see above): as root, bash Rigs/net/two-hosts.sh down, then up"
-    done
+    # Each job by its pid: `wait -n` once returned 127 with every job already reaped (bash 5.2), failing an `up`
+    # whose every command had succeeded.
+    for pid in "${pids[@]}"; do wait "$pid" || failed=$?; done
+    [ "$failed" -eq 0 ] ||
+        die "cannot set up the bridge $BRIDGE, the addresses or the links (ip failed with status $failed; see above): as root, bash Rigs/net/two-hosts.sh down, then up"
 }
 
 cmd_up() { # [--no-wait]
