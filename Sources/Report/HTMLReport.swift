@@ -16,7 +16,11 @@ public enum HTMLReport {
     ///   - results: the run (or merged shards).
     ///   - baseline: the comparison with a baseline run, if any: its table highlights regressions.
     /// - Returns: the HTML document.
-    public static func render(_ results: RunResults, baseline: BaselineComparison? = nil) -> String {
+    ///   - timelines: the failed scenarios' timelines by their `timeline` capture path (`ReportFiles.timelines`):
+    ///     each is drawn as a strip under its failure.
+    public static func render(_ results: RunResults, baseline: BaselineComparison? = nil,
+                              timelines: [String: TraceTimeline] = [:]) -> String
+    {
         let title = "hil run: \(Formatting.totals(results))"
         var html = """
             <!DOCTYPE html>
@@ -33,7 +37,7 @@ public enum HTMLReport {
 
             """
         html += header(results, title: title, baseline: baseline)
-        html += failures(results)
+        html += failures(results, timelines: timelines)
         html += latency(results)
         html += transports(results)
         html += stages(results)
@@ -80,7 +84,7 @@ public enum HTMLReport {
         return html
     }
 
-    private static func failures(_ results: RunResults) -> String {
+    private static func failures(_ results: RunResults, timelines: [String: TraceTimeline]) -> String {
         let failures = results.failures
         var html = "<section id=\"failures\">\n<h2>Failures (\(failures.count))</h2>\n"
         if failures.isEmpty {
@@ -102,9 +106,26 @@ public enum HTMLReport {
             } else if scenario.problemSteps.isEmpty {
                 html += "<p>No step failed and the scenario has no message.</p>\n"
             }
+            html += evidence(scenario, timelines: timelines)
             html += "</article>\n"
         }
         return html + "</section>\n"
+    }
+
+    /// A failure's captures as links (relative to the report, which sits beside results.json) and its timeline strip.
+    private static func evidence(_ scenario: ScenarioRecord, timelines: [String: TraceTimeline]) -> String {
+        guard !scenario.captures.isEmpty else { return "" }
+        let titles = Dictionary(uniqueKeysWithValues: ScenarioRecord.Capture.kinds.map { ($0.kind, $0.title) })
+        let links = scenario.captures.map { capture in
+            "<a href=\"\(Markup.escape(capture.path))\">\(Markup.escape(titles[capture.kind] ?? capture.kind))</a>"
+        }
+        var html = "<p class=\"captures\">Evidence: \(links.joined(separator: " · "))</p>\n"
+        if let path = scenario.captures.first(where: { $0.kind == "timeline" })?.path, let timeline = timelines[path] {
+            html += "<figure class=\"timeline\">\n" + timeline.svg()
+            html += "<figcaption>Where the time went; \(Markup.escape(path)) has every mark (open it in ui.perfetto.dev)."
+            html += timeline.notes.map { " " + Markup.escape($0) }.joined() + "</figcaption>\n</figure>\n"
+        }
+        return html
     }
 
     private static func latency(_ results: RunResults) -> String {
@@ -304,6 +325,13 @@ public enum HTMLReport {
         .ok { color: #2e7d32; }
         pre { background: #f5f6f8; border: 1px solid #e0e4e8; padding: 8px 10px; overflow-x: auto; font-size: 12px; \
         font-family: ui-monospace, "DejaVu Sans Mono", monospace; white-space: pre-wrap; }
+        svg.timeline text { font-size: 11px; fill: #444; }
+        svg.timeline .mark { fill: #3b82c4; }
+        svg.timeline .mark.steps { fill: #9aa7b5; }
+        svg.timeline .mark.evdev { fill: #4aa36c; }
+        svg.timeline .mark.packets { fill: #8e6fd1; }
+        svg.timeline .mark.uinput { fill: #e0903a; }
+        svg.timeline .mark.flagged { fill: #c62828; }
         article.failure { border-left: 4px solid #c62828; padding-left: 12px; margin: 12px 0 18px; }
         table { border-collapse: collapse; margin: 8px 0 14px; font-size: 13px; }
         th, td { border: 1px solid #d5dae0; padding: 3px 8px; text-align: left; vertical-align: top; }

@@ -22,7 +22,8 @@ public enum ReportFiles {
         let folder = URL(fileURLWithPath: directory)
         let html = folder.appendingPathComponent(htmlName).path
         let markdown = folder.appendingPathComponent(markdownName).path
-        try write(HTMLReport.render(results, baseline: comparison), to: html)
+        let timelines = timelines(of: results, in: directory)
+        try write(HTMLReport.render(results, baseline: comparison, timelines: timelines), to: html)
         try write(MarkdownSummary.render(results, baseline: comparison), to: markdown)
         return [html, markdown]
     }
@@ -40,6 +41,20 @@ public enum ReportFiles {
         let baseline = try baselineFile.map { path throws(ReportError) in try RunResults.load(contentsOf: path) }
         let folder = URL(fileURLWithPath: resultsFile).deletingLastPathComponent().path
         return try write(results: results, baseline: baseline, to: folder)
+    }
+
+    /// The timelines of the failed scenarios whose `timeline` capture is in `directory` (results.json's folder),
+    /// by capture path; a timeline that cannot be read is left out (its link stays in the report).
+    public static func timelines(of results: RunResults, in directory: String) -> [String: TraceTimeline] {
+        var timelines: [String: TraceTimeline] = [:]
+        for scenario in results.failures {
+            guard let path = scenario.captures.first(where: { $0.kind == "timeline" })?.path else { continue }
+            let file = path.hasPrefix("/") ? path : URL(fileURLWithPath: directory).appendingPathComponent(path).path
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8),
+                  let timeline = try? TraceTimeline(json: text, file: file) else { continue }
+            timelines[path] = timeline
+        }
+        return timelines
     }
 
     /// Writes text to a file atomically (a reader never sees half a report).

@@ -150,7 +150,7 @@ struct ResultsReader {
             }
         }
         guard let file, let name, let outcome else { return nil }
-        return ScenarioRecord(
+        var record = ScenarioRecord(
             file: file, name: name, requirements: requirements, outcome: outcome,
             durationMs: optional(object, "durationMs", at: path, Self.milliseconds), latencyMs: latency,
             message: optional(object, "message", at: path, Self.string), steps: steps,
@@ -162,7 +162,18 @@ struct ResultsReader {
             transport: optional(object, "transport", at: path, Self.string),
             additional: Self.unknown(
                 object, known: ["file", "name", "requirements", "outcome", "durationMs", "statusNotifications",
-                                "latencyMs", "repeat", "message", "phasesMs", "transport", "steps"]))
+                                "latencyMs", "repeat", "message", "phasesMs", "transport", "captures", "steps"]))
+        record.captures = captures(object, at: path)
+        return record
+    }
+
+    /// `"captures": { "timeline": "003-swipe/timeline.json", "hci": "003-swipe/hci.btsnoop" }`, in the file's order.
+    mutating func captures(_ object: JSONObject, at path: JSONPath) -> [ScenarioRecord.Capture] {
+        guard let captures = optional(object, "captures", at: path, Self.object) else { return [] }
+        return captures.entries.compactMap { entry in
+            optional(captures, entry.key, at: path.appending("captures"), Self.string)
+                .map { ScenarioRecord.Capture(kind: entry.key, path: $0) }
+        }
     }
 
     /// `"phasesMs": { "connected": 1130, "steps done": 1700 }`, in the file's order.

@@ -90,6 +90,9 @@ extension RunResults {
         if let phases = scenario.phasesMs {
             object.set("phasesMs", .object(JSONObject(phases.map { ($0.name, .number($0.atMs.rounded())) })))
         }
+        if !scenario.captures.isEmpty {
+            object.set("captures", .object(JSONObject(scenario.captures.map { ($0.kind, .string($0.path)) })))
+        }
         for entry in scenario.additional.entries { object.set(entry.key, entry.value) }
         object.set("steps", .array(scenario.steps.map(json)))
         return .object(object)

@@ -30,7 +30,7 @@ extension RunResults {
                     .joined(separator: "\n\n")
                 let type = entry.flaky ? "flaky" : "failed"
                 xml += "      <failure message=\"\(Self.escape(summary))\" type=\"\(type)\">"
-                    + "\(Self.escape(summary + "\n" + details))</failure>\n"
+                    + "\(Self.escape(summary + "\n" + details))</failure>\n" + Self.attachments(runs.filter { $0.outcome != .passed })
             }
             xml += "    </testcase>\n"
         }
@@ -56,10 +56,19 @@ extension RunResults {
                 let details = scenario.detail
                 let first = details.split(separator: "\n").first.map(String.init) ?? scenario.outcome.rawValue
                 xml += ">\n      <\(tag) message=\"\(Self.escape(first))\" type=\"\(scenario.outcome.rawValue)\">"
-                    + "\(Self.escape(details))</\(tag)>\n    </testcase>\n"
+                    + "\(Self.escape(details))</\(tag)>\n" + Self.attachments([scenario]) + "    </testcase>\n"
             }
         }
         return xml + "  </testsuite>\n</testsuites>\n"
+    }
+
+    /// The captures of failed scenarios as `<system-out>` lines in the attachments convention CI servers read
+    /// (Jenkins' JUnit Attachments plugin, Azure DevOps): `[[ATTACHMENT|path]]`, the path relative to junit.xml's
+    /// folder (as results.json's are). Empty when there are none.
+    static func attachments(_ scenarios: [ScenarioRecord]) -> String {
+        let lines = scenarios.flatMap(\.captures).map { "[[ATTACHMENT|\($0.path)]]" }
+        guard !lines.isEmpty else { return "" }
+        return "      <system-out>\(escape(lines.joined(separator: "\n")))</system-out>\n"
     }
 
     private static func junitHeader(tests: Int, failures: Int, errors: Int, seconds: Double) -> String {

@@ -122,3 +122,17 @@ public struct RunResults: Sendable, Equatable {
         return (1...max(count, 1)).filter { !present.contains($0) }
     }
 }
+
+extension RunResults {
+    /// The same results with every capture path made absolute, from `folder` (where their results.json is).
+    public func capturesAbsolute(from folder: String) -> RunResults {
+        var results = self
+        for index in results.scenarios.indices {
+            results.scenarios[index].captures = results.scenarios[index].captures.map { capture in
+                guard !capture.path.hasPrefix("/") else { return capture }
+                return .init(kind: capture.kind, path: URL(fileURLWithPath: folder).appendingPathComponent(capture.path).path)
+            }
+        }
+        return results
+    }
+}

@@ -31,8 +31,27 @@ public struct ScenarioRecord: Sendable, Equatable {
     public var phasesMs: [Phase]?
     /// The transport it ran on (`ble`, `tcp`); nil in files from before transports.
     public var transport: String?
+    /// The evidence kept for this scenario (`hil run --capture`), paths relative to results.json's folder.
+    public var captures: [Capture] = []
     /// Keys this version does not know or does not interpret, kept as they were.
     public var additional: JSONObject
+
+    /// A capture file: `hci` (btsnoop), `network` (pcap), `evdev` (evdev.log), `timeline` (timeline.json).
+    public struct Capture: Sendable, Hashable {
+        public var kind: String
+        public var path: String
+
+        public init(kind: String, path: String) {
+            self.kind = kind
+            self.path = path
+        }
+
+        /// The kinds in the order they are listed, with what each is.
+        public static let kinds: [(kind: String, title: String)] = [
+            ("timeline", "timeline (Perfetto)"), ("hci", "HCI capture (btsnoop)"), ("network", "packet capture (pcap)"),
+            ("evdev", "evdev events"),
+        ]
+    }
 
     /// One phase of a scenario (`connected`, `steps done`…) and when it ended, in ms from the scenario's start.
     public struct Phase: Sendable, Equatable {

@@ -10,7 +10,8 @@ import Synchronization
 final class PeripheralComputer: ComputerUnderTest {
     /// The first generation's launch; a restart starts the next generation on the same folder.
     let launch: PeripheralUnderTest.Launch
-    private let state: Mutex<(current: PeripheralUnderTest, collector: FrameCollector, earlier: [PeripheralUnderTest])>
+    private let state: Mutex<(current: PeripheralUnderTest, collector: FrameCollector, earlier: [PeripheralUnderTest],
+                              earlierFrames: [EvdevFrame])>
 
     /// Starts the computer, or releases the one `prepared` for it ahead, and opens its uinput device; `phase` is
     /// told when each is done.
@@ -25,7 +26,7 @@ final class PeripheralComputer: ComputerUnderTest {
         }
         phase("peripheral registered")
         do {
-            state = Mutex((peripheral, try Self.collector(launch.uinputName), []))
+            state = Mutex((peripheral, try Self.collector(launch.uinputName), [], []))
             phase("uinput device open")
         } catch {
             await peripheral.stop()
@@ -49,6 +50,14 @@ final class PeripheralComputer: ComputerUnderTest {
     func frames(since: MonotonicTime) -> [EvdevFrame] { collector.frames(since: since) }
 
     var droppedEvents: Bool { collector.dropped }
+
+    /// How many times the kernel reported SYN_DROPPED to the current device's reader.
+    var droppedCount: Int { collector.droppedCount }
+
+    /// Every frame of every generation's uinput device, oldest first (evdev.log).
+    var allFrames: [EvdevFrame] {
+        state.withLock { $0.earlierFrames + $0.collector.frames(since: MonotonicTime(nanoseconds: 0)) }
+    }
 
     func heldKeys() -> [String] { collector.heldKeys() }
 
@@ -78,6 +87,7 @@ final class PeripheralComputer: ComputerUnderTest {
         }
         state.withLock { state in
             state.earlier.append(state.current)
+            state.earlierFrames += state.collector.frames(since: MonotonicTime(nanoseconds: 0))
             state.current = fresh
             state.collector = reader
         }

@@ -11,13 +11,15 @@ extension ScenarioResult {
     ///
     /// - Parameter repeated: whether the run repeated its scenarios; then the record carries its repetition.
     public func record(repeated: Bool) -> ScenarioRecord {
-        ScenarioRecord(
+        var record = ScenarioRecord(
             file: file, name: name, requirements: requirements,
             outcome: outcome.record, durationMs: durationMs,
             latencyMs: LatencyRecorder(latencies).summary, message: message.isEmpty ? nil : message,
             steps: steps.map(\.record), statusNotifications: statusNotifications,
             repetition: repeated ? repetition : nil,
             phasesMs: phases.map { ScenarioRecord.Phase(name: $0.name, atMs: $0.atMs) }, transport: transport)
+        record.captures = captures
+        return record
     }
 
     /// Every result of a run as records; repetitions are kept when any result is from a repeat after the first.

@@ -35,6 +35,8 @@ public struct ScenarioRunner: Sendable {
         public var onlyThisComputer = false
         /// The rig's two hosts for the network transports; nil when it has none (tcp scenarios are then an error).
         public var network: NetworkHosts?
+        /// Which scenarios keep their captures (`hil run --capture`).
+        public var capture: CaptureMode = .failed
 
         /// The rig's two hosts, or the error that `what` needs them and this rig has none.
         func networkHosts(for what: String) throws -> NetworkHosts {
@@ -129,6 +131,10 @@ public struct ScenarioRunner: Sendable {
         var computer: PeripheralComputer?
         var drive: ScenarioDriver.Drive?
         let options = ScenarioDriver.Options(latencyScale: context.latencyScale, failFast: context.failFast)
+        let capture = await ScenarioCapture.start(
+            context.capture, transport: transport, folder: folder, relativeFolder: (folder as NSString).lastPathComponent,
+            adapter: context.peripheralAdapter, phoneNetns: context.network?.phoneNetns)
+        if context.capture != .never { phases.record("capture started") }
         do {
             let link = try await self.link(scenario, transport: transport, phases: phases)
             phone = link
@@ -163,6 +169,23 @@ public struct ScenarioRunner: Sendable {
             result.outcome = .error
             result.message += "\(error)\n"
         }
+        await finish(&result, phone: phone, computer: computer, drive: drive, scenario: scenario, options: options, phases: phases)
+        await capture.stop()
+        if context.capture != .never { phases.record("capture stopped") }
+        result.captures = capture.finish(result, evidence: ScenarioEvidence(
+            device: context.uinputName, frames: computer?.allFrames, droppedCount: computer?.droppedCount ?? 0,
+            sends: drive?.sends ?? [], receipts: computer?.receipts() ?? [], windows: drive?.windows ?? [:]))
+        if !result.captures.isEmpty { phases.record("captures written") }
+        result.durationMs = (ContinuousClock.now - start).milliseconds
+        result.phases = phases.phases
+        return result
+    }
+
+    /// The scenario's end: the phone stops listening, the computer stops while the link goes down, and the
+    /// receipts are read.
+    private func finish(_ result: inout ScenarioResult, phone: (any PhoneLink)?, computer: PeripheralComputer?,
+                        drive: ScenarioDriver.Drive?, scenario: Scenario, options: ScenarioDriver.Options, phases: PhaseLog) async
+    {
         // As the phone app stops listening when it leaves the computer: before the computer stops.
         (phone as? BLEPhoneLink)?.statusWatcher.stop()
         phases.record("checks done")
@@ -179,9 +202,6 @@ public struct ScenarioRunner: Sendable {
             phases.record("peripheral stopped")
             addReceipts(computer, drive: drive, scenario: scenario, options: options, result: &result)
         }
-        result.durationMs = (ContinuousClock.now - start).milliseconds
-        result.phases = phases.phases
-        return result
     }
 
     /// Stops the computer started ahead for a next scenario that will not run (the last one, or an interrupted run).

@@ -1,3 +1,4 @@
+public import Report
 import Verifier
 
 /// What became of one step.
@@ -57,6 +58,8 @@ public struct ScenarioResult: Sendable, Hashable {
     public var statusNotifications = 0
     /// Which repeat of the suite this result is from (`hil run --repeat`), from 1.
     public var repetition = 1
+    /// The captures it kept (`hil run --capture`), paths relative to results.json's folder.
+    public var captures: [ScenarioRecord.Capture] = []
     /// The transport it ran on (`ble`, `tcp`).
     public var transport: String?
     /// When each phase of the scenario ended, in ms from its start: where a run's wall time goes.

@@ -2,12 +2,16 @@ public import ArgumentParser
 public import RemoteTouchProtocol
 public import Scenario
 import Peripheral
+public import Runner
 
 // Option values argument-parser parses itself: a bad value is refused with the allowed ones, and `--help` lists
 // them.
 
 /// `--write-path dbus|fd` (hil run), `--path dbus|fd` (hil soak).
 extension RunSettings.WritePath: ExpressibleByArgument {}
+
+/// `--capture always|failed|never` (hil run).
+extension CaptureMode: ExpressibleByArgument {}
 
 /// `--mode presentation|mediaControl|basicMouse` (hil decode).
 extension ControlMode: ExpressibleByArgument {}

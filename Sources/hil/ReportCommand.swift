@@ -60,7 +60,10 @@ struct ReportCommand: AsyncParsableCommand {
         var problems = 0
         for file in results {
             do {
-                parts.append(try RunResults.load(contentsOf: file))
+                // Capture paths are relative to their results.json's folder: made absolute, they stay valid in a
+                // report written elsewhere or merged from shards in other folders.
+                let folder = URL(fileURLWithPath: file).deletingLastPathComponent().path
+                parts.append(try RunResults.load(contentsOf: file).capturesAbsolute(from: folder))
             } catch {
                 problems += 1
                 printError(error.description)
@@ -93,7 +96,8 @@ struct ReportCommand: AsyncParsableCommand {
 
         do {
             if let html {
-                try ReportFiles.write(HTMLReport.render(run, baseline: comparison), to: html)
+                let timelines = ReportFiles.timelines(of: run, in: "/")
+                try ReportFiles.write(HTMLReport.render(run, baseline: comparison, timelines: timelines), to: html)
                 printError("hil report: wrote \(html)")
             }
             if let markdown {

@@ -78,6 +78,12 @@ struct RunCommand: AsyncParsableCommand {
         valueName: "transport"))
     var transport: TransportChoice?
 
+    @Option(help: ArgumentHelp(
+        "Which scenarios keep their captures: always, failed (failed, inconclusive and error ones) or never.",
+        discussion: "Each scenario is captured while it runs: the computer adapter's HCI traffic (hci.btsnoop, btmon) for ble and hid, the phone host's veth (network.pcap, tcpdump) for tcp and udp; at its end the uinput device's events (evdev.log) and, when it did not pass, a timeline of sends, packets, receipts, uinput writes and frames (timeline.json, opens in ui.perfetto.dev). Kept files are listed in results.json, linked from junit.xml and the HTML report (docs/results-format.md, \"Captures\").",
+        valueName: "when"))
+    var capture: CaptureMode = .failed
+
     @Option(help: .hidden)
     var hostName: String?
 
@@ -123,6 +129,7 @@ struct RunCommand: AsyncParsableCommand {
     private func runInside(_ scenarios: [Scenario]) async throws {
         var (rigName, context) = try Self.rigContext(rigs: rigOptions.rigs, output: output, writePath: writePath)
         context.failFast = failFast
+        context.capture = capture
         let work = context.workDirectory
         defer { fflush(nil) }
         print("hil run: \(scenarios.count) scenario(s) on rig \(rigName) (latency scale \(context.latencyScale)), peripheral \(context.peripheralAdapter), central \(context.centralAdapter)")
@@ -133,12 +140,7 @@ struct RunCommand: AsyncParsableCommand {
         let pool = LanePool(lanes: lanes)
         let started = Date()
         let clock = ContinuousClock.now
-        let facts = HostFacts.probe()
-        var environmentFacts = RunEnvironment(
-            kernel: facts.kernelRelease, bluez: facts.bluetoothdVersion, rig: rigName, latencyScale: context.latencyScale,
-            peripheralAdapter: context.peripheralAdapter, centralAdapter: context.centralAdapter,
-            host: hostName ?? ProcessInfo.processInfo.hostName, writePath: writePath?.rawValue, rigUpMs: Self.guestUptimeMs())
-        environmentFacts.lanes = lanes.count
+        let environmentFacts = environment(rig: rigName, context, lanes: lanes.count)
         let collected = Mutex<[(number: Int, result: ScenarioResult)]>([])
         // Ctrl-C: stop the peripheral under test, keep what was judged, write the results, exit 130.
         let interrupted = InterruptFlag()
@@ -199,6 +201,17 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode(130)
         }
         if failed > 0 { throw ExitCode.failure }
+    }
+
+    /// The run's environment for results.json: kernel, BlueZ, rig, adapters, lanes.
+    private func environment(rig: String, _ context: ScenarioRunner.Context, lanes: Int) -> RunEnvironment {
+        let facts = HostFacts.probe()
+        var environment = RunEnvironment(
+            kernel: facts.kernelRelease, bluez: facts.bluetoothdVersion, rig: rig, latencyScale: context.latencyScale,
+            peripheralAdapter: context.peripheralAdapter, centralAdapter: context.centralAdapter,
+            host: hostName ?? ProcessInfo.processInfo.hostName, writePath: writePath?.rawValue, rigUpMs: Self.guestUptimeMs())
+        environment.lanes = lanes
+        return environment
     }
 
     /// In the vm rig, the guest's uptime: its boot and the rig's bring-up, before this run started.

@@ -1,0 +1,141 @@
+import Foundation
+import HILTestSupport
+import Testing
+
+/// `hil run --capture failed` (the default) on the rig: a scenario that fails on ble, hid and udp leaves its captures
+/// (hci.btsnoop or network.pcap, evdev.log, timeline.json), listed in results.json, attached in junit.xml and linked
+/// from the HTML report; Debian's tshark decodes them down to the scenario's own payloads; the same swipe that passes
+/// leaves none. The suite's own run (SuiteRunOnRig) runs with --capture never: a timeline costs its tshark's start,
+/// about 3 s in the TCG guest, and that run has a failure for every shipped scenario.
+@Suite("hil run's captures, end to end: a failure's evidence, decoded by tshark", .serialized, .tags(.rig))
+struct CapturesOnRig {
+    /// swipe-right with a total it cannot reach (150 for a 120 pt swipe), on three transports.
+    static func failingSwipe() throws -> String {
+        let text = try String(contentsOf: packageRoot.appendingPathComponent("Scenarios/cursor/swipe-right.json"), encoding: .utf8)
+        let wrong = text.replacingOccurrences(of: "\"total\": 120", with: "\"total\": 150")
+            .replacingOccurrences(of: "\"steps\": [", with: "\"run\": { \"transports\": [\"ble\", \"hid\", \"udp\"] },\n  \"steps\": [")
+            .replacingOccurrences(of: "swipe right moves the cursor right", with: "a swipe that cannot reach its total")
+        #expect(wrong.contains("150") && wrong.contains("\"udp\""), "the mutation did not apply")
+        return wrong
+    }
+
+    @Test("a failure on ble, hid and udp leaves its captures and timeline, linked from JUnit and the report; a pass leaves none")
+    func failureEvidence() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("hil-captures-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let scenario = root.appendingPathComponent("failing-swipe.json")
+        try Self.failingSwipe().write(to: scenario, atomically: true, encoding: .utf8)
+        let output = root.appendingPathComponent("results")
+        let run = try hil(["run", "--transport", "ble,hid,udp", "--output", output.path, scenario.path, "Scenarios/cursor/swipe-right.json"])
+        let printed = run.output + run.errors
+        #expect(run.status == 1, "\(printed.suffix(3000))")
+        #expect(printed.contains("3 passed, 3 failed"), "\(printed.suffix(3000))")
+
+        let resultsData = try Data(contentsOf: output.appendingPathComponent("results.json"))
+        let results = try #require(try JSONSerialization.jsonObject(with: resultsData) as? [String: Any])
+        let scenarios = try #require(results["scenarios"] as? [[String: Any]])
+        for record in scenarios {
+            let transport = record["transport"] as? String ?? "?"
+            let captures = record["captures"] as? [String: String] ?? [:]
+            switch record["outcome"] as? String {
+            case "failed":
+                let expected = transport == "udp" ? ["timeline", "network", "evdev"] : ["timeline", "hci", "evdev"]
+                #expect(Set(captures.keys) == Set(expected), "\(transport): \(captures)")
+                try Self.checkFiles(captures, transport: transport, output: output)
+            case "passed":
+                #expect(captures.isEmpty, "a passed scenario kept \(captures)")
+                let folder = try Self.folder(of: record, in: output)
+                for name in ["hci.btsnoop", "network.pcap", "capture.log", "evdev.log", "timeline.json"] {
+                    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path), "a passed scenario's \(name) was left")
+                }
+                #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("receipts.log").path), "its logs stay")
+            default:
+                Issue.record("\(transport): \(record["outcome"] ?? "?"): \(record["message"] ?? "")")
+            }
+        }
+        let junit = try String(contentsOf: output.appendingPathComponent("junit.xml"), encoding: .utf8)
+        #expect(junit.components(separatedBy: "[[ATTACHMENT|").count - 1 == 9, "three captures per failure: \(junit)")
+        let html = try String(contentsOf: output.appendingPathComponent("report.html"), encoding: .utf8)
+        #expect(html.contains("hci.btsnoop\">HCI capture (btsnoop)</a>"))
+        #expect(html.contains("network.pcap\">packet capture (pcap)</a>"))
+        #expect(html.components(separatedBy: "<svg class=\"timeline\"").count - 1 == 3, "a timeline strip per failure")
+    }
+
+    /// The scenario's folder in the output: where its receipts.log is (every scenario keeps its logs).
+    static func folder(of record: [String: Any], in output: URL) throws -> URL {
+        if let path = (record["captures"] as? [String: String])?["evdev"] {
+            return output.appendingPathComponent(path).deletingLastPathComponent()
+        }
+        let name = try #require(record["name"] as? String)
+        let folders = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.first?.isNumber == true }
+        let slug = String(name.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }.prefix(40))
+        let found = try #require(folders.first { $0.hasSuffix(slug) }, "no folder for \(name) among \(folders)")
+        return output.appendingPathComponent(found)
+    }
+
+    /// Each file is there and not empty; tshark finds the computer's first received payload in the capture;
+    /// evdev.log has the frames; the timeline has every track.
+    static func checkFiles(_ captures: [String: String], transport: String, output: URL) throws {
+        for path in captures.values {
+            let size = (try? FileManager.default.attributesOfItem(atPath: output.appendingPathComponent(path).path)[.size] as? Int) ?? 0
+            #expect(size > 0, "\(path) is missing or empty")
+        }
+        let evdevPath = try #require(captures["evdev"])
+        let timelinePath = try #require(captures["timeline"])
+        let capturePath = try #require(captures[transport == "udp" ? "network" : "hci"])
+        let folder = output.appendingPathComponent(evdevPath).deletingLastPathComponent()
+        let receipts = try String(contentsOf: folder.appendingPathComponent("receipts.log"), encoding: .utf8)
+        // The payloads of the writes that injected something (a motion report, not the all-zero priming one).
+        var payloads: [String] = []
+        for line in receipts.split(separator: "\n") {
+            let fields: [Substring] = line.split(separator: " ", maxSplits: 2)
+            guard fields.count == 3, fields[1] != "none", fields[1] != "-" else { continue }
+            payloads.append(String(fields[2]))
+        }
+        let wanted: String
+        if transport == "udp" {
+            // `udp aa0a000000 from 10.77.0.2:40000`: the packet's bytes.
+            let payload = try #require(payloads.first { $0.hasPrefix("udp ") })
+            wanted = payload.split(separator: " ")[1].lowercased()
+        } else if transport == "hid" {
+            let payload = try #require(payloads.first { $0.hasPrefix("hid ") })
+            wanted = payload.split(separator: " ")[1].lowercased()
+        } else {
+            let json = try #require(payloads.first { $0.hasPrefix("{") })
+            wanted = json.utf8.map { String(format: "%02x", $0) }.joined()
+        }
+        let file = output.appendingPathComponent(capturePath).path
+        // EATT: bluetoothd writes over L2CAP channels of PSM 0x27. Told so, tshark 4.0 decodes the ATT of the channels
+        // this side opened; a channel the phone opened stays an L2CAP frame whose payload (SDU length, ATT) holds it.
+        let fields = transport == "udp"
+            ? ["-Y", "udp", "-e", "data"]
+            : ["-d", "btl2cap.psm==0x27,btatt", "-Y", "btatt || btl2cap.payload", "-e", "btatt.value", "-e", "btl2cap.payload"]
+        let decoded = try tshark(["-r", file, "-T", "fields"] + fields)
+        let values = decoded.split(separator: "\n").map { $0.replacingOccurrences(of: ":", with: "").lowercased() }
+        #expect(values.contains { $0.contains(wanted) }, "tshark did not find \(wanted) in \(file); it decoded \(values.prefix(20))")
+
+        let evdev = try String(contentsOf: output.appendingPathComponent(evdevPath), encoding: .utf8)
+        #expect(evdev.hasPrefix("# evdev.log: "))
+        #expect(evdev.contains("0002 0000 "), "no REL_X event in evdev.log")
+        let timelineData = try Data(contentsOf: output.appendingPathComponent(timelinePath))
+        let timeline = try #require(try JSONSerialization.jsonObject(with: timelineData) as? [String: Any])
+        let events = try #require(timeline["traceEvents"] as? [[String: Any]])
+        let tracks = Set(events.compactMap { $0["cat"] as? String })
+        #expect(tracks == ["steps", "phone", "packets", "computer", "uinput", "evdev"], "\(transport): tracks \(tracks)")
+    }
+
+    static func tshark(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/tshark")
+        process.arguments = arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "tshark \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+        return String(decoding: data, as: UTF8.self)
+    }
+}
