@@ -12,7 +12,8 @@ struct ScenarioEvidence: Sendable {
     var droppedCount = 0
     var sends: [StageBreakdown.Send] = []
     var receipts: [ReceiptLine] = []
-    var windows: [Int: ScenarioDriver.StepWindow] = [:]
+    /// When each step ran, by step index: CLOCK_MONOTONIC ns.
+    var windows: [Int: ClosedRange<UInt64>] = [:]
 
     /// Labels longer than this are cut (a text command can be long); the full payloads are in commands.log.
     static let labelLimit = 160
@@ -22,7 +23,7 @@ struct ScenarioEvidence: Sendable {
         for (index, window) in windows {
             let step = result.steps.first { $0.index == index }
             let verdict = step.map { " \($0.outcome.rawValue)" } ?? ""
-            marks.append(.init(.steps, at: window.start.nanoseconds, end: window.end.nanoseconds,
+            marks.append(.init(.steps, at: window.lowerBound, end: window.upperBound,
                                label: "steps[\(index)] \(step?.kind ?? "")\(verdict)", flagged: step?.outcome == .failed))
         }
         for send in sends {

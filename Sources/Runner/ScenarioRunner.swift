@@ -174,7 +174,8 @@ public struct ScenarioRunner: Sendable {
         if context.capture != .never { phases.record("capture stopped") }
         result.captures = capture.finish(result, evidence: ScenarioEvidence(
             device: context.uinputName, frames: computer?.allFrames, droppedCount: computer?.droppedCount ?? 0,
-            sends: drive?.sends ?? [], receipts: computer?.receipts() ?? [], windows: drive?.windows ?? [:]))
+            sends: drive?.sends ?? [], receipts: computer?.receipts() ?? [],
+            windows: (drive?.windows ?? [:]).mapValues { $0.start.nanoseconds...max($0.start.nanoseconds, $0.end.nanoseconds) }))
         if !result.captures.isEmpty { phases.record("captures written") }
         result.durationMs = (ContinuousClock.now - start).milliseconds
         result.phases = phases.phases
