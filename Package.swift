@@ -75,6 +75,11 @@ let package = Package(
             name: "ScenarioDriver",
             dependencies: ["Scenario", "GestureModel", "GestureScript", "RemoteTouchProtocol", "Verifier", "InputCodes", "CommandMapping", "StrictJSON", "Report"]),
 
+        // Recording: a session's receipts and frames → a scenario of send steps with derived expectations (hil record).
+        .target(
+            name: "Recording",
+            dependencies: ["Scenario", "GestureScript", "Report", "InputCodes", "RemoteTouchProtocol", "Verifier", "StrictJSON"]),
+
         // The phone side's BLE client over BlueZ D-Bus (the virtual central grows from it).
         .target(name: "Central", dependencies: ["DBus", "BlueZAPI", "RemoteTouchProtocol"]),
 
@@ -102,7 +107,7 @@ let package = Package(
             name: "hil",
             dependencies: [
                 "RemoteTouchProtocol", "CommandMapping", "GestureScript", "Rig", "Peripheral", "DBus", "Scenario", "ScenarioDriver", "Runner",
-                "Report", "LatencyStats",
+                "Report", "LatencyStats", "Recording", "InputCodes", "StrictJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -123,6 +128,9 @@ let package = Package(
         .testTarget(
             name: "ReportTests", dependencies: ["Report", "LatencyStats", "StrictJSON", "HILTestSupport"],
             exclude: ["Snapshots"]),
+        .testTarget(
+            name: "RecordingTests",
+            dependencies: ["Recording", "Scenario", "ScenarioDriver", "GestureScript", "Report", "InputCodes", "RemoteTouchProtocol", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "VerifierTests", dependencies: ["Verifier", "InputCodes", "RemoteTouchProtocol"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "ScenarioDriver", "Verifier", "GestureScript", "StrictJSON", "InputCodes", "HILTestSupport"]),
         .testTarget(

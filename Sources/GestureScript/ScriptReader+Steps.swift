@@ -29,6 +29,8 @@ extension ScriptReader {
             return .key(key, modifiers: modifiers)
         case "network":
             return .network(try networkConditions(body, at: at))
+        case "send":
+            return .send(try sendItems(body, at: at))
         case _ where !ScriptStep.names.contains(name):
             throw JSONSchemaError(at, "unknown step; expected one of \(ScriptStep.names.joined(separator: ", "))")
         default:

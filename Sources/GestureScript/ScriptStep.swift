@@ -44,6 +44,9 @@ public enum ScriptStep: Sendable, Hashable {
     case partition(Duration)
     /// A host that is not the phone sends this many movement packets to the computer's UDP port (udp only).
     case forgedPackets(count: Int, from: ForgedSource)
+    /// Raw writes at their times, bypassing the gesture model: commands, hid reports, udp packets (what `hil record`
+    /// writes from a computer's receipts).
+    case send([SendItem])
 
     /// The step's key in JSON, which is also how people name it.
     public var name: String {
@@ -73,6 +76,7 @@ public enum ScriptStep: Sendable, Hashable {
         case .network: "network"
         case .partition: "partition"
         case .forgedPackets: "forgedPackets"
+        case .send: "send"
         }
     }
 
@@ -80,7 +84,7 @@ public enum ScriptStep: Sendable, Hashable {
         "swipe", "tap", "doubleTap", "longPress", "drag", "twoFingerTap", "scroll", "pinch", "threeFingerSwipe",
         "touches", "button", "mode", "key", "text", "wait", "linkDrop",
         "disconnect", "reconnect", "restartBluetoothd", "restartPeripheral", "pair", "malformedWrites", "network", "partition",
-        "forgedPackets",
+        "forgedPackets", "send",
     ]
 
     /// Where gestures happen when a step does not say: the middle of an iPhone's touchpad area.
@@ -97,7 +101,7 @@ public enum ScriptStep: Sendable, Hashable {
         switch self {
         case .swipe, .tap, .doubleTap, .longPress, .drag, .twoFingerTap, .scroll, .pinch, .threeFingerSwipe, .touches: true
         case .button, .mode, .key, .text, .wait, .linkDrop, .disconnect, .reconnect, .restartBluetoothd, .restartPeripheral, .pair,
-             .malformedWrites, .network, .partition, .forgedPackets:
+             .malformedWrites, .network, .partition, .forgedPackets, .send:
             false
         }
     }
@@ -141,14 +145,15 @@ public enum ScriptStep: Sendable, Hashable {
         case .text(let string):
             return [TimedInput(start, .text(string))]
         case .wait, .linkDrop, .disconnect, .reconnect, .restartBluetoothd, .restartPeripheral, .pair, .malformedWrites, .network,
-             .partition, .forgedPackets:
+             .partition, .forgedPackets, .send:
             return []
         }
     }
 
-    /// How long the step takes: the time of its last input, or the wait.
+    /// How long the step takes: the time of its last input, the wait, or a send step's last item.
     public func duration(trace: TouchTrace = TouchTrace()) -> Duration {
         if case .wait(let duration) = self { return duration }
+        if case .send(let items) = self { return items.last?.at ?? .zero }
         return inputs(startingAt: .zero, trace: trace).last?.time ?? .zero
     }
 }

@@ -79,12 +79,35 @@ final class BLEPhoneLink: PhoneLink {
             try await sendReports(reports, to: remote, what: what)
             return reports.map { PointerPayload.text($0.encoded(), transport: .hid) }
         }
+        try await writeCommand(bytes, to: remote, confirmed: confirmed, what: what)
+        return [String(decoding: bytes, as: UTF8.self)]
+    }
+
+    /// A `send` step's item as it is: a command on the command characteristic (never turned into reports), a report
+    /// on the report characteristic (hid only); a udp packet has no way over BLE.
+    func sendRecorded(_ payload: SendPayload, confirmed: Bool) async throws -> [String] {
+        let remote = try connected()
+        switch payload {
+        case .command(let command):
+            try await writeCommand(command.encoded(), to: remote, confirmed: confirmed, what: command.name)
+        case .report(let report):
+            guard settings.reports else {
+                throw RunnerError("a send step's report items go to the hid transport's report characteristic; this run is ble (the scenario's run.transports should say [\"hid\"])")
+            }
+            try await sendReports([report], to: remote, what: "report")
+        case .packet:
+            throw RunnerError("a send step's packet items go to the udp transport's movement port; this run is \(settings.reports ? "hid" : "ble")")
+        }
+        return [payload.description]
+    }
+
+    /// One write of the command characteristic: on the `AcquireWrite` socket when open and unconfirmed, else over D-Bus.
+    private func writeCommand(_ bytes: [UInt8], to remote: BlueZCentral.Peripheral, confirmed: Bool, what: String) async throws {
         if let fd = state.withLock({ $0.fd }), !confirmed {
             try AcquiredSocket.write(fd, bytes, what: what)
         } else {
             try await central.write(remote.command, bytes, withResponse: confirmed)
         }
-        return [String(decoding: bytes, as: UTF8.self)]
     }
 
     /// The hid transport's reports, each one write without response over D-Bus.

@@ -157,6 +157,25 @@ final class TCPPhoneLink: PhoneLink {
         return [String(decoding: command.encoded(), as: UTF8.self)]
     }
 
+    /// A `send` step's item as it is: a command as a message (never turned into udp packets), a packet from the
+    /// phone's bound movement socket (udp only); a hid report has no way over the network.
+    func sendRecorded(_ payload: SendPayload, confirmed: Bool) async throws -> [String] {
+        let connection = try connected()
+        switch payload {
+        case .command(let command):
+            movement?.carried(command)
+            try await connection.enqueue(PhoneMessage(timestamp: TCPPhoneConnection.timestamp(), .command(command)))
+        case .packet(let packet):
+            guard let movement else {
+                throw RunnerError("a send step's packet items go to the udp transport's movement port; this run is tcp (the scenario's run.transports should say [\"udp\"])")
+            }
+            movement.send(raw: packet)
+        case .report:
+            throw RunnerError("a send step's report items go to the hid transport's report characteristic; this run is \(movement == nil ? "tcp" : "udp")")
+        }
+        return [payload.description]
+    }
+
     func openFastPath() async throws {}
     func closeFastPath() {}
 

@@ -37,6 +37,16 @@ final class UDPMovementSender: Sendable {
         return packets
     }
 
+    /// Sends one packet as it is (a recorded one).
+    func send(raw packet: UDPPacket) {
+        socket.send(packet.encoded(), to: target.address, port: target.udpPort)
+    }
+
+    /// A command that goes over control: the pointer state follows it (a drag's button), as for the model's commands.
+    func carried(_ command: Command) {
+        translator.withLock { $0.carried(command) }
+    }
+
     /// A new connection: the computer let go of every button when the old one went.
     func reset() {
         translator.withLock { $0 = PointerTranslator() }

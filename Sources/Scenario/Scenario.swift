@@ -58,6 +58,7 @@ public struct Scenario: Sendable {
                         box.refusal != nil ? .root.appending("expectRefusal") : .root.appending("run").appending("uinput"),
                         "expectRefusal and run.uinput \"denied\" go together: a computer denied uinput must refuse to start (R10), and only then"))
                 }
+                for problem in Self.sendStepProblems(value, run: box.run) { reader.report(problem) }
                 if box.refusal != nil, let index = steps.keys.sorted().first(where: { steps[$0]?["expect"] != nil }) {
                     reader.report(JSONSchemaError(
                         .root.appending("steps").appending(index).appending("expect"),

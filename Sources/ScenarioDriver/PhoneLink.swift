@@ -2,6 +2,7 @@ public import GestureScript
 public import InputCodes
 public import Verifier
 public import Scenario
+import RemoteTouchProtocol
 
 /// The phone's side of one transport, as the scenario driver sees it: connect, send, pair, status, and the
 /// link's faults. One implementation per transport (BLE over BlueZ on a rig; in-process for `hil replay`).
@@ -15,6 +16,12 @@ public protocol PhoneLink: AnyObject, Sendable {
     /// report's `hid …`, a udp packet's `udp …`; none for a move of less than a count — so receipts match sends.
     @discardableResult
     func send(_ bytes: [UInt8], confirmed: Bool, what: String) async throws -> [String]
+    /// Hands one item of a `send` step to the link as it is: a command written as a command (not turned into hid
+    /// reports or udp packets), a hid report to the report characteristic, a udp packet to the movement port.
+    /// Returns what went out as the computer's receipts show it (`hid 010a00000000`, `udp aa0005fb00`).
+    /// - Throws: for a report or packet on a transport that has no such path.
+    @discardableResult
+    func sendRecorded(_ payload: SendPayload, confirmed: Bool) async throws -> [String]
     /// Opens the transport's fast write path when the run asks for it (BLE: `AcquireWrite`); called after every
     /// (re)connect, once the phone has told the computer its mode.
     func openFastPath() async throws
@@ -70,6 +77,14 @@ extension PhoneLink {
 
     public func forge(_ count: Int, from source: ForgedSource) async throws -> String {
         throw DriverError("forgedPackets sends UDP movement packets: it applies to the udp transport only (mark the scenario \"transports\": [\"udp\"])")
+    }
+
+    /// A command through `send`; a report or a packet is refused (the transports that carry them override this).
+    public func sendRecorded(_ payload: SendPayload, confirmed: Bool) async throws -> [String] {
+        guard case .command(let command) = payload else {
+            throw DriverError("a send step's \(payload.key) items go to the \(payload.key == "report" ? "hid" : "udp") transport only, and this link has no \(payload.key == "report" ? "report characteristic" : "movement port") (the scenario's run.transports says where it applies)")
+        }
+        return try await send(command.encoded(), confirmed: confirmed, what: command.name)
     }
 
     /// RemoteTouch's rule (R12): a try every `reconnectInterval`, at most `maxReconnectAttempts`.

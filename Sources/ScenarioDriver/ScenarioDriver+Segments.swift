@@ -26,20 +26,27 @@ extension ScenarioDriver {
         for output in outputs {
             guard let command = output.command else { continue }
             let bytes = command.encoded()
-            let text = String(decoding: bytes, as: UTF8.self)
-            let at = clock.now()
-            guard linkUp else {
-                commandLog.append("\(at) not sent, the link is down: \(text)\n")
-                unsent.append((at, text))
-                segment?.unsent += 1
-                continue
+            try await handOver(String(decoding: bytes, as: UTF8.self)) {
+                try await phone.send(bytes, confirmed: scenario.run.confirmedWrites, what: command.name)
             }
-            commandLog.append("\(at) \(text)\n")
-            let wire = try await phone.send(bytes, confirmed: scenario.run.confirmedWrites, what: command.name)
-            sends += wire.map { .init(at: at.nanoseconds, payload: $0) }
-            if segment?.firstSend == nil { segment?.firstSend = at }
-            segment?.commands += 1
         }
+    }
+
+    /// Hands one write to the link with `write`, stamped when handed over (`commands.log`, the sends matched to the
+    /// receipts, the segment's first send); while the link is down it is logged as not sent instead.
+    func handOver(_ text: String, write: () async throws -> [String]) async throws {
+        let at = clock.now()
+        guard linkUp else {
+            commandLog.append("\(at) not sent, the link is down: \(text)\n")
+            unsent.append((at, text))
+            segment?.unsent += 1
+            return
+        }
+        commandLog.append("\(at) \(text)\n")
+        let wire = try await write()
+        sends += wire.map { .init(at: at.nanoseconds, payload: $0) }
+        if segment?.firstSend == nil { segment?.firstSend = at }
+        segment?.commands += 1
     }
 
     /// A hostile phone: `count` malformed payloads as fast as the link takes them. The link queues what the phone

@@ -179,6 +179,7 @@ public final class ScenarioDriver {
             commandLog.append("\(clock.now()) forged: \(sent)\n")
             segment?.note = sent
         }
+        if case .send(let items) = step { try await sendItems(items, from: time) }
         for input in step.inputs(startingAt: time) {
             try await runTimers(before: input.time)
             try await sleep(until: input.time)

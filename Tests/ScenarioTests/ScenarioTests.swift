@@ -216,6 +216,18 @@ struct ScenarioSchemaTests {
         #expect(results.count == 10)
         for (name, verdict) in results { #expect(verdict != "ok", "the schema accepted \(name)") }
     }
+
+    @Test("the schema takes a send step (what hil record writes) and refuses an item with two payloads or a short report")
+    func sendStep() throws {
+        let results = try validate([
+            "send": #"{"name": "x", "run": {"transports": ["hid"]}, "steps": [{"send": [{"atMs": 0, "command": {"rightClick": {}}}, {"atMs": 1.5, "report": "010a00000000"}], "expect": {"keys": ["BTN_RIGHT 1", "BTN_RIGHT 0"]}}, {"wait": {"ms": 500}}]}"#,
+            "two payloads": #"{"name": "x", "steps": [{"send": [{"atMs": 0, "command": {"rightClick": {}}, "report": "010a00000000"}]}]}"#,
+            "short report": #"{"name": "x", "steps": [{"send": [{"atMs": 0, "report": "010a"}]}]}"#,
+            "control packet": #"{"name": "x", "steps": [{"send": [{"atMs": 0, "packet": "bb00000000"}]}]}"#,
+        ])
+        #expect(results["send"] == "ok")
+        for name in ["two payloads", "short report", "control packet"] { #expect(results[name] != "ok", "the schema accepted \(name)") }
+    }
 }
 
 @Suite("Scenarios: pairing, status and refusal expectations")

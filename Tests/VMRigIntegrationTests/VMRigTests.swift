@@ -8,7 +8,9 @@ let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
 
 /// The `hil` executable this test run built.
 func hilBinary() throws -> String {
-    let candidates = [".build/debug/hil", ".build/x86_64-unknown-linux-gnu/debug/hil", ".build/release/hil"]
+    // First the one beside this test bundle (a build with --scratch-path puts both there), then the package's .build.
+    let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("hil").path
+    let candidates = [beside] + [".build/debug/hil", ".build/x86_64-unknown-linux-gnu/debug/hil", ".build/release/hil"]
         .map { packageRoot.appendingPathComponent($0).path }
     guard let found = candidates.first(where: FileManager.default.isExecutableFile(atPath:)) else {
         Issue.record("no built hil executable at \(candidates.joined(separator: ", ")); run `swift build` first")

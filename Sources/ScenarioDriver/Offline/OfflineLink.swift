@@ -58,6 +58,25 @@ public final class OfflineLink: PhoneLink {
         return [String(decoding: bytes, as: UTF8.self)]
     }
 
+    /// A recorded item reaches the computer as it is: a command as a command, a report or packet as a pointer
+    /// report of this transport (from the phone's bound source).
+    public func sendRecorded(_ payload: SendPayload, confirmed: Bool) async throws -> [String] {
+        guard state.withLock({ $0.up }) else { throw DriverError("\(payload): the link is down") }
+        let pointer: PointerPayload.Transport
+        switch payload {
+        case .command(let command):
+            if transport == .udp { state.withLock { $0.translator.carried(command) } }
+            computer.receive(command.encoded())
+            return [payload.description]
+        case .report where transport == .hid: pointer = .hid
+        case .packet where transport == .udp: pointer = .udp
+        case .report, .packet:
+            throw DriverError("a send step's \(payload.key) items go to the \(payload.key == "report" ? "hid" : "udp") transport only; this replay runs on \(transport.rawValue)")
+        }
+        computer.receivePointer(payload.bytes, transport: pointer, bound: true)
+        return [payload.description]
+    }
+
     public func openFastPath() async throws {
         state.withLock { $0.translator = PointerTranslator() }
     }

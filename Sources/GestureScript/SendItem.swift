@@ -1,0 +1,102 @@
+import GestureModel
+public import RemoteTouchProtocol
+public import StrictJSON
+
+/// One item of a `send` step, a raw step that bypasses the phone's gesture model: what the phone writes, at a time
+/// from the step's start. `hil record` writes them from what a computer received (docs/recording.md).
+///
+/// ```json
+/// {"atMs": 0, "command": {"modeChange": {"mode": "basicMouse"}}}
+/// {"atMs": 8.25, "report": "010a00000000"}
+/// {"atMs": 9, "packet": "aa0005fb00"}
+/// ```
+public struct SendItem: Sendable, Hashable {
+    /// From the step's start.
+    public var at: Duration
+    public var payload: SendPayload
+
+    public init(at: Duration, _ payload: SendPayload) {
+        self.at = at
+        self.payload = payload
+    }
+
+    /// The item as the scenario file writes it.
+    public var json: JSONValue {
+        var object = JSONObject([("atMs", .number(at.milliseconds))])
+        object.set(payload.key, payload.jsonValue)
+        return .object(object)
+    }
+}
+
+/// What a `send` item writes: a command of the protocol (on the command characteristic, or as a message over tcp or
+/// the udp transport's control connection), a hid report (the report characteristic), or a udp movement packet.
+public enum SendPayload: Sendable, Hashable, CustomStringConvertible {
+    case command(Command)
+    /// A 6-byte HID report: the hid transport only.
+    case report(HIDReport)
+    /// A 5-byte 0xAA movement packet: the udp transport only.
+    case packet(UDPPacket)
+
+    /// The item's key in JSON.
+    public var key: String {
+        switch self {
+        case .command: "command"
+        case .report: "report"
+        case .packet: "packet"
+        }
+    }
+
+    /// The bytes that go on the wire: the command's JSON, the report's 6 bytes, the packet's 5.
+    public var bytes: [UInt8] {
+        switch self {
+        case .command(let command): command.encoded()
+        case .report(let report): report.encoded()
+        case .packet(let packet): packet.encoded()
+        }
+    }
+
+    /// As the computer's receipts show it: the command's JSON, `hid 010a00000000`, `udp aa0005fb00`.
+    public var description: String {
+        switch self {
+        case .command(let command): String(decoding: command.encoded(), as: UTF8.self)
+        case .report(let report): PointerPayload.text(report.encoded(), transport: .hid)
+        case .packet(let packet): PointerPayload.text(packet.encoded(), transport: .udp)
+        }
+    }
+
+    var jsonValue: JSONValue {
+        switch self {
+        case .command(let command): command.json
+        case .report, .packet: .string(Self.hex(bytes))
+        }
+    }
+
+    /// Lower-case hex, two digits a byte.
+    public static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { byte in
+            let digits = String(byte, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined()
+    }
+
+    /// The bytes of exactly `count` bytes' worth of hex digits; nil for anything else.
+    public static func bytes(hex text: String, count: Int) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count == count * 2 else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return bytes
+    }
+
+    private static func nibble(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case 0x30...0x39: digit - 0x30
+        case 0x61...0x66: digit - 0x61 + 10
+        case 0x41...0x46: digit - 0x41 + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import GestureScript
+import RemoteTouchProtocol
+public import Report
+import Scenario
+
+/// One line of the computer's receipts log with its line number, and what a recording makes of it: a send item's
+/// payload for a write the computer carried out, nothing for one it refused.
+public struct RecordedReceipt: Sendable {
+    /// 1-based, in the receipts log.
+    public var line: Int
+    public var receipt: ReceiptLine
+
+    public init(line: Int, receipt: ReceiptLine) {
+        self.line = line
+        self.receipt = receipt
+    }
+
+    /// Every well-formed line of a receipts log, numbered (a malformed last line, cut by a crash, is left out).
+    public static func parse(log text: String) -> [RecordedReceipt] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, line in
+            ReceiptLine(line: line).map { RecordedReceipt(line: index + 1, receipt: $0) }
+        }
+    }
+
+    /// What to send again for this write: nil when the computer refused it (a write before pairing, a malformed
+    /// one, a udp packet from an unbound source), which a recording leaves out.
+    /// - Throws: `RecordingError` for a write the computer carried out that cannot be replayed: a payload the log cut
+    ///   at 600 bytes, a report of another transport than the recording's.
+    func payload(transport: Transport, file: String) throws(RecordingError) -> SendPayload? {
+        guard receipt.written != nil else { return nil }
+        let text = receipt.payload
+        let at = "\(file) line \(line)"
+        if text.hasPrefix("hid ") || text.hasPrefix("udp ") {
+            let pointer: Transport = text.hasPrefix("hid ") ? .hid : .udp
+            guard pointer == transport else {
+                throw RecordingError("\(at): the computer took a \(pointer.rawValue) \(pointer == .hid ? "report" : "packet") (\(text)), but the session is recorded as \(transport.rawValue): record it with --transport \(pointer.rawValue)")
+            }
+            let hex = String(text.dropFirst(4))
+            let count = pointer == .hid ? HIDReport.length : UDPPacket.length
+            let kind = "\(pointer.rawValue) \(pointer == .hid ? "report" : "packet")"
+            guard let bytes = SendPayload.bytes(hex: hex, count: count) else {
+                throw RecordingError("\(at): \(text.debugDescription) is not a \(kind): expected \(count * 2) hex digits")
+            }
+            do {
+                return pointer == .hid ? .report(try HIDReport.decode(bytes)) : .packet(try UDPPacket.decode(bytes))
+            } catch {
+                throw RecordingError("\(at): \(text.debugDescription) is not a \(kind) the computer could have taken: \(error)")
+            }
+        }
+        do {
+            return .command(try Command.decode(Array(text.utf8)))
+        } catch {
+            if text.utf8.count >= ReceiptLine.payloadLimit - 3 {
+                throw RecordingError("\(at): the computer carried out a \(Self.commandName(text)) command whose payload the receipts log cut at \(ReceiptLine.payloadLimit) bytes; a recording cannot replay a command it does not have whole: leave it out of the session (e.g. type shorter texts) and record again")
+            }
+            throw RecordingError("\(at): the computer carried out a write that does not decode as a command (\(error)): \(text.prefix(80).debugDescription)")
+        }
+    }
+
+    /// `{"text":{"string":"…` → `text`: the case name at the start of a command's JSON.
+    static func commandName(_ text: String) -> String {
+        let parts = text.split(separator: "\"", maxSplits: 2, omittingEmptySubsequences: false)
+        return parts.count > 1 && !parts[1].isEmpty ? String(parts[1]) : "(unreadable)"
+    }
+}
