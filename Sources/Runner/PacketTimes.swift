@@ -19,7 +19,7 @@ enum PacketTimes {
         do {
             let child = try ChildProcess(
                 tshark, ["-n", "-r", file] + decodeAs + ["-T", "fields", "-E", "separator=/t", "-e", "frame.time_epoch", "-e", "_ws.col.Protocol",
-                         "-e", "_ws.col.Info", "-e", "btl2cap.payload"],
+                         "-e", "_ws.col.Info", "-e", "btl2cap.payload", "-e", "hci_mon.adapter_id"],
                 output: .joined, ownProcessGroup: true)
             output = String(decoding: child.output?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
             let status = child.wait()
@@ -29,11 +29,13 @@ enum PacketTimes {
             return ([], ["\(name) is not on the timeline: \(error)"])
         }
         let marks = output.split(separator: "\n").compactMap { line -> TraceTimeline.Mark? in
-            let fields = line.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false)
+            let fields = line.split(separator: "\t", maxSplits: 4, omittingEmptySubsequences: false)
             guard fields.count >= 3, let wall = nanoseconds(fields[0]), wall > wallOffset else { return nil }
             // An L2CAP frame tshark could not take further (an EATT channel the remote opened): its bytes.
-            let payload = fields.count == 4 && !fields[3].isEmpty ? " [\(fields[3].prefix(48))]" : ""
-            return .init(.packets, at: UInt64(wall - wallOffset), label: "\(fields[1]): \(fields[2])\(payload)")
+            let payload = fields.count > 3 && !fields[3].isEmpty ? " [\(fields[3].prefix(48))]" : ""
+            // Which controller (btsnoop from the monitor channel holds every adapter's packets).
+            let adapter = fields.count > 4 && !fields[4].isEmpty ? "hci\(fields[4]) " : ""
+            return .init(.packets, at: UInt64(wall - wallOffset), label: "\(adapter)\(fields[1]): \(fields[2])\(payload)")
         }
         return (marks, [])
     }

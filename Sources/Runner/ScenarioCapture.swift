@@ -8,7 +8,7 @@ import ScenarioDriver
 import Synchronization
 
 /// One scenario's captures, started before its computer and phone and stopped after them (docs/results-format.md,
-/// "Captures"): the computer adapter's HCI traffic from the kernel's monitor channel (`btmon -w`, btsnoop) for the
+/// "Captures"): every adapter's HCI traffic from the kernel's monitor channel (`btmon -w`, btsnoop) for the
 /// BLE transports, the phone host's veth (`tcpdump -w`, pcap) for the network ones, and, at the end, the uinput
 /// device's events (`evdev.log`) and, for a scenario that did not pass, its `timeline.json`.
 ///
@@ -65,13 +65,15 @@ final class ScenarioCapture: Sendable {
         return ScenarioCapture(mode: mode, folder: folder, relativeFolder: relativeFolder, tools: tools, notes: notes)
     }
 
+    /// Every controller's packets, the computer's and the phone's (a connection that never completes shows on the
+    /// phone's side: its LE Create Connection and what became of it); with several lanes, every lane's.
     private static func startBtmon(adapter: String, folder: String) async throws -> Tool {
         let file = folder + "/" + names.hci
         guard let btmon = ChildProcess.resolve("btmon") else { throw RunnerError("btmon (BlueZ) is not installed: run `bash Rigs/setup.sh`") }
         // btmon prints every packet it writes, decoded: that text goes nowhere, its errors to capture.log.
-        let child = try spawn("/bin/sh", ["-c", "exec \"$0\" \"$@\" >/dev/null", btmon, "-i", adapter, "-w", file], folder: folder)
-        // btmon writes the btsnoop header, then the monitor channel's replay of the index it filters on.
-        try await waitUntil("btmon capturing \(adapter)", child) { fileSize(file) > 16 }
+        let child = try spawn("/bin/sh", ["-c", "exec \"$0\" \"$@\" >/dev/null", btmon, "-w", file], folder: folder)
+        // btmon writes the btsnoop header, then the monitor channel's replay of every index.
+        try await waitUntil("btmon capturing (the computer's adapter is \(adapter))", child) { fileSize(file) > 16 }
         return Tool(kind: "hci", file: file, child: child)
     }
 

@@ -106,11 +106,11 @@ struct CapturesOnRig {
             wanted = json.utf8.map { String(format: "%02x", $0) }.joined()
         }
         let file = output.appendingPathComponent(capturePath).path
-        // EATT: bluetoothd writes over L2CAP channels of PSM 0x27. Told so, tshark 4.0 decodes the ATT of the channels
-        // this side opened; a channel the phone opened stays an L2CAP frame whose payload (SDU length, ATT) holds it.
+        // EATT: bluetoothd writes over L2CAP channels of PSM 0x27. Told so, tshark 4.0 decodes each channel's ATT on the
+        // adapter that opened it; both adapters are in the capture, so every write is an ATT write on one of them.
         let fields = transport == "udp"
             ? ["-Y", "udp", "-e", "data"]
-            : ["-d", "btl2cap.psm==0x27,btatt", "-Y", "btatt || btl2cap.payload", "-e", "btatt.value", "-e", "btl2cap.payload"]
+            : ["-d", "btl2cap.psm==0x27,btatt", "-Y", "btatt.opcode == 0x52 || btatt.opcode == 0x12", "-e", "btatt.value"]
         let decoded = try tshark(["-r", file, "-T", "fields"] + fields)
         let values = decoded.split(separator: "\n").map { $0.replacingOccurrences(of: ":", with: "").lowercased() }
         #expect(values.contains { $0.contains(wanted) }, "tshark did not find \(wanted) in \(file); it decoded \(values.prefix(20))")
