@@ -1,3 +1,4 @@
+import RemoteTouchProtocol
 /// Integers read from a fuzz input, little-endian, in order; past its end the input reads as zeros, so every
 /// input (the empty one too) gives values and a short input gives small ones.
 struct FuzzInput {
@@ -30,5 +31,5 @@ struct FuzzInput {
 
 /// Bytes as hex, for a broken invariant's message.
 func hex(_ bytes: some Sequence<UInt8>) -> String {
-    bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    PointerPayload.hex(Array(bytes))
 }

@@ -58,7 +58,7 @@ extension ScriptReader {
                 throw JSONSchemaError(at, error.description)
             }
             guard packet.header == .movement else {
-                throw JSONSchemaError(at, "header 0x\(SendPayload.hex([bytes[0]])) is not a movement packet (0xaa): control goes over the udp transport's TCP connection, as a command item")
+                throw JSONSchemaError(at, "header 0x\(PointerPayload.hex([bytes[0]])) is not a movement packet (0xaa): control goes over the udp transport's TCP connection, as a command item")
             }
             return SendItem(at: time, .packet(packet))
         }
@@ -76,7 +76,7 @@ extension ScriptReader {
 
     private static func hexBytes(_ value: JSONValue, count: Int, what: String, at path: JSONPath) throws(JSONSchemaError) -> [UInt8] {
         let text = try value.string(at: path)
-        guard let bytes = SendPayload.bytes(hex: text, count: count) else {
+        guard let bytes = PointerPayload.bytes(hex: text, count: count) else {
             throw JSONSchemaError(path, "\(text.debugDescription) is not \(what): expected \(count * 2) hex digits")
         }
         return bytes

@@ -67,36 +67,7 @@ public enum SendPayload: Sendable, Hashable, CustomStringConvertible {
     var jsonValue: JSONValue {
         switch self {
         case .command(let command): command.json
-        case .report, .packet: .string(Self.hex(bytes))
-        }
-    }
-
-    /// Lower-case hex, two digits a byte.
-    public static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
-    }
-
-    /// The bytes of exactly `count` bytes' worth of hex digits; nil for anything else.
-    public static func bytes(hex text: String, count: Int) -> [UInt8]? {
-        let digits = Array(text.utf8)
-        guard digits.count == count * 2 else { return nil }
-        var bytes: [UInt8] = []
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return bytes
-    }
-
-    private static func nibble(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case 0x30...0x39: digit - 0x30
-        case 0x61...0x66: digit - 0x61 + 10
-        case 0x41...0x46: digit - 0x41 + 10
-        default: nil
+        case .report, .packet: .string(PointerPayload.hex(bytes))
         }
     }
 }

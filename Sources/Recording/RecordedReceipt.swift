@@ -30,15 +30,15 @@ public struct RecordedReceipt: Sendable {
         guard receipt.written != nil else { return nil }
         let text = receipt.payload
         let at = "\(file) line \(line)"
-        if text.hasPrefix("hid ") || text.hasPrefix("udp ") {
-            let pointer: Transport = text.hasPrefix("hid ") ? .hid : .udp
+        if let wire = PointerPayload.transport(ofText: text) {
+            let pointer: Transport = wire == .hid ? .hid : .udp
             guard pointer == transport else {
                 throw RecordingError("\(at): the computer took a \(pointer.rawValue) \(pointer == .hid ? "report" : "packet") (\(text)), but the session is recorded as \(transport.rawValue): record it with --transport \(pointer.rawValue)")
             }
             let hex = String(text.dropFirst(4))
             let count = pointer == .hid ? HIDReport.length : UDPPacket.length
             let kind = "\(pointer.rawValue) \(pointer == .hid ? "report" : "packet")"
-            guard let bytes = SendPayload.bytes(hex: hex, count: count) else {
+            guard let bytes = PointerPayload.bytes(hex: hex, count: count) else {
                 throw RecordingError("\(at): \(text.debugDescription) is not a \(kind): expected \(count * 2) hex digits")
             }
             do {

@@ -29,18 +29,53 @@ public enum PointerPayload {
 
     /// The receipt text of a report.
     public static func text(_ bytes: [UInt8], transport: Transport, source: String? = nil) -> String {
-        let hex = bytes.prefix(64).map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
-        return "\(transport.rawValue) \(hex)" + (bytes.count > 64 ? "…" : "") + (source.map { " from \($0)" } ?? "")
+        "\(transport.rawValue) \(hex(Array(bytes.prefix(64))))" + (bytes.count > 64 ? "…" : "") + (source.map { " from \($0)" } ?? "")
+    }
+
+    /// The transport whose report or packet a receipt's payload text is (`hid 010a00000000`, `udp aa0005fb00 from …`);
+    /// nil for anything else (a JSON command).
+    public static func transport(ofText text: String) -> Transport? {
+        if text.hasPrefix("hid ") { return .hid }
+        if text.hasPrefix("udp ") { return .udp }
+        return nil
     }
 
     /// What a receipt's payload text counts as in a step's `received` expectation: `hidReport`, `udpPacket`; nil
     /// for anything else (a JSON command).
     public static func kind(ofText text: String) -> String? {
-        if text.hasPrefix("hid ") { return "hidReport" }
-        if text.hasPrefix("udp ") { return "udpPacket" }
-        return nil
+        switch transport(ofText: text) {
+        case .hid: "hidReport"
+        case .udp: "udpPacket"
+        case nil: nil
+        }
+    }
+
+    /// Lower-case hex, two digits a byte: how receipts and scenario files write a report's or a packet's bytes.
+    public static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { byte in
+            let digits = String(byte, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined()
+    }
+
+    /// The bytes of exactly `count` bytes' worth of hex digits (either case); nil for anything else.
+    public static func bytes(hex text: some StringProtocol, count: Int) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count == count * 2 else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return bytes
+    }
+
+    private static func nibble(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case 0x30...0x39: digit - 0x30
+        case 0x61...0x66: digit - 0x61 + 10
+        case 0x41...0x46: digit - 0x41 + 10
+        default: nil
+        }
     }
 }

@@ -44,6 +44,13 @@ final class FrameCollector: @unchecked Sendable {
         thread.start()
     }
 
+    /// Waits (at most 10 s) for the uinput device named `uinputName` to appear and reads it; `grab`: EVIOCGRAB, so
+    /// the desktop does not act on a scenario's events (a live recording leaves the device to it).
+    static func open(_ uinputName: String, grab: Bool) throws -> FrameCollector {
+        let node = try EvdevReader.waitForDevice(named: uinputName, timeout: .seconds(10))
+        return FrameCollector(reader: try EvdevReader(devnode: node, grab: grab))
+    }
+
     /// Frames that arrived at or after `since`.
     func frames(since: MonotonicTime) -> [EvdevFrame] {
         state.withLock { $0.frames.filter { $0.time >= since } }

@@ -54,8 +54,7 @@ public final class LiveRecording: Sendable {
         }
         let peripheral = try await PeripheralUnderTest.start(launch)
         do {
-            let node = try EvdevReader.waitForDevice(named: settings.uinputName, timeout: .seconds(10))
-            let collector = FrameCollector(reader: try EvdevReader(devnode: node, grab: false))
+            let collector = try FrameCollector.open(settings.uinputName, grab: false)
             return LiveRecording(peripheral: peripheral, collector: collector, settings: settings)
         } catch {
             await peripheral.stop()

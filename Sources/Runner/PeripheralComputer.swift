@@ -26,17 +26,12 @@ final class PeripheralComputer: ComputerUnderTest {
         }
         phase("peripheral registered")
         do {
-            state = Mutex((peripheral, try Self.collector(launch.uinputName), [], []))
+            state = Mutex((peripheral, try FrameCollector.open(launch.uinputName, grab: true), [], []))
             phase("uinput device open")
         } catch {
             await peripheral.stop()
             throw error
         }
-    }
-
-    private static func collector(_ uinputName: String) throws -> FrameCollector {
-        let node = try EvdevReader.waitForDevice(named: uinputName, timeout: .seconds(10))
-        return FrameCollector(reader: try EvdevReader(devnode: node, grab: true))
     }
 
     /// The current generation of the computer (a restart starts another).
@@ -80,7 +75,7 @@ final class PeripheralComputer: ComputerUnderTest {
         let fresh = try await PeripheralUnderTest.start(next)
         let reader: FrameCollector
         do {
-            reader = try Self.collector(launch.uinputName)
+            reader = try FrameCollector.open(launch.uinputName, grab: true)
         } catch {
             await fresh.stop()
             throw error

@@ -69,7 +69,7 @@ final class ScenarioCapture: Sendable {
     /// phone's side: its LE Create Connection and what became of it); with several lanes, every lane's.
     private static func startBtmon(adapter: String, folder: String) async throws -> Tool {
         let file = folder + "/" + names.hci
-        guard let btmon = ChildProcess.resolve("btmon") else { throw RunnerError("btmon (BlueZ) is not installed: run `bash Rigs/setup.sh`") }
+        let btmon = try installed("btmon", from: "bluez")
         // btmon prints every packet it writes, decoded: that text goes nowhere, its errors to capture.log.
         let child = try spawn("/bin/sh", ["-c", "exec \"$0\" \"$@\" >/dev/null", btmon, "-w", file], folder: folder)
         // btmon writes the btsnoop header, then the monitor channel's replay of every index.
@@ -80,8 +80,8 @@ final class ScenarioCapture: Sendable {
     private static func startTcpdump(netns: String, folder: String) async throws -> Tool {
         let file = folder + "/" + names.network
         let interface = try TCPPhoneLink.vethInterface(in: netns)
-        guard let ip = ChildProcess.resolve("ip") else { throw RunnerError("ip (iproute2) is not installed: run `bash Rigs/setup.sh`") }
-        guard let tcpdump = ChildProcess.resolve("tcpdump") else { throw RunnerError("tcpdump is not installed: run `bash Rigs/setup.sh`") }
+        let ip = try installed("ip", from: "iproute2")
+        let tcpdump = try installed("tcpdump", from: "tcpdump")
         // -Z root: the file is on the shared folder, written as who runs hil; -U: each packet as it comes.
         let child = try spawn(ip, ["netns", "exec", netns, tcpdump, "-i", interface, "-n", "-U", "-Z", "root", "-w", file],
                               folder: folder)
@@ -91,11 +91,17 @@ final class ScenarioCapture: Sendable {
         return Tool(kind: "network", file: file, child: child)
     }
 
-    private static func spawn(_ program: String, _ arguments: [String], folder: String) throws -> ChildProcess {
-        guard let path = program.hasPrefix("/") ? program : ChildProcess.resolve(program) else {
-            throw RunnerError("\(program) is not installed: run `bash Rigs/setup.sh`")
+    /// `program`'s path on PATH, or the error that names its Debian package and the set-up that installs it.
+    private static func installed(_ program: String, from package: String) throws -> String {
+        guard let path = ChildProcess.resolve(program) else {
+            throw RunnerError("\(program) (Debian's \(package)) is not installed: run `bash Rigs/setup.sh`")
         }
-        return try ChildProcess(path, arguments, output: .appending(folder + "/" + names.log), ownProcessGroup: true)
+        return path
+    }
+
+    /// Starts the program at `path`, its output appended to capture.log.
+    private static func spawn(_ path: String, _ arguments: [String], folder: String) throws -> ChildProcess {
+        try ChildProcess(path, arguments, output: .appending(folder + "/" + names.log), ownProcessGroup: true)
     }
 
     private static func waitUntil(_ what: String, _ child: ChildProcess, _ ready: () -> Bool) async throws {
@@ -132,14 +138,16 @@ final class ScenarioCapture: Sendable {
     }
 
     /// What the scenario leaves: for a result that keeps its captures, `evdev.log` and (when it did not pass) the
-    /// timeline are written, and the files are listed; otherwise the captures are deleted.
-    func finish(_ result: ScenarioResult, evidence: ScenarioEvidence) -> [ScenarioRecord.Capture] {
+    /// timeline are written, and the files are listed; otherwise the captures are deleted. `evidence` (the frames
+    /// and receipts) is gathered only for a scenario that keeps its captures.
+    func finish(_ result: ScenarioResult, evidence gather: () -> ScenarioEvidence) -> [ScenarioRecord.Capture] {
         guard mode != .never else { return [] }
         let names = Self.names
         guard mode.keeps(result.outcome) else {
             for name in [names.hci, names.network, names.log] { try? FileManager.default.removeItem(atPath: folder + "/" + name) }
             return []
         }
+        let evidence = gather()
         var captures = tools.filter { FileManager.default.fileExists(atPath: $0.file) }
             .map { ScenarioRecord.Capture(kind: $0.kind, path: relativeFolder + "/" + ($0.file as NSString).lastPathComponent) }
         if let frames = evidence.frames {

@@ -172,10 +172,12 @@ public struct ScenarioRunner: Sendable {
         await finish(&result, phone: phone, computer: computer, drive: drive, scenario: scenario, options: options, phases: phases)
         await capture.stop()
         if context.capture != .never { phases.record("capture stopped") }
-        result.captures = capture.finish(result, evidence: ScenarioEvidence(
-            device: context.uinputName, frames: computer?.allFrames, droppedCount: computer?.droppedCount ?? 0,
-            sends: drive?.sends ?? [], receipts: computer?.receipts() ?? [],
-            windows: (drive?.windows ?? [:]).mapValues { $0.start.nanoseconds...max($0.start.nanoseconds, $0.end.nanoseconds) }))
+        result.captures = capture.finish(result) {
+            ScenarioEvidence(
+                device: context.uinputName, frames: computer?.allFrames, droppedCount: computer?.droppedCount ?? 0,
+                sends: drive?.sends ?? [], receipts: computer?.receipts() ?? [],
+                windows: (drive?.windows ?? [:]).mapValues { $0.start.nanoseconds...max($0.start.nanoseconds, $0.end.nanoseconds) })
+        }
         if !result.captures.isEmpty { phases.record("captures written") }
         result.durationMs = (ContinuousClock.now - start).milliseconds
         result.phases = phases.phases
