@@ -33,14 +33,17 @@ public enum RigGuest {
 
     /// Runs the suites matching `filter` of this test bundle inside a rig (`hil rig exec`), returning the exit
     /// status and everything printed.
-    public static func run(filter: String, rig: String = "auto", timeout: Int = 600) throws -> (status: Int32, output: String) {
-        try RigLock.exclusive { try runUnlocked(filter: filter, rig: rig, timeout: timeout) }
+    public static func run(filter: String, rig: String = "auto", timeout: Int = 600) async throws -> (status: Int32, output: String) {
+        let binary = try hilBinary(), bundle = testBundle
+        return try await RigLock.exclusive { try runUnlocked(binary, bundle, filter: filter, rig: rig, timeout: timeout) }
     }
 
-    private static func runUnlocked(filter: String, rig: String, timeout: Int) throws -> (status: Int32, output: String) {
-        try runCapturing(try hilBinary(), [
+    private static func runUnlocked(_ binary: String, _ bundle: String, filter: String, rig: String, timeout: Int) throws
+        -> (status: Int32, output: String)
+    {
+        try runCapturing(binary, [
             "rig", "exec", "--rig", rig, "--timeout", String(timeout), "--",
-            testBundle, "--testing-library", "swift-testing", "--filter", filter,
+            bundle, "--testing-library", "swift-testing", "--filter", filter,
         ], in: packageRoot)
     }
 }
@@ -53,9 +56,9 @@ public struct RigGuestError: Error, CustomStringConvertible {
 extension RigGuest {
     /// Runs `filter` in a rig and returns nil when at least one test ran and all passed, else why not (with
     /// the run's output), so a filter that matches nothing can never pass.
-    public static func failure(filter: String, rig: String = "auto") -> String? {
+    public static func failure(filter: String, rig: String = "auto") async -> String? {
         do {
-            let (status, output) = try run(filter: filter, rig: rig)
+            let (status, output) = try await run(filter: filter, rig: rig)
             let (passed, summary) = testRunPassed(status, output)
             if passed { return nil }
             return "in-rig tests '\(filter)' did not pass (exit status \(status), summary: \(summary)):\n\(output.suffix(6000))"

@@ -2,12 +2,25 @@ import Foundation
 
 /// One rig at a time per test process: test suites run in parallel, and two or three TCG guests on a 2-core
 /// machine starve each other into timing failures that say nothing about the code.
+///
+/// Waiting for the rig, and running a guest, takes minutes, so neither may hold one of Swift's cooperative
+/// threads (there are as many as cores, 2 here): the body runs on a thread of its own and the caller is
+/// suspended. Blocking the pool instead had every other test of the run (the loopback endpoint tests among them)
+/// wait for the rig suites, and a session left that long without a ping was released under a test in CI.
 public enum RigLock {
     private static let lock = NSLock()
 
-    public static func exclusive<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
+    /// Runs `body` holding the lock, on a new thread, and returns what it returned. `body` must not record test
+    /// issues (`#expect`): it runs outside the test's task; return what it saw and check that in the caller.
+    public static func exclusive<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                lock.lock()
+                defer { lock.unlock() }
+                continuation.resume(with: Result { try body() })
+            }
+            thread.name = "rig-lock"
+            thread.start()
+        }
     }
 }

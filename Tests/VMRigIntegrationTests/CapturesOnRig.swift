@@ -20,14 +20,14 @@ struct CapturesOnRig {
     }
 
     @Test("a failure on ble, hid and udp leaves its captures and timeline, linked from JUnit and the report; a pass leaves none")
-    func failureEvidence() throws {
+    func failureEvidence() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("hil-captures-\(getpid())")
         defer { try? FileManager.default.removeItem(at: root) }
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let scenario = root.appendingPathComponent("failing-swipe.json")
         try Self.failingSwipe().write(to: scenario, atomically: true, encoding: .utf8)
         let output = root.appendingPathComponent("results")
-        let run = try hil(["run", "--transport", "ble,hid,udp", "--output", output.path, scenario.path, "Scenarios/cursor/swipe-right.json"])
+        let run = try await hil(["run", "--transport", "ble,hid,udp", "--output", output.path, scenario.path, "Scenarios/cursor/swipe-right.json"])
         let printed = run.output + run.errors
         #expect(run.status == 1, "\(printed.suffix(3000))")
         #expect(printed.contains("3 passed, 3 failed"), "\(printed.suffix(3000))")

@@ -15,9 +15,9 @@ struct InRigSuitesOnRig {
     ]
 
     @Test("uinput to evdev in a real kernel, and the peripheral end to end on real BlueZ, in one guest boot")
-    func allInOneGuest() throws {
+    func allInOneGuest() async throws {
         let filter = Self.suites.map { "\($0.type)/" }.joined(separator: "|")
-        let (status, output) = try RigGuest.run(filter: filter)
+        let (status, output) = try await RigGuest.run(filter: filter)
         let (passed, summary) = testRunPassed(status, output)
         for suite in Self.suites {
             #expect(output.contains("Suite \"\(suite.name)\" passed"),

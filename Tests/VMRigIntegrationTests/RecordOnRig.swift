@@ -14,7 +14,7 @@ struct RecordOnRig {
     static let session = RecordingSession.script
 
     @Test("record on ble, hid, tcp and udp, replay: the recordings pass and their mutants fail")
-    func recordAndReplay() throws {
+    func recordAndReplay() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("hil-record-\(getpid())")
         defer { try? FileManager.default.removeItem(at: root) }
         let recordings = root.appendingPathComponent("recordings"), mutants = root.appendingPathComponent("mutants")
@@ -23,14 +23,14 @@ struct RecordOnRig {
         try Self.session.write(to: source, atomically: true, encoding: .utf8)
 
         let sessions = root.appendingPathComponent("sessions")
-        let run = try hil(["run", "--capture", "always", "--transport", Self.transports.joined(separator: ","), "--output", sessions.path, source.path])
+        let run = try await hil(["run", "--capture", "always", "--transport", Self.transports.joined(separator: ","), "--output", sessions.path, source.path])
         #expect(run.status == 0, "\((run.output + run.errors).suffix(3000))")
         let folders = try Self.folders(in: sessions)
         #expect(Set(folders.keys) == Set(Self.transports), "\(folders)")
 
         for (transport, folder) in folders.sorted(by: { $0.key < $1.key }) {
             let file = recordings.appendingPathComponent("session-\(transport).json")
-            let record = try hil(["record", "--from", folder.path, "--transport", transport, "--output", file.path])
+            let record = try await hil(["record", "--from", folder.path, "--transport", transport, "--output", file.path])
             #expect(record.status == 0, "\(transport): \(record.output + record.errors)")
             #expect(record.output.contains("in 5 segment(s)"), "\(transport): \(record.output)")
             let text = try String(contentsOf: file, encoding: .utf8)
@@ -43,7 +43,7 @@ struct RecordOnRig {
         }
 
         let replays = root.appendingPathComponent("replays")
-        let replay = try hil(["run", "--output", replays.path, recordings.path, mutants.path])
+        let replay = try await hil(["run", "--output", replays.path, recordings.path, mutants.path])
         let printed = replay.output + replay.errors
         #expect(replay.status == 1, "\(printed.suffix(3000))")
         #expect(printed.contains("4 passed, 4 failed"), "\(printed.suffix(4000))")
@@ -126,8 +126,8 @@ struct RecordOnRig {
     }
 
     @Test("live: hil record serves a client over tcp in the vm guest until Ctrl-C; its recording replays and passes, its mutant fails")
-    func live() throws {
-        let run = try hil(["vm", "exec", "--", "bash", "-c", Self.liveScript(try hilBinary())])
+    func live() async throws {
+        let run = try await hil(["vm", "exec", "--", "bash", "-c", Self.liveScript(try hilBinary())])
         let text = run.output + run.errors
         #expect(run.status == 0, "\(text.suffix(3000))")
         #expect(text.contains("client: done") && text.contains("record exit 0"), "\(text.suffix(3000))")

@@ -15,7 +15,7 @@ struct SuiteRunOnRig {
     }
 
     @Test("the shipped scenarios pass over the real link; their mutated twins and two hand-made mutants fail, with their reasons in the output and JUnit")
-    func shippedAndMutants() throws {
+    func shippedAndMutants() async throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("hil-run-\(getpid())")
         defer { try? FileManager.default.removeItem(at: output) }
         let handMade = output.appendingPathComponent("mutant")
@@ -26,7 +26,7 @@ struct SuiteRunOnRig {
 
         // --capture never: every twin fails, and each failure's timeline costs tshark's start (about 3 s in the TCG
         // guest); CapturesOnRig proves the captures.
-        let run = try hil(["run", "--fail-fast", "--capture", "never", "--output", output.appendingPathComponent("results").path, "Scenarios", handMade.path, twins.path])
+        let run = try await hil(["run", "--fail-fast", "--capture", "never", "--output", output.appendingPathComponent("results").path, "Scenarios", handMade.path, twins.path])
         let outputText = run.output + run.errors
         #expect(run.status == 1, "\(outputText.suffix(4000))")
         #expect(outputText.contains("\(shipped) passed, \(shipped + 2) failed"), "\(outputText.suffix(4000))")

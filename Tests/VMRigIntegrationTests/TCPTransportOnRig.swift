@@ -15,7 +15,7 @@ struct TCPTransportOnRig {
     ]
 
     @Test("the scenarios pass over tcp, a BLE-only one is not applicable, and the mutants fail with their reasons")
-    func tcpRun() throws {
+    func tcpRun() async throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("hil-tcp-\(getpid())")
         defer { try? FileManager.default.removeItem(at: output) }
         let mutants = output.appendingPathComponent("mutants")
@@ -33,7 +33,7 @@ struct TCPTransportOnRig {
 
         let files = Self.shipped.map { root.appendingPathComponent($0).path }
             + [root.appendingPathComponent("faults/bluetoothd-restart.json").path, mutants.path]
-        let run = try hil(["run", "--transport", "tcp", "--output", output.appendingPathComponent("results").path] + files)
+        let run = try await hil(["run", "--transport", "tcp", "--output", output.appendingPathComponent("results").path] + files)
         let text = run.output + run.errors
         #expect(run.status == 1, "\(text.suffix(4000))")
         #expect(text.contains("\(Self.shipped.count) passed, 2 failed, 1 not applicable"), "\(text.suffix(4000))")
@@ -50,7 +50,7 @@ struct TCPTransportOnRig {
     }
 
     @Test("the computer publishes again when its host's avahi-daemon restarts, and a phone finds it")
-    func republish() throws {
+    func republish() async throws {
         let binary = try hilBinary()
         let script = #"""
             set -u
@@ -77,7 +77,7 @@ struct TCPTransportOnRig {
             grep -o 'avahi-daemon restarted: published "HIL republish test" again' "$dir/out"
             kill -INT $pid; wait $pid; echo "peripheral exit $?"
             """#
-        let run = try hil(["vm", "exec", "--", "bash", "-c", script])
+        let run = try await hil(["vm", "exec", "--", "bash", "-c", script])
         let text = run.output + run.errors
         #expect(run.status == 0, "\(text.suffix(3000))")
         #expect(run.output.contains("browsed before the restart"), "\(text.suffix(3000))")

@@ -8,7 +8,7 @@ import Testing
 @Suite("vm rig, the network transports' two hosts and the attacker", .serialized, .tags(.rig))
 struct TwoHostsOnRig {
     @Test("the guest's hosts are up, a service published in hil-computer is browsed and resolved from hil-phone with its TXT record, and a datagram from hil-attacker reaches hil-computer")
-    func publishAndBrowse() throws {
+    func publishAndBrowse() async throws {
         let binary = try hilBinary()
         // Everything through the job's variables, as a transport would: the computer publishes on its bus inside
         // its namespace, the phone browses on its own.
@@ -45,7 +45,7 @@ struct TwoHostsOnRig {
             cat /tmp/udp | grep '^udp '
             '\#(binary)' doctor | grep -A 3 'two hosts'
             """#
-        let run = try hil(["vm", "exec", "--timing", "--", "bash", "-c", script])
+        let run = try await hil(["vm", "exec", "--timing", "--", "bash", "-c", script])
         let text = run.output + run.errors
         #expect(run.status == 0, "\(text.suffix(3000))")
         #expect(!run.output.contains("HIL-NET-ERROR"), "\(run.output.suffix(3000))")

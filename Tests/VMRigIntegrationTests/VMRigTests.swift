@@ -27,13 +27,14 @@ struct Run {
 }
 
 /// Runs `hil` with `arguments` from the package root and collects what it printed (one rig at a time).
-func hil(_ arguments: [String]) throws -> Run {
-    try RigLock.exclusive { try hilUnlocked(arguments) }
+func hil(_ arguments: [String]) async throws -> Run {
+    let binary = try hilBinary()
+    return try await RigLock.exclusive { try hilUnlocked(binary, arguments) }
 }
 
-private func hilUnlocked(_ arguments: [String]) throws -> Run {
+private func hilUnlocked(_ binary: String, _ arguments: [String]) throws -> Run {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: try hilBinary())
+    process.executableURL = URL(fileURLWithPath: binary)
     process.arguments = arguments
     process.currentDirectoryURL = packageRoot
     let out = Pipe()
@@ -78,9 +79,9 @@ final class PipeDrain: @unchecked Sendable {
 @Suite("vm rig, end to end", .serialized, .tags(.rig))
 struct VMGuestOnRig {
     @Test("the guest has /dev/uinput and two powered controllers, and hil there picks the virtual rig")
-    func adaptersReady() throws {
+    func adaptersReady() async throws {
         let binary = try hilBinary()
-        let run = try hil([
+        let run = try await hil([
             "vm", "exec", "--timing", "--", "sh", "-c",
             "ls -l /dev/uinput; bluetoothctl list; '\(binary)' doctor; '\(binary)' rig exec --rig virtual -- true; echo virtual-status=$?",
         ])
@@ -99,13 +100,13 @@ struct VMGuestOnRig {
     }
 
     @Test("the virtual rig comes up on a bare kernel with hci_vhci and uinput, and goes away after")
-    func virtualRigInBareGuest() throws {
+    func virtualRigInBareGuest() async throws {
         let binary = try hilBinary()
         let script = """
             '\(binary)' rig exec --timing -- sh -c 'bluetoothctl list; echo "env: $HIL_RIG $HIL_PERIPHERAL_ADAPTER $HIL_CENTRAL_ADAPTER"'
             echo "status=$? adapters-after=$(ls /sys/class/bluetooth | wc -l) daemons-after=$(ps -e -o comm= | grep -c -E '^(bluetoothd|btvirt|dbus-daemon)$')"
             """
-        let run = try hil(["vm", "exec", "--bare", "--", "sh", "-c", script])
+        let run = try await hil(["vm", "exec", "--bare", "--", "sh", "-c", script])
         #expect(run.status == 0, "\(run.errors)\n\(run.output.suffix(3000))")
         #expect(run.output.contains("hil: rig virtual (auto: virtual can run here"))
         #expect(run.output.contains("hil: rig virtual up: peripheral hci0, central hci1"))
@@ -115,16 +116,16 @@ struct VMGuestOnRig {
     }
 
     @Test("a crashing guest command's status comes back, with its output")
-    func crashStatus() throws {
-        let run = try hil(["vm", "exec", "--", "sh", "-c", "echo before-crash; kill -SEGV $$"])
+    func crashStatus() async throws {
+        let run = try await hil(["vm", "exec", "--", "sh", "-c", "echo before-crash; kill -SEGV $$"])
         #expect(run.status == 128 + 11, "\(run.errors)")
         #expect(run.output.contains("before-crash"))
         #expect(run.errors.contains("guest console and BlueZ logs in"))
     }
 
     @Test("a run over its timeout is stopped, exits 124, and leaves no QEMU behind")
-    func timeout() throws {
-        let run = try hil(["vm", "exec", "--timeout", "4", "--", "sleep", "600"])
+    func timeout() async throws {
+        let run = try await hil(["vm", "exec", "--timeout", "4", "--", "sleep", "600"])
         #expect(run.status == 124, "\(run.errors)")
         #expect(run.errors.contains("took longer than 4"))
         #expect(run.errors.contains("full console log: "))
@@ -137,8 +138,8 @@ struct VMGuestOnRig {
     }
 
     @Test("a rig that does not exist is named, with the known ones")
-    func unknownRig() throws {
-        let run = try hil(["vm", "exec", "--rig", "nope", "--", "true"])
+    func unknownRig() async throws {
+        let run = try await hil(["vm", "exec", "--rig", "nope", "--", "true"])
         #expect(run.status == 125)
         #expect(run.errors.contains("no rig named \"nope\""))
         #expect(run.errors.contains("choose one of: auto, hardware, virtual, vm"))
@@ -159,13 +160,22 @@ func pgrep(_ text: String) throws -> [String] {
 @Suite("vm rig, interrupted", .serialized, .tags(.rig))
 struct VMInterruptOnRig {
     @Test("Ctrl-C (SIGINT) stops the guest: exit 130, no QEMU left")
-    func interrupt() throws {
-        try RigLock.exclusive { try interruptUnlocked() }
+    func interrupt() async throws {
+        let binary = try hilBinary()
+        let (status, text, stopped) = try await RigLock.exclusive { try Self.interruptUnlocked(binary) }
+        #expect(status == 130, "\(text)")
+        #expect(stopped < .seconds(8))
+        #expect(text.contains("interrupted"))
+        let folder = text.split(separator: "\n").first { $0.contains("guest logs kept in ") }
+            .map { String($0.split(separator: " ").last ?? "") } ?? ""
+        #expect(!folder.isEmpty, "\(text)")
+        #expect(try pgrep(folder).isEmpty)
     }
 
-    private func interruptUnlocked() throws {
+    /// Starts a guest, interrupts it after 3 s: its exit status, what it printed, and how long it took to stop.
+    private static func interruptUnlocked(_ binary: String) throws -> (Int32, String, Duration) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try hilBinary())
+        process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["vm", "exec", "--", "sleep", "600"]
         process.currentDirectoryURL = packageRoot
         let err = Pipe()
@@ -178,24 +188,18 @@ struct VMInterruptOnRig {
         kill(process.processIdentifier, SIGINT)
         let sent = ContinuousClock.now
         process.waitUntilExit()
-        let text = String(decoding: errors.wait(), as: UTF8.self)
-        #expect(process.terminationStatus == 130, "\(text)")
-        #expect(ContinuousClock.now - sent < .seconds(8))
-        #expect(text.contains("interrupted"))
-        let folder = text.split(separator: "\n").first { $0.contains("guest logs kept in ") }
-            .map { String($0.split(separator: " ").last ?? "") } ?? ""
-        #expect(!folder.isEmpty, "\(text)")
-        #expect(try pgrep(folder).isEmpty)
+        let stopped = ContinuousClock.now - sent
+        return (process.terminationStatus, String(decoding: errors.wait(), as: UTF8.self), stopped)
     }
 }
 
 @Suite("hil bench, end to end", .serialized, .tags(.rig))
 struct BenchEndToEndOnRig {
     @Test("both write paths, from our client and from the reference client, stream through the real link, side by side, with nothing lost at 100 Hz")
-    func bothPaths() throws {
+    func bothPaths() async throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("hil-bench-\(getpid())")
         defer { try? FileManager.default.removeItem(at: output) }
-        let run = try hil(["bench", "--count", "200", "--no-find-max", "--reference", "--output", output.path])
+        let run = try await hil(["bench", "--count", "200", "--no-find-max", "--reference", "--output", output.path])
         let text = run.output + run.errors
         #expect(run.status == 0, "\(text.suffix(3000))")
         let header = text.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("dbus") && $0.contains("fd") }
@@ -220,7 +224,7 @@ struct BenchEndToEndOnRig {
 @Suite("hil run, the device under test killed", .serialized, .tags(.rig))
 struct DeviceKilledOnRig {
     @Test("SIGKILL of the computer mid-scenario: an error with its last lines, no hang, and the next scenario passes")
-    func killed() throws {
+    func killed() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hil-kill-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -240,7 +244,7 @@ struct DeviceKilledOnRig {
             wait $P; echo "status=$?"
             cat /tmp/kill.log
             """
-        let run = try hil(["vm", "exec", "--timeout", "240", "--", "sh", "-c", script])
+        let run = try await hil(["vm", "exec", "--timeout", "240", "--", "sh", "-c", script])
         // No hang: the run ended by itself inside the guest's 240 s (vm exec says 124 when it stopped it), timed
         // from the guest's start (`run.seconds`), not from waiting for the rig lock behind other rig suites.
         #expect(run.status != 124 && run.seconds < 240, "the run hung (\(run.seconds) s, vm exec status \(run.status))")
@@ -255,7 +259,7 @@ struct DeviceKilledOnRig {
 @Suite("hil run, interrupted", .serialized, .tags(.rig))
 struct RunInterruptOnRig {
     @Test("Ctrl-C during a run stops the peripheral under test, keeps the results so far, exits 130")
-    func interrupt() throws {
+    func interrupt() async throws {
         let binary = try hilBinary()
         let script = """
             '\(binary)' run --output /tmp/hil-int Scenarios > /tmp/int.log 2>&1 & P=$!
@@ -265,7 +269,7 @@ struct RunInterruptOnRig {
             echo "peripherals left: $(ps -e -o args= | grep -c '[h]il peripheral')"
             grep -c '"name"' /tmp/hil-int/results.json
             """
-        let run = try hil(["vm", "exec", "--", "sh", "-c", script])
+        let run = try await hil(["vm", "exec", "--", "sh", "-c", script])
         #expect(run.output.contains("status=130"), "\(run.output.suffix(3000))")
         #expect(run.output.contains("INTERRUPTED"), "\(run.output.suffix(3000))")
         #expect(run.output.contains("scenario run(s) not done"), "\(run.output.suffix(3000))")
