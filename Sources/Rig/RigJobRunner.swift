@@ -57,13 +57,16 @@ public final class RigJobRunner: Sendable {
         self.report = report
     }
 
-    /// Stops the run from another thread (Ctrl-C): the guest or the command is stopped, the rig taken down.
+    /// Stops the run from another thread (Ctrl-C): the command is stopped, the rig taken down. In the vm rig the
+    /// first call asks the job in the guest to stop (what it wrote is kept); a second stops the guest at once.
     public func interrupt() {
         let (vm, child) = state.withLock { state in
             state.interrupted = true
             return (state.vm, state.child)
         }
-        vm?.interrupt()
+        if let vm, vm.interrupt() {
+            report("stopping the command in the guest (up to \(VMRunner.interruptGrace.components.seconds) s; what it wrote is kept); interrupt again to stop the guest at once")
+        }
         child?.signal(SIGTERM)
     }
 
@@ -116,6 +119,10 @@ public final class RigJobRunner: Sendable {
             if !options.keep && result.exitCode == 0 {
                 try? FileManager.default.removeItem(atPath: (result.shareDirectory as NSString).deletingLastPathComponent)
             }
+        }
+        if result.interrupted {
+            throw RigError(.interrupted, "interrupted; the command in the guest was stopped and exited with status \(result.exitCode)",
+                           hint: "guest logs kept in \(result.shareDirectory)")
         }
         if options.timing {
             report("adapters ready after \(result.readyAfter.map(Self.seconds) ?? "never"), command done after \(Self.seconds(result.totalAfter)), exit status \(result.exitCode)")

@@ -6,7 +6,9 @@ import Synchronization
 /// The guest's console streams live to `console` and to `console.log` in the share folder; the job's exit
 /// status, a rig failure, and the guest's BlueZ logs come back through the read-write 9p share.
 /// QEMU is stopped on timeout, on a guest that never gets ready, and on `interrupt()` (Ctrl-C), so no
-/// stray guest outlives the run.
+/// stray guest outlives the run. A first interrupt of a running job asks the guest to stop the job (SIGTERM in the
+/// guest, through the share's `interrupt` file) and gives it `interruptGrace` to end and power off, so what the job
+/// wrote (a `hil run`'s results so far) is kept; a second interrupt, or the grace running out, stops QEMU.
 public final class VMRunner: Sendable {
     public struct Result: Sendable {
         /// The job's exit status in the guest.
@@ -17,6 +19,9 @@ public final class VMRunner: Sendable {
         public var totalAfter: Duration
         /// Holds `console.log` and `logs/` (bluetoothd, btvirt, dbus, dmesg).
         public var shareDirectory: String
+        /// The run was interrupted and the job in the guest stopped by itself, within the grace: `exitCode` is its
+        /// status, and what it wrote is in the share.
+        public var interrupted = false
     }
 
     public let rig: RigDefinition
@@ -27,9 +32,17 @@ public final class VMRunner: Sendable {
     private let state = Mutex(State())
 
     private struct State {
-        var interrupted = false
+        var interrupts = 0
+        var interruptedAt: ContinuousClock.Instant?
         var pid: Int32 = 0
+        var share: String?
+        var watcher: ConsoleWatcher?
+        /// The job was asked to stop (the share's `interrupt` file made).
+        var asked = false
     }
+
+    /// How long a job asked to stop (a first interrupt) may take to end before QEMU is stopped.
+    public static let interruptGrace: Duration = .seconds(30)
 
     public init(rig: RigDefinition, image: VMImage, qemu: String, timeout: Duration) {
         precondition(rig.kind == .vm, "VMRunner runs vm rigs")
@@ -39,39 +52,55 @@ public final class VMRunner: Sendable {
         self.timeout = timeout
     }
 
-    /// Asks the run to stop: QEMU is terminated and `run` throws `RigError.interrupted`. Safe from any thread.
-    public func interrupt() {
-        let pid = state.withLock { state in
-            state.interrupted = true
-            return state.pid
+    /// Asks the run to stop. The first time, a running job is asked to stop in the guest (`run` returns its result
+    /// with `interrupted` set when it ends within `interruptGrace`); a second time, or before the guest is ready,
+    /// QEMU is terminated and `run` throws `RigError.interrupted`. Safe from any thread.
+    /// - Returns: whether the job in the guest was asked to stop (false: QEMU is being stopped).
+    @discardableResult
+    public func interrupt() -> Bool {
+        let (pid, share, ask) = state.withLock { state in
+            state.interrupts += 1
+            if state.interruptedAt == nil { state.interruptedAt = .now }
+            // Set before the file is made, so that watch() never takes a first interrupt for one that stops QEMU.
+            state.asked = state.interrupts == 1 && state.share != nil && state.watcher?.readyAt != nil
+            return (state.pid, state.share, state.asked)
         }
+        if ask, let share, FileManager.default.createFile(atPath: (share as NSString).appendingPathComponent("interrupt"), contents: nil) {
+            return true
+        }
+        state.withLock { $0.asked = false }
         if pid > 0 { kill(pid, SIGTERM) }
+        return false
     }
 
     /// How QEMU is stopped on timeout, a guest that never gets ready, or Ctrl-C.
     public static let stopSteps: [TeardownStep] = [.signal(SIGTERM), .wait(.seconds(5)), .kill]
 
     /// Waits for QEMU to exit, stopping it (`stopSteps`) at the readiness deadline, the overall deadline, or an
-    /// interruption (`interrupt()` sends SIGTERM, which ends the wait). Blocks on the child's exit monitor: no polling.
+    /// interruption: at once before the guest is ready or on a second interrupt, else after `interruptGrace` if the
+    /// job has not ended by then. `ended`: QEMU exited by itself (after an interrupt: the job ended within the grace).
     private func watch(_ process: ChildProcess, watcher: ConsoleWatcher, readyTimeout: Duration,
-                       start: ContinuousClock.Instant) -> (RigError.Code?, Int32)
+                       start: ContinuousClock.Instant) -> (reason: RigError.Code?, status: Int32, ended: Bool)
     {
         let clock = ContinuousClock()
         while true {
             let deadline = watcher.readyAt == nil ? min(start + readyTimeout, start + timeout) : start + timeout
-            let ended = process.wait(timeout: max(.zero, deadline - clock.now))
+            // Short slices: a first interrupt does not signal QEMU, so nothing else would end the wait.
+            let ended = process.wait(timeout: min(max(.zero, deadline - clock.now), .milliseconds(200)))
             let elapsed = clock.now - start
+            let (interrupts, interruptedAt, asked) = state.withLock { ($0.interrupts, $0.interruptedAt, $0.asked) }
             var reason: RigError.Code?
-            if state.withLock({ $0.interrupted }) {
+            if let ended {
+                return (interrupts > 0 ? .interrupted : nil, ended.status, true)
+            } else if let interruptedAt {
+                guard !asked || interrupts > 1 || clock.now - interruptedAt > Self.interruptGrace else { continue }
                 reason = .interrupted
-            } else if let ended {
-                return (nil, ended.status)
             } else if watcher.readyAt == nil && elapsed > readyTimeout {
                 reason = .notReady
             } else if elapsed > timeout {
                 reason = .timeout
             }
-            if let reason { return (reason, process.teardownBlocking(Self.stopSteps).status) }
+            if let reason { return (reason, process.teardownBlocking(Self.stopSteps).status, false) }
         }
     }
 
@@ -103,6 +132,10 @@ public final class VMRunner: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         let watcher = ConsoleWatcher(log: log, console: console, start: start)
+        state.withLock { state in
+            state.share = share
+            state.watcher = watcher
+        }
         // Its own process group: a terminal's Ctrl-C reaches hil, which stops QEMU and reports it.
         let process = try ChildProcess(
             qemu, arguments(share: share, machine: machine, bare: bare), output: .joined, ownProcessGroup: true)
@@ -118,7 +151,7 @@ public final class VMRunner: Sendable {
         }
         reader.start()
 
-        let (stopReason, status) = watch(process, watcher: watcher, readyTimeout: .seconds(machine.readyTimeoutSeconds), start: start)
+        let (stopReason, status, ended) = watch(process, watcher: watcher, readyTimeout: .seconds(machine.readyTimeoutSeconds), start: start)
         watcher.waitUntilFinished()
         state.withLock { $0.pid = 0 }
         try? log.close()
@@ -127,7 +160,7 @@ public final class VMRunner: Sendable {
         let tail = watcher.lastLines(20)
         let keep = { (reason: String) -> String in "\(reason)\nlast console lines:\n\(tail)\nfull console log: \(consoleLog)" }
         switch stopReason {
-        case .interrupted:
+        case .interrupted where !ended:
             throw RigError(.interrupted, "interrupted; the guest was stopped", hint: "guest logs kept in \(share)")
         case .notReady:
             throw RigError(
@@ -147,12 +180,16 @@ public final class VMRunner: Sendable {
         guard let text = try? String(contentsOfFile: (share as NSString).appendingPathComponent("exit-code"), encoding: .utf8),
             let code = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
         else {
+            if stopReason == .interrupted {
+                throw RigError(.interrupted, "interrupted; the guest stopped without the job's exit status", hint: "guest logs kept in \(share)")
+            }
             throw RigError(
                 .boot, keep("the guest stopped without reporting the job's exit status (QEMU exited with status \(status))"),
                 hint: "the console log shows how far it got; `hil doctor` checks the host")
         }
-        if !keepShare && code == 0 { try? FileManager.default.removeItem(atPath: work) }
-        return Result(exitCode: code, readyAfter: watcher.readyAt, totalAfter: total, shareDirectory: share)
+        let interrupted = stopReason == .interrupted
+        if !keepShare && code == 0 && !interrupted { try? FileManager.default.removeItem(atPath: work) }
+        return Result(exitCode: code, readyAfter: watcher.readyAt, totalAfter: total, shareDirectory: share, interrupted: interrupted)
     }
 
     private func arguments(share: String, machine: RigDefinition.Machine, bare: Bool) -> [String] {
