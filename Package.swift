@@ -94,6 +94,9 @@ let package = Package(
         // Reports from results.json: merged shards, baseline comparison, self-contained HTML, Markdown summary.
         .target(name: "Report", dependencies: ["StrictJSON", "LatencyStats"]),
 
+        // Many boxes on labgrid: places reserved and locked through labgrid-client, shards run over SSH, merged.
+        .target(name: "Lab", dependencies: ["Rig", "Report", "StrictJSON"]),
+
         // Rigs: definitions, the host probe, the vm guest.
         .target(name: "Rig", dependencies: ["StrictJSON", "CLinux"]),
 
@@ -107,7 +110,7 @@ let package = Package(
             name: "hil",
             dependencies: [
                 "RemoteTouchProtocol", "CommandMapping", "GestureScript", "Rig", "Peripheral", "DBus", "Scenario", "ScenarioDriver", "Runner",
-                "Report", "LatencyStats", "Recording", "InputCodes", "StrictJSON",
+                "Report", "LatencyStats", "Recording", "InputCodes", "StrictJSON", "Lab",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -131,6 +134,7 @@ let package = Package(
         .testTarget(
             name: "RecordingTests",
             dependencies: ["Recording", "Scenario", "ScenarioDriver", "GestureScript", "Report", "InputCodes", "RemoteTouchProtocol", "StrictJSON", "HILTestSupport"]),
+        .testTarget(name: "LabTests", dependencies: ["Lab", "Report", "HILTestSupport"]),
         .testTarget(name: "VerifierTests", dependencies: ["Verifier", "InputCodes", "RemoteTouchProtocol"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "ScenarioDriver", "Verifier", "GestureScript", "StrictJSON", "InputCodes", "HILTestSupport"]),
         .testTarget(
@@ -140,7 +144,7 @@ let package = Package(
                 "HILTestSupport", "NetSocket", "StrictJSON",
             ]),
         // Boots the real vm rig through the built `hil`; depends on it so `swift test` builds it.
-        .testTarget(name: "VMRigIntegrationTests", dependencies: ["hil", "HILTestSupport"]),
+        .testTarget(name: "VMRigIntegrationTests", dependencies: ["hil", "Rig", "HILTestSupport"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CDBus", "CEvdev", "InputCodes"]),
     ]
 )

@@ -1,0 +1,107 @@
+import Foundation
+public import Report
+
+extension LabRun {
+    /// What the run came to: the exit status `hil lab run` returns (as `hil run`: 0 all passed, 1 a failure,
+    /// 130 interrupted; 124 over --timeout) and the lab record written.
+    public struct Outcome: Sendable {
+        public var status: Int32
+        public var record: LabRecord
+    }
+
+    /// The whole run. Places are given back on every path out of it, errors included; what could not be given
+    /// back is printed with the command that frees it.
+    public func execute() async -> Outcome {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var boxes: [LabRecord.Box] = []
+        var status: Int32 = 1
+        var outcome = "error"
+        do {
+            (status, outcome) = try await perform(&boxes)
+        } catch {
+            say(error.description)
+        }
+        if let why = stopped {
+            status = why == .interrupted ? 130 : 124
+            outcome = why.rawValue
+        }
+        let (released, failed) = await hold.releaseAll()
+        for index in boxes.indices where released.contains(boxes[index].place) || boxes[index].health == "failed" {
+            boxes[index].released = true
+        }
+        if !released.isEmpty { say("lab: released \(released.sorted().joined(separator: ", ")); reservations cancelled") }
+        for problem in failed {
+            say("lab: NOT released: \(problem)\n  free it with: labgrid-client -x \(labgrid.coordinator) -p PLACE unlock (or cancel-reservation TOKEN)")
+        }
+        if !failed.isEmpty { status = status == 0 ? 1 : status }
+        let wall = clock.now - start
+        let record = LabRecord(coordinator: labgrid.coordinator, boxes: boxes, outcome: outcome,
+                               wallMs: Double(wall.components.seconds) * 1000 + Double(wall.components.attoseconds) / 1e15)
+        try? FileManager.default.createDirectory(atPath: settings.output, withIntermediateDirectories: true)
+        try? record.jsonText.write(toFile: settings.output + "/lab.json", atomically: true, encoding: .utf8)
+        return Outcome(status: status, record: record)
+    }
+
+    private func perform(_ boxes: inout [LabRecord.Box]) async throws(LabError) -> (Int32, String) {
+        let places = try await acquire()
+        var found: [LabBox] = []
+        for place in places { found.append(try await labgrid.box(place)) }
+        let checked = await checkHealth(found)
+        boxes = checked.map { check in
+            LabRecord.Box(place: check.box.place, box: check.box.summary, health: check.healthy ? "ok" : "failed",
+                          healthOutput: check.healthy ? nil : String(check.output.split(separator: "\n").suffix(20).joined(separator: "\n")))
+        }
+        let healthy = checked.filter(\.healthy).map(\.box)
+        guard !healthy.isEmpty else {
+            throw LabError("lab: no box passed its health check: nothing ran", hint: "each box's hil doctor output is above and in lab.json")
+        }
+        if let why = stopped { throw LabError("lab: \(why.rawValue) before the run started") }
+        let shards = try await runShards(healthy)
+        let fetched = await fetch(shards)
+        for shard in shards {
+            guard let index = boxes.firstIndex(where: { $0.place == shard.box.place }) else { continue }
+            boxes[index].shard = RunShard(index: shard.index, count: shard.count)
+            boxes[index].results = fetched[shard.box.place].map { String($0.dropFirst(settings.output.count + 1)) }
+        }
+        return try merge(shards, fetched: fetched)
+    }
+
+    /// Merges the fetched shards (each environment marked with its place and box) into results.json, junit.xml,
+    /// report.html and summary.md in the output folder; prints the merged line.
+    private func merge(_ shards: [Shard], fetched: [String: String]) throws(LabError) -> (Int32, String) {
+        var parts: [RunResults] = []
+        for shard in shards {
+            guard let file = fetched[shard.box.place] else { continue }
+            do {
+                var part = try RunResults.load(contentsOf: file).capturesAbsolute(from: (file as NSString).deletingLastPathComponent)
+                for index in part.environments.indices {
+                    part.environments[index].additional.set("labPlace", .string(shard.box.place))
+                    part.environments[index].additional.set("labBox", .string(shard.box.summary))
+                }
+                parts.append(part)
+            } catch {
+                say("lab: \(shard.box.place): \(error.description)")
+            }
+        }
+        guard !parts.isEmpty else { throw LabError("lab: no box's results could be read: nothing to merge") }
+        let missing = shards.count - parts.count
+        let merged: RunResults
+        do {
+            merged = try RunResults.merge(parts)
+            let folder = settings.output
+            try ReportFiles.write(merged.jsonText(everyEnvironmentKey: true), to: folder + "/results.json")
+            try ReportFiles.write(merged.junitXML, to: folder + "/junit.xml")
+            try ReportFiles.write(results: merged, to: folder)
+        } catch {
+            throw LabError("lab: merging the boxes' results: \(error.description)")
+        }
+        let notApplicable = merged.scenarios.filter { $0.outcome == .notApplicable }.count
+        let line = "\(merged.passed) passed, \(merged.failed) failed\(notApplicable > 0 ? ", \(notApplicable) not applicable" : "")"
+            + " on \(parts.count) box(es)" + (missing > 0 ? "; \(missing) shard(s) without results" : "")
+        say("lab: merged: \(line)")
+        say("lab: results: \(settings.output)/results.json, junit.xml, \(ReportFiles.htmlName), \(ReportFiles.markdownName), lab.json")
+        let ok = merged.failed == 0 && missing == 0 && shards.allSatisfy { $0.child.termination?.status == 0 }
+        return (ok ? 0 : 1, ok ? "passed" : "failed")
+    }
+}
