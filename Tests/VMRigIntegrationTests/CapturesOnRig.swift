@@ -74,7 +74,23 @@ struct CapturesOnRig {
         return output.appendingPathComponent(found)
     }
 
-    /// Each file is there and not empty; tshark finds the computer's first received payload in the capture;
+    @Test("--capture always: a short passing scenario's capture holds every packet it sent, the last one included")
+    func shortScenarioCapturedWhole() async throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("hil-captures-whole-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: output) }
+        // A 1-s swipe: tcpdump without --immediate-mode got the kernel's packets a block a second, and lost the last.
+        let run = try await hil(["run", "--capture", "always", "--transport", "ble,udp", "--output", output.path, "Scenarios/cursor/swipe-right.json"])
+        let printed = run.output + run.errors
+        #expect(run.status == 0 && printed.contains("2 passed, 0 failed"), "\(printed.suffix(3000))")
+        for (index, transport) in ["ble", "udp"].enumerated() {
+            let folders = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasPrefix(String(format: "%03d-", index + 1)) }
+            let folder = output.appendingPathComponent(try #require(folders.first, "no folder for scenario \(index + 1) in \(output.path)"))
+            let capture = folder.appendingPathComponent(transport == "udp" ? "network.pcap" : "hci.btsnoop").path
+            try Self.expectEveryPayload(in: capture, receipts: folder, transport: transport)
+        }
+    }
+
+    /// Each file is there and not empty; tshark finds every payload the computer received in the capture;
     /// evdev.log has the frames; the timeline has every track.
     static func checkFiles(_ captures: [String: String], transport: String, output: URL) throws {
         for path in captures.values {
@@ -85,35 +101,7 @@ struct CapturesOnRig {
         let timelinePath = try #require(captures["timeline"])
         let capturePath = try #require(captures[transport == "udp" ? "network" : "hci"])
         let folder = output.appendingPathComponent(evdevPath).deletingLastPathComponent()
-        let receipts = try String(contentsOf: folder.appendingPathComponent("receipts.log"), encoding: .utf8)
-        // The payloads of the writes that injected something (a motion report, not the all-zero priming one).
-        var payloads: [String] = []
-        for line in receipts.split(separator: "\n") {
-            let fields: [Substring] = line.split(separator: " ", maxSplits: 2)
-            guard fields.count == 3, fields[1] != "none", fields[1] != "-" else { continue }
-            payloads.append(String(fields[2]))
-        }
-        let wanted: String
-        if transport == "udp" {
-            // `udp aa0a000000 from 10.77.0.2:40000`: the packet's bytes.
-            let payload = try #require(payloads.first { $0.hasPrefix("udp ") })
-            wanted = payload.split(separator: " ")[1].lowercased()
-        } else if transport == "hid" {
-            let payload = try #require(payloads.first { $0.hasPrefix("hid ") })
-            wanted = payload.split(separator: " ")[1].lowercased()
-        } else {
-            let json = try #require(payloads.first { $0.hasPrefix("{") })
-            wanted = json.utf8.map { String(format: "%02x", $0) }.joined()
-        }
-        let file = output.appendingPathComponent(capturePath).path
-        // EATT: bluetoothd writes over L2CAP channels of PSM 0x27. Told so, tshark 4.0 decodes each channel's ATT on the
-        // adapter that opened it; both adapters are in the capture, so every write is an ATT write on one of them.
-        let fields = transport == "udp"
-            ? ["-Y", "udp", "-e", "data"]
-            : ["-d", "btl2cap.psm==0x27,btatt", "-Y", "btatt.opcode == 0x52 || btatt.opcode == 0x12", "-e", "btatt.value"]
-        let decoded = try tshark(["-r", file, "-T", "fields"] + fields)
-        let values = decoded.split(separator: "\n").map { $0.replacingOccurrences(of: ":", with: "").lowercased() }
-        #expect(values.contains { $0.contains(wanted) }, "tshark did not find \(wanted) in \(file); it decoded \(values.prefix(20))")
+        try expectEveryPayload(in: output.appendingPathComponent(capturePath).path, receipts: folder, transport: transport)
 
         let evdev = try String(contentsOf: output.appendingPathComponent(evdevPath), encoding: .utf8)
         #expect(evdev.hasPrefix("# evdev.log: "))
@@ -123,6 +111,36 @@ struct CapturesOnRig {
         let events = try #require(timeline["traceEvents"] as? [[String: Any]])
         let tracks = Set(events.compactMap { $0["cat"] as? String })
         #expect(tracks == ["steps", "phone", "packets", "computer", "uinput", "evdev"], "\(transport): tracks \(tracks)")
+    }
+
+    /// tshark finds every payload the computer received and injected from (`receipts.log`: udp packets, hid
+    /// reports, JSON commands), the last one included, in the scenario's capture.
+    static func expectEveryPayload(in file: String, receipts folder: URL, transport: String) throws {
+        let receipts = try String(contentsOf: folder.appendingPathComponent("receipts.log"), encoding: .utf8)
+        var wanted: [String] = []
+        for line in receipts.split(separator: "\n") {
+            let fields: [Substring] = line.split(separator: " ", maxSplits: 2)
+            // Writes that injected something (a motion report, not the all-zero priming one).
+            guard fields.count == 3, fields[1] != "none", fields[1] != "-" else { continue }
+            let payload = String(fields[2])
+            if transport == "udp" || transport == "hid" {
+                // `udp aa0a000000 from 10.77.0.2:40000`, `hid 000a00000000`: the bytes.
+                guard payload.hasPrefix(transport + " ") else { continue }
+                wanted.append(payload.split(separator: " ")[1].lowercased())
+            } else if payload.hasPrefix("{") {
+                wanted.append(payload.utf8.map { String(format: "%02x", $0) }.joined())
+            }
+        }
+        #expect(!wanted.isEmpty, "no \(transport) payload in \(folder.path)/receipts.log")
+        // EATT: bluetoothd writes over L2CAP channels of PSM 0x27. Told so, tshark 4.0 decodes each channel's ATT on the
+        // adapter that opened it; both adapters are in the capture, so every write is an ATT write on one of them.
+        let fields = transport == "udp"
+            ? ["-Y", "udp", "-e", "data"]
+            : ["-d", "btl2cap.psm==0x27,btatt", "-Y", "btatt.opcode == 0x52 || btatt.opcode == 0x12", "-e", "btatt.value"]
+        let decoded = try tshark(["-r", file, "-T", "fields"] + fields)
+        let values = decoded.split(separator: "\n").map { $0.replacingOccurrences(of: ":", with: "").lowercased() }
+        let missing = wanted.indices.filter { index in !values.contains { $0.contains(wanted[index]) } }
+        #expect(missing.isEmpty, "tshark did not find \(missing.count) of \(wanted.count) received payloads in \(file) (first missing: #\(missing.first ?? 0) \(missing.first.map { wanted[$0] } ?? "")); it decoded \(values.count)")
     }
 
     static func tshark(_ arguments: [String]) throws -> String {
