@@ -185,7 +185,10 @@ public struct ScenarioRunner: Sendable {
     }
 
     /// The scenario's end: the phone stops listening, the computer stops while the link goes down, and the
-    /// receipts are read.
+    /// receipts are read. The peripheral's adapter is powered on again only once the computer has stopped: with
+    /// its advertisement still registered, the kernel resumes advertising at power-on, and btvirt's emulated
+    /// controller sometimes times that out (`command 0x2006 tx timeout`) and, once in a long run, never answers
+    /// again, which made every later scenario an error.
     private func finish(_ result: inout ScenarioResult, phone: (any PhoneLink)?, computer: PeripheralComputer?,
                         drive: ScenarioDriver.Drive?, scenario: Scenario, options: ScenarioDriver.Options, phases: PhaseLog) async
     {
@@ -194,17 +197,20 @@ public struct ScenarioRunner: Sendable {
         phases.record("checks done")
         // The computer stops while the link goes down: neither waits for the other.
         if let computer { noteEarlyExit(computer, result: &result) }
-        async let computerStopped = computer?.stop()
-        if let phone = phone as? BLEPhoneLink {
-            await tearDown(phone, result: &result, phases: phases)
+        let stopping = Task { _ = await computer?.stop() }
+        let ble = phone as? BLEPhoneLink
+        var linkDown = true
+        if let ble {
+            linkDown = await dropLink(ble, result: &result, phases: phases)
         } else if let phone = phone as? TCPPhoneLink {
             phone.close()
         }
-        _ = await computerStopped
+        await stopping.value
         if let computer {
             phases.record("peripheral stopped")
             addReceipts(computer, drive: drive, scenario: scenario, options: options, result: &result)
         }
+        if let ble { await restoreAdapters(ble, linkDown: linkDown, result: &result, phases: phases) }
     }
 
     /// Stops the computer started ahead for a next scenario that will not run (the last one, or an interrupted run).
@@ -231,31 +237,44 @@ public struct ScenarioRunner: Sendable {
 
     /// The next scenario is a new phone: the link goes, and the phone forgets the computer so no cached services
     /// or connection state carry over. Powering the peripheral's adapter off drops the link at once, where
-    /// BlueZ's Disconnect (and RemoveDevice on a live link) give profiles 2 s first. After an error the phone's
-    /// adapter is powered off and on too, which drops a connection attempt left pending (BlueZ then answers
+    /// BlueZ's Disconnect (and RemoveDevice on a live link) give profiles 2 s first. Returns false when that
+    /// failed (the scenario is then an error).
+    private func dropLink(_ phone: BLEPhoneLink, result: inout ScenarioResult, phases: PhaseLog) async -> Bool {
+        guard let remote = phone.remote else { return true }
+        defer { phases.record("link down, computer forgotten") }
+        do {
+            try await phone.central.setPowered(context.peripheralAdapter, false)
+            try await phone.waitUntilDisconnected(remote, what: "the end of the scenario", within: .seconds(30))
+            try await phone.central.forget(remote)
+            return true
+        } catch {
+            if result.outcome == .passed { result.outcome = .error }
+            result.message += "tearing the link down failed: \(error)\n"
+            return false
+        }
+    }
+
+    /// After the computer stopped: the peripheral's adapter is powered on for the next scenario. After an error the
+    /// phone's adapter is powered off and on too, which drops a connection attempt left pending (BlueZ then answers
     /// every Connect with "Operation already in progress", and one error became every later scenario's), and it
     /// forgets every device it knew.
-    private func tearDown(_ phone: BLEPhoneLink, result: inout ScenarioResult, phases: PhaseLog) async {
+    private func restoreAdapters(_ phone: BLEPhoneLink, linkDown: Bool, result: inout ScenarioResult, phases: PhaseLog) async {
         let central = phone.central
-        var tornDown = true
-        if let remote = phone.remote {
+        var adapterOn = true
+        if phone.remote != nil {
             do {
-                try await central.setPowered(context.peripheralAdapter, false)
-                try await phone.waitUntilDisconnected(remote, what: "the end of the scenario", within: .seconds(30))
-                try await central.forget(remote)
                 let tries = try await BLEPhoneLink.powerOn(context.peripheralAdapter, central)
                 if tries > 1 {
                     result.message += "rig: \(context.peripheralAdapter) powered on at try \(tries) after the scenario (the emulated controller timed out a command; dmesg has it)\n"
                 }
             } catch {
-                tornDown = false
-                _ = try? await BLEPhoneLink.powerOn(context.peripheralAdapter, central)
+                adapterOn = false
                 if result.outcome == .passed { result.outcome = .error }
-                result.message += "tearing the link down failed: \(error)\n"
+                result.message += "rig: the computer's adapter did not power on again after the scenario: \(error)\n"
             }
-            phases.record("link down, computer forgotten")
+            phases.record("computer's adapter on")
         }
-        guard result.outcome == .error || !tornDown else { return }
+        guard result.outcome == .error || !linkDown || !adapterOn else { return }
         do {
             try await central.setPowered(context.centralAdapter, false)
             try await central.waitUntilPowered(context.centralAdapter, false)
