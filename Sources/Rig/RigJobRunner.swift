@@ -104,18 +104,17 @@ public final class RigJobRunner: Sendable {
         let rigEnvironment = RigEnvironment(peripheralAdapter: rig.peripheralAdapter, centralAdapter: rig.centralAdapter, lanes: rig.lanes)
         environment.merge(rigEnvironment.variables) { $1 }
         let job = VMJob(command: command, workingDirectory: FileManager.default.currentDirectoryPath, environment: environment)
-        let result = try runner.run(job, keepShare: options.keep || options.resultsDestination != nil, bare: options.bare, console: console)
-        if let destination = options.resultsDestination {
-            let results = (result.shareDirectory as NSString).appendingPathComponent("results")
-            do {
-                try Self.copyContents(of: results, to: destination)
-                // The guest's BlueZ logs (bluetoothd, btvirt, dbus, dmesg) go with the results.
-                try? Self.copyContents(of: (result.shareDirectory as NSString).appendingPathComponent("logs"),
-                                       to: (destination as NSString).appendingPathComponent("rig-logs"))
-                report("results copied to \(destination)")
-            } catch {
-                report("could not copy the guest's results from \(results) to \(destination): \(error.localizedDescription)")
-            }
+        let result: VMRunner.Result
+        do {
+            result = try runner.run(job, keepShare: options.keep || options.resultsDestination != nil, bare: options.bare, console: console)
+        } catch where error.code == .interrupted {
+            // The guest was stopped (a second interrupt, or the job outlived the grace): what the job wrote so far
+            // (an interrupted hil run writes its results at once) is still in the share.
+            if let share = runner.shareDirectory { copyResults(from: share) }
+            throw error
+        }
+        if options.resultsDestination != nil {
+            copyResults(from: result.shareDirectory)
             if !options.keep && result.exitCode == 0 {
                 try? FileManager.default.removeItem(atPath: (result.shareDirectory as NSString).deletingLastPathComponent)
             }
@@ -131,6 +130,25 @@ public final class RigJobRunner: Sendable {
             report("guest console and BlueZ logs in \(result.shareDirectory)")
         }
         return result.exitCode
+    }
+
+    /// Copies the guest's `results` (and its BlueZ logs, as `rig-logs`) from the share to `resultsDestination`.
+    private func copyResults(from share: String) {
+        guard let destination = options.resultsDestination else { return }
+        let results = (share as NSString).appendingPathComponent("results")
+        guard FileManager.default.fileExists(atPath: results) else {
+            report("the guest wrote no results (nothing in \(results))")
+            return
+        }
+        do {
+            try Self.copyContents(of: results, to: destination)
+            // The guest's BlueZ logs (bluetoothd, btvirt, dbus, dmesg) go with the results.
+            try? Self.copyContents(of: (share as NSString).appendingPathComponent("logs"),
+                                   to: (destination as NSString).appendingPathComponent("rig-logs"))
+            report("results copied to \(destination)")
+        } catch {
+            report("could not copy the guest's results from \(results) to \(destination): \(error.localizedDescription)")
+        }
     }
 
     private func runWithVirtualRig(_ command: [String]) throws(RigError) -> Int32 {

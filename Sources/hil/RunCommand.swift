@@ -138,15 +138,21 @@ struct RunCommand: AsyncParsableCommand {
             print("hil run: \(lanes.count) lanes at once (\(lanes.map { "\($0.peripheralAdapter)+\($0.centralAdapter)" }.joined(separator: ", "))); a scenario that restarts or floods bluetoothd runs alone")
         }
         let pool = LanePool(lanes: lanes)
-        let started = Date()
-        let clock = ContinuousClock.now
-        let environmentFacts = environment(rig: rigName, context, lanes: lanes.count)
+        let writer = RunResultsWriter(
+            environment: environment(rig: rigName, context, lanes: lanes.count), startedAt: Date(), start: .now,
+            shard: shard.map { (index: $0.index, count: $0.count) }, folder: work)
         let collected = Mutex<[(number: Int, result: ScenarioResult)]>([])
-        // Ctrl-C: stop the peripheral under test, keep what was judged, write the results, exit 130.
+        // Ctrl-C: stop the peripheral under test, keep what was judged (written at once, then again at the end),
+        // exit 130.
         let interrupted = InterruptFlag()
         let interrupts = InterruptForwarder {
-            interrupted.set()
+            guard interrupted.setFirst() else { return }
             PeripheralUnderTest.interruptAll()
+            do {
+                try writer.write(collected.withLock { $0 }.sorted { $0.number < $1.number }.map(\.result))
+            } catch {
+                printError("hil run: the results so far could not be written: \(error)")
+            }
         }
         defer { interrupts.cancel() }
         let plan = RunPlan(scenarios, repeats: repeats, choice: TransportChoice.plan(transport))
@@ -173,12 +179,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         // In the order of the scenario list, whichever lane ran them.
         let results = collected.withLock { $0 }.sorted { $0.number < $1.number }.map(\.result)
-        let wallMs = Double((ContinuousClock.now - clock).components.seconds) * 1000
-            + Double((ContinuousClock.now - clock).components.attoseconds) / 1e15
-        let slice = shard.map { (index: $0.index, count: $0.count) }
-        try RunReport.json(results, environment: environmentFacts, startedAt: started, wallMs: wallMs, shard: slice)
-            .write(toFile: work + "/results.json", atomically: true, encoding: .utf8)
-        try RunReport.junit(results).write(toFile: work + "/junit.xml", atomically: true, encoding: .utf8)
+        let wallMs = try writer.write(results)
         var comparison: BaselineComparison?
         do {
             try ReportFiles.write(nextTo: work + "/results.json", baselineFile: baseline)
@@ -304,5 +305,7 @@ struct RunCommand: AsyncParsableCommand {
 final class InterruptFlag: Sendable {
     private let flag = Mutex(false)
     func set() { flag.withLock { $0 = true } }
+    /// Sets the flag; true only for the call that set it first.
+    func setFirst() -> Bool { flag.withLock { was in defer { was = true }; return !was } }
     var isSet: Bool { flag.withLock { $0 } }
 }

@@ -39,6 +39,7 @@ struct LabOnRig {
         #expect(!lab.contains(#""released" : false"#), "a place not given back: \(lab)")
         // What the boxes had done before the interrupt is kept: merged, each shard's environment naming its place.
         let results = try String(contentsOf: output.appendingPathComponent("results.json"), encoding: .utf8)
-        #expect(results.contains(#""labPlace" : "box1""#) && results.contains(#""labPlace" : "box2""#), "\(results.prefix(3000))")
+        #expect(results.contains(#""labPlace" : "box1""#) && results.contains(#""labPlace" : "box2""#),
+                "\(results.prefix(1500))\nthe lab's output:\n\(text.suffix(4000))")
     }
 }

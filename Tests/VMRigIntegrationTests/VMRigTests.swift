@@ -32,7 +32,7 @@ func hil(_ arguments: [String]) async throws -> Run {
     return try await RigLock.exclusive { try hilUnlocked(binary, arguments) }
 }
 
-private func hilUnlocked(_ binary: String, _ arguments: [String]) throws -> Run {
+func hilUnlocked(_ binary: String, _ arguments: [String]) throws -> Run {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
     process.arguments = arguments
@@ -274,5 +274,31 @@ struct RunInterruptOnRig {
         #expect(run.output.contains("INTERRUPTED"), "\(run.output.suffix(3000))")
         #expect(run.output.contains("scenario run(s) not done"), "\(run.output.suffix(3000))")
         #expect(run.output.contains("peripherals left: 0"), "\(run.output.suffix(3000))")
+    }
+
+    @Test("interrupted in a minute-long wait: the guest is stopped after its 30 s grace and the results so far are still kept")
+    func interruptOutlivesTheGrace() async throws {
+        let binary = try hilBinary()
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("hil-grace-\(getpid())").path
+        defer {
+            try? FileManager.default.removeItem(atPath: output)
+            try? FileManager.default.removeItem(atPath: output + ".log")
+        }
+        // The second scenario waits 60 s between its swipes, and nothing cuts a wait short: it outlives the grace.
+        let script = """
+            '\(binary)' run --output '\(output)' Scenarios/cursor/swipe-right.json \\
+                Scenarios/network/first-move-after-a-minute-idle.json > '\(output).log' 2>&1 & P=$!
+            n=0; while ! grep -q '\\[1/2\\] PASSED' '\(output).log' 2>/dev/null && [ $n -lt 1500 ]; do sleep 0.2; n=$((n+1)); done
+            sleep 12; kill -INT $P; s=$(date +%s); wait $P; echo "status=$? after=$(( $(date +%s) - s )) s"
+            cat '\(output).log'
+            """
+        let run = try await RigLock.exclusive { try hilUnlocked("/bin/sh", ["-c", script]) }
+        let text = run.output + run.errors
+        #expect(text.contains("status=130"), "\(text.suffix(3000))")
+        #expect(text.contains("did not end within 30 s, so the guest was stopped"), "\(text.suffix(3000))")
+        #expect(text.contains("results copied to \(output)"), "\(text.suffix(3000))")
+        let results = (try? String(contentsOfFile: output + "/results.json", encoding: .utf8)) ?? ""
+        #expect(results.contains("swipe right moves the cursor right"), "results.json: \(results.prefix(2000))\n\(text.suffix(2000))")
+        #expect(!results.contains("after a minute with no gesture"), "\(results.prefix(2000))")
     }
 }

@@ -52,6 +52,9 @@ public final class VMRunner: Sendable {
         self.timeout = timeout
     }
 
+    /// The share folder of the guest started last (`console.log`, `logs/`, the job's `results/`), once `run` made it.
+    public var shareDirectory: String? { state.withLock { $0.share } }
+
     /// Asks the run to stop. The first time, a running job is asked to stop in the guest (`run` returns its result
     /// with `interrupted` set when it ends within `interruptGrace`); a second time, or before the guest is ready,
     /// QEMU is terminated and `run` throws `RigError.interrupted`. Safe from any thread.
@@ -161,7 +164,10 @@ public final class VMRunner: Sendable {
         let keep = { (reason: String) -> String in "\(reason)\nlast console lines:\n\(tail)\nfull console log: \(consoleLog)" }
         switch stopReason {
         case .interrupted where !ended:
-            throw RigError(.interrupted, "interrupted; the guest was stopped", hint: "guest logs kept in \(share)")
+            let outlived = state.withLock { $0.asked && $0.interrupts == 1 }
+            throw RigError(.interrupted, outlived
+                ? "interrupted; the command in the guest did not end within \(Self.interruptGrace.components.seconds) s, so the guest was stopped"
+                : "interrupted; the guest was stopped", hint: "guest logs kept in \(share)")
         case .notReady:
             throw RigError(
                 .notReady,

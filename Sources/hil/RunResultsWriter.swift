@@ -1,0 +1,32 @@
+import Foundation
+import Report
+import Runner
+import ScenarioDriver
+
+/// Writes a run's results.json and junit.xml into the output folder: at the end of the run, and at once when the run
+/// is interrupted. After an interrupt the results are final (a scenario under way is not kept), and writing them then
+/// keeps them even when the run is stopped before it ends: the vm rig gives an interrupted job 30 s, and a scenario in
+/// a long wait step does not end sooner.
+struct RunResultsWriter: Sendable {
+    var environment: RunEnvironment
+    var startedAt: Date
+    var start: ContinuousClock.Instant
+    var shard: (index: Int, count: Int)?
+    var folder: String
+
+    /// Milliseconds since the run started.
+    var wallMs: Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+    }
+
+    /// Writes both files; returns the wall time written.
+    @discardableResult
+    func write(_ results: [ScenarioResult]) throws -> Double {
+        let wallMs = wallMs
+        try RunReport.json(results, environment: environment, startedAt: startedAt, wallMs: wallMs, shard: shard)
+            .write(toFile: folder + "/results.json", atomically: true, encoding: .utf8)
+        try RunReport.junit(results).write(toFile: folder + "/junit.xml", atomically: true, encoding: .utf8)
+        return wallMs
+    }
+}
