@@ -197,7 +197,7 @@ public struct ScenarioRunner: Sendable {
         phases.record("checks done")
         // The computer stops while the link goes down: neither waits for the other.
         if let computer { noteEarlyExit(computer, result: &result) }
-        let stopping = Task { _ = await computer?.stop() }
+        async let computerStopped = computer?.stop()
         let ble = phone as? BLEPhoneLink
         var linkDown = true
         if let ble {
@@ -205,7 +205,7 @@ public struct ScenarioRunner: Sendable {
         } else if let phone = phone as? TCPPhoneLink {
             phone.close()
         }
-        await stopping.value
+        _ = await computerStopped
         if let computer {
             phases.record("peripheral stopped")
             addReceipts(computer, drive: drive, scenario: scenario, options: options, result: &result)
