@@ -110,7 +110,7 @@ let package = Package(
             name: "hil",
             dependencies: [
                 "RemoteTouchProtocol", "CommandMapping", "GestureScript", "Rig", "Peripheral", "DBus", "Scenario", "ScenarioDriver", "Runner",
-                "Report", "LatencyStats", "Recording", "InputCodes", "StrictJSON", "Lab",
+                "Report", "LatencyStats", "Recording", "InputCodes", "StrictJSON", "Lab", "GestureModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,4 +1,5 @@
 import Foundation
+import GestureModel
 import Report
 import Runner
 import ScenarioDriver
@@ -15,10 +16,7 @@ struct RunResultsWriter: Sendable {
     var folder: String
 
     /// Milliseconds since the run started.
-    var wallMs: Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-    }
+    var wallMs: Double { (ContinuousClock.now - start).milliseconds }
 
     /// Writes both files; returns the wall time written.
     @discardableResult
