@@ -10,7 +10,8 @@ import Foundation
 /// ghost (HCI trace: Connection Complete on the phone's controller only), and the phone's link is stuck
 /// "connected" to nothing. A real radio that goes off falls silent at once; so, before powering the adapter
 /// off, the rig turns its advertising off with a raw HCI command (LE Set Advertising Enable 0x00), as the radio
-/// going away would. Needs CAP_NET_RAW (the vm and virtual rigs run as root).
+/// going away would. The kernel can still turn it on again before the power-off; `AdvertisingWatch` catches
+/// that. Needs CAP_NET_RAW (the vm and virtual rigs run as root).
 public enum EmulatedRadio {
     /// Sends LE Set Advertising Enable (off) to `adapter` ("hci0"); returns why it could not, or nil.
     public static func silenceAdvertising(_ adapter: String) -> String? {

@@ -14,10 +14,11 @@ extension BLEPhoneLink {
         let remote = try connected()
         let adapter = side == .computer ? settings.peripheralAdapter : central.adapter
         var silenceNote = ""
-        if settings.emulatedControllers, let problem = EmulatedRadio.silenceAdvertising(adapter) {
-            silenceNote = "; rig: could not silence \(adapter)'s emulated advertiser first (\(problem)): a phone may connect to a ghost"
+        if settings.emulatedControllers {
+            silenceNote = try await powerOffSilenced(adapter)
+        } else {
+            try await central.setPowered(adapter, false)
         }
-        try await central.setPowered(adapter, false)
         let central = central
         let restore = Task { () -> (MonotonicTime, String) in
             try? await Task.sleep(for: outage)
@@ -32,6 +33,39 @@ extension BLEPhoneLink {
         try await waitUntilDisconnected(remote, what: "the link drop")
         let whose = side == .computer ? "the computer's" : "the phone's"
         return RestoringOutage(description: "\(whose) adapter \(adapter) off", restore: restore)
+    }
+
+    /// Powers an emulated controller's adapter off with its advertising silenced first, and checks on the HCI
+    /// monitor channel that the kernel did not turn it on again before the power-off (see `AdvertisingWatch`);
+    /// if it did, powers the adapter on (the HCI Reset stops the controller) and off again, up to 3 times. Returns
+    /// the rig's note for the step, "" when the first power-off was clean.
+    private func powerOffSilenced(_ adapter: String) async throws -> String {
+        var notes: [String] = []
+        var cycles = 0
+        while true {
+            let watch: AdvertisingWatch?
+            do { watch = try AdvertisingWatch(adapter: adapter) } catch {
+                watch = nil
+                notes.append("cannot watch \(adapter)'s advertising: \(error)")
+            }
+            if let problem = EmulatedRadio.silenceAdvertising(adapter) {
+                notes.append("could not silence \(adapter)'s emulated advertiser first (\(problem)): a phone may connect to a ghost")
+            }
+            try await central.setPowered(adapter, false)
+            guard watch?.leftAdvertising() == true else {
+                if cycles > 0 {
+                    notes.append("the kernel turned \(adapter)'s advertising on again before it went off, so the rig powered it on and off again (\(cycles) time(s))")
+                }
+                break
+            }
+            guard cycles < 3 else {
+                notes.append("\(adapter)'s emulated controller was still advertising when it went off, \(cycles) power cycles later: a phone may connect to a ghost")
+                break
+            }
+            cycles += 1
+            _ = try await Self.powerOn(adapter, central)
+        }
+        return notes.map { "; rig: \($0)" }.joined()
     }
 
     /// bluetoothd stops and starts again. The computer must notice, let go of what it holds, register its

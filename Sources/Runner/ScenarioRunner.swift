@@ -278,8 +278,9 @@ public struct ScenarioRunner: Sendable {
         do {
             try await central.setPowered(context.centralAdapter, false)
             try await central.waitUntilPowered(context.centralAdapter, false)
-            let forgotten = try await central.forgetAllDevices()
+            // BlueZ removes devices only on a powered adapter (RemoveDevice answers NotReady otherwise).
             _ = try await BLEPhoneLink.powerOn(context.centralAdapter, central)
+            let forgotten = try await central.forgetAllDevices()
             result.message += "rig: after the error the phone's adapter \(context.centralAdapter) was powered off and on and \(forgotten) device(s) forgotten, for the next scenario\n"
         } catch {
             _ = try? await BLEPhoneLink.powerOn(context.centralAdapter, central)

@@ -92,12 +92,14 @@ extension ScenarioDriver {
         policy.linkLost(at: clock.now() - start)
         var attempts = 0
         var tries: [String] = []
+        var lastFailure: String?
         while let next = policy.nextAttemptAt {
             let wait = policy.currentWait
             try await clock.sleep(until: start + next)
             attempts += 1
             tries.append(Self.format((clock.now() - start).milliseconds))
-            if await phone.reconnect(timeout: min(wait, .seconds(10))) == nil {
+            lastFailure = await phone.reconnect(timeout: min(wait, .seconds(10)))
+            if lastFailure == nil {
                 policy.connected()
             } else {
                 policy.attemptFailed(at: clock.now() - start)
@@ -107,7 +109,8 @@ extension ScenarioDriver {
         let ended = clock.now()
         let elapsedMs = (ended - start).milliseconds
         let (radioBack, note) = await down.restored()
-        let back = policy.state == .connected ? ", \(Self.format((ended - radioBack).milliseconds)) ms after the link came back" : ""
+        let back = policy.state == .connected ? ", \(Self.format((ended - radioBack).milliseconds)) ms after the link came back"
+            : lastFailure.map { "; the last try failed: \($0)" } ?? ""
         let every = policy.doubling
             ? "backing off from \(Self.format(interval.milliseconds)) ms (tries at \(tries.joined(separator: ", ")) ms)"
             : "every \(Self.format(interval.milliseconds)) ms"

@@ -62,6 +62,8 @@ struct ScenarioDriverTests {
         #expect(run.link.reconnectTries == 10)
         #expect(run.steps.map(\.outcome) == [.passed, .passed], "\(run.steps.map(\.message))")
         #expect(run.steps[0].message.contains("10 tries every 100.0 ms, phone shows disconnected"), "\(run.steps[0].message)")
+        // The last try's reason comes with the verdict: the evidence when a rig's reconnect goes wrong.
+        #expect(run.steps[0].message.contains("; the last try failed: no answer (try 10)"), "\(run.steps[0].message)")
         #expect(run.steps[1].message.contains("command(s) not sent: the link was down"), "\(run.steps[1].message)")
         // Expecting it to reconnect fails, and says why.
         let wrong = try await Self.run(#"""
