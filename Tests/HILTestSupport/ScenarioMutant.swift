@@ -7,6 +7,11 @@ public struct ScenarioMutant: Sendable {
     public var text: String
     /// What was changed, for messages: `steps[0].expect.keys[0]: KEY_LEFT 1 → KEY_A 1`.
     public var change: String
+    /// The change is to the evdev events a step expects (a key, a motion axis, "nothing arrives"): the verifier
+    /// judges it from the events alone, so the offline replay (ScenarioTests) can reject the twin, and a shipped
+    /// scenario that passed on a rig implies its twin fails there (the twin asks for events its original excludes).
+    /// The other changes (pairing state, counts, the phone's state, a refusal) are judged only on a rig.
+    public var judgedByEvents: Bool
 
     /// The twin of the scenario in `text`: the first step expectation that can be turned wrong is, in this order
     /// of preference within the step: its first key event (another key), its first motion axis (a total beyond
@@ -19,6 +24,7 @@ public struct ScenarioMutant: Sendable {
               var steps = top["steps"] as? [[String: Any]]
         else { return nil }
         var change: String?
+        var judgedByEvents = true
         for index in steps.indices {
             guard var expect = steps[index]["expect"] as? [String: Any] else { continue }
             let at = "steps[\(index)].expect"
@@ -49,20 +55,24 @@ public struct ScenarioMutant: Sendable {
                 expect = ["keys": ["BTN_LEFT 1", "BTN_LEFT 0"], "withinMs": within]
                 change = "\(at): nothing arrives → a click arrives"
             } else if let state = expect["pairing"] as? String {
+                judgedByEvents = false
                 expect["pairing"] = state == "paired" ? "lockedOut" : "paired"
                 expect.removeValue(forKey: "attemptsRemaining")
                 change = "\(at).pairing: \(state) → \(expect["pairing"]!)"
             } else if var received = expect["received"] as? [String: Any], let kind = received.keys.sorted().first,
                       let count = received[kind] as? Double
             {
+                judgedByEvents = false
                 received[kind] = Int(count) + 1
                 expect["received"] = received
                 change = "\(at).received.\(kind): \(Int(count)) → \(Int(count) + 1)"
             } else if var status = expect["status"] as? [String: Any], let atLeast = status["atLeast"] as? Double {
+                judgedByEvents = false
                 status["atLeast"] = Int(atLeast) + 50
                 expect["status"] = status
                 change = "\(at).status.atLeast: \(Int(atLeast)) → \(Int(atLeast) + 50)"
             } else if let phone = expect["phone"] as? String {
+                judgedByEvents = false
                 expect["phone"] = phone == "idle" ? "active" : "idle"
                 change = "\(at).phone: \(phone) → \(expect["phone"]!)"
             } else {
@@ -73,6 +83,7 @@ public struct ScenarioMutant: Sendable {
         }
         if change == nil, let texts = top["expectRefusal"] as? [String] {
             top["expectRefusal"] = texts + ["a text no computer prints: mutant"]
+            judgedByEvents = false
             change = "expectRefusal: + \"a text no computer prints: mutant\""
         }
         guard let change else { return nil }
@@ -81,6 +92,7 @@ public struct ScenarioMutant: Sendable {
         guard let mutated = try? JSONSerialization.data(withJSONObject: top, options: [.prettyPrinted, .sortedKeys]) else { return nil }
         self.text = String(decoding: mutated, as: UTF8.self)
         self.change = change
+        self.judgedByEvents = judgedByEvents
     }
 
     private static func describe(_ value: Any) -> String {
