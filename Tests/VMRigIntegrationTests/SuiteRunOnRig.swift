@@ -124,7 +124,7 @@ struct SuiteRunOnRig {
                 #expect(outcome == "failed", "the twin \(name) (\(prepared.changes[name] ?? "?")) \(outcome): \(scenario["message"] ?? "")")
             }
         }
-        // 18 of 53 today; the others have a single step, or fail at the step the segment closes with.
+        // 14 of the 21 twins today; the others have a single step, or fail at the step the segment closes with.
         let cut = twinResults.filter { scenario in
             ((scenario["steps"] as? [[String: Any]]) ?? []).contains { ($0["message"] as? String)?.contains("(--fail-fast)") == true }
         }.count
