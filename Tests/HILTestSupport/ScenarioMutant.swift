@@ -24,7 +24,7 @@ public struct ScenarioMutant: Sendable {
               var steps = top["steps"] as? [[String: Any]]
         else { return nil }
         var change: String?
-        var judgedByEvents = true
+        var judgedByEvents = false
         for index in steps.indices {
             guard var expect = steps[index]["expect"] as? [String: Any] else { continue }
             let at = "steps[\(index)].expect"
@@ -34,6 +34,7 @@ public struct ScenarioMutant: Sendable {
                 keys[0] = "\(other) \(parts.last ?? "1")"
                 expect["keys"] = keys
                 change = "\(at).keys[0]: \(first) → \(keys[0])"
+                judgedByEvents = true
             } else if var motion = expect["motion"] as? [String: Any], let axis = motion.keys.sorted().first {
                 let old = motion[axis]!
                 if let number = old as? Double {
@@ -50,29 +51,27 @@ public struct ScenarioMutant: Sendable {
                 }
                 expect["motion"] = motion
                 change = "\(at).motion.\(axis): \(Self.describe(old)) → \(Self.describe(motion[axis]!))"
+                judgedByEvents = true
             } else if expect["absent"] != nil {
                 let within = (expect["forMs"] as? Double).map { max($0, 300) } ?? 600
                 expect = ["keys": ["BTN_LEFT 1", "BTN_LEFT 0"], "withinMs": within]
                 change = "\(at): nothing arrives → a click arrives"
+                judgedByEvents = true
             } else if let state = expect["pairing"] as? String {
-                judgedByEvents = false
                 expect["pairing"] = state == "paired" ? "lockedOut" : "paired"
                 expect.removeValue(forKey: "attemptsRemaining")
                 change = "\(at).pairing: \(state) → \(expect["pairing"]!)"
             } else if var received = expect["received"] as? [String: Any], let kind = received.keys.sorted().first,
                       let count = received[kind] as? Double
             {
-                judgedByEvents = false
                 received[kind] = Int(count) + 1
                 expect["received"] = received
                 change = "\(at).received.\(kind): \(Int(count)) → \(Int(count) + 1)"
             } else if var status = expect["status"] as? [String: Any], let atLeast = status["atLeast"] as? Double {
-                judgedByEvents = false
                 status["atLeast"] = Int(atLeast) + 50
                 expect["status"] = status
                 change = "\(at).status.atLeast: \(Int(atLeast)) → \(Int(atLeast) + 50)"
             } else if let phone = expect["phone"] as? String {
-                judgedByEvents = false
                 expect["phone"] = phone == "idle" ? "active" : "idle"
                 change = "\(at).phone: \(phone) → \(expect["phone"]!)"
             } else {
@@ -83,7 +82,6 @@ public struct ScenarioMutant: Sendable {
         }
         if change == nil, let texts = top["expectRefusal"] as? [String] {
             top["expectRefusal"] = texts + ["a text no computer prints: mutant"]
-            judgedByEvents = false
             change = "expectRefusal: + \"a text no computer prints: mutant\""
         }
         guard let change else { return nil }
