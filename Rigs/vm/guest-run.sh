@@ -21,7 +21,7 @@
 #                   avahi-daemons may still be probing their host names: see
 #                   net_start). Processes the job leaves behind are not waited
 #                   for: the VM powers off when job.sh exits.
-#        interrupt  created by the host to stop the job (a first Ctrl-C): the job gets SIGTERM
+#        interrupt  made by the host to stop the job (Ctrl-C, timeout): the job gets SIGTERM
 #   out: exit-code  the job's exit status, or 125 if the rig never became ready
 #        rig-error  one line: why the rig failed (only then)
 #        logs/      btvirt.log, bluetoothd.log, dbus.log, dmesg.log, net.log (the two
@@ -194,9 +194,9 @@ set +e
 env -i PATH="$PATH" HOME=/root LANG=C.UTF-8 TERM=dumb HIL_RIG=vm HIL_SHARE="$SHARE" $net_vars \
     sh "$SHARE/job.sh" </dev/null >/dev/console 2>&1 &
 job_pid=$!
-# The host asks the job to stop (a first Ctrl-C) by creating $SHARE/interrupt: the job gets SIGTERM (a background job
-# of a non-interactive shell ignores SIGINT), ends as on Ctrl-C (a hil run writes its results so far), and the guest
-# powers off as after any job.
+# The host asks the job to stop (a first Ctrl-C, or the timeout) by creating $SHARE/interrupt: the job gets SIGTERM
+# (a background job of a non-interactive shell ignores SIGINT), ends as on Ctrl-C (a hil run writes its results so
+# far), and the guest powers off as after any job.
 (
     while [ ! -e "$SHARE/interrupt" ]; do sleep 1; done
     echo "HIL-INTERRUPT $(uptime_s)"

@@ -107,9 +107,9 @@ public final class RigJobRunner: Sendable {
         let result: VMRunner.Result
         do {
             result = try runner.run(job, keepShare: options.keep || options.resultsDestination != nil, bare: options.bare, console: console)
-        } catch where error.code == .interrupted {
-            // The guest was stopped (a second interrupt, or the job outlived the grace): what the job wrote so far
-            // (an interrupted hil run writes its results at once) is still in the share.
+        } catch where error.code == .interrupted || error.code == .timeout {
+            // The guest was stopped (a second interrupt, the timeout, or the job outlived the grace it was given):
+            // what the job wrote so far (a hil run asked to stop writes its results at once) is still in the share.
             if let share = runner.shareDirectory { copyResults(from: share) }
             throw error
         }

@@ -301,4 +301,21 @@ struct RunInterruptOnRig {
         #expect(results.contains("swipe right moves the cursor right"), "results.json: \(results.prefix(2000))\n\(text.suffix(2000))")
         #expect(!results.contains("after a minute with no gesture"), "\(results.prefix(2000))")
     }
+
+    @Test("a run over its --timeout is asked to stop like a first Ctrl-C: the results so far come back, exit 124")
+    func timeoutKeepsResults() async throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("hil-timeout-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        // 9 scenarios of about 6 s each after a boot of 10-14 s: the first is done by 35 s and the folder is not.
+        let run = try await hil(["run", "--timeout", "35", "--output", output, "Scenarios/cursor"])
+        let text = run.output + run.errors
+        #expect(run.status == 124, "\(text.suffix(3000))")
+        #expect(run.errors.contains("took longer than 35"), "\(text.suffix(3000))")
+        #expect(run.errors.contains("the command in the guest was asked to stop and ended, so what it wrote is kept"), "\(text.suffix(3000))")
+        #expect(text.contains("scenario run(s) not done"), "\(text.suffix(3000))")
+        #expect(run.errors.contains("results copied to \(output)"), "\(text.suffix(3000))")
+        let results = (try? String(contentsOfFile: output + "/results.json", encoding: .utf8)) ?? ""
+        #expect(results.contains(#""outcome" : "passed""#), "results.json: \(results.prefix(2000))\n\(text.suffix(2000))")
+        #expect(FileManager.default.fileExists(atPath: output + "/junit.xml"))
+    }
 }

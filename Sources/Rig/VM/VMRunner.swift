@@ -8,7 +8,8 @@ import Synchronization
 /// QEMU is stopped on timeout, on a guest that never gets ready, and on `interrupt()` (Ctrl-C), so no
 /// stray guest outlives the run. A first interrupt of a running job asks the guest to stop the job (SIGTERM in the
 /// guest, through the share's `interrupt` file) and gives it `interruptGrace` to end and power off, so what the job
-/// wrote (a `hil run`'s results so far) is kept; a second interrupt, or the grace running out, stops QEMU.
+/// wrote (a `hil run`'s results so far) is kept; a second interrupt, or the grace running out, stops QEMU. A job
+/// that outlives the timeout is asked the same way, with the same grace, before QEMU is stopped.
 public final class VMRunner: Sendable {
     public struct Result: Sendable {
         /// The job's exit status in the guest.
@@ -39,9 +40,11 @@ public final class VMRunner: Sendable {
         var watcher: ConsoleWatcher?
         /// The job was asked to stop (the share's `interrupt` file made).
         var asked = false
+        /// When the job was asked to stop because the run outlived `timeout`.
+        var timeoutAskedAt: ContinuousClock.Instant?
     }
 
-    /// How long a job asked to stop (a first interrupt) may take to end before QEMU is stopped.
+    /// How long a job asked to stop (a first interrupt, or the timeout) may take to end before QEMU is stopped.
     public static let interruptGrace: Duration = .seconds(30)
 
     public init(rig: RigDefinition, image: VMImage, qemu: String, timeout: Duration) {
@@ -65,10 +68,11 @@ public final class VMRunner: Sendable {
             state.interrupts += 1
             if state.interruptedAt == nil { state.interruptedAt = .now }
             // Set before the file is made, so that watch() never takes a first interrupt for one that stops QEMU.
-            state.asked = state.interrupts == 1 && state.share != nil && state.watcher?.readyAt != nil
+            // A job already asked to stop by the timeout is not asked again: Ctrl-C then stops QEMU at once.
+            state.asked = state.interrupts == 1 && state.timeoutAskedAt == nil && state.share != nil && state.watcher?.readyAt != nil
             return (state.pid, state.share, state.asked)
         }
-        if ask, let share, FileManager.default.createFile(atPath: (share as NSString).appendingPathComponent("interrupt"), contents: nil) {
+        if ask, let share, Self.askJobToStop(share: share) {
             return true
         }
         state.withLock { $0.asked = false }
@@ -76,31 +80,45 @@ public final class VMRunner: Sendable {
         return false
     }
 
+    /// Makes the share's `interrupt` file, on which the guest gives the job SIGTERM.
+    private static func askJobToStop(share: String) -> Bool {
+        FileManager.default.createFile(atPath: (share as NSString).appendingPathComponent("interrupt"), contents: nil)
+    }
+
     /// How QEMU is stopped on timeout, a guest that never gets ready, or Ctrl-C.
     public static let stopSteps: [TeardownStep] = [.signal(SIGTERM), .wait(.seconds(5)), .kill]
 
     /// Waits for QEMU to exit, stopping it (`stopSteps`) at the readiness deadline, the overall deadline, or an
     /// interruption: at once before the guest is ready or on a second interrupt, else after `interruptGrace` if the
-    /// job has not ended by then. `ended`: QEMU exited by itself (after an interrupt: the job ended within the grace).
+    /// job has not ended by then. The timeout asks a running job to stop in the same way, with the same grace.
+    /// `ended`: QEMU exited by itself (after an interrupt or the timeout: the job ended within the grace).
     private func watch(_ process: ChildProcess, watcher: ConsoleWatcher, readyTimeout: Duration,
                        start: ContinuousClock.Instant) -> (reason: RigError.Code?, status: Int32, ended: Bool)
     {
         let clock = ContinuousClock()
         while true {
+            let timeoutAskedAt = state.withLock { $0.timeoutAskedAt }
             let deadline = watcher.readyAt == nil ? min(start + readyTimeout, start + timeout) : start + timeout
             // Short slices: a first interrupt does not signal QEMU, so nothing else would end the wait.
-            let ended = process.wait(timeout: min(max(.zero, deadline - clock.now), .milliseconds(200)))
+            let slice = timeoutAskedAt == nil ? min(max(.zero, deadline - clock.now), .milliseconds(200)) : .milliseconds(200)
+            let ended = process.wait(timeout: slice)
             let elapsed = clock.now - start
             let (interrupts, interruptedAt, asked) = state.withLock { ($0.interrupts, $0.interruptedAt, $0.asked) }
             var reason: RigError.Code?
             if let ended {
-                return (interrupts > 0 ? .interrupted : nil, ended.status, true)
+                return (interrupts > 0 ? .interrupted : timeoutAskedAt != nil ? .timeout : nil, ended.status, true)
             } else if let interruptedAt {
                 guard !asked || interrupts > 1 || clock.now - interruptedAt > Self.interruptGrace else { continue }
                 reason = .interrupted
             } else if watcher.readyAt == nil && elapsed > readyTimeout {
                 reason = .notReady
             } else if elapsed > timeout {
+                if let timeoutAskedAt {
+                    guard clock.now - timeoutAskedAt > Self.interruptGrace else { continue }
+                } else if watcher.readyAt != nil, let share = state.withLock({ $0.share }), Self.askJobToStop(share: share) {
+                    state.withLock { $0.timeoutAskedAt = clock.now }
+                    continue
+                }
                 reason = .timeout
             }
             if let reason { return (reason, process.teardownBlocking(Self.stopSteps).status, false) }
@@ -174,7 +192,12 @@ public final class VMRunner: Sendable {
                 keep("the guest did not get both adapters ready within \(machine.readyTimeoutSeconds) s (machine.readyTimeoutSeconds in \(rig.name).json)"),
                 hint: "guest logs (bluetoothd, btvirt, dmesg) in \(share)/logs when it got that far")
         case .timeout:
-            throw RigError(.timeout, keep("the run took longer than \(timeout) and was stopped"), hint: "raise --timeout")
+            let grace = Self.interruptGrace.components.seconds
+            let how = ended ? "; the command in the guest was asked to stop and ended, so what it wrote is kept"
+                : state.withLock({ $0.timeoutAskedAt != nil })
+                ? "; the command in the guest did not end within \(grace) s of being asked to stop, so the guest was stopped"
+                : " and was stopped"
+            throw RigError(.timeout, keep("the run took longer than \(timeout)\(how)"), hint: "raise --timeout; guest logs kept in \(share)")
         default:
             break
         }
