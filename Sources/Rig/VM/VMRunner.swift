@@ -99,9 +99,10 @@ public final class VMRunner: Sendable {
         while true {
             let timeoutAskedAt = state.withLock { $0.timeoutAskedAt }
             let deadline = watcher.readyAt == nil ? min(start + readyTimeout, start + timeout) : start + timeout
-            // Short slices: a first interrupt does not signal QEMU, so nothing else would end the wait.
-            let slice = timeoutAskedAt == nil ? min(max(.zero, deadline - clock.now), .milliseconds(200)) : .milliseconds(200)
-            let ended = process.wait(timeout: slice)
+            // Short slices: a first interrupt does not signal QEMU, so nothing else would end the wait. A deadline
+            // already past means a grace is running (the timeout's, or an interrupt's that outlasts the timeout).
+            let remaining = deadline - clock.now
+            let ended = process.wait(timeout: remaining > .zero ? min(remaining, .milliseconds(200)) : .milliseconds(200))
             let elapsed = clock.now - start
             let (interrupts, interruptedAt, asked) = state.withLock { ($0.interrupts, $0.interruptedAt, $0.asked) }
             var reason: RigError.Code?
