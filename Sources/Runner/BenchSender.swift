@@ -69,7 +69,7 @@ struct BenchSender: Sendable {
         }
         let paired = try await phone.enterCode(code)
         guard paired.status.state == .paired else { throw RunnerError("the tcp session did not pair: \(paired.refusal ?? "\(paired.status)")") }
-        try await phone.send(Command.modeChange(mode: .basicMouse).encoded(), confirmed: true, what: "modeChange")
+        _ = try await phone.send(Command.modeChange(mode: .basicMouse).encoded(), confirmed: true, what: "modeChange")
         return phone
     }
 

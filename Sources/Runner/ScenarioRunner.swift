@@ -260,20 +260,8 @@ public struct ScenarioRunner: Sendable {
     /// forgets every device it knew.
     private func restoreAdapters(_ phone: BLEPhoneLink, linkDown: Bool, result: inout ScenarioResult, phases: PhaseLog) async {
         let central = phone.central
-        var adapterOn = true
-        if phone.remote != nil {
-            do {
-                let tries = try await BLEPhoneLink.powerOn(context.peripheralAdapter, central)
-                if tries > 1 {
-                    result.message += "rig: \(context.peripheralAdapter) powered on at try \(tries) after the scenario (the emulated controller timed out a command; dmesg has it)\n"
-                }
-            } catch {
-                adapterOn = false
-                if result.outcome == .passed { result.outcome = .error }
-                result.message += "rig: the computer's adapter did not power on again after the scenario: \(error)\n"
-            }
-            phases.record("computer's adapter on")
-        }
+        let adapterOn = await powerOnComputersAdapter(central, result: &result)
+        phases.record("computer's adapter on")
         guard result.outcome == .error || !linkDown || !adapterOn else { return }
         do {
             try await central.setPowered(context.centralAdapter, false)
@@ -283,10 +271,32 @@ public struct ScenarioRunner: Sendable {
             let forgotten = try await central.forgetAllDevices()
             result.message += "rig: after the error the phone's adapter \(context.centralAdapter) was powered off and on and \(forgotten) device(s) forgotten, for the next scenario\n"
         } catch {
-            _ = try? await BLEPhoneLink.powerOn(context.centralAdapter, central)
             result.message += "rig: resetting the phone's adapter after the error failed, the next scenario may be affected: \(error)\n"
+            do {
+                _ = try await BLEPhoneLink.powerOn(context.centralAdapter, central)
+            } catch {
+                result.rigBroken = result.rigBroken ?? "the phone's adapter \(context.centralAdapter) no longer powers on (\(error))"
+            }
         }
         phases.record("phone reset after the error")
+    }
+
+    /// Powers the computer's adapter on for the next scenario, also when the phone never connected: a computer that
+    /// could not power it on is found here too. One that no longer powers on breaks the rig (`rigBroken`): the run
+    /// stops instead of failing every later scenario. Returns whether it is on.
+    private func powerOnComputersAdapter(_ central: BlueZCentral, result: inout ScenarioResult) async -> Bool {
+        do {
+            let tries = try await BLEPhoneLink.powerOn(context.peripheralAdapter, central)
+            if tries > 1 {
+                result.message += "rig: \(context.peripheralAdapter) powered on at try \(tries) after the scenario (the emulated controller timed out a command; dmesg has it)\n"
+            }
+            return true
+        } catch {
+            if result.outcome == .passed { result.outcome = .error }
+            result.message += "rig: the computer's adapter did not power on again after the scenario: \(error)\n"
+            result.rigBroken = "the computer's adapter \(context.peripheralAdapter) no longer powers on (\(error))"
+            return false
+        }
     }
 
     /// R10: the computer started without permission to open uinput must refuse to start, saying why, and

@@ -64,6 +64,9 @@ public struct ScenarioResult: Sendable, Hashable {
     public var transport: String?
     /// When each phase of the scenario ended, in ms from its start: where a run's wall time goes.
     public var phases: [Phase] = []
+    /// Set when the rig can no longer run scenarios after this one (an adapter that will not power on again), with
+    /// why: every later scenario could only error, so `hil run` stops there. Its message says it as well.
+    public var rigBroken: String?
 
     public struct Phase: Sendable, Hashable {
         public var name: String

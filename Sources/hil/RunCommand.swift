@@ -19,7 +19,9 @@ struct RunCommand: AsyncParsableCommand {
             time on the central adapter, and the uinput device's frames judged step by step.
             Results in --output: results.json (docs/results-format.md), junit.xml, report.html and summary.md
             (docs/report.md), and each scenario's logs. --list shows the requirement coverage instead of running.
-            Exit status 0 only when every scenario passed.
+            Exit status 0 only when every scenario passed; 1 when one did not; 125 when the rig broke during the run
+            (an adapter that no longer powers on: the run stops there, as every later scenario could only error,
+            and keeps its results); 130 when interrupted; 124 when over --timeout (vm rig).
             """
     )
 
@@ -142,15 +144,16 @@ struct RunCommand: AsyncParsableCommand {
         let writer = RunResultsWriter(
             environment: environment(rig: rigName, context, lanes: lanes.count), startedAt: Date(), start: .now,
             shard: shard.map { (index: $0.index, count: $0.count) }, folder: work)
-        let collected = Mutex<[(number: Int, result: ScenarioResult)]>([])
-        // Ctrl-C: stop the peripheral under test, keep what was judged (written at once, then again at the end),
-        // exit 130.
-        let interrupted = InterruptFlag()
+        // Written as the run goes (LiveResults), at once on Ctrl-C, and at the end.
+        let live = LiveResults(write: { try writer.write($0) }, report: { printError("hil run: the results so far could not be written (the run goes on): \($0)") })
+        // Ctrl-C: stop the peripheral under test, keep what was judged (written at once), exit 130. A rig that
+        // broke (an adapter that no longer powers on) stops the run too: every later scenario could only error.
+        let stopping = RunStop()
         let interrupts = InterruptForwarder {
-            guard interrupted.setFirst() else { return }
+            guard stopping.interrupt() else { return }
             PeripheralUnderTest.interruptAll()
             do {
-                try writer.write(collected.withLock { $0 }.sorted { $0.number < $1.number }.map(\.result))
+                try live.writeNow()
             } catch {
                 printError("hil run: the results so far could not be written: \(error)")
             }
@@ -158,29 +161,32 @@ struct RunCommand: AsyncParsableCommand {
         defer { interrupts.cancel() }
         let plan = RunPlan(scenarios, repeats: repeats, choice: TransportChoice.plan(transport))
         let total = plan.perRepeat * repeats
-        let items = plan.items
         for (number, result) in plan.notApplicable {
-            collected.withLock { $0.append((number, result)) }
+            live.add(result, number: number)
             print("[\((number - 1) % plan.perRepeat + 1)/\(plan.perRepeat)] NOT APPLICABLE \(result.name): \(result.message)")
         }
         let (count, repeats) = (plan.perRepeat, repeats)
-        // A computer started ahead for a scenario that will not run now (interrupted) is stopped by the pool.
-        await pool.run(items, stop: { interrupted.isSet }) { item, finished in
+        // A computer started ahead for a scenario that will not run now (interrupted, rig broken) is stopped by the pool.
+        await pool.run(plan.items, stop: { stopping.isStopping }) { item, finished in
             var result = finished
             result.repetition = item.repetition
             let label = repeats > 1 ? "[repeat \(item.repetition)/\(repeats), \(item.index + 1)/\(count)]" : "[\(item.index + 1)/\(count)]"
-            if interrupted.isSet {
+            if stopping.wasInterrupted {
                 print("\(label) INTERRUPTED \(item.scenario.name)")
             } else {
-                collected.withLock { $0.append((item.number, result)) }
+                live.add(result, number: item.number)
                 Self.printOutcome(result, label: label)
+                if let broken = stopping.note(result) {
+                    printError("hil run: the rig broke: \(broken); stopping the run, as every later scenario could only error")
+                }
             }
             // Live progress also when standard output is a file or a pipe (a CI log): flush every stream.
             fflush(nil)
         }
-        // In the order of the scenario list, whichever lane ran them.
-        let results = collected.withLock { $0 }.sorted { $0.number < $1.number }.map(\.result)
-        let wallMs = try writer.write(results)
+        let results = live.results
+        // After an interrupt the file already holds every result (written at once), unless that write failed.
+        try live.writeNow(final: true, unlessCurrent: stopping.wasInterrupted)
+        let wallMs = writer.wallMs
         var comparison: BaselineComparison?
         do {
             try ReportFiles.write(nextTo: work + "/results.json", baselineFile: baseline)
@@ -198,9 +204,13 @@ struct RunCommand: AsyncParsableCommand {
         print("\(passed) passed, \(failed) failed\(skipped > 0 ? ", \(skipped) not applicable" : "") in \(String(format: "%.1f", wallMs / 1000)) s")
         if let comparison { Self.printBaseline(comparison) }
         print("results: \(work)/results.json, \(work)/junit.xml, \(work)/\(ReportFiles.htmlName), \(work)/\(ReportFiles.markdownName)")
-        if interrupted.isSet {
+        if stopping.wasInterrupted {
             print("interrupted: \(total - results.count) scenario run(s) not done")
             throw ExitCode(130)
+        }
+        if let broken = stopping.rigFailure {
+            printError(Self.rigBrokenMessage(broken, notDone: total - results.count, results: work))
+            throw ExitCode(125)
         }
         if failed > 0 { throw ExitCode.failure }
     }
@@ -223,6 +233,17 @@ struct RunCommand: AsyncParsableCommand {
               let seconds = text.split(separator: " ").first.flatMap({ Double($0) })
         else { return nil }
         return seconds * 1000
+    }
+
+    /// Why the run stopped early when its rig broke, and what to do about it.
+    static func rigBrokenMessage(_ broken: String, notDone: Int, results: String) -> String {
+        """
+        hil run: stopped because the rig broke: \(broken). \(notDone) scenario run(s) not done; the results so far \
+        are in \(results) (the scenario that broke it is an error there, with its message).
+          → the rig needs a restart: in the vm rig, run again (each run boots a fresh guest; the guest's dmesg and \
+        btvirt log are in rig-logs); on a box, `bluetoothctl show`, `rfkill list` and dmesg say why, and restarting \
+        bluetoothd or re-plugging the controller brings it back (exit status 125)
+        """
     }
 
     /// One scenario's line, and the details of one that did not pass.
