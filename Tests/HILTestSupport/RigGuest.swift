@@ -31,8 +31,8 @@ public enum RigGuest {
         URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
     }
 
-    /// Runs the suites matching `filter` of this test bundle inside a rig (`hil rig exec`), returning the exit
-    /// status and everything printed.
+    /// Runs the suites matching `filter` of this test bundle inside a rig (`hil rig exec`), one test at a time (they
+    /// share the rig's adapters), returning the exit status and everything printed.
     public static func run(filter: String, rig: String = "auto", timeout: Int = 600) async throws -> (status: Int32, output: String) {
         let binary = try hilBinary(), bundle = testBundle
         return try await RigLock.exclusive { try runUnlocked(binary, bundle, filter: filter, rig: rig, timeout: timeout) }
@@ -43,7 +43,7 @@ public enum RigGuest {
     {
         try runCapturing(binary, [
             "rig", "exec", "--rig", rig, "--timeout", String(timeout), "--",
-            bundle, "--testing-library", "swift-testing", "--filter", filter,
+            bundle, "--testing-library", "swift-testing", "--no-parallel", "--filter", filter,
         ], in: packageRoot)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// One rig at a time per test process: test suites run in parallel, and two or three TCG guests on a 2-core
 /// machine starve each other into timing failures that say nothing about the code.
@@ -12,15 +13,27 @@ public enum RigLock {
 
     /// Runs `body` holding the lock, on a new thread, and returns what it returned. `body` must not record test
     /// issues (`#expect`): it runs outside the test's task; return what it saw and check that in the caller.
+    /// Prints how long the test waited for the rig and then held it (`rig lock: …`), so a CI log shows where the rig
+    /// tests' time goes without the waits that overlap.
     public static func exclusive<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
+        let name = Test.current?.displayName ?? Test.current?.name ?? "?"
+        return try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {
+                let asked = ContinuousClock.now
                 lock.lock()
-                defer { lock.unlock() }
+                let got = ContinuousClock.now
+                defer {
+                    lock.unlock()
+                    print("rig lock: \"\(name)\" waited \(seconds(got - asked)) s, held \(seconds(.now - got)) s")
+                }
                 continuation.resume(with: Result { try body() })
             }
             thread.name = "rig-lock"
             thread.start()
         }
     }
+}
+
+private func seconds(_ duration: Duration) -> String {
+    String(format: "%.1f", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
 }

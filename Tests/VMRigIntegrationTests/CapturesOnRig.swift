@@ -7,7 +7,7 @@ import Testing
 /// from the HTML report; Debian's tshark decodes them down to the scenario's own payloads; the same swipe that passes
 /// leaves none. The suite's own run (SuiteRunOnRig) runs with --capture never: a timeline costs its tshark's start,
 /// about 3 s in the TCG guest, and that run has a failure for every shipped scenario.
-@Suite("hil run's captures, end to end: a failure's evidence, decoded by tshark", .serialized, .tags(.rig))
+@Suite("hil run's captures, end to end: a failure's evidence, decoded by tshark", .serialized, .tags(.rig), .inSharedGuest)
 struct CapturesOnRig {
     /// swipe-right with a total it cannot reach (150 for a 120 pt swipe), on three transports.
     static func failingSwipe() throws -> String {

@@ -2,22 +2,32 @@ import Foundation
 import HILTestSupport
 import Testing
 
-/// Every suite that runs inside the rig (enabled only there), run from the host in one guest: the vm boots once
-/// for all of them, the way BlueZ's test-runner and the kernel's HID selftests (vmtest.sh) do, instead of once per
-/// suite. Each suite's verdict is checked on its own, with the run's output when it did not pass; a rig that
-/// cannot come up fails here with the reason.
+/// Every suite that runs inside the rig (enabled only there: `.inSharedGuest`), run from the host in one guest: the
+/// vm boots once for all of them, the way BlueZ's test-runner and the kernel's HID selftests (vmtest.sh) do, instead
+/// of once per suite (about 20 s a boot). One after another (`--no-parallel`): they share the rig's adapters, and one
+/// of them blocks hci0 on purpose. Each suite's verdict is checked on its own, with the run's output when it did not
+/// pass; a rig that cannot come up fails here with the reason. A mixed suite's tests that boot a guest of their own
+/// (`.bootsItsOwnGuest`) run from the host.
 @Suite("The in-rig suites, in one guest", .serialized, .tags(.rig))
 struct InRigSuitesOnRig {
     /// The in-rig suites: their type (for the filter) and display name (for the verdict line).
     static let suites: [(type: String, name: String)] = [
         ("EvdevOnRig", "uinput to evdev in a real kernel (EvdevOnRig)"),
         ("PeripheralOnRig", "PeripheralOnRig"),
+        ("SuiteRunOnRig", "hil run, end to end: the shipped suite passes, every mutant fails"),
+        ("TCPTransportOnRig", "hil run --transport tcp, end to end"),
+        ("CapturesOnRig", "hil run's captures, end to end: a failure's evidence, decoded by tshark"),
+        ("RecordOnRig", "hil record: sessions recorded from the virtual phone replay and pass on each transport; mutated ones fail"),
+        ("BenchEndToEndOnRig", "hil bench, end to end"),
     ]
 
-    @Test("uinput to evdev in a real kernel, and the peripheral end to end on real BlueZ, in one guest boot")
+    /// All of them took about 1500 s in their own guests; the job gets a margin over that.
+    static let timeoutSeconds = 2700
+
+    @Test("uinput, the peripheral, the shipped suite, tcp, captures, recordings and the bench end to end, in one guest boot")
     func allInOneGuest() async throws {
         let filter = Self.suites.map { "\($0.type)/" }.joined(separator: "|")
-        let (status, output) = try await RigGuest.run(filter: filter)
+        let (status, output) = try await RigGuest.run(filter: filter, timeout: Self.timeoutSeconds)
         let (passed, summary) = testRunPassed(status, output)
         for suite in Self.suites {
             #expect(output.contains("Suite \"\(suite.name)\" passed"),

@@ -13,7 +13,7 @@ struct RecordOnRig {
     /// A swipe, a tap, a drag, a scroll and a shortcut, with idle time between them (five segments).
     static let session = RecordingSession.script
 
-    @Test("record on ble, hid, tcp and udp, replay: the recordings pass and their mutants fail")
+    @Test("record on ble, hid, tcp and udp, replay: the recordings pass and their mutants fail", .inSharedGuest)
     func recordAndReplay() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("hil-record-\(getpid())")
         defer { try? FileManager.default.removeItem(at: root) }
@@ -125,7 +125,7 @@ struct RecordOnRig {
         """#
     }
 
-    @Test("live: hil record serves a client over tcp in the vm guest until Ctrl-C; its recording replays and passes, its mutant fails")
+    @Test("live: hil record serves a client over tcp in the vm guest until Ctrl-C; its recording replays and passes, its mutant fails", .bootsItsOwnGuest)
     func live() async throws {
         let run = try await hil(["vm", "exec", "--", "bash", "-c", Self.liveScript(try hilBinary())])
         let text = run.output + run.errors

@@ -12,7 +12,7 @@ import Testing
 /// of each area, to check that the rig's verdict agrees with the offline one. The other event twins are rejected
 /// offline (ScenarioTests), and their originals passing here means the events excluded what they ask for. All 62
 /// twins took 405 s of the run; the 21 that run here take 138 s.
-@Suite("hil run, end to end: the shipped suite passes, every mutant fails", .serialized, .tags(.rig))
+@Suite("hil run, end to end: the shipped suite passes, every mutant fails", .serialized, .tags(.rig), .inSharedGuest)
 struct SuiteRunOnRig {
     private struct Prepared {
         var shipped: [String]

@@ -14,7 +14,7 @@ struct TCPTransportOnRig {
         "link/disconnect-and-reconnect.json", "gestures/drag-and-drop.json", "keyboard/shortcuts.json",
     ]
 
-    @Test("the scenarios pass over tcp, a BLE-only one is not applicable, and the mutants fail with their reasons")
+    @Test("the scenarios pass over tcp, a BLE-only one is not applicable, and the mutants fail with their reasons", .inSharedGuest)
     func tcpRun() async throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("hil-tcp-\(getpid())")
         defer { try? FileManager.default.removeItem(at: output) }
@@ -49,7 +49,7 @@ struct TCPTransportOnRig {
         #expect(!text.contains("FAILED 1000 malformed"), "\(text.suffix(3000))")
     }
 
-    @Test("the computer publishes again when its host's avahi-daemon restarts, and a phone finds it")
+    @Test("the computer publishes again when its host's avahi-daemon restarts, and a phone finds it", .bootsItsOwnGuest)
     func republish() async throws {
         let binary = try hilBinary()
         let script = #"""

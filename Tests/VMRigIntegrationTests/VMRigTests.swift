@@ -193,7 +193,7 @@ struct VMInterruptOnRig {
     }
 }
 
-@Suite("hil bench, end to end", .serialized, .tags(.rig))
+@Suite("hil bench, end to end", .serialized, .tags(.rig), .inSharedGuest)
 struct BenchEndToEndOnRig {
     @Test("both write paths, from our client and from the reference client, stream through the real link, side by side, with nothing lost at 100 Hz")
     func bothPaths() async throws {
