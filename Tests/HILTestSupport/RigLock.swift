@@ -25,6 +25,7 @@ public enum RigLock {
                 defer {
                     lock.unlock()
                     print("rig lock: \"\(name)\" waited \(seconds(got - asked)) s, held \(seconds(.now - got)) s")
+                    fflush(nil)
                 }
                 continuation.resume(with: Result { try body() })
             }
