@@ -12,6 +12,8 @@ struct TestConventionsTests {
         var name: String
         var tagged: Bool
         var needsRig: Bool
+        /// It, or one of its tests, runs only inside the shared guest (`.inSharedGuest`, or enabled only in a rig).
+        var runsInSharedGuest = false
     }
 
     /// Markers of a file whose suites need the rig: they boot a guest or run only inside one.
@@ -27,10 +29,15 @@ struct TestConventionsTests {
             let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
             let needsRig = file.hasPrefix("VMRigIntegrationTests/") || rigMarkers.contains { text.contains($0) }
             let range = NSRange(text.startIndex..., in: text)
-            for match in pattern.matches(in: text, range: range) {
+            let matches = pattern.matches(in: text, range: range)
+            for (index, match) in matches.enumerated() {
                 guard let arguments = Range(match.range(at: 1), in: text), let name = Range(match.range(at: 2), in: text) else { continue }
+                // The suite's body: up to the next suite in the file.
+                let end = index + 1 < matches.count ? matches[index + 1].range.location : range.length
+                let body = Range(NSRange(location: match.range.location, length: end - match.range.location), in: text).map { text[$0] } ?? ""
+                let shared = text[arguments].contains("enabled(if: RigGuest.isInsideRig,") || body.contains(".inSharedGuest")
                 found.append(SuiteDeclaration(file: file, name: String(text[name]), tagged: text[arguments].contains(".tags(.rig)"),
-                                              needsRig: needsRig))
+                                              needsRig: needsRig, runsInSharedGuest: shared))
             }
         }
         return found
@@ -47,6 +54,17 @@ struct TestConventionsTests {
             if suite.needsRig {
                 #expect(suite.tagged, "\(suite.file): \(suite.name) needs the rig (its file boots or runs only inside one) but is not tagged .rig")
             }
+        }
+    }
+
+    @Test("every suite that runs only inside the shared guest is in InRigSuitesOnRig's list, so it runs somewhere")
+    func sharedGuestSuitesListed() throws {
+        let listing = try String(contentsOf: packageRoot.appendingPathComponent("Tests/VMRigIntegrationTests/InRigSuitesOnRig.swift"), encoding: .utf8)
+        let shared = try Self.suites().filter(\.runsInSharedGuest)
+        #expect(shared.count >= 7, "found only \(shared.map(\.name)): the scan is broken")
+        for suite in shared {
+            #expect(listing.contains("(\"\(suite.name)\","),
+                    "\(suite.file): \(suite.name) runs only inside the shared guest, but InRigSuitesOnRig.suites does not list it: it would never run")
         }
     }
 }
