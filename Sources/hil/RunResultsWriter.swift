@@ -4,8 +4,8 @@ import Report
 import Runner
 import ScenarioDriver
 
-/// Writes a run's results.json and junit.xml into the output folder: at the end of the run, and at once when the run
-/// is interrupted. After an interrupt the results are final (a scenario under way is not kept), and writing them then
+/// Writes a run's results.json and junit.xml into the output folder: as the run goes (LiveResults' checkpoints), at
+/// the end of the run, and at once when the run is interrupted. After an interrupt the results are final (a scenario under way is not kept), and writing them then
 /// keeps them even when the run is stopped before it ends: the vm rig gives an interrupted job 30 s, and a scenario in
 /// a long wait step does not end sooner.
 struct RunResultsWriter: Sendable {
