@@ -19,6 +19,15 @@ struct Segment {
     var lastStep: Int
 }
 
+/// A segment already judged, kept so frames that turn up late can still be judged with it: the next segment's
+/// frames stamped before its first command cannot be that segment's.
+struct JudgedSegment {
+    var closing: Segment
+    var matcher: StepMatcher
+    /// Where its result is in `results`.
+    var resultIndex: Int
+}
+
 extension ScenarioDriver {
     /// Hands the gesture model's commands to the link, each stamped when handed over; while the link is down
     /// they are logged as not sent.
@@ -107,12 +116,17 @@ extension ScenarioDriver {
     /// Sends what the phone's timers still have to send (it belongs to this segment), then judges the segment:
     /// frames are fed to the matcher as they arrive until the match is complete and has settled for 50 ms (so
     /// an overshoot or a stray event is seen), or the deadline passed; then everything that arrived is judged.
+    ///
+    /// A frame stamped before the segment's first command cannot be its own: it is the judged segment before's
+    /// (its last event came after that one's 50 ms of quiet), which is judged again with it, so a straggler that
+    /// pushes a total out of its tolerance fails the step it belongs to, not the next one.
     func judgeSegment() async throws {
         guard segment != nil else { return }
         try await runTimers()
         guard let closing = segment else { return }
         guard let expectation = closing.expectation, options.judged.contains(.events) else {
             appendUnchecked(closing.step...closing.lastStep, commandsOfFirst: closing.commands)
+            lastJudged = nil
             return
         }
         var scaled = expectation
@@ -121,10 +135,19 @@ extension ScenarioDriver {
         let sentAt = closing.firstSend ?? closing.startedAt
         let deadline = sentAt.nanoseconds + UInt64(scaled.withinMs * 1_000_000)
         var matcher = StepMatcher(scaled, sentAt: sentAt)
+        var earlier = closing.firstSend == nil ? nil : lastJudged
         var fed = 0
+        var late = 0
         func feedNewFrames() {
             let frames = computer.frames(since: closing.startedAt)
-            for frame in frames.dropFirst(fed) { matcher.feed(frame) }
+            for frame in frames.dropFirst(fed) {
+                if earlier != nil, let first = closing.firstSend, frame.time < first {
+                    earlier?.matcher.feed(frame)
+                    late += 1
+                } else {
+                    matcher.feed(frame)
+                }
+            }
             fed = frames.count
         }
         while true {
@@ -135,10 +158,22 @@ extension ScenarioDriver {
             try await clock.sleep(for: .milliseconds(5))
         }
         feedNewFrames()
+        if let earlier, late > 0 { judgeAgain(earlier, late: late, before: closing.step) }
+        lastJudged = JudgedSegment(closing: closing, matcher: matcher, resultIndex: results.count)
         results.append(stepResult(closing, matcher.verdict()))
         if closing.lastStep > closing.step {
             appendUnchecked((closing.step + 1)...closing.lastStep, commandsOfFirst: 0)
         }
+    }
+
+    /// Judges a segment again with the `late` frames that came after it was judged but were stamped before step
+    /// `steps[next]`'s first command, and says so in its message.
+    private func judgeAgain(_ judged: JudgedSegment, late: Int, before next: Int) {
+        var closing = judged.closing
+        let moved = "\(late) frame(s) that arrived after this step was judged, stamped before steps[\(next)]'s first "
+            + "command, are judged with this step"
+        closing.note = [closing.note, moved].filter { !$0.isEmpty }.joined(separator: "\n")
+        results[judged.resultIndex] = stepResult(closing, judged.matcher.verdict())
     }
 
     private func stepResult(_ closing: Segment, _ verdict: StepVerdict) -> StepResult {

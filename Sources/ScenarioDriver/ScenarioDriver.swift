@@ -65,6 +65,8 @@ public final class ScenarioDriver {
     let origin: MonotonicTime
     var results: [StepResult] = []
     var segment: Segment?
+    /// The segment judged last, while no link or pairing step came after it (see `judgeSegment`).
+    var lastJudged: JudgedSegment?
     var activityAtEnd: [Int: Activity] = [:]
     var windows: [Int: StepWindow] = [:]
     public internal(set) var commandLog = ""
@@ -131,15 +133,13 @@ public final class ScenarioDriver {
             let stepStart = clock.now()
             defer { windows[index] = StepWindow(start: stepStart, end: clock.now()) }
             if case .pair(let code) = step {
-                try await judgeSegment()
-                segment = nil
+                try await closeSegments()
                 results.append(try await pair(index, code: code))
                 time = max(time, elapsed)
                 continue
             }
             if step.isLinkAction {
-                try await judgeSegment()
-                segment = nil
+                try await closeSegments()
                 results.append(try await linkStep(index, step))
                 time = max(time, elapsed)
                 continue
@@ -150,6 +150,13 @@ public final class ScenarioDriver {
                 break
             }
         }
+    }
+
+    /// Before a pairing or link step: judges the open segment; frames after the step are not the earlier ones'.
+    private func closeSegments() async throws {
+        try await judgeSegment()
+        segment = nil
+        lastJudged = nil
     }
 
     /// A step that drives the gesture model: it opens a segment when it has an expectation of its own (or none

@@ -38,8 +38,8 @@ final class FakeLink: PhoneLink {
         let swap = state.withLock { $0.swapPairs } && !confirmed
         guard swap else { return try await inner.send(bytes, confirmed: confirmed, what: what) }
         if let earlier = state.withLock({ state in defer { state.heldBack = nil }; return state.heldBack }) {
-            try await inner.send(bytes, confirmed: false, what: what)
-            try await inner.send(earlier, confirmed: false, what: what)
+            _ = try await inner.send(bytes, confirmed: false, what: what)
+            _ = try await inner.send(earlier, confirmed: false, what: what)
         } else {
             state.withLock { $0.heldBack = bytes }
         }

@@ -15,13 +15,14 @@ struct ScenarioDriverTests {
     }
 
     static func run(_ json: String, reconnectsToFail: Int = 0, swapPairs: Bool = false,
-                    options: ScenarioDriver.Options = .init()) async throws -> Run
+                    options: ScenarioDriver.Options = .init(),
+                    reader: (any ComputerUnderTest) -> any ComputerUnderTest = { $0 }) async throws -> Run
     {
         let scenario = try Scenario.parse(try JSONParser().parse(json), file: "test.json")
         let clock = VirtualClock()
         let computer = OfflineComputer(clock: clock)
         let link = FakeLink(computer: computer, clock: clock, reconnectsToFail: reconnectsToFail, swapPairs: swapPairs)
-        let seen = FlushingComputer(computer, link: link)
+        let seen = reader(FlushingComputer(computer, link: link))
         var options = options
         options.judged.subtract([.status])
         let drive = try await ScenarioDriver(scenario: scenario, phone: link, computer: seen, clock: clock, options: options).run()
