@@ -292,7 +292,8 @@ public struct ScenarioRunner: Sendable {
             }
             return true
         } catch {
-            if result.outcome == .passed { result.outcome = .error }
+            // The rig failed its part (a fault's restore may have failed with it): no verdict of this run stands.
+            result.outcome = .error
             result.message += "rig: the computer's adapter did not power on again after the scenario: \(error)\n"
             result.rigBroken = "the computer's adapter \(context.peripheralAdapter) no longer powers on (\(error))"
             return false
