@@ -135,7 +135,7 @@ extension ScenarioDriver {
         let sentAt = closing.firstSend ?? closing.startedAt
         let deadline = sentAt.nanoseconds + UInt64(scaled.withinMs * 1_000_000)
         var matcher = StepMatcher(scaled, sentAt: sentAt)
-        var earlier = closing.firstSend == nil ? nil : lastJudged
+        var earlier = lastJudged
         var fed = 0
         var late = 0
         func feedNewFrames() {
