@@ -275,7 +275,7 @@ public struct ScenarioRunner: Sendable {
             do {
                 _ = try await BLEPhoneLink.powerOn(context.centralAdapter, central)
             } catch {
-                result.rigBroken = result.rigBroken ?? "the phone's adapter \(context.centralAdapter) no longer powers on (\(error))"
+                result.rigBroke("the phone's adapter \(context.centralAdapter) no longer powers on (\(error))")
             }
         }
         phases.record("phone reset after the error")
@@ -292,10 +292,8 @@ public struct ScenarioRunner: Sendable {
             }
             return true
         } catch {
-            // The rig failed its part (a fault's restore may have failed with it): no verdict of this run stands.
-            result.outcome = .error
             result.message += "rig: the computer's adapter did not power on again after the scenario: \(error)\n"
-            result.rigBroken = "the computer's adapter \(context.peripheralAdapter) no longer powers on (\(error))"
+            result.rigBroke("the computer's adapter \(context.peripheralAdapter) no longer powers on (\(error))")
             return false
         }
     }

@@ -68,6 +68,13 @@ public struct ScenarioResult: Sendable, Hashable {
     /// why: every later scenario could only error, so `hil run` stops there. Its message says it as well.
     public var rigBroken: String?
 
+    /// The rig broke at this scenario: it is an error whatever its steps said (the rig did not do its part, so no
+    /// verdict of it stands), and the first reason found is kept.
+    public mutating func rigBroke(_ why: String) {
+        outcome = .error
+        rigBroken = rigBroken ?? why
+    }
+
     public struct Phase: Sendable, Hashable {
         public var name: String
         public var atMs: Double
