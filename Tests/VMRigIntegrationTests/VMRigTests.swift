@@ -172,24 +172,42 @@ struct VMInterruptOnRig {
         #expect(try pgrep(folder).isEmpty)
     }
 
-    /// Starts a guest, interrupts it after 3 s: its exit status, what it printed, and how long it took to stop.
+    /// Starts a guest, interrupts it once its command has started (CI's load can make the boot take any time, and an
+    /// interrupt before the guest started is another path): its exit status, what it printed, how long it took to stop.
     private static func interruptUnlocked(_ binary: String) throws -> (Int32, String, Duration) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["vm", "exec", "--", "sleep", "600"]
+        process.arguments = ["vm", "exec", "--", "sh", "-c", "echo hil-guest-command-started; sleep 600"]
         process.currentDirectoryURL = packageRoot
         let err = Pipe()
+        let out = Pipe()
         process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = out
         process.standardInput = FileHandle.nullDevice
         try process.run()
         let errors = PipeDrain(err.fileHandleForReading)
-        Thread.sleep(forTimeInterval: 3)
+        let started = waitFor("hil-guest-command-started", in: out.fileHandleForReading, seconds: 300)
         kill(process.processIdentifier, SIGINT)
         let sent = ContinuousClock.now
         process.waitUntilExit()
         let stopped = ContinuousClock.now - sent
-        return (process.terminationStatus, String(decoding: errors.wait(), as: UTF8.self), stopped)
+        let text = String(decoding: errors.wait(), as: UTF8.self)
+        return (process.terminationStatus, started ? text : "the guest's command never started in 300 s\n\(text)", stopped)
+    }
+
+    /// Reads `handle` until `marker` appears (true) or `seconds` pass or it ends (false); a thread drains the rest.
+    private static func waitFor(_ marker: String, in handle: FileHandle, seconds: Double) -> Bool {
+        let found = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            var text = ""
+            var seen = false
+            while case let chunk = handle.availableData, !chunk.isEmpty {
+                guard !seen else { continue }
+                text = String((text + String(decoding: chunk, as: UTF8.self)).suffix(4096))
+                if text.contains(marker) { seen = true; found.signal() }
+            }
+        }
+        return found.wait(timeout: .now() + seconds) == .success
     }
 }
 
