@@ -183,6 +183,7 @@ struct RunCommand: AsyncParsableCommand {
             // Live progress also when standard output is a file or a pipe (a CI log): flush every stream.
             fflush(nil)
         }
+        for problem in context.scratch?.finish() ?? [] { printError("hil run: \(problem)") }
         let results = live.results
         // After an interrupt the file already holds every result (written at once), unless that write failed.
         try live.writeNow(final: true, unlessCurrent: stopping.wasInterrupted)
@@ -305,6 +306,12 @@ struct RunCommand: AsyncParsableCommand {
         var result = context
         result.emulatedControllers = definition?.controllers == .btvirt
         result.network = environment.network.map(ScenarioRunner.NetworkHosts.init)
+        if let scratch = environment.scratch {
+            // One folder per run: a scratch folder that outlives runs (a hardware box's) never mixes two runs' files.
+            let folder = scratch + "/run-\(getpid())"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            result.scratch = ScratchFolder(path: folder, results: work)
+        }
         return (rigName, result)
     }
 
