@@ -19,6 +19,9 @@ struct InRigSuitesOnRig {
         ("CapturesOnRig", "hil run's captures, end to end: a failure's evidence, decoded by tshark"),
         ("RecordOnRig", "hil record: sessions recorded from the virtual phone replay and pass on each transport; mutated ones fail"),
         ("BenchEndToEndOnRig", "hil bench, end to end"),
+        ("DeviceKilledOnRig", "hil run, the device under test killed"),
+        ("RunInterruptOnRig", "hil run, interrupted"),
+        ("TwoHostsOnRig", "vm rig, the network transports' two hosts and the attacker"),
     ]
 
     /// All of them take about 950 s in the guest (fresh-clone CI, 942.5 s); the job gets a margin over that.
