@@ -131,6 +131,12 @@ struct RunCommand: AsyncParsableCommand {
     /// Inside a rig: run every scenario.
     private func runInside(_ scenarios: [Scenario]) async throws {
         var (rigName, context) = try Self.rigContext(rigs: rigOptions.rigs, output: output, writePath: writePath)
+        if let scratch = try RigOptions.environment().scratch {
+            // One folder per run: a scratch folder that outlives runs (a hardware box's) never mixes two runs' files.
+            let folder = scratch + "/run-\(getpid())"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            context.scratch = ScratchFolder(path: folder, results: context.workDirectory)
+        }
         context.failFast = failFast
         context.capture = capture
         let work = context.workDirectory
@@ -306,12 +312,6 @@ struct RunCommand: AsyncParsableCommand {
         var result = context
         result.emulatedControllers = definition?.controllers == .btvirt
         result.network = environment.network.map(ScenarioRunner.NetworkHosts.init)
-        if let scratch = environment.scratch {
-            // One folder per run: a scratch folder that outlives runs (a hardware box's) never mixes two runs' files.
-            let folder = scratch + "/run-\(getpid())"
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            result.scratch = ScratchFolder(path: folder, results: work)
-        }
         return (rigName, result)
     }
 

@@ -282,12 +282,12 @@ struct DeviceKilledOnRig {
         // While it runs, a scenario's files are in the guest's scratch folder (HIL_SCRATCH), one folder per run.
         let script = """
             '\(binary)' run --output /tmp/hil-kill '\(folder.path)' > /tmp/kill.log 2>&1 & P=$!
-            n=0; while ! grep -q 'status notifications acquired' "$HIL_SCRATCH"/run-*/001-*/peripheral.out 2>/dev/null && [ $n -lt 300 ]; do sleep 0.1; n=$((n+1)); done
+            n=0; while ! grep -q 'status notifications acquired' "$HIL_SCRATCH/run-$P"/001-*/peripheral.out 2>/dev/null && [ $n -lt 300 ]; do sleep 0.1; n=$((n+1)); done
             sleep 1; pkill -KILL -f '[h]il peripheral'; echo killed
             wait $P; echo "status=$?"
             cat /tmp/kill.log
             for f in /tmp/hil-kill/001-*/peripheral.out /tmp/hil-kill/002-*/peripheral.out; do [ -s "$f" ] && echo "saved: $f"; done
-            echo "scratch left: $(ls -A "$HIL_SCRATCH" | wc -l)"
+            echo "scratch left: $(ls -A "$HIL_SCRATCH/run-$P" 2>/dev/null | wc -l)"
             """
         let run = try inGuest("sh", script, seconds: 240)
         // No hang: the run ended by itself inside 240 s (timeout says 124 when it stopped it).
@@ -316,7 +316,7 @@ struct RunInterruptOnRig {
             echo "peripherals left: $(ps -e -o args= | grep -c '[h]il peripheral')"
             grep -c '"name"' /tmp/hil-int/results.json
             for f in /tmp/hil-int/001-*/peripheral.out /tmp/hil-int/002-*/peripheral.out; do [ -s "$f" ] && echo "saved: $f"; done
-            echo "scratch left: $(ls -A "$HIL_SCRATCH" | wc -l)"
+            echo "scratch left: $(ls -A "$HIL_SCRATCH/run-$P" 2>/dev/null | wc -l)"
             """
         let run = try inGuest("sh", script, seconds: 300)
         #expect(run.output.contains("status=130"), "\(run.output.suffix(3000))")
