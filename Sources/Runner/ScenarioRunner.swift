@@ -27,8 +27,6 @@ public struct ScenarioRunner: Sendable {
         public var writePath: RunSettings.WritePath?
         /// Where each scenario's peripheral log goes (a folder per scenario).
         public var workDirectory: String
-        /// A local folder each scenario runs in before its folder is moved to `workDirectory` (`ScratchFolder`).
-        public var scratch: ScratchFolder?
         /// End a scenario at its first failed step (the rest are reported as not run): `hil run --fail-fast`.
         public var failFast = false
         /// The rig's controllers are btvirt's emulated ones (see `EmulatedRadio`).
@@ -159,9 +157,9 @@ public struct ScenarioRunner: Sendable {
             let driven = try await driver.run()
             drive = driven
             try? driver.devices.json().write(toFile: folder + "/devices.json", atomically: true, encoding: .utf8)
-            // Nothing may be held at the end of a scenario (EVIOCGKEY: the kernel's view), once 50 ms passed for a release.
-            let held = try await device.heldKeys(settling: .milliseconds(50))
-            let verdict = driven.verdict(heldAtEnd: held, droppedEvents: device.droppedEvents, scenario: scenario,
+            // Nothing may be held at the end of a scenario (EVIOCGKEY: the kernel's view).
+            try await Task.sleep(for: .milliseconds(50))
+            let verdict = driven.verdict(heldAtEnd: device.heldKeys(), droppedEvents: device.droppedEvents, scenario: scenario,
                                          options: options)
             result.steps = driven.steps
             result.outcome = verdict.outcome
@@ -181,7 +179,6 @@ public struct ScenarioRunner: Sendable {
                 windows: (drive?.windows ?? [:]).mapValues { $0.start.nanoseconds...max($0.start.nanoseconds, $0.end.nanoseconds) })
         }
         if !result.captures.isEmpty { phases.record("captures written") }
-        context.scratch?.saveLater((folder as NSString).lastPathComponent)
         result.durationMs = (ContinuousClock.now - start).milliseconds
         result.phases = phases.phases
         return result
@@ -301,8 +298,61 @@ public struct ScenarioRunner: Sendable {
         }
     }
 
+    /// R10: the computer started without permission to open uinput must refuse to start, saying why, and
+    /// never register with bluetoothd (it would run while dropping every command).
+    private func refusal(_ scenario: Scenario, folder: String, start: ContinuousClock.Instant, result: ScenarioResult) async -> ScenarioResult {
+        var result = await finishRefusal(scenario, folder: folder, result: result)
+        result.durationMs = (ContinuousClock.now - start).milliseconds
+        return result
+    }
+
+    private func finishRefusal(_ scenario: Scenario, folder: String, result: ScenarioResult) async -> ScenarioResult {
+        var result = result
+        let node: DeniedUinputNode
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            node = try DeniedUinputNode()
+        } catch {
+            result.message = "\(error)\n"
+            return result
+        }
+        defer { node.remove() }
+        let peripheral: PeripheralUnderTest
+        do {
+            peripheral = try PeripheralUnderTest.spawn(.init(
+                hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder,
+                uinputPath: node.path, launcher: node.launcher))
+        } catch {
+            result.message = "\(error)\n"
+            return result
+        }
+        guard let status = await peripheral.waitForExit(timeout: .seconds(10)) else {
+            await peripheral.stop()
+            result.outcome = .failed
+            result.message = "the computer kept running for 10 s without permission to use uinput (R10: it must refuse to start); its last lines:\n\(peripheral.lastLines(10))\n"
+            return result
+        }
+        let output = peripheral.log
+        var problems: [String] = []
+        if status == 0 { problems.append("the computer exited with status 0; a refusal exits non-zero") }
+        if output.contains("registered on") || FileManager.default.fileExists(atPath: peripheral.readyFile) {
+            problems.append("the computer registered with bluetoothd before refusing")
+        }
+        for text in scenario.expectedRefusal ?? [] where !output.contains(text) {
+            problems.append("the refusal does not mention \(text.debugDescription)")
+        }
+        result.outcome = problems.isEmpty ? .passed : .failed
+        result.message = problems.isEmpty
+            ? "refused to start (exit \(status)): \(output.split(separator: "\n").last.map(String.init) ?? "")\n"
+            : (problems + ["its output:", peripheral.lastLines(10)]).joined(separator: "\n") + "\n"
+        result.steps = scenario.script.steps.enumerated().map { index, step in
+            StepResult(index: index, kind: step.name, outcome: .unchecked, latencyMs: nil, commands: 0, message: "not run: the computer refused to start")
+        }
+        return result
+    }
+
     private func folder(_ scenario: Scenario, number: Int) -> String {
-        "\(context.scratch?.path ?? context.workDirectory)/\(String(format: "%03d", number))-\(Self.slug(scenario.name))"
+        "\(context.workDirectory)/\(String(format: "%03d", number))-\(Self.slug(scenario.name))"
     }
 
     /// The phone's link for `transport`; it starts looking for the computer at once (BLE: the phone scans first,
