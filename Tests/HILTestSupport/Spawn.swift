@@ -24,3 +24,23 @@ public func testRunPassed(_ status: Int32, _ output: String) -> (passed: Bool, s
     let summary = output.split(separator: "\n").last { $0.contains("Test run with") }.map(String.init) ?? ""
     return (status == 0 && summary.contains("passed") && !summary.contains("with 0 tests"), summary.isEmpty ? "none" : summary)
 }
+
+/// Writes a script that a test is about to run, as an executable at `path`.
+///
+/// Not written from this process: while its write descriptor is open, another test's `fork` can copy it into a
+/// child that has not reached `exec` yet, and running the script then fails with ETXTBSY ("Text file busy"). The
+/// text goes to a sibling file, and `install` (a process of its own, whose descriptors no fork here inherits)
+/// makes the executable from it, a different inode.
+public func writeExecutable(_ text: String, to path: String) throws {
+    let draft = path + ".draft"
+    try text.write(toFile: draft, atomically: false, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: draft) }
+    let (status, output) = try runCapturing("/usr/bin/install", ["-m", "755", draft, path])
+    guard status == 0 else { throw SpawnError("install -m 755 \(draft) \(path) exited \(status): \(output)") }
+}
+
+/// A helper process that did not do its job, with what it printed.
+public struct SpawnError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import HILTestSupport
 @testable import Lab
 import Testing
 
@@ -27,8 +28,7 @@ struct LabReleaseTests {
             esac
             """
         let client = folder.appendingPathComponent("labgrid-client").path
-        try script.write(toFile: client, atomically: true, encoding: .utf8)
-        chmod(client, 0o755)
+        try writeExecutable(script, to: client)
         return (client, log)
     }
 
