@@ -19,9 +19,12 @@ struct InRigSuitesOnRig {
         ("CapturesOnRig", "hil run's captures, end to end: a failure's evidence, decoded by tshark"),
         ("RecordOnRig", "hil record: sessions recorded from the virtual phone replay and pass on each transport; mutated ones fail"),
         ("BenchEndToEndOnRig", "hil bench, end to end"),
+        ("DeviceKilledOnRig", "hil run, the device under test killed"),
+        ("RunInterruptOnRig", "hil run, interrupted"),
     ]
 
-    /// All of them take about 950 s in the guest (fresh-clone CI, 942.5 s); the job gets a margin over that.
+    /// All of them took about 950 s in the guest (fresh-clone CI, 942.5 s, before the kill, Ctrl-C and live-recording
+    /// tests joined, about 110 s); the job gets a margin over that.
     static let timeoutSeconds = 2700
 
     @Test("uinput, the peripheral, the shipped suite, tcp, captures, recordings and the bench end to end, in one guest boot")

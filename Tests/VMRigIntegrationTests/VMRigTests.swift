@@ -26,6 +26,30 @@ struct Run {
     var seconds: Double
 }
 
+/// Inside the shared guest: `script` run by `shell` from the project folder, stopped after `seconds` (status 124),
+/// its output and errors together. The output goes through a file, not a pipe: a process the script left behind
+/// would hold a pipe open and the test would wait for it forever. It runs in a session of its own (`setsid`), away
+/// from the guest's serial console, the tests' controlling terminal; whatever is left of that session's process
+/// group is killed after it, so nothing the script started reaches the next suite in the guest.
+func inGuest(_ shell: String, _ script: String, seconds: Int) throws -> (status: Int32, output: String) {
+    let log = FileManager.default.temporaryDirectory.appendingPathComponent("hil-in-guest-\(getpid())-\(UUID().uuidString).log")
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+    defer { try? FileManager.default.removeItem(at: log) }
+    let output = try FileHandle(forWritingTo: log)
+    defer { try? output.close() }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+    process.arguments = ["/usr/bin/timeout", "--kill-after", "5", String(seconds), shell, "-c", script]
+    process.currentDirectoryURL = packageRoot
+    process.standardOutput = output
+    process.standardError = output
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    kill(-process.processIdentifier, SIGKILL)
+    return (process.terminationStatus, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+}
+
 /// Runs `hil` with `arguments` from the package root and collects what it printed (one rig at a time).
 func hil(_ arguments: [String]) async throws -> Run {
     let binary = try hilBinary()
@@ -239,7 +263,7 @@ struct BenchEndToEndOnRig {
     }
 }
 
-@Suite("hil run, the device under test killed", .serialized, .tags(.rig))
+@Suite("hil run, the device under test killed", .serialized, .tags(.rig), .inSharedGuest)
 struct DeviceKilledOnRig {
     @Test("SIGKILL of the computer mid-scenario: an error with its last lines, no hang, and the next scenario passes")
     func killed() async throws {
@@ -262,10 +286,9 @@ struct DeviceKilledOnRig {
             wait $P; echo "status=$?"
             cat /tmp/kill.log
             """
-        let run = try await hil(["vm", "exec", "--timeout", "240", "--", "sh", "-c", script])
-        // No hang: the run ended by itself inside the guest's 240 s (vm exec says 124 when it stopped it), timed
-        // from the guest's start (`run.seconds`), not from waiting for the rig lock behind other rig suites.
-        #expect(run.status != 124 && run.seconds < 240, "the run hung (\(run.seconds) s, vm exec status \(run.status))")
+        let run = try inGuest("sh", script, seconds: 240)
+        // No hang: the run ended by itself inside 240 s (timeout says 124 when it stopped it).
+        #expect(run.status != 124, "the run hung (stopped after 240 s): \(run.output.suffix(3000))")
         #expect(run.output.contains("killed"))
         #expect(run.output.contains("status=1"), "\(run.output.suffix(3000))")
         #expect(run.output.contains("[1/2] ERROR a long wait the computer does not survive"), "\(run.output.suffix(3000))")
@@ -276,7 +299,7 @@ struct DeviceKilledOnRig {
 
 @Suite("hil run, interrupted", .serialized, .tags(.rig))
 struct RunInterruptOnRig {
-    @Test("Ctrl-C during a run stops the peripheral under test, keeps the results so far, exits 130")
+    @Test("Ctrl-C during a run stops the peripheral under test, keeps the results so far, exits 130", .inSharedGuest)
     func interrupt() async throws {
         let binary = try hilBinary()
         let script = """
@@ -287,14 +310,14 @@ struct RunInterruptOnRig {
             echo "peripherals left: $(ps -e -o args= | grep -c '[h]il peripheral')"
             grep -c '"name"' /tmp/hil-int/results.json
             """
-        let run = try await hil(["vm", "exec", "--", "sh", "-c", script])
+        let run = try inGuest("sh", script, seconds: 300)
         #expect(run.output.contains("status=130"), "\(run.output.suffix(3000))")
         #expect(run.output.contains("INTERRUPTED"), "\(run.output.suffix(3000))")
         #expect(run.output.contains("scenario run(s) not done"), "\(run.output.suffix(3000))")
         #expect(run.output.contains("peripherals left: 0"), "\(run.output.suffix(3000))")
     }
 
-    @Test("interrupted in a minute-long wait: the guest is stopped after its 30 s grace and the results so far are still kept")
+    @Test("interrupted in a minute-long wait: the guest is stopped after its 30 s grace and the results so far are still kept", .bootsItsOwnGuest)
     func interruptOutlivesTheGrace() async throws {
         let binary = try hilBinary()
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("hil-grace-\(getpid())").path
@@ -320,7 +343,7 @@ struct RunInterruptOnRig {
         #expect(!results.contains("after a minute with no gesture"), "\(results.prefix(2000))")
     }
 
-    @Test("a run over its --timeout is asked to stop like a first Ctrl-C: the results so far come back, exit 124")
+    @Test("a run over its --timeout is asked to stop like a first Ctrl-C: the results so far come back, exit 124", .bootsItsOwnGuest)
     func timeoutKeepsResults() async throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("hil-timeout-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: output) }
