@@ -15,7 +15,9 @@
 #                   (so output is line-buffered and streams live) set to -onlcr (plain
 #                   \n), with TERM=dumb against colours and progress bars.
 #                   Environment: PATH, HOME=/root, LANG=C.UTF-8, TERM=dumb,
-#                   HIL_RIG=vm, HIL_SHARE=/hil/share, and when the hosts are up
+#                   HIL_RIG=vm, HIL_SHARE=/hil/share, HIL_SCRATCH=/run/hil-scratch (tmpfs:
+#                   hil run keeps each scenario's files there while it runs, as every
+#                   write to the share crosses to QEMU), and when the hosts are up
 #                   HIL_NET_{PHONE,COMPUTER}_{NETNS,BUS,ADDRESS} and
 #                   HIL_NET_ATTACKER_{NETNS,ADDRESS} (two-hosts.sh env; the
 #                   avahi-daemons may still be probing their host names: see
@@ -191,7 +193,8 @@ trap 'rig_error "guest-run.sh failed while running the job"' EXIT
 set +e
 # $net_vars: NAME=value words without spaces (two-hosts.sh env), or nothing.
 # shellcheck disable=SC2086
-env -i PATH="$PATH" HOME=/root LANG=C.UTF-8 TERM=dumb HIL_RIG=vm HIL_SHARE="$SHARE" $net_vars \
+mkdir -p /run/hil-scratch
+env -i PATH="$PATH" HOME=/root LANG=C.UTF-8 TERM=dumb HIL_RIG=vm HIL_SHARE="$SHARE" HIL_SCRATCH=/run/hil-scratch $net_vars \
     sh "$SHARE/job.sh" </dev/null >/dev/console 2>&1 &
 job_pid=$!
 # The host asks the job to stop (a first Ctrl-C, or the timeout) by creating $SHARE/interrupt: the job gets SIGTERM

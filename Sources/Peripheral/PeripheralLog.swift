@@ -25,9 +25,7 @@ public final class PeripheralLog: Sendable {
     public func error(_ message: String) { write("error", message) }
 
     private func write(_ level: String, _ message: String) {
-        let stamp = ISO8601DateFormatter.string(from: Date(), timeZone: .current,
-                                                formatOptions: [.withInternetDateTime, .withFractionalSeconds])
-        let line = "\(stamp) \(level) \(message)\n"
+        let line = "\(LogStamp.now()) \(level) \(message)\n"
         if echo { FileHandle.standardOutput.write(Data(line.utf8)) }
         guard let path else { return }
         file.withLock { handle in

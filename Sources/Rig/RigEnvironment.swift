@@ -10,6 +10,7 @@ import Foundation
 /// | `HIL_CENTRAL_ADAPTER` | `centralAdapter` (hciN, default hci1) |
 /// | `HIL_LANES` | `lanes`: every adapter pair, `hci0:hci1,hci2:hci3` (default: the one pair above) |
 /// | `HIL_SHARE` | `share`: the vm guest's read-write share (results come back through it) |
+/// | `HIL_SCRATCH` | `scratch`: a local folder (tmpfs) for the files a scenario writes while it runs; the vm guest sets it, as its share is slow to write |
 /// | `HIL_RIGS` | `rigsFolder`: the folder of rig files, instead of the project's Rigs/ |
 /// | `DBUS_SYSTEM_BUS_ADDRESS` | `systemBusAddress`: a virtual rig's private system bus |
 /// | `HIL_NET_PHONE_NETNS`, `_BUS`, `_ADDRESS`, `HIL_NET_COMPUTER_…` | `network`: the network transports' two hosts, all six or none (`RigNetwork`; the vm rig sets them when its two hosts are up) |
@@ -19,6 +20,7 @@ public struct RigEnvironment: Sendable, Equatable {
     public static let centralAdapterVariable = "HIL_CENTRAL_ADAPTER"
     public static let lanesVariable = "HIL_LANES"
     public static let shareVariable = "HIL_SHARE"
+    public static let scratchVariable = "HIL_SCRATCH"
     public static let rigsFolderVariable = "HIL_RIGS"
     public static let systemBusVariable = "DBUS_SYSTEM_BUS_ADDRESS"
 
@@ -29,6 +31,7 @@ public struct RigEnvironment: Sendable, Equatable {
     /// Every pair of adapters the rig has, the first being `peripheralAdapter` and `centralAdapter`.
     public var lanes: [Lane]
     public var share: String?
+    public var scratch: String?
     public var rigsFolder: String?
     public var systemBusAddress: String?
     /// The network transports' two hosts (phone and computer namespaces on veth, each with a bus and avahi); nil
@@ -47,13 +50,15 @@ public struct RigEnvironment: Sendable, Equatable {
     }
 
     public init(rig: String? = nil, peripheralAdapter: String = "hci0", centralAdapter: String = "hci1", lanes: [Lane]? = nil,
-                share: String? = nil, rigsFolder: String? = nil, systemBusAddress: String? = nil, network: RigNetwork? = nil)
+                share: String? = nil, scratch: String? = nil, rigsFolder: String? = nil, systemBusAddress: String? = nil,
+                network: RigNetwork? = nil)
     {
         self.rig = rig
         self.peripheralAdapter = peripheralAdapter
         self.centralAdapter = centralAdapter
         self.lanes = lanes ?? [Lane(peripheral: peripheralAdapter, central: centralAdapter)]
         self.share = share
+        self.scratch = scratch
         self.rigsFolder = rigsFolder
         self.systemBusAddress = systemBusAddress
         self.network = network
@@ -80,7 +85,7 @@ public struct RigEnvironment: Sendable, Equatable {
         self.init(
             rig: value(Self.rigVariable), peripheralAdapter: peripheral, centralAdapter: central,
             lanes: try value(Self.lanesVariable).map { text throws(RigError) in try Self.lanes(text, first: Lane(peripheral: peripheral, central: central)) },
-            share: try folder(Self.shareVariable), rigsFolder: try folder(Self.rigsFolderVariable),
+            share: try folder(Self.shareVariable), scratch: try folder(Self.scratchVariable), rigsFolder: try folder(Self.rigsFolderVariable),
             systemBusAddress: value(Self.systemBusVariable), network: try RigNetwork(from: variables))
     }
 
@@ -125,6 +130,7 @@ public struct RigEnvironment: Sendable, Equatable {
         result[Self.rigVariable] = rig
         if lanes.count > 1 { result[Self.lanesVariable] = lanes.map(\.description).joined(separator: ",") }
         result[Self.shareVariable] = share
+        result[Self.scratchVariable] = scratch
         result[Self.rigsFolderVariable] = rigsFolder
         result[Self.systemBusVariable] = systemBusAddress
         if let network { result.merge(network.variables) { $1 } }

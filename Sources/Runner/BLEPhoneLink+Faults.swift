@@ -22,10 +22,21 @@ extension BLEPhoneLink {
         let central = central
         let restore = Task { () -> (MonotonicTime, String) in
             try? await Task.sleep(for: outage)
+            // Opened before the power-on, to see every command the kernel sends with it.
+            let watch: AdapterSettleWatch?
+            var watchNote = ""
+            do { watch = try AdapterSettleWatch(adapter: adapter) } catch {
+                watch = nil
+                watchNote = "; rig: cannot watch \(adapter)'s commands after power-on: \(error)"
+            }
             do {
                 let tries = try await Self.powerOn(adapter, central)
+                let back = MonotonicTime.now()
                 let note = tries > 1 ? "; rig: \(adapter) powered on at try \(tries) (the emulated controller timed out a command; dmesg has it)" : ""
-                return (.now(), note + silenceNote)
+                // The radio is back when the adapter is on; the step ends only once the kernel is done with it, so
+                // that nothing after it (the teardown's power-off) lands in the middle (AdapterSettleWatch).
+                let settled = await watch?.settle().note(adapter) ?? ""
+                return (back, note + settled + watchNote + silenceNote)
             } catch {
                 return (.now(), "; rig: \(adapter) did not power on again: \(error)" + silenceNote)
             }

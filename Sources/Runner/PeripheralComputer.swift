@@ -56,6 +56,17 @@ final class PeripheralComputer: ComputerUnderTest {
 
     func heldKeys() -> [String] { collector.heldKeys() }
 
+    /// What the kernel holds once a release in flight had `settle` to arrive: asked every 5 ms, so a scenario that
+    /// ends with nothing held does not wait; one that still holds a key after `settle` fails on it.
+    func heldKeys(settling settle: Duration) async throws -> [String] {
+        let deadline = ContinuousClock.now + settle
+        while true {
+            let held = heldKeys()
+            if held.isEmpty || ContinuousClock.now >= deadline { return held }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
     func receipts() -> [StageBreakdown.Receipt] {
         generations.flatMap { $0.receipts() }
     }

@@ -27,6 +27,8 @@ public struct ScenarioRunner: Sendable {
         public var writePath: RunSettings.WritePath?
         /// Where each scenario's peripheral log goes (a folder per scenario).
         public var workDirectory: String
+        /// A local folder each scenario runs in before its folder is moved to `workDirectory` (`ScratchFolder`).
+        public var scratch: ScratchFolder?
         /// End a scenario at its first failed step (the rest are reported as not run): `hil run --fail-fast`.
         public var failFast = false
         /// The rig's controllers are btvirt's emulated ones (see `EmulatedRadio`).
@@ -157,9 +159,9 @@ public struct ScenarioRunner: Sendable {
             let driven = try await driver.run()
             drive = driven
             try? driver.devices.json().write(toFile: folder + "/devices.json", atomically: true, encoding: .utf8)
-            // Nothing may be held at the end of a scenario (EVIOCGKEY: the kernel's view).
-            try await Task.sleep(for: .milliseconds(50))
-            let verdict = driven.verdict(heldAtEnd: device.heldKeys(), droppedEvents: device.droppedEvents, scenario: scenario,
+            // Nothing may be held at the end of a scenario (EVIOCGKEY: the kernel's view), once 50 ms passed for a release.
+            let held = try await device.heldKeys(settling: .milliseconds(50))
+            let verdict = driven.verdict(heldAtEnd: held, droppedEvents: device.droppedEvents, scenario: scenario,
                                          options: options)
             result.steps = driven.steps
             result.outcome = verdict.outcome
@@ -179,29 +181,36 @@ public struct ScenarioRunner: Sendable {
                 windows: (drive?.windows ?? [:]).mapValues { $0.start.nanoseconds...max($0.start.nanoseconds, $0.end.nanoseconds) })
         }
         if !result.captures.isEmpty { phases.record("captures written") }
+        context.scratch?.saveLater((folder as NSString).lastPathComponent)
         result.durationMs = (ContinuousClock.now - start).milliseconds
         result.phases = phases.phases
         return result
     }
 
-    /// The scenario's end: the phone stops listening, the computer stops while the link goes down, and the
-    /// receipts are read. The peripheral's adapter is powered on again only once the computer has stopped: with
-    /// its advertisement still registered, the kernel resumes advertising at power-on, and btvirt's emulated
-    /// controller sometimes times that out (`command 0x2006 tx timeout`) and, once in a long run, never answers
-    /// again, which made every later scenario an error.
+    /// The scenario's end: the phone stops listening, the link goes down, the computer stops while the phone
+    /// forgets it, and the receipts are read. The peripheral's adapter is powered on again only once the computer
+    /// has stopped: with its advertisement still registered, the kernel resumes advertising at power-on, and
+    /// btvirt's emulated controller sometimes times that out (`command 0x2006 tx timeout`) and, once in a long run,
+    /// never answers again, which made every later scenario an error.
     private func finish(_ result: inout ScenarioResult, phone: (any PhoneLink)?, computer: PeripheralComputer?,
                         drive: ScenarioDriver.Drive?, scenario: Scenario, options: ScenarioDriver.Options, phases: PhaseLog) async
     {
         // As the phone app stops listening when it leaves the computer: before the computer stops.
         (phone as? BLEPhoneLink)?.statusWatcher.stop()
         phases.record("checks done")
-        // The computer stops while the link goes down: neither waits for the other.
         if let computer { noteEarlyExit(computer, result: &result) }
-        async let computerStopped = computer?.stop()
+        // The link goes first, then the computer stops while the phone forgets it. Not both at once: the phone's
+        // bluetoothd subscribes again on every reconnect, so bluetoothd may be waiting for the computer's answer to
+        // AcquireNotify, and an UnregisterApplication it takes then frees the characteristic under that call
+        // (bluez issue #525): bluetoothd 5.66 crashed so at the end of "the phone gives up after the last
+        // reconnect attempt". With the link down first, bluetoothd drops the pending call instead.
         let ble = phone as? BLEPhoneLink
         var linkDown = true
-        if let ble {
-            linkDown = await dropLink(ble, result: &result, phases: phases)
+        if let ble { linkDown = await powerOffComputersAdapter(ble, result: &result) }
+        async let computerStopped = computer?.stop()
+        if let ble, ble.remote != nil {
+            if linkDown { linkDown = await dropLink(ble, result: &result) }
+            phases.record("link down, computer forgotten")
         } else if let phone = phone as? TCPPhoneLink {
             phone.close()
         }
@@ -237,13 +246,24 @@ public struct ScenarioRunner: Sendable {
 
     /// The next scenario is a new phone: the link goes, and the phone forgets the computer so no cached services
     /// or connection state carry over. Powering the peripheral's adapter off drops the link at once, where
-    /// BlueZ's Disconnect (and RemoveDevice on a live link) give profiles 2 s first. Returns false when that
-    /// failed (the scenario is then an error).
-    private func dropLink(_ phone: BLEPhoneLink, result: inout ScenarioResult, phases: PhaseLog) async -> Bool {
-        guard let remote = phone.remote else { return true }
-        defer { phases.record("link down, computer forgotten") }
+    /// BlueZ's Disconnect (and RemoveDevice on a live link) give profiles 2 s first; BlueZ answers once the kernel
+    /// has closed the adapter's connections. Returns false when that failed (the scenario is then an error).
+    private func powerOffComputersAdapter(_ phone: BLEPhoneLink, result: inout ScenarioResult) async -> Bool {
+        guard phone.remote != nil else { return true }
         do {
             try await phone.central.setPowered(context.peripheralAdapter, false)
+            return true
+        } catch {
+            if result.outcome == .passed { result.outcome = .error }
+            result.message += "tearing the link down failed: \(error)\n"
+            return false
+        }
+    }
+
+    /// After the computer's adapter went off: the phone sees the link down and forgets the computer.
+    private func dropLink(_ phone: BLEPhoneLink, result: inout ScenarioResult) async -> Bool {
+        guard let remote = phone.remote else { return true }
+        do {
             try await phone.waitUntilDisconnected(remote, what: "the end of the scenario", within: .seconds(30))
             try await phone.central.forget(remote)
             return true
@@ -298,61 +318,8 @@ public struct ScenarioRunner: Sendable {
         }
     }
 
-    /// R10: the computer started without permission to open uinput must refuse to start, saying why, and
-    /// never register with bluetoothd (it would run while dropping every command).
-    private func refusal(_ scenario: Scenario, folder: String, start: ContinuousClock.Instant, result: ScenarioResult) async -> ScenarioResult {
-        var result = await finishRefusal(scenario, folder: folder, result: result)
-        result.durationMs = (ContinuousClock.now - start).milliseconds
-        return result
-    }
-
-    private func finishRefusal(_ scenario: Scenario, folder: String, result: ScenarioResult) async -> ScenarioResult {
-        var result = result
-        let node: DeniedUinputNode
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            node = try DeniedUinputNode()
-        } catch {
-            result.message = "\(error)\n"
-            return result
-        }
-        defer { node.remove() }
-        let peripheral: PeripheralUnderTest
-        do {
-            peripheral = try PeripheralUnderTest.spawn(.init(
-                hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder,
-                uinputPath: node.path, launcher: node.launcher))
-        } catch {
-            result.message = "\(error)\n"
-            return result
-        }
-        guard let status = await peripheral.waitForExit(timeout: .seconds(10)) else {
-            await peripheral.stop()
-            result.outcome = .failed
-            result.message = "the computer kept running for 10 s without permission to use uinput (R10: it must refuse to start); its last lines:\n\(peripheral.lastLines(10))\n"
-            return result
-        }
-        let output = peripheral.log
-        var problems: [String] = []
-        if status == 0 { problems.append("the computer exited with status 0; a refusal exits non-zero") }
-        if output.contains("registered on") || FileManager.default.fileExists(atPath: peripheral.readyFile) {
-            problems.append("the computer registered with bluetoothd before refusing")
-        }
-        for text in scenario.expectedRefusal ?? [] where !output.contains(text) {
-            problems.append("the refusal does not mention \(text.debugDescription)")
-        }
-        result.outcome = problems.isEmpty ? .passed : .failed
-        result.message = problems.isEmpty
-            ? "refused to start (exit \(status)): \(output.split(separator: "\n").last.map(String.init) ?? "")\n"
-            : (problems + ["its output:", peripheral.lastLines(10)]).joined(separator: "\n") + "\n"
-        result.steps = scenario.script.steps.enumerated().map { index, step in
-            StepResult(index: index, kind: step.name, outcome: .unchecked, latencyMs: nil, commands: 0, message: "not run: the computer refused to start")
-        }
-        return result
-    }
-
     private func folder(_ scenario: Scenario, number: Int) -> String {
-        "\(context.workDirectory)/\(String(format: "%03d", number))-\(Self.slug(scenario.name))"
+        "\(context.scratch?.path ?? context.workDirectory)/\(String(format: "%03d", number))-\(Self.slug(scenario.name))"
     }
 
     /// The phone's link for `transport`; it starts looking for the computer at once (BLE: the phone scans first,

@@ -131,6 +131,12 @@ struct RunCommand: AsyncParsableCommand {
     /// Inside a rig: run every scenario.
     private func runInside(_ scenarios: [Scenario]) async throws {
         var (rigName, context) = try Self.rigContext(rigs: rigOptions.rigs, output: output, writePath: writePath)
+        if let scratch = try RigOptions.environment().scratch {
+            // One folder per run: a scratch folder that outlives runs (a hardware box's) never mixes two runs' files.
+            let folder = scratch + "/run-\(getpid())"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            context.scratch = ScratchFolder(path: folder, results: context.workDirectory)
+        }
         context.failFast = failFast
         context.capture = capture
         let work = context.workDirectory
@@ -183,6 +189,7 @@ struct RunCommand: AsyncParsableCommand {
             // Live progress also when standard output is a file or a pipe (a CI log): flush every stream.
             fflush(nil)
         }
+        for problem in context.scratch?.finish() ?? [] { printError("hil run: \(problem)") }
         let results = live.results
         // After an interrupt the file already holds every result (written at once), unless that write failed.
         try live.writeNow(final: true, unlessCurrent: stopping.wasInterrupted)

@@ -16,11 +16,11 @@ struct RigEnvironmentTests {
     func roundTrip() throws {
         let variables = [
             "HIL_RIG": "vm", "HIL_PERIPHERAL_ADAPTER": "hci2", "HIL_CENTRAL_ADAPTER": "hci3", "HIL_SHARE": "/hil/share",
-            "HIL_RIGS": "/work/Rigs", "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/tmp/bus",
+            "HIL_SCRATCH": "/run/hil-scratch", "HIL_RIGS": "/work/Rigs", "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/tmp/bus",
         ]
         let environment = try RigEnvironment(from: variables.merging(["PATH": "/bin", "HIL_OTHER": "x"]) { $1 })
         #expect(environment == RigEnvironment(rig: "vm", peripheralAdapter: "hci2", centralAdapter: "hci3", share: "/hil/share",
-                                              rigsFolder: "/work/Rigs", systemBusAddress: "unix:path=/tmp/bus"))
+                                              scratch: "/run/hil-scratch", rigsFolder: "/work/Rigs", systemBusAddress: "unix:path=/tmp/bus"))
         #expect(environment.isInsideRig)
         #expect(environment.variables == variables)
     }
@@ -33,6 +33,7 @@ struct RigEnvironmentTests {
 
     @Test("a malformed value is an error that names its variable", arguments: [
         ("HIL_PERIPHERAL_ADAPTER", "bluetooth0"), ("HIL_CENTRAL_ADAPTER", "hcix"), ("HIL_SHARE", "relative/share"),
+        ("HIL_SCRATCH", "run/hil-scratch"),
     ])
     func malformed(variable: String, value: String) {
         let error = #expect(throws: RigError.self) { _ = try RigEnvironment(from: ["HIL_RIG": "vm", variable: value]) }

@@ -279,12 +279,15 @@ struct DeviceKilledOnRig {
               {"tap": {}, "expect": {"keys": ["BTN_LEFT 1", "BTN_LEFT 0"], "nothingElse": true, "withinMs": 600}}]}
             """#.write(to: folder.appendingPathComponent("2-next.json"), atomically: true, encoding: .utf8)
         let binary = try hilBinary()
+        // While it runs, a scenario's files are in the guest's scratch folder (HIL_SCRATCH), one folder per run.
         let script = """
             '\(binary)' run --output /tmp/hil-kill '\(folder.path)' > /tmp/kill.log 2>&1 & P=$!
-            n=0; while ! grep -q 'status notifications acquired' /tmp/hil-kill/001-*/peripheral.out 2>/dev/null && [ $n -lt 300 ]; do sleep 0.1; n=$((n+1)); done
+            n=0; while ! grep -q 'status notifications acquired' "$HIL_SCRATCH/run-$P"/001-*/peripheral.out 2>/dev/null && [ $n -lt 300 ]; do sleep 0.1; n=$((n+1)); done
             sleep 1; pkill -KILL -f '[h]il peripheral'; echo killed
             wait $P; echo "status=$?"
             cat /tmp/kill.log
+            for f in /tmp/hil-kill/001-*/peripheral.out /tmp/hil-kill/002-*/peripheral.out; do [ -s "$f" ] && echo "saved: $f"; done
+            echo "scratch left: $(ls -A "$HIL_SCRATCH/run-$P" 2>/dev/null | wc -l)"
             """
         let run = try inGuest("sh", script, seconds: 240)
         // No hang: the run ended by itself inside 240 s (timeout says 124 when it stopped it).
@@ -294,6 +297,9 @@ struct DeviceKilledOnRig {
         #expect(run.output.contains("[1/2] ERROR a long wait the computer does not survive"), "\(run.output.suffix(3000))")
         #expect(run.output.contains("the device under test (hil peripheral) exited during the scenario; its last lines:"))
         #expect(run.output.contains("[2/2] PASSED the next scenario"), "\(run.output.suffix(3000))")
+        // Both scenarios' files were moved from the scratch folder into the results, and nothing was left behind.
+        #expect(run.output.components(separatedBy: "saved: /tmp/hil-kill/").count == 3, "\(run.output.suffix(3000))")
+        #expect(run.output.contains("scratch left: 0"), "\(run.output.suffix(3000))")
     }
 }
 
@@ -309,12 +315,17 @@ struct RunInterruptOnRig {
             grep -E 'INTERRUPTED|interrupted:' /tmp/int.log
             echo "peripherals left: $(ps -e -o args= | grep -c '[h]il peripheral')"
             grep -c '"name"' /tmp/hil-int/results.json
+            for f in /tmp/hil-int/001-*/peripheral.out /tmp/hil-int/002-*/peripheral.out; do [ -s "$f" ] && echo "saved: $f"; done
+            echo "scratch left: $(ls -A "$HIL_SCRATCH/run-$P" 2>/dev/null | wc -l)"
             """
         let run = try inGuest("sh", script, seconds: 300)
         #expect(run.output.contains("status=130"), "\(run.output.suffix(3000))")
         #expect(run.output.contains("INTERRUPTED"), "\(run.output.suffix(3000))")
         #expect(run.output.contains("scenario run(s) not done"), "\(run.output.suffix(3000))")
         #expect(run.output.contains("peripherals left: 0"), "\(run.output.suffix(3000))")
+        // The interrupted scenario's files too came from the scratch folder into the results.
+        #expect(run.output.components(separatedBy: "saved: /tmp/hil-int/").count == 3, "\(run.output.suffix(3000))")
+        #expect(run.output.contains("scratch left: 0"), "\(run.output.suffix(3000))")
     }
 
     @Test("interrupted in a minute-long wait: the guest is stopped after its 30 s grace and the results so far are still kept", .bootsItsOwnGuest)

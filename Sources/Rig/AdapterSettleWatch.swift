@@ -1,0 +1,56 @@
+import Foundation
+
+/// Waits until the kernel has finished with an adapter it just powered on: bluetoothd answers `Powered = true`
+/// before the kernel's own follow-up (advertising enabled again for the registered advertisements) has run, and
+/// an adapter powered off while that is still waiting for the controller makes bluetoothd 5.66 crash (seen in the
+/// vm rig: "Opcode 0x2006 failed: -112", then bluetoothd's segfault, in 3 of 3 suite runs where the teardown came
+/// that soon after a link drop's end). Open it before powering on; it sees every command from then on.
+public final class AdapterSettleWatch {
+    let channel: HCIMonitorChannel
+    private var ledger: HCICommandLedger
+
+    public init(adapter: String) throws(RigError) {
+        channel = try HCIMonitorChannel(adapter: adapter)
+        ledger = HCICommandLedger(index: channel.index)
+    }
+
+    /// What the wait found.
+    public struct Outcome: Sendable {
+        /// Every command answered (or given up by the kernel) and the adapter quiet.
+        public var settled: Bool
+        public var waited: Duration
+        /// Commands the controller never answered, which the kernel gave up after its timeout.
+        public var timedOut: [UInt16]
+
+        /// The rig's note for the step ("" when there is nothing to say).
+        public func note(_ adapter: String) -> String {
+            var notes: [String] = []
+            if !timedOut.isEmpty {
+                let opcodes = timedOut.map { "0x" + String($0, radix: 16, uppercase: false).leftPadded(4) }
+                notes.append("\(adapter)'s emulated controller never answered \(opcodes.joined(separator: ", ")) after power-on (the kernel timed it out; dmesg has it)")
+            }
+            if !settled { notes.append("\(adapter) was still busy \(waited) after power-on") }
+            return notes.map { "; rig: \($0)" }.joined()
+        }
+    }
+
+    /// Waits until nothing sent to the adapter is unanswered and it has been quiet for `quiet`, at most `within`.
+    public func settle(quiet: Duration = .milliseconds(100), within: Duration = .seconds(3)) async -> Outcome {
+        let start = ContinuousClock.now
+        while true {
+            let now = ContinuousClock.now
+            for frame in channel.readAvailable() { ledger.add(frame, at: now) }
+            ledger.expire(at: now)
+            if ledger.isSettled(at: now, quiet: quiet) || now - start >= within {
+                return Outcome(settled: ledger.isSettled(at: now, quiet: quiet), waited: now - start, timedOut: ledger.timedOut)
+            }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

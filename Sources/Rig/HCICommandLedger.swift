@@ -1,0 +1,61 @@
+/// The HCI commands sent to one adapter that its controller has not answered yet, from the monitor channel's
+/// frames: a command is answered by its Command Complete or Command Status event, and one the controller never
+/// answers is given up after the kernel's own command timeout (HCI_CMD_TIMEOUT, 2 s: dmesg then says
+/// "command 0x.... tx timeout"), as the kernel then moves on to its next command.
+struct HCICommandLedger {
+    /// The kernel's HCI_CMD_TIMEOUT (include/net/bluetooth/hci.h), with a margin for the guest's clock.
+    static let commandTimeout = Duration.milliseconds(2_200)
+
+    let index: UInt16
+    /// Unanswered commands, oldest first: opcode and when it was seen.
+    private(set) var pending: [(opcode: UInt16, sent: ContinuousClock.Instant)] = []
+    /// When a frame of this adapter was last seen.
+    private(set) var lastFrame: ContinuousClock.Instant?
+    /// Commands given up after the command timeout, in the order they were.
+    private(set) var timedOut: [UInt16] = []
+
+    init(index: UInt16) { self.index = index }
+
+    /// Takes one monitor frame seen at `time`.
+    mutating func add(_ frame: [UInt8], at time: ContinuousClock.Instant) {
+        guard let header = HCIMonitorChannel.header(frame), header.index == index else { return }
+        lastFrame = time
+        switch HCIMonitorChannel.Opcode(rawValue: header.opcode) {
+        case .commandSent:
+            // The command: opcode (2 bytes, little-endian), parameter length, parameters.
+            guard frame.count >= 8 else { return }
+            pending.append((UInt16(frame[6]) | UInt16(frame[7]) << 8, time))
+        case .event:
+            // Command Complete (0x0e): code, length, number of packets, opcode. Command Status (0x0f): code, length,
+            // status, number of packets, opcode.
+            guard frame.count >= 7 else { return }
+            let at: Int
+            switch frame[6] {
+            case 0x0e: at = 9
+            case 0x0f: at = 10
+            default: return
+            }
+            guard frame.count >= at + 2 else { return }
+            let opcode = UInt16(frame[at]) | UInt16(frame[at + 1]) << 8
+            if let answered = pending.firstIndex(where: { $0.opcode == opcode }) { pending.remove(at: answered) }
+        case .closeIndex:
+            // The adapter went away: whatever it was asked is over.
+            pending.removeAll()
+        case nil:
+            return
+        }
+    }
+
+    /// Gives up the commands older than the command timeout at `now`.
+    mutating func expire(at now: ContinuousClock.Instant) {
+        while let oldest = pending.first, now - oldest.sent >= Self.commandTimeout {
+            timedOut.append(oldest.opcode)
+            pending.removeFirst()
+        }
+    }
+
+    /// Nothing unanswered and no frame for `quiet`: the kernel has finished what it was doing with the adapter.
+    func isSettled(at now: ContinuousClock.Instant, quiet: Duration) -> Bool {
+        pending.isEmpty && lastFrame.map { now - $0 >= quiet } ?? true
+    }
+}

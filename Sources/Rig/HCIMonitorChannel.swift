@@ -1,0 +1,58 @@
+import Foundation
+
+/// The kernel's HCI monitor channel (the one btmon reads), opened for one adapter's frames: every command the
+/// kernel sends to the controller, every event back, and the adapter's open and close, from the moment it is
+/// opened. Needs CAP_NET_RAW (the vm and virtual rigs run as root).
+public final class HCIMonitorChannel {
+    /// A monitor frame's opcode (`struct hci_mon_hdr`, include/net/bluetooth/hci_mon.h).
+    enum Opcode: UInt16 {
+        case commandSent = 2
+        case event = 3
+        case closeIndex = 9
+    }
+
+    let descriptor: Int32
+    /// The adapter's index: 0 for hci0.
+    let index: UInt16
+    let adapter: String
+
+    public init(adapter: String) throws(RigError) {
+        guard adapter.hasPrefix("hci"), let index = UInt16(adapter.dropFirst(3)) else {
+            throw RigError(.fault, "\(adapter) is not an hciN name")
+        }
+        let descriptor = socket(31 /* AF_BLUETOOTH */, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 1 /* BTPROTO_HCI */)
+        guard descriptor >= 0 else { throw RigError(.fault, "cannot open an HCI socket: \(String(cString: strerror(errno)))") }
+        // struct sockaddr_hci { sa_family_t hci_family; unsigned short hci_dev; unsigned short hci_channel; }
+        var address: (UInt16, UInt16, UInt16) = (31, 0xffff /* HCI_DEV_NONE */, 2 /* HCI_CHANNEL_MONITOR */)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, 6) }
+        }
+        guard bound == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw RigError(.fault, "cannot open the HCI monitor channel: \(reason)")
+        }
+        self.descriptor = descriptor
+        self.index = index
+        self.adapter = adapter
+    }
+
+    deinit { close(descriptor) }
+
+    /// Every frame the kernel has queued since the last read (all adapters'), without waiting.
+    func readAvailable() -> [[UInt8]] {
+        var frames: [[UInt8]] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            guard count > 0 else { return frames }
+            frames.append(Array(buffer.prefix(count)))
+        }
+    }
+
+    /// `struct hci_mon_hdr { __le16 opcode; __le16 index; __le16 len; }`.
+    static func header(_ frame: [UInt8]) -> (opcode: UInt16, index: UInt16)? {
+        guard frame.count >= 6 else { return nil }
+        return (UInt16(frame[0]) | UInt16(frame[1]) << 8, UInt16(frame[2]) | UInt16(frame[3]) << 8)
+    }
+}
