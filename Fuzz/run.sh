@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes the decoders of everything that crosses the link (FuzzTargets.DecoderFuzz) with libFuzzer.
 #
-#   bash Fuzz/run.sh 60          fuzz for 60 seconds (CI does this); exit 1 on a crash
+#   bash Fuzz/run.sh 60          fuzz for 60 seconds (CI runs 30); exit 1 on a crash
 #   bash Fuzz/run.sh 3600 -runs=10000000   any further libFuzzer options follow the time
 #
 # HIL_FUZZ_TARGET picks the decoders each input goes through (FuzzTargets.FuzzTarget; hil-fuzz reads it once):

@@ -102,18 +102,16 @@ final class PipeDrain: @unchecked Sendable {
 /// cannot run, with the reason `hil` gave.
 @Suite("vm rig, end to end", .serialized, .tags(.rig))
 struct VMGuestOnRig {
-    @Test("the guest has /dev/uinput and two powered controllers, and hil there picks the virtual rig")
+    /// In the shared guest (its boot is InRigSuitesOnRig's); `crashStatus` checks the host's "adapters ready" line.
+    @Test("the guest has /dev/uinput and two powered controllers, and hil there picks the virtual rig", .inSharedGuest)
     func adaptersReady() async throws {
         let binary = try hilBinary()
-        let run = try await hil([
-            "vm", "exec", "--timing", "--", "sh", "-c",
-            "ls -l /dev/uinput; bluetoothctl list; '\(binary)' doctor; '\(binary)' rig exec --rig virtual -- true; echo virtual-status=$?",
-        ])
-        #expect(run.status == 0, "hil vm exec failed:\n\(run.errors)\n\(run.output.suffix(2000))")
+        let run = try inGuest("sh", "ls -l /dev/uinput; bluetoothctl list; '\(binary)' doctor; '\(binary)' rig exec --rig virtual -- true; echo virtual-status=$?",
+                              seconds: 120)
+        #expect(run.status == 0, "\(run.output.suffix(2000))")
         #expect(run.output.contains("/dev/uinput"))
         let controllers = run.output.split(separator: "\n").filter { $0.hasPrefix("Controller ") }
         #expect(controllers.count == 2, "\(run.output.suffix(2000))")
-        #expect(run.errors.contains("adapters ready after"))
         #expect(run.output.contains("adapters: hci0 (virtual), hci1 (virtual)"))
         // Rigs/vm.json: machine.lanes 1 (a rig file with 2 makes hci0…hci3 and lists both lanes here).
         #expect(run.output.contains("lanes (scenarios hil run runs at once): hci0:hci1"), "\(run.output.suffix(2000))")
@@ -123,7 +121,7 @@ struct VMGuestOnRig {
         #expect(run.output.contains("virtual-status=125"))
     }
 
-    @Test("the virtual rig comes up on a bare kernel with hci_vhci and uinput, and goes away after")
+    @Test("the virtual rig comes up on a bare kernel with hci_vhci and uinput, and goes away after", .bootsItsOwnGuest)
     func virtualRigInBareGuest() async throws {
         let binary = try hilBinary()
         let script = """
@@ -139,15 +137,16 @@ struct VMGuestOnRig {
         #expect(run.output.contains("status=0 adapters-after=0 daemons-after=0"), "\(run.output)")
     }
 
-    @Test("a crashing guest command's status comes back, with its output")
+    @Test("a crashing guest command's status comes back, with its output; --timing says when the adapters were ready", .bootsItsOwnGuest)
     func crashStatus() async throws {
-        let run = try await hil(["vm", "exec", "--", "sh", "-c", "echo before-crash; kill -SEGV $$"])
+        let run = try await hil(["vm", "exec", "--timing", "--", "sh", "-c", "echo before-crash; kill -SEGV $$"])
         #expect(run.status == 128 + 11, "\(run.errors)")
+        #expect(run.errors.contains("adapters ready after"), "\(run.errors)")
         #expect(run.output.contains("before-crash"))
         #expect(run.errors.contains("guest console and BlueZ logs in"))
     }
 
-    @Test("a run over its timeout is stopped, exits 124, and leaves no QEMU behind")
+    @Test("a run over its timeout is stopped, exits 124, and leaves no QEMU behind", .bootsItsOwnGuest)
     func timeout() async throws {
         let run = try await hil(["vm", "exec", "--timeout", "4", "--", "sleep", "600"])
         #expect(run.status == 124, "\(run.errors)")
@@ -161,7 +160,7 @@ struct VMGuestOnRig {
         #expect(stray.isEmpty, "QEMU still running for \(folder): \(stray)")
     }
 
-    @Test("a rig that does not exist is named, with the known ones")
+    @Test("a rig that does not exist is named, with the known ones", .bootsItsOwnGuest)
     func unknownRig() async throws {
         let run = try await hil(["vm", "exec", "--rig", "nope", "--", "true"])
         #expect(run.status == 125)
