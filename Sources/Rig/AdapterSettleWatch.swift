@@ -26,7 +26,7 @@ public final class AdapterSettleWatch {
         public func note(_ adapter: String) -> String {
             var notes: [String] = []
             if !timedOut.isEmpty {
-                let opcodes = timedOut.map { "0x" + String($0, radix: 16, uppercase: false).leftPadded(4) }
+                let opcodes = timedOut.map { String(format: "0x%04x", $0) }
                 notes.append("\(adapter)'s emulated controller never answered \(opcodes.joined(separator: ", ")) after power-on (the kernel timed it out; dmesg has it)")
             }
             if !settled { notes.append("\(adapter) was still busy \(waited) after power-on") }
@@ -41,16 +41,11 @@ public final class AdapterSettleWatch {
             let now = ContinuousClock.now
             for frame in channel.readAvailable() { ledger.add(frame, at: now) }
             ledger.expire(at: now)
-            if ledger.isSettled(at: now, quiet: quiet) || now - start >= within {
-                return Outcome(settled: ledger.isSettled(at: now, quiet: quiet), waited: now - start, timedOut: ledger.timedOut)
+            let settled = ledger.isSettled(at: now, quiet: quiet)
+            if settled || now - start >= within {
+                return Outcome(settled: settled, waited: now - start, timedOut: ledger.timedOut)
             }
             try? await Task.sleep(for: .milliseconds(5))
         }
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

@@ -48,9 +48,9 @@ public final class AdvertisingWatch {
         for frame in frames {
             guard let header = HCIMonitorChannel.header(frame), header.index == index else { continue }
             if header.opcode == Opcode.closeIndex.rawValue { break }
-            // A sent command: opcode (2 bytes, little-endian), parameter length, parameters; the enable flag first.
-            guard header.opcode == Opcode.commandSent.rawValue, frame.count >= 10 else { continue }
-            let command = UInt16(frame[6]) | UInt16(frame[7]) << 8
+            // A sent command: opcode, parameter length, parameters; the enable flag first.
+            guard header.opcode == Opcode.commandSent.rawValue, frame.count >= 10,
+                  let command = HCIMonitorChannel.commandOpcode(frame) else { continue }
             if command == 0x200a || command == 0x2039 { on = frame[9] != 0 }
         }
         return on

@@ -22,9 +22,8 @@ struct HCICommandLedger {
         lastFrame = time
         switch HCIMonitorChannel.Opcode(rawValue: header.opcode) {
         case .commandSent:
-            // The command: opcode (2 bytes, little-endian), parameter length, parameters.
-            guard frame.count >= 8 else { return }
-            pending.append((UInt16(frame[6]) | UInt16(frame[7]) << 8, time))
+            guard let opcode = HCIMonitorChannel.commandOpcode(frame) else { return }
+            pending.append((opcode, time))
         case .event:
             // Command Complete (0x0e): code, length, number of packets, opcode. Command Status (0x0f): code, length,
             // status, number of packets, opcode.

@@ -14,7 +14,6 @@ public final class HCIMonitorChannel {
     let descriptor: Int32
     /// The adapter's index: 0 for hci0.
     let index: UInt16
-    let adapter: String
 
     public init(adapter: String) throws(RigError) {
         guard adapter.hasPrefix("hci"), let index = UInt16(adapter.dropFirst(3)) else {
@@ -34,7 +33,6 @@ public final class HCIMonitorChannel {
         }
         self.descriptor = descriptor
         self.index = index
-        self.adapter = adapter
     }
 
     deinit { close(descriptor) }
@@ -54,5 +52,12 @@ public final class HCIMonitorChannel {
     static func header(_ frame: [UInt8]) -> (opcode: UInt16, index: UInt16)? {
         guard frame.count >= 6 else { return nil }
         return (UInt16(frame[0]) | UInt16(frame[1]) << 8, UInt16(frame[2]) | UInt16(frame[3]) << 8)
+    }
+
+    /// A sent command's HCI opcode: the payload after the header starts with it (2 bytes, little-endian), then the
+    /// parameter length and the parameters. Nil for a frame too short to hold one.
+    static func commandOpcode(_ frame: [UInt8]) -> UInt16? {
+        guard frame.count >= 8 else { return nil }
+        return UInt16(frame[6]) | UInt16(frame[7]) << 8
     }
 }
