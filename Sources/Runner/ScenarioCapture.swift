@@ -141,8 +141,9 @@ final class ScenarioCapture: Sendable {
 
     /// What the scenario leaves: for a result that keeps its captures, `evdev.log` and (when it did not pass) the
     /// timeline are written, and the files are listed; otherwise the captures are deleted. `evidence` (the frames
-    /// and receipts) is gathered only for a scenario that keeps its captures.
-    func finish(_ result: ScenarioResult, evidence gather: () -> ScenarioEvidence) -> [ScenarioRecord.Capture] {
+    /// and receipts) is gathered only for a scenario that keeps its captures. When the run was `interrupted` the
+    /// capture files stay as they are, and capture.log says why no timeline was made.
+    func finish(_ result: ScenarioResult, interrupted: Bool = false, evidence gather: () -> ScenarioEvidence) -> [ScenarioRecord.Capture] {
         guard mode != .never else { return [] }
         let names = Self.names
         guard mode.keeps(result.outcome) else {
@@ -158,7 +159,9 @@ final class ScenarioCapture: Sendable {
                 captures.append(.init(kind: "evdev", path: relativeFolder + "/" + names.evdev))
             }
         }
-        if result.outcome != .passed {
+        if interrupted {
+            appendToLog("no \(names.timeline): the run was interrupted while this scenario ran; the capture files are as the tools left them\n")
+        } else if result.outcome != .passed {
             var marks: [TraceTimeline.Mark] = []
             var packetNotes: [String] = []
             for tool in tools {
@@ -173,5 +176,17 @@ final class ScenarioCapture: Sendable {
             }
         }
         return captures
+    }
+
+    /// Adds a line to capture.log (the tools' output).
+    private func appendToLog(_ line: String) {
+        let path = folder + "/" + Self.names.log
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+            try? line.write(toFile: path, atomically: false, encoding: .utf8)
+            return
+        }
+        defer { try? handle.close() }
+        _ = try? handle.seekToEnd()
+        try? handle.write(contentsOf: Data(line.utf8))
     }
 }

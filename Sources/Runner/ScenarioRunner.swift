@@ -39,6 +39,9 @@ public struct ScenarioRunner: Sendable {
         public var network: NetworkHosts?
         /// Which scenarios keep their captures (`hil run --capture`).
         public var capture: CaptureMode = .failed
+        /// The run's stop: once it was interrupted, a scenario still under way is not kept, so it makes no timeline
+        /// (tshark's start alone took 7-11 s in the TCG guest, and the vm rig gives an interrupted job 30 s).
+        public var stop: RunStop?
 
         /// The rig's two hosts, or the error that `what` needs them and this rig has none.
         func networkHosts(for what: String) throws -> NetworkHosts {
@@ -174,7 +177,7 @@ public struct ScenarioRunner: Sendable {
         await finish(&result, phone: phone, computer: computer, drive: drive, scenario: scenario, options: options, phases: phases)
         await capture.stop()
         if context.capture != .never { phases.record("capture stopped") }
-        result.captures = capture.finish(result) {
+        result.captures = capture.finish(result, interrupted: context.stop?.wasInterrupted ?? false) {
             ScenarioEvidence(
                 device: context.uinputName, frames: computer?.allFrames, droppedCount: computer?.droppedCount ?? 0,
                 sends: drive?.sends ?? [], receipts: computer?.receipts() ?? [],

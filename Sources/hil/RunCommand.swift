@@ -138,6 +138,10 @@ struct RunCommand: AsyncParsableCommand {
             context.scratch = ScratchFolder(path: folder, results: context.workDirectory)
         }
         context.failFast = failFast
+        // Ctrl-C: stop the peripheral under test, keep what was judged (written at once), exit 130. A rig that
+        // broke (an adapter that no longer powers on) stops the run too: every later scenario could only error.
+        let stopping = RunStop()
+        context.stop = stopping
         context.capture = capture
         let work = context.workDirectory
         defer { fflush(nil) }
@@ -152,9 +156,6 @@ struct RunCommand: AsyncParsableCommand {
             shard: shard.map { (index: $0.index, count: $0.count) }, folder: work)
         // Written as the run goes (LiveResults), at once on Ctrl-C, and at the end.
         let live = LiveResults(write: { try writer.write($0) }, report: { printError("hil run: the results so far could not be written (the run goes on): \($0)") })
-        // Ctrl-C: stop the peripheral under test, keep what was judged (written at once), exit 130. A rig that
-        // broke (an adapter that no longer powers on) stops the run too: every later scenario could only error.
-        let stopping = RunStop()
         let interrupts = InterruptForwarder {
             guard stopping.interrupt() else { return }
             PeripheralUnderTest.interruptAll()
