@@ -229,8 +229,11 @@ public final class VMRunner: Sendable {
             "-accel", "tcg,thread=multi", "-cpu", "max", "-m", String(machine.memoryMiB), "-smp", String(machine.cpus),
             "-no-reboot", "-display", "none", "-vga", "none", "-monitor", "none", "-serial", "stdio", "-nic", "none",
             "-kernel", image.kernel, "-initrd", image.initrd,
-            "-append", "console=ttyS0 quiet panic=-1 HIL_READY_TIMEOUT=\(machine.readyTimeoutSeconds) HIL_CONTROLLERS=\(2 * machine.lanes)"
-                + (bare ? " HIL_RIG_UP=0" : ""),
+            "-append", "console=ttyS0 quiet panic=-1 cryptomgr.notests HIL_READY_TIMEOUT=\(machine.readyTimeoutSeconds) HIL_CONTROLLERS=\(2 * machine.lanes)"
+                + (bare ? " HIL_RIG_UP=0" : "")
+                // cryptomgr.notests: no self-test of each crypto algorithm as it registers (about 0.7 s of a TCG boot).
+                // HIL_DEBUG in hil's environment: the guest prints its boot stages (`HIL-STAGE <name> <s>`).
+                + (ProcessInfo.processInfo.environment["HIL_DEBUG"] == nil ? "" : " HIL_DEBUG=1"),
             "-fsdev", "local,id=hostroot,path=/,readonly=on,security_model=none,multidevs=remap",
             "-device", "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot",
             "-fsdev", "local,id=hilshare,path=\(share),security_model=none",
