@@ -43,9 +43,18 @@ MODULES=(virtio_pci 9pnet_virtio 9p overlay evdev uinput
          veth bridge sch_netem)
 OPTIONAL_MODULES=(virtio_rng)
 
-kpkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
-       awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ { print $2; exit }') || true
-[ -n "$kpkg" ] || die "cannot tell which kernel package linux-image-amd64 depends on; run 'apt-get update' first"
+cache_root=${XDG_CACHE_HOME:-$HOME/.cache}/hil/vm
+# Which kernel linux-image-amd64 stands for: apt-cache reads every package list for it (1.4 s here, where apt keeps
+# no binary cache), so the answer is kept until the lists change (their names, sizes and times: apt-get update).
+lists_key=$(stat -c '%n %s %Y' /var/lib/apt/lists/*Packages* 2>/dev/null | sha256sum | cut -c1-12)
+resolved=$cache_root/kernel-package.$lists_key
+kpkg=$(cat "$resolved" 2>/dev/null) || true
+if [ -z "$kpkg" ]; then
+    kpkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
+           awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ { print $2; exit }') || true
+    [ -n "$kpkg" ] || die "cannot tell which kernel package linux-image-amd64 depends on; run 'apt-get update' first"
+    mkdir -p "$cache_root" && rm -f "$cache_root"/kernel-package.* && echo "$kpkg" >"$resolved" || :
+fi
 kver=${kpkg#linux-image-}
 net_script=$here/../net/two-hosts.sh
 net_lib=$here/../net/lib.sh  # sourced by two-hosts.sh, from the folder it is in
@@ -56,7 +65,6 @@ done
 key=$(cat "$here/build-image.sh" "$here/init.sh" "$here/guest-run.sh" "$net_script" "$net_lib" | sha256sum | cut -c1-12)
 stamp="$kver $key"
 
-cache_root=${XDG_CACHE_HOME:-$HOME/.cache}/hil/vm
 out=${1:-$cache_root/$kver-$key}
 case $out in /*) ;; *) out=$PWD/$out ;; esac  # the guest finds two-hosts.sh by this path
 if [ -s "$out/vmlinuz" ] && [ -s "$out/initrd.gz" ] && [ "$(cat "$out/stamp" 2>/dev/null)" = "$stamp" ]; then
