@@ -22,6 +22,7 @@ struct InRigSuitesOnRig {
         ("DeviceKilledOnRig", "hil run, the device under test killed"),
         ("RunInterruptOnRig", "hil run, interrupted"),
         ("VMGuestOnRig", "vm rig, end to end"),
+        ("TwoHostsOnRig", "vm rig, the network transports' two hosts and the attacker"),
     ]
 
     /// All of them held the rig 1152 s, boot included, in a fresh-clone CI (stop 31, before the adapters test joined

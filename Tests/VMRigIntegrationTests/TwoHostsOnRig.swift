@@ -5,7 +5,7 @@ import Testing
 /// The vm rig's hosts for the network transports (Rigs/net/two-hosts.sh): the guest brings them up at boot and
 /// passes them to the job as HIL_NET_*; Bonjour crosses the bridge between the phone and the computer through one
 /// avahi-daemon each, and the attacker, a third host on the same bridge, reaches the computer.
-@Suite("vm rig, the network transports' two hosts and the attacker", .serialized, .tags(.rig))
+@Suite("vm rig, the network transports' two hosts and the attacker", .serialized, .tags(.rig), .inSharedGuest)
 struct TwoHostsOnRig {
     @Test("the guest's hosts are up, a service published in hil-computer is browsed and resolved from hil-phone with its TXT record, and a datagram from hil-attacker reaches hil-computer")
     func publishAndBrowse() async throws {
@@ -45,8 +45,8 @@ struct TwoHostsOnRig {
             cat /tmp/udp | grep '^udp '
             '\#(binary)' doctor | grep -A 3 'two hosts'
             """#
-        let run = try await hil(["vm", "exec", "--timing", "--", "bash", "-c", script])
-        let text = run.output + run.errors
+        let run = try inGuest("bash", script, seconds: 150)
+        let text = run.output
         #expect(run.status == 0, "\(text.suffix(3000))")
         #expect(!run.output.contains("HIL-NET-ERROR"), "\(run.output.suffix(3000))")
         let variables = run.output.split(separator: "\n").filter { $0.hasPrefix("HIL_NET_") }.map(String.init)

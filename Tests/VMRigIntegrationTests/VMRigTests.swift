@@ -1,5 +1,6 @@
 import Foundation
 import HILTestSupport
+import Rig
 import Testing
 
 /// The package root, from this file's path.
@@ -30,24 +31,18 @@ struct Run {
 /// its output and errors together. The output goes through a file, not a pipe: a process the script left behind
 /// would hold a pipe open and the test would wait for it forever. It runs in a session of its own (`setsid`), away
 /// from the guest's serial console, the tests' controlling terminal; whatever is left of that session's process
-/// group is killed after it, so nothing the script started reaches the next suite in the guest.
+/// group is killed after it, so nothing the script started reaches the next suite in the guest. ChildProcess, not
+/// Foundation's Process: Process.waitUntilExit did not return while a process the script left running (TwoHostsOnRig's
+/// avahi-publish) was alive, though the script had ended.
 func inGuest(_ shell: String, _ script: String, seconds: Int) throws -> (status: Int32, output: String) {
     let log = FileManager.default.temporaryDirectory.appendingPathComponent("hil-in-guest-\(getpid())-\(UUID().uuidString).log")
-    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
     defer { try? FileManager.default.removeItem(at: log) }
-    let output = try FileHandle(forWritingTo: log)
-    defer { try? output.close() }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-    process.arguments = ["/usr/bin/timeout", "--kill-after", "5", String(seconds), shell, "-c", script]
-    process.currentDirectoryURL = packageRoot
-    process.standardOutput = output
-    process.standardError = output
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    kill(-process.processIdentifier, SIGKILL)
-    return (process.terminationStatus, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+    let child = try ChildProcess("/usr/bin/setsid", [
+        "/usr/bin/env", "--chdir", packageRoot.path, "/usr/bin/timeout", "--kill-after", "5", String(seconds), shell, "-c", script,
+    ], output: .file(log.path), ownProcessGroup: false)
+    let status = child.wait()
+    kill(-child.pid, SIGKILL)
+    return (status, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
 }
 
 /// Runs `hil` with `arguments` from the package root and collects what it printed (one rig at a time).
