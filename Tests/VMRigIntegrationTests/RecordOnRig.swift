@@ -44,8 +44,9 @@ struct RecordOnRig {
 
         let replays = root.appendingPathComponent("replays")
         // --capture never: the four mutants fail, and each failure's capture and timeline would cost btmon's or
-        // tcpdump's start and tshark's (about 3 s in the TCG guest); CapturesOnRig proves the captures.
-        let replay = try await hil(["run", "--capture", "never", "--output", replays.path, recordings.path, mutants.path])
+        // tcpdump's start and tshark's (about 7 s in the TCG guest); CapturesOnRig proves the captures. --fail-fast:
+        // a mutant's wrong expectation is in its first segment, and the four segments after it (5 s) prove nothing.
+        let replay = try await hil(["run", "--capture", "never", "--fail-fast", "--output", replays.path, recordings.path, mutants.path])
         let printed = replay.output + replay.errors
         #expect(replay.status == 1, "\(printed.suffix(3000))")
         #expect(printed.contains("4 passed, 4 failed"), "\(printed.suffix(4000))")
