@@ -22,21 +22,9 @@ extension BLEPhoneLink {
         let central = central
         let restore = Task { () -> (MonotonicTime, String) in
             try? await Task.sleep(for: outage)
-            // Opened before the power-on, to see every command the kernel sends with it.
-            let watch: AdapterSettleWatch?
-            var watchNote = ""
-            do { watch = try AdapterSettleWatch(adapter: adapter) } catch {
-                watch = nil
-                watchNote = "; rig: cannot watch \(adapter)'s commands after power-on: \(error)"
-            }
             do {
-                let tries = try await Self.powerOn(adapter, central)
-                let back = MonotonicTime.now()
-                let note = tries > 1 ? "; rig: \(adapter) powered on at try \(tries) (the emulated controller timed out a command; dmesg has it)" : ""
-                // The radio is back when the adapter is on; the step ends only once the kernel is done with it, so
-                // that nothing after it (the teardown's power-off) lands in the middle (AdapterSettleWatch).
-                let settled = await watch?.settle().note(adapter) ?? ""
-                return (back, note + settled + watchNote + silenceNote)
+                let (back, note) = try await Self.powerOnSettled(adapter, central)
+                return (back, note + silenceNote)
             } catch {
                 return (.now(), "; rig: \(adapter) did not power on again: \(error)" + silenceNote)
             }
@@ -74,9 +62,29 @@ extension BLEPhoneLink {
                 break
             }
             cycles += 1
-            _ = try await Self.powerOn(adapter, central)
+            // Settled before the next power-off, as after an outage: a power-off in the middle of the kernel's
+            // follow-up to the power-on is what made bluetoothd 5.66 crash (AdapterSettleWatch).
+            let (_, note) = try await Self.powerOnSettled(adapter, central)
+            if !note.isEmpty { notes.append(String(note.dropFirst("; rig: ".count))) }
         }
         return notes.map { "; rig: \($0)" }.joined()
+    }
+
+    /// Powers an adapter on after a link fault and holds until the kernel is done with it (`AdapterSettleWatch`,
+    /// opened before the power-on so that it sees every command sent with it). Returns when the adapter came on (the
+    /// radio is back then) and the rig's note ("" when the first try powered it on and it settled).
+    static func powerOnSettled(_ adapter: String, _ central: BlueZCentral) async throws -> (back: MonotonicTime, note: String) {
+        let watch: AdapterSettleWatch?
+        var watchNote = ""
+        do { watch = try AdapterSettleWatch(adapter: adapter) } catch {
+            watch = nil
+            watchNote = "; rig: cannot watch \(adapter)'s commands after power-on: \(error)"
+        }
+        let tries = try await powerOn(adapter, central)
+        let back = MonotonicTime.now()
+        let note = tries > 1 ? "; rig: \(adapter) powered on at try \(tries) (the emulated controller timed out a command; dmesg has it)" : ""
+        let settled = await watch?.settle().note(adapter) ?? ""
+        return (back, note + settled + watchNote)
     }
 
     /// bluetoothd stops and starts again. The computer must notice, let go of what it holds, register its
