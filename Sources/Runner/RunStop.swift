@@ -11,17 +11,42 @@ public final class RunStop: Sendable {
     }
 
     private let state = Mutex<Reason?>(nil)
+    private let interruptedAt = Mutex<ContinuousClock.Instant?>(nil)
 
     public init() {}
 
     /// Records an interrupt; true only when nothing had stopped the run before (the caller then stops the
     /// computers and writes the results so far, once).
     public func interrupt() -> Bool {
-        state.withLock { reason in
+        interruptedAt.withLock { $0 = $0 ?? .now }
+        return state.withLock { reason in
             guard reason == nil else { return false }
             reason = .interrupted
             return true
         }
+    }
+
+    /// Runs `work` (the run's scenarios) and waits for it; once the run was interrupted, for at most `grace` more.
+    /// The interrupt stops the computers, and a scenario under way then ends at once, except one whose phone was
+    /// still looking for its computer: that waits out its connect timeout (15 s × the latency scale), which outlived
+    /// the vm rig's 30 s for an interrupted job. Such a scenario (never kept) is left behind: returns false then.
+    public func run(_ work: @escaping @Sendable () async -> Void, grace: Duration) async -> Bool {
+        let done = Flag()
+        Task {
+            await work()
+            done.set()
+        }
+        while !done.isSet {
+            if let at = interruptedAt.withLock({ $0 }), ContinuousClock.now - at > grace { return false }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return true
+    }
+
+    private final class Flag: Sendable {
+        private let value = Mutex(false)
+        var isSet: Bool { value.withLock { $0 } }
+        func set() { value.withLock { $0 = true } }
     }
 
     /// Looks at a finished scenario: when it broke the rig, the run stops there. Returns the reason when this

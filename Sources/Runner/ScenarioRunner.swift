@@ -146,6 +146,11 @@ public struct ScenarioRunner: Sendable {
             let launch = try self.launch(scenario, folder: folder, transport: transport)
             let (prepared, note) = await standby.take(for: launch)
             if let note { result.message += note }
+            // The interrupt stopped every computer that ran then, the one held for this scenario too: none starts after it.
+            if context.stop?.wasInterrupted == true {
+                await prepared?.stop()
+                throw RunnerError("the run was interrupted before this scenario's computer started")
+            }
             // The next scenario's computer starts now, held, so its half-second start overlaps this one's
             // registration, connection and pairing rather than its steps, whose latency is measured. It waits idle,
             // with no uinput device and nothing on the bus, until that scenario releases it.

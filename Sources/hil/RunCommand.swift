@@ -128,6 +128,10 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
+    /// How long a scenario under way may take to end after an interrupt (a second at most, as a rule; see
+    /// `RunStop.run`), inside the vm rig's 30 s for an interrupted job.
+    static let interruptGrace: Duration = .seconds(10)
+
     /// Inside a rig: run every scenario.
     private func runInside(_ scenarios: [Scenario]) async throws {
         var (rigName, context) = try Self.rigContext(rigs: rigOptions.rigs, output: output, writePath: writePath)
@@ -173,8 +177,7 @@ struct RunCommand: AsyncParsableCommand {
             print("[\((number - 1) % plan.perRepeat + 1)/\(plan.perRepeat)] NOT APPLICABLE \(result.name): \(result.message)")
         }
         let (count, repeats) = (plan.perRepeat, repeats)
-        // A computer started ahead for a scenario that will not run now (interrupted, rig broken) is stopped by the pool.
-        await pool.run(plan.items, stop: { stopping.isStopping }) { item, finished in
+        let announce: @Sendable (LanePool.Item, ScenarioResult) -> Void = { item, finished in
             var result = finished
             result.repetition = item.repetition
             let label = repeats > 1 ? "[repeat \(item.repetition)/\(repeats), \(item.index + 1)/\(count)]" : "[\(item.index + 1)/\(count)]"
@@ -190,11 +193,22 @@ struct RunCommand: AsyncParsableCommand {
             // Live progress also when standard output is a file or a pipe (a CI log): flush every stream.
             fflush(nil)
         }
+        // A computer started ahead for a scenario that will not run now (interrupted, rig broken) is stopped by the pool.
+        let ended = await stopping.run({ await pool.run(plan.items, stop: { stopping.isStopping }, finished: announce) },
+                                       grace: Self.interruptGrace)
+        if !ended {
+            printError("hil run: the scenario under way did not end within \(Self.interruptGrace) of the interrupt (its phone was still waiting for the computer the interrupt stopped); it is left behind, not kept")
+        }
         for problem in context.scratch?.finish() ?? [] { printError("hil run: \(problem)") }
+        try conclude(live: live, wallMs: writer.wallMs, stopping: stopping, total: total, work: work)
+    }
+
+    /// The run's end: the results written a last time, the reports, the tables and totals, and the exit status
+    /// (130 interrupted, 125 the rig broke, 1 a scenario did not pass).
+    private func conclude(live: LiveResults, wallMs: Double, stopping: RunStop, total: Int, work: String) throws {
         let results = live.results
         // After an interrupt the file already holds every result (written at once), unless that write failed.
         try live.writeNow(final: true, unlessCurrent: stopping.wasInterrupted)
-        let wallMs = writer.wallMs
         var comparison: BaselineComparison?
         do {
             try ReportFiles.write(nextTo: work + "/results.json", baselineFile: baseline)

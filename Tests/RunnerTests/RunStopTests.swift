@@ -35,4 +35,30 @@ struct RunStopTests {
         #expect(stop.note(Self.result("drag", rigBroken: "the computer's adapter hci0 no longer powers on")) == nil)
         #expect(stop.wasInterrupted && stop.rigFailure == nil)
     }
+
+    @Test("the run's work is waited for; after an interrupt only for the grace, and a scenario still under way then is left behind")
+    func graceAfterTheInterrupt() async {
+        // Ends by itself: waited for, however long it takes, while nothing interrupts.
+        let ends = RunStop()
+        #expect(await ends.run({ try? await Task.sleep(for: .milliseconds(100)) }, grace: .milliseconds(10)))
+
+        // Interrupted, and it ends within the grace: waited for.
+        let quick = RunStop()
+        let quickEnded = await quick.run({
+            _ = quick.interrupt()
+            try? await Task.sleep(for: .milliseconds(20))
+        }, grace: .seconds(10))
+        #expect(quickEnded)
+
+        // Interrupted, and it would wait 60 s more (a phone looking for a computer the interrupt stopped).
+        let stuck = RunStop()
+        let over = Mutex(false)
+        let stuckEnded = await stuck.run({
+            _ = stuck.interrupt()
+            try? await Task.sleep(for: .seconds(60))
+            over.withLock { $0 = true }
+        }, grace: .milliseconds(200))
+        #expect(!stuckEnded)
+        #expect(!over.withLock { $0 }, "the run waited for the work to end")
+    }
 }

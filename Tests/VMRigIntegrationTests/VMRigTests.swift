@@ -274,8 +274,9 @@ struct DeviceKilledOnRig {
             """#.write(to: folder.appendingPathComponent("2-next.json"), atomically: true, encoding: .utf8)
         let binary = try hilBinary()
         // While it runs, a scenario's files are in the guest's scratch folder (HIL_SCRATCH), one folder per run.
+        // --capture never: the killed scenario's timeline would cost tshark's start (about 7 s in the guest).
         let script = """
-            '\(binary)' run --output /tmp/hil-kill '\(folder.path)' > /tmp/kill.log 2>&1 & P=$!
+            '\(binary)' run --capture never --output /tmp/hil-kill '\(folder.path)' > /tmp/kill.log 2>&1 & P=$!
             n=0; while ! grep -q 'status notifications acquired' "$HIL_SCRATCH/run-$P"/001-*/peripheral.out 2>/dev/null && [ $n -lt 300 ]; do sleep 0.1; n=$((n+1)); done
             sleep 1; pkill -KILL -f '[h]il peripheral'; echo killed
             wait $P; echo "status=$?"
@@ -307,7 +308,9 @@ struct RunInterruptOnRig {
             n=0; while ! grep -q '^\\[2/' /tmp/int.log 2>/dev/null && [ $n -lt 600 ]; do sleep 0.2; n=$((n+1)); done
             s=$(date +%s); kill -INT $P; wait $P; echo "status=$? stopped in $(( $(date +%s) - s )) s"
             grep -E 'INTERRUPTED|interrupted:' /tmp/int.log
+            ls /tmp/hil-int/003-* 2>&1 | tr '\\n' ' '; echo
             grep -l 'the run was interrupted' /tmp/hil-int/003-*/capture.log | sed 's/^/capture kept: /'
+            tail -5 /tmp/hil-int/003-*/peripheral.out
             echo "timelines of the interrupted: $(ls /tmp/hil-int/003-*/timeline.json 2>/dev/null | wc -l)"
             echo "peripherals left: $(ps -e -o args= | grep -c '[h]il peripheral')"
             grep -c '"name"' /tmp/hil-int/results.json
