@@ -27,9 +27,10 @@ public final class RunStop: Sendable {
     }
 
     /// Runs `work` (the run's scenarios) and waits for it; once the run was interrupted, for at most `grace` more.
-    /// The interrupt stops the computers, and a scenario under way then ends at once, except one whose phone was
-    /// still looking for its computer: that waits out its connect timeout (15 s × the latency scale), which outlived
-    /// the vm rig's 30 s for an interrupted job. Such a scenario (never kept) is left behind: returns false then.
+    /// The interrupt stops the computers, and a scenario under way then ends within a second as a rule. Not one in a
+    /// long wait step, nor one whose phone was still looking for its computer: that waits out its connect timeout
+    /// (15 s × the latency scale), which outlived the vm rig's 30 s for an interrupted job. Such a scenario (never
+    /// kept) is left behind: returns false then.
     public func run(_ work: @escaping @Sendable () async -> Void, grace: Duration) async -> Bool {
         let done = Flag()
         Task {

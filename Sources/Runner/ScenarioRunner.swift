@@ -39,8 +39,8 @@ public struct ScenarioRunner: Sendable {
         public var network: NetworkHosts?
         /// Which scenarios keep their captures (`hil run --capture`).
         public var capture: CaptureMode = .failed
-        /// The run's stop: once it was interrupted, a scenario still under way is not kept, so it makes no timeline
-        /// (tshark's start alone took 7-11 s in the TCG guest, and the vm rig gives an interrupted job 30 s).
+        /// The run's stop: once it was interrupted, no computer starts, and a scenario still under way (not kept) makes
+        /// no timeline (tshark's start alone took 7-11 s in the TCG guest, and the vm rig gives an interrupted job 30 s).
         public var stop: RunStop?
 
         /// The rig's two hosts, or the error that `what` needs them and this rig has none.

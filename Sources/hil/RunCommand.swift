@@ -197,7 +197,7 @@ struct RunCommand: AsyncParsableCommand {
         let ended = await stopping.run({ await pool.run(plan.items, stop: { stopping.isStopping }, finished: announce) },
                                        grace: Self.interruptGrace)
         if !ended {
-            printError("hil run: the scenario under way did not end within \(Self.interruptGrace) of the interrupt (its phone was still waiting for the computer the interrupt stopped); it is left behind, not kept")
+            printError("hil run: the scenario under way did not end within \(Self.interruptGrace) of the interrupt (a long wait step, or its phone still looking for the computer the interrupt stopped); it is left behind, not kept")
         }
         for problem in context.scratch?.finish() ?? [] { printError("hil run: \(problem)") }
         try conclude(live: live, wallMs: writer.wallMs, stopping: stopping, total: total, work: work)
