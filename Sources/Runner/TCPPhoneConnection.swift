@@ -85,7 +85,12 @@ final class TCPPhoneConnection: Sendable {
             let now = ContinuousClock.now
             enum Plan { case now([PhoneMessage]), later(ContinuousClock.Instant), queued }
             let plan: Plan = state.withLock { state in
-                state.pending.append(message)
+                // Stamped again here, in queue order: two senders (the driver and the heartbeat) that stamped before
+                // this lock could queue out of order, and the computer refuses a message that goes back in time (seen
+                // once in a suite run: a dragStart refused as nonMonotonic, 1 ms older than the message before it).
+                var stamped = message
+                stamped.timestamp = max(message.timestamp, Self.timestamp())
+                state.pending.append(stamped)
                 if state.flushScheduled { return .queued }
                 if let last = state.lastFrame, now - last < Self.frameInterval {
                     state.flushScheduled = true
