@@ -71,7 +71,7 @@ final class TCPPhoneConnection: Sendable {
                     socket.close()
                     break
                 }
-                if idle { try? await enqueue(PhoneMessage(timestamp: Self.timestamp(), .ping)) }
+                if idle { try? await enqueue(.ping) }
             }
         }
         heartbeat.withLock { $0 = task }
@@ -79,18 +79,16 @@ final class TCPPhoneConnection: Sendable {
 
     // MARK: Sending
 
-    /// Queues a message; it leaves in the next frame, at once when the last frame left 8 ms ago or more.
-    func enqueue(_ message: PhoneMessage) async throws {
+    /// Queues a message; it leaves in the next frame, at once when the last frame left 8 ms ago or more. It is
+    /// stamped as it is queued, under the queue's lock, so stamps never go back in time from one message to the next:
+    /// stamped before the lock, the driver's and the heartbeat's messages could queue out of order, and the computer
+    /// refuses a message older than the one before it (seen once in a suite run: a dragStart refused as nonMonotonic).
+    func enqueue(_ body: PhoneMessage.Body) async throws {
         let due: ContinuousClock.Instant? = try flushing.withLock { _ throws in
             let now = ContinuousClock.now
             enum Plan { case now([PhoneMessage]), later(ContinuousClock.Instant), queued }
             let plan: Plan = state.withLock { state in
-                // Stamped again here, in queue order: two senders (the driver and the heartbeat) that stamped before
-                // this lock could queue out of order, and the computer refuses a message that goes back in time (seen
-                // once in a suite run: a dragStart refused as nonMonotonic, 1 ms older than the message before it).
-                var stamped = message
-                stamped.timestamp = max(message.timestamp, Self.timestamp())
-                state.pending.append(stamped)
+                state.pending.append(PhoneMessage(timestamp: Self.timestamp(), body))
                 if state.flushScheduled { return .queued }
                 if let last = state.lastFrame, now - last < Self.frameInterval {
                     state.flushScheduled = true
@@ -153,7 +151,7 @@ final class TCPPhoneConnection: Sendable {
             }
             Task { [self] in
                 do {
-                    try await enqueue(PhoneMessage(timestamp: Self.timestamp(), body))
+                    try await enqueue(body)
                 } catch {
                     markDown(down ?? "\(error)")
                 }
@@ -171,7 +169,7 @@ final class TCPPhoneConnection: Sendable {
     func bindUDP(port: UInt16, timeout: Duration) async -> String? {
         let errorsBefore = errors.count
         do {
-            try await enqueue(PhoneMessage(timestamp: Self.timestamp(), .bindUDP(port: port)))
+            try await enqueue(.bindUDP(port: port))
         } catch {
             return "\(error)"
         }

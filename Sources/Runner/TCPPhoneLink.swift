@@ -152,7 +152,7 @@ final class TCPPhoneLink: PhoneLink {
         if let packets = movement?.send(command) {
             return packets.map { PointerPayload.text($0.encoded(), transport: .udp) }
         }
-        try await connection.enqueue(PhoneMessage(timestamp: TCPPhoneConnection.timestamp(), .command(command)))
+        try await connection.enqueue(.command(command))
         // The computer decodes the message back into this command and records its encoding.
         return [String(decoding: command.encoded(), as: UTF8.self)]
     }
@@ -164,7 +164,7 @@ final class TCPPhoneLink: PhoneLink {
         switch payload {
         case .command(let command):
             movement?.carried(command)
-            try await connection.enqueue(PhoneMessage(timestamp: TCPPhoneConnection.timestamp(), .command(command)))
+            try await connection.enqueue(.command(command))
         case .packet(let packet):
             guard let movement else {
                 throw RunnerError("a send step's packet items go to the udp transport's movement port; this run is tcp (the scenario's run.transports should say [\"udp\"])")
