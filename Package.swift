@@ -127,7 +127,9 @@ let package = Package(
         .testTarget(name: "ScenarioDriverTests", dependencies: ["ScenarioDriver", "Scenario", "Verifier", "GestureScript", "InputCodes", "StrictJSON", "Report"]),
         .testTarget(name: "LatencyStatsTests", dependencies: ["LatencyStats"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
-        .testTarget(name: "RunnerTests", dependencies: ["Runner", "ScenarioDriver", "InputCodes", "LatencyStats", "Report", "Rig", "Scenario"]),
+        .testTarget(
+            name: "RunnerTests",
+            dependencies: ["Runner", "ScenarioDriver", "InputCodes", "LatencyStats", "Report", "Rig", "Scenario", "NetSocket", "RemoteTouchProtocol"]),
         .testTarget(
             name: "ReportTests", dependencies: ["Report", "LatencyStats", "StrictJSON", "HILTestSupport"],
             exclude: ["Snapshots"]),

@@ -1,0 +1,130 @@
+import Foundation
+import NetSocket
+import RemoteTouchProtocol
+@testable import Runner
+import Testing
+
+/// The virtual iPad's TCP connection against a loopback socket that plays the computer: what goes out (stamps,
+/// batches, pings) and what it makes of the answers (pongs, pairing states, the computer closing).
+@Suite("the virtual iPad's TCP connection, against a loopback computer")
+struct TCPPhoneConnectionTests {
+    /// A connection and the computer's end of it, on 127.0.0.1.
+    struct Pair {
+        let phone: TCPPhoneConnection
+        let computer: TCPSocket
+    }
+
+    static func connect(pingInterval: Duration = .seconds(60), deadAfter: Duration = .seconds(60)) throws -> Pair {
+        let listener = try TCPSocket.listen(port: 0, netns: nil)
+        let port = try #require(listener.localPort)
+        let socket = try TCPSocket.connect(to: "127.0.0.1", port: port, netns: nil, timeout: .seconds(2))
+        let (computer, _, _) = try #require(listener.accept())
+        computer.setReceiveTimeout(.milliseconds(100))
+        let phone = TCPPhoneConnection(socket: socket, pingInterval: pingInterval, deadAfter: deadAfter) { _ in }
+        phone.start()
+        return Pair(phone: phone, computer: computer)
+    }
+
+    /// The frames the computer receives until `done` says so of the messages so far, or 5 s pass: read on a thread
+    /// of its own, as the phone reads, since a blocking read on one of the few threads the tests' tasks share would
+    /// hold back the heartbeat under test and every other test.
+    static func receive(_ socket: TCPSocket, until done: @escaping @Sendable ([PhoneMessage]) -> Bool) async throws -> [[PhoneMessage]] {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try receiveBlocking(socket, until: done) }) }.start()
+        }
+    }
+
+    private static func receiveBlocking(_ socket: TCPSocket, until done: ([PhoneMessage]) -> Bool) throws -> [[PhoneMessage]] {
+        var reader = NetworkFrame.Reader()
+        var frames: [[PhoneMessage]] = []
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !done(frames.flatMap { $0 }), ContinuousClock.now < deadline {
+            guard case .bytes(let bytes) = socket.receive() else { continue }
+            reader.append(bytes)
+            while let next = reader.next() {
+                guard case .frame(let body) = next else { Issue.record("a frame of a bad length"); return frames }
+                frames.append(try PhoneMessage.decodeFrame(body))
+            }
+        }
+        return frames
+    }
+
+    @Test("messages queued by several senders at once, the heartbeat's pings among them, go out stamped in the order they leave")
+    func stampsFollowTheQueue() async throws {
+        // A ping every 2 ms of quiet: the heartbeat races the senders, as it did in the suite run where a dragStart
+        // was refused as older than the message before it.
+        let pair = try Self.connect(pingInterval: .milliseconds(2))
+        let senders = 4, each = 150
+        await withThrowingTaskGroup(of: Void.self) { group in
+            for sender in 0..<senders {
+                group.addTask {
+                    for index in 0..<each {
+                        try await pair.phone.enqueue(.command(.cursorMove(delta: Point(x: Double(sender), y: Double(index)))))
+                        if index % 10 == 0 { try await Task.sleep(for: .milliseconds(3)) }
+                    }
+                }
+            }
+        }
+        let frames = try await Self.receive(pair.computer) { messages in
+            messages.count { $0.type == "mouseMove" } >= senders * each
+        }
+        pair.phone.close(reason: "the test ended")
+        let messages = frames.flatMap { $0 }
+        let moves = messages.filter { $0.type == "mouseMove" }
+        #expect(moves.count == senders * each, "the computer got \(moves.count) of \(senders * each) moves")
+        let backwards = zip(messages, messages.dropFirst()).filter { $1.timestamp < $0.timestamp }
+        #expect(backwards.count == 0, "messages went out older than the one before them, first: \(backwards.first.map { "\($0.0.timestamp) then \($0.1.timestamp)" } ?? "")")
+        #expect(frames.allSatisfy { $0.count <= PhoneMessage.maxBatch }, "a frame over \(PhoneMessage.maxBatch) messages")
+        // Each sender's own moves keep their order.
+        for sender in 0..<senders {
+            let own = moves.compactMap { message -> Double? in
+                guard case .command(.cursorMove(let delta)) = message.body, delta.x == Double(sender) else { return nil }
+                return delta.y
+            }
+            #expect(own == (0..<each).map(Double.init), "sender \(sender)'s moves out of order")
+        }
+    }
+
+    @Test("a ping while idle is answered with a pong: its round trip is kept; a pairing request gets the computer's state")
+    func pingAndPairing() async throws {
+        let pair = try Self.connect(pingInterval: .milliseconds(50))
+        let pings = try await Self.receive(pair.computer) { $0.contains { $0.body == .ping } }.flatMap { $0 }
+        let ping = try #require(pings.first { $0.body == .ping }, "no ping within 5 s of quiet")
+        #expect(pair.computer.send(ComputerMessage.pong(pingTimestamp: ping.timestamp, receivedAt: 1).frame()) == .sent)
+        let answered = ContinuousClock.now + .seconds(5)
+        while pair.phone.roundTrips.isEmpty, ContinuousClock.now < answered { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(pair.phone.roundTrips.count == 1 && pair.phone.roundTrips.allSatisfy { $0 >= 0 }, "\(pair.phone.roundTrips)")
+
+        let computer = pair.computer
+        let answer = Task.detached {
+            let asked = try await Self.receive(computer) { $0.contains { $0.body == .pairingRequest } }.flatMap { $0 }
+            #expect(asked.contains { $0.body == .pairingRequest })
+            _ = computer.send(ComputerMessage.pairing(PairingStatus(state: .awaitingCode, attemptsRemaining: 3)).frame())
+        }
+        let (status, refusals) = await pair.phone.pairing(.pairingRequest, timeout: .seconds(5))
+        try await answer.value
+        #expect(status == PairingStatus(state: .awaitingCode, attemptsRemaining: 3))
+        #expect(refusals.isEmpty)
+        pair.phone.close(reason: "the test ended")
+    }
+
+    @Test("the computer closing the connection: the phone knows why, a pairing wait ends with nothing, sending fails with the reason")
+    func computerCloses() async throws {
+        let pair = try Self.connect()
+        let computer = pair.computer
+        Task.detached {
+            try? await Task.sleep(for: .milliseconds(50))
+            computer.close()
+        }
+        let (status, _) = await pair.phone.pairing(.pairingRequest, timeout: .seconds(5))
+        #expect(status == nil)
+        #expect(pair.phone.down == "the computer closed the connection")
+        // The first send after the close can still reach the kernel's buffer (the peer answers it with a reset).
+        let error = await #expect(throws: RunnerError.self) {
+            try await pair.phone.enqueue(.command(.tap(type: .single)))
+            try await Task.sleep(for: .milliseconds(20))
+            try await pair.phone.enqueue(.command(.tap(type: .single)))
+        }
+        #expect(error?.message == "cannot send to the computer: the computer closed the connection")
+    }
+}
