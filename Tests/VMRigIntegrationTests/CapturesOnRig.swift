@@ -35,6 +35,7 @@ struct CapturesOnRig {
         let resultsData = try Data(contentsOf: output.appendingPathComponent("results.json"))
         let results = try #require(try JSONSerialization.jsonObject(with: resultsData) as? [String: Any])
         let scenarios = try #require(results["scenarios"] as? [[String: Any]])
+        var decoded: [Capture] = []
         for record in scenarios {
             let transport = record["transport"] as? String ?? "?"
             let captures = record["captures"] as? [String: String] ?? [:]
@@ -42,7 +43,7 @@ struct CapturesOnRig {
             case "failed":
                 let expected = transport == "udp" ? ["timeline", "network", "evdev"] : ["timeline", "hci", "evdev"]
                 #expect(Set(captures.keys) == Set(expected), "\(transport): \(captures)")
-                try Self.checkFiles(captures, transport: transport, output: output)
+                decoded.append(try Self.checkFiles(captures, transport: transport, output: output))
             case "passed":
                 #expect(captures.isEmpty, "a passed scenario kept \(captures)")
                 let folder = try Self.folder(of: record, in: output)
@@ -54,6 +55,7 @@ struct CapturesOnRig {
                 Issue.record("\(transport): \(record["outcome"] ?? "?"): \(record["message"] ?? "")")
             }
         }
+        try Self.expectEveryPayload(decoded, scratch: root)
         let junit = try String(contentsOf: output.appendingPathComponent("junit.xml"), encoding: .utf8)
         #expect(junit.components(separatedBy: "[[ATTACHMENT|").count - 1 == 9, "three captures per failure: \(junit)")
         let html = try String(contentsOf: output.appendingPathComponent("report.html"), encoding: .utf8)
@@ -82,17 +84,25 @@ struct CapturesOnRig {
         let run = try await hil(["run", "--capture", "always", "--transport", "ble,udp", "--output", output.path, "Scenarios/cursor/swipe-right.json"])
         let printed = run.output + run.errors
         #expect(run.status == 0 && printed.contains("2 passed, 0 failed"), "\(printed.suffix(3000))")
-        for (index, transport) in ["ble", "udp"].enumerated() {
+        let captures = try ["ble", "udp"].enumerated().map { index, transport in
             let folders = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasPrefix(String(format: "%03d-", index + 1)) }
             let folder = output.appendingPathComponent(try #require(folders.first, "no folder for scenario \(index + 1) in \(output.path)"))
-            let capture = folder.appendingPathComponent(transport == "udp" ? "network.pcap" : "hci.btsnoop").path
-            try Self.expectEveryPayload(in: capture, receipts: folder, transport: transport)
+            return Capture(file: folder.appendingPathComponent(transport == "udp" ? "network.pcap" : "hci.btsnoop").path, receipts: folder,
+                           transport: transport)
         }
+        try Self.expectEveryPayload(captures, scratch: output)
     }
 
-    /// Each file is there and not empty; tshark finds every payload the computer received in the capture;
-    /// evdev.log has the frames; the timeline has every track.
-    static func checkFiles(_ captures: [String: String], transport: String, output: URL) throws {
+    /// A scenario's capture file, the folder whose receipts.log says what the computer received, and its transport.
+    struct Capture {
+        var file: String
+        var receipts: URL
+        var transport: String
+    }
+
+    /// Each file is there and not empty; evdev.log has the frames; the timeline has every track. Returns the capture,
+    /// for tshark to look for every payload the computer received.
+    static func checkFiles(_ captures: [String: String], transport: String, output: URL) throws -> Capture {
         for path in captures.values {
             let size = (try? FileManager.default.attributesOfItem(atPath: output.appendingPathComponent(path).path)[.size] as? Int) ?? 0
             #expect(size > 0, "\(path) is missing or empty")
@@ -101,7 +111,6 @@ struct CapturesOnRig {
         let timelinePath = try #require(captures["timeline"])
         let capturePath = try #require(captures[transport == "udp" ? "network" : "hci"])
         let folder = output.appendingPathComponent(evdevPath).deletingLastPathComponent()
-        try expectEveryPayload(in: output.appendingPathComponent(capturePath).path, receipts: folder, transport: transport)
 
         let evdev = try String(contentsOf: output.appendingPathComponent(evdevPath), encoding: .utf8)
         #expect(evdev.hasPrefix("# evdev.log: "))
@@ -111,41 +120,60 @@ struct CapturesOnRig {
         let events = try #require(timeline["traceEvents"] as? [[String: Any]])
         let tracks = Set(events.compactMap { $0["cat"] as? String })
         #expect(tracks == ["steps", "phone", "packets", "computer", "uinput", "evdev"], "\(transport): tracks \(tracks)")
+        return Capture(file: output.appendingPathComponent(capturePath).path, receipts: folder, transport: transport)
     }
 
     /// tshark finds every payload the computer received and injected from (`receipts.log`: udp packets, hid
-    /// reports, JSON commands), the last one included, in the scenario's capture.
-    static func expectEveryPayload(in file: String, receipts folder: URL, transport: String) throws {
-        let receipts = try String(contentsOf: folder.appendingPathComponent("receipts.log"), encoding: .utf8)
+    /// reports, JSON commands), the last one included, in each scenario's capture. The captures are merged into one
+    /// pcapng by mergecap, one interface per file in order (`-I none`), so tshark starts once: its start takes about
+    /// 7 s in the TCG guest.
+    static func expectEveryPayload(_ captures: [Capture], scratch: URL) throws {
+        let merged = scratch.appendingPathComponent("merged.pcapng").path
+        _ = try run("/usr/bin/mergecap", ["-F", "pcapng", "-I", "none", "-w", merged] + captures.map(\.file))
+        // EATT: bluetoothd writes over L2CAP channels of PSM 0x27. Told so, tshark 4.0 decodes each channel's ATT on the
+        // adapter that opened it; both adapters are in the capture, so every write is an ATT write on one of them.
+        let decoded = try run("/usr/bin/tshark", [
+            "-r", merged, "-d", "btl2cap.psm==0x27,btatt", "-Y", "udp || btatt.opcode == 0x52 || btatt.opcode == 0x12",
+            "-T", "fields", "-e", "frame.interface_id", "-e", "data", "-e", "btatt.value",
+        ])
+        var values: [Int: [String]] = [:]
+        for line in decoded.split(separator: "\n") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard let interface = fields.first.flatMap({ Int($0) }) else { continue }
+            let value = fields.dropFirst().joined().replacingOccurrences(of: ":", with: "").lowercased()
+            values[interface, default: []].append(value)
+        }
+        for (interface, capture) in captures.enumerated() {
+            let wanted = try payloads(in: capture)
+            let found = values[interface] ?? []
+            let missing = wanted.indices.filter { index in !found.contains { $0.contains(wanted[index]) } }
+            #expect(missing.isEmpty, "tshark did not find \(missing.count) of \(wanted.count) received payloads in \(capture.file) (first missing: #\(missing.first ?? 0) \(missing.first.map { wanted[$0] } ?? "")); it decoded \(found.count)")
+        }
+    }
+
+    /// What the computer received and injected from, as hex: writes that injected something (a motion report, not the
+    /// all-zero priming one); `udp aa0a000000 from 10.77.0.2:40000` and `hid 000a00000000` give their bytes.
+    static func payloads(in capture: Capture) throws -> [String] {
+        let receipts = try String(contentsOf: capture.receipts.appendingPathComponent("receipts.log"), encoding: .utf8)
         var wanted: [String] = []
         for line in receipts.split(separator: "\n") {
             let fields: [Substring] = line.split(separator: " ", maxSplits: 2)
-            // Writes that injected something (a motion report, not the all-zero priming one).
             guard fields.count == 3, fields[1] != "none", fields[1] != "-" else { continue }
             let payload = String(fields[2])
-            if transport == "udp" || transport == "hid" {
-                // `udp aa0a000000 from 10.77.0.2:40000`, `hid 000a00000000`: the bytes.
-                guard payload.hasPrefix(transport + " ") else { continue }
+            if capture.transport == "udp" || capture.transport == "hid" {
+                guard payload.hasPrefix(capture.transport + " ") else { continue }
                 wanted.append(payload.split(separator: " ")[1].lowercased())
             } else if payload.hasPrefix("{") {
                 wanted.append(payload.utf8.map { String(format: "%02x", $0) }.joined())
             }
         }
-        #expect(!wanted.isEmpty, "no \(transport) payload in \(folder.path)/receipts.log")
-        // EATT: bluetoothd writes over L2CAP channels of PSM 0x27. Told so, tshark 4.0 decodes each channel's ATT on the
-        // adapter that opened it; both adapters are in the capture, so every write is an ATT write on one of them.
-        let fields = transport == "udp"
-            ? ["-Y", "udp", "-e", "data"]
-            : ["-d", "btl2cap.psm==0x27,btatt", "-Y", "btatt.opcode == 0x52 || btatt.opcode == 0x12", "-e", "btatt.value"]
-        let decoded = try tshark(["-r", file, "-T", "fields"] + fields)
-        let values = decoded.split(separator: "\n").map { $0.replacingOccurrences(of: ":", with: "").lowercased() }
-        let missing = wanted.indices.filter { index in !values.contains { $0.contains(wanted[index]) } }
-        #expect(missing.isEmpty, "tshark did not find \(missing.count) of \(wanted.count) received payloads in \(file) (first missing: #\(missing.first ?? 0) \(missing.first.map { wanted[$0] } ?? "")); it decoded \(values.count)")
+        #expect(!wanted.isEmpty, "no \(capture.transport) payload in \(capture.receipts.path)/receipts.log")
+        return wanted
     }
 
-    static func tshark(_ arguments: [String]) throws -> String {
+    static func run(_ program: String, _ arguments: [String]) throws -> String {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/tshark")
+        process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
         let out = Pipe()
         process.standardOutput = out
@@ -153,7 +181,7 @@ struct CapturesOnRig {
         try process.run()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "tshark \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+        #expect(process.terminationStatus == 0, "\(program) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
         return String(decoding: data, as: UTF8.self)
     }
 }
