@@ -18,7 +18,8 @@ rig_packages=(qemu-system-x86 bluez bluez-test-tools busybox-static cpio kmod db
 net_packages=(iproute2 util-linux avahi-daemon avahi-utils)
 # Tools the tests and rig scripts call. chromium: the report's rendering test (Tests/ReportTests) opens the HTML
 # report in it headless (--dump-dom, --screenshot). python3-dbus: hil bench --reference's client (Rigs/reference).
-# tcpdump: hil run's network.pcap; tshark: the timeline's packet times, and the test that decodes a capture.
+# tcpdump: hil run's network.pcap; tshark: the timeline's packet times, and the test that decodes captures (with
+# mergecap, from wireshark-common, which tshark depends on).
 tool_packages=(ca-certificates xz-utils zstd python3-jsonschema python3-dbus chromium tcpdump tshark)
 
 packages=("${build_packages[@]}" "${rig_packages[@]}" "${net_packages[@]}" "${tool_packages[@]}")
