@@ -25,7 +25,11 @@ struct TCPPhoneConnectionTests {
         return Pair(phone: phone, computer: computer)
     }
 
-    /// The frames the computer receives until `done` says so of the messages so far, or 5 s pass: read on a thread
+    /// Generous: in a full `swift test` the whole process has stalled for 9 s at its start (every test then reported at
+    /// once), and a wait only takes as long as the answer does.
+    static let patience: Duration = .seconds(30)
+
+    /// The frames the computer receives until `done` says so of the messages so far, or `patience` passes: read on a thread
     /// of its own, as the phone reads, since a blocking read on one of the few threads the tests' tasks share would
     /// hold back the heartbeat under test and every other test.
     static func receive(_ socket: TCPSocket, until done: @escaping @Sendable ([PhoneMessage]) -> Bool) async throws -> [[PhoneMessage]] {
@@ -37,7 +41,7 @@ struct TCPPhoneConnectionTests {
     private static func receiveBlocking(_ socket: TCPSocket, until done: ([PhoneMessage]) -> Bool) throws -> [[PhoneMessage]] {
         var reader = NetworkFrame.Reader()
         var frames: [[PhoneMessage]] = []
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + patience
         while !done(frames.flatMap { $0 }), ContinuousClock.now < deadline {
             guard case .bytes(let bytes) = socket.receive() else { continue }
             reader.append(bytes)
@@ -89,9 +93,9 @@ struct TCPPhoneConnectionTests {
     func pingAndPairing() async throws {
         let pair = try Self.connect(pingInterval: .milliseconds(50))
         let pings = try await Self.receive(pair.computer) { $0.contains { $0.body == .ping } }.flatMap { $0 }
-        let ping = try #require(pings.first { $0.body == .ping }, "no ping within 5 s of quiet")
+        let ping = try #require(pings.first { $0.body == .ping }, "no ping within \(Self.patience) of quiet")
         #expect(pair.computer.send(ComputerMessage.pong(pingTimestamp: ping.timestamp, receivedAt: 1).frame()) == .sent)
-        let answered = ContinuousClock.now + .seconds(5)
+        let answered = ContinuousClock.now + Self.patience
         while pair.phone.roundTrips.isEmpty, ContinuousClock.now < answered { try await Task.sleep(for: .milliseconds(5)) }
         #expect(pair.phone.roundTrips.count == 1 && pair.phone.roundTrips.allSatisfy { $0 >= 0 }, "\(pair.phone.roundTrips)")
 
@@ -101,7 +105,7 @@ struct TCPPhoneConnectionTests {
             #expect(asked.contains { $0.body == .pairingRequest })
             _ = computer.send(ComputerMessage.pairing(PairingStatus(state: .awaitingCode, attemptsRemaining: 3)).frame())
         }
-        let (status, refusals) = await pair.phone.pairing(.pairingRequest, timeout: .seconds(5))
+        let (status, refusals) = await pair.phone.pairing(.pairingRequest, timeout: Self.patience)
         try await answer.value
         #expect(status == PairingStatus(state: .awaitingCode, attemptsRemaining: 3))
         #expect(refusals.isEmpty)
@@ -116,7 +120,7 @@ struct TCPPhoneConnectionTests {
             try? await Task.sleep(for: .milliseconds(50))
             computer.close()
         }
-        let (status, _) = await pair.phone.pairing(.pairingRequest, timeout: .seconds(5))
+        let (status, _) = await pair.phone.pairing(.pairingRequest, timeout: Self.patience)
         #expect(status == nil)
         #expect(pair.phone.down == "the computer closed the connection")
         // The first send after the close can still reach the kernel's buffer (the peer answers it with a reset).
