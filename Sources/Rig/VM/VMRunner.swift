@@ -225,8 +225,10 @@ public final class VMRunner: Sendable {
     private func arguments(share: String, machine: RigDefinition.Machine, bare: Bool) -> [String] {
         // -nographic is avoided: its serial console sends terminal resets, and a tty stdin would be put in
         // raw mode. QEMU gets /dev/null for stdin and never touches the terminal.
+        // -cpu qemu64, not max: with max, glibc and the Swift runtime take their AVX2 paths, which TCG emulates
+        // more slowly; the same 16 scenarios ran 11 % faster in qemu64 (75.3 s against 84.8 s, boot 12.4 s against 17.0 s).
         [
-            "-accel", "tcg,thread=multi", "-cpu", "max", "-m", String(machine.memoryMiB), "-smp", String(machine.cpus),
+            "-accel", "tcg,thread=multi", "-cpu", "qemu64", "-m", String(machine.memoryMiB), "-smp", String(machine.cpus),
             "-no-reboot", "-display", "none", "-vga", "none", "-monitor", "none", "-serial", "stdio", "-nic", "none",
             "-kernel", image.kernel, "-initrd", image.initrd,
             "-append", "console=ttyS0 quiet panic=-1 cryptomgr.notests HIL_READY_TIMEOUT=\(machine.readyTimeoutSeconds) HIL_CONTROLLERS=\(2 * machine.lanes)"
