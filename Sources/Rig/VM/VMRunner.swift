@@ -225,7 +225,7 @@ public final class VMRunner: Sendable {
     private func arguments(share: String, machine: RigDefinition.Machine, bare: Bool) -> [String] {
         // -nographic is avoided: its serial console sends terminal resets, and a tty stdin would be put in
         // raw mode. QEMU gets /dev/null for stdin and never touches the terminal.
-        // -cpu qemu64, not max: with max, glibc and the Swift runtime take their AVX2 paths, which TCG emulates
+        // -cpu qemu64, not max: with max, glibc and the Swift runtime take their AVX2 paths, which TCG seems to emulate
         // more slowly; the same 16 scenarios ran 11 % faster in qemu64 (75.3 s against 84.8 s, boot 12.4 s against 17.0 s).
         [
             "-accel", "tcg,thread=multi", "-cpu", "qemu64", "-m", String(machine.memoryMiB), "-smp", String(machine.cpus),
