@@ -171,17 +171,11 @@ struct CapturesOnRig {
         return wanted
     }
 
+    /// `program`'s output (stdout and stderr, as `runCapturing` gives them); it must exit 0. tshark's note on
+    /// running as root comes before any packet line, and no line of it starts with an interface number.
     static func run(_ program: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(program) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
-        return String(decoding: data, as: UTF8.self)
+        let (status, output) = try runCapturing(program, arguments)
+        #expect(status == 0, "\(program) \(arguments.joined(separator: " ")) exited \(status): \(output.suffix(2000))")
+        return output
     }
 }
