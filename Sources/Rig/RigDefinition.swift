@@ -53,12 +53,18 @@ public struct RigDefinition: Sendable, Hashable {
         /// Pairs of btvirt controllers, each a peripheral and a central (hci0+hci1, hci2+hci3, …): `hil run` runs
         /// that many scenarios at once, one per lane.
         public var lanes: Int
+        /// How long a job asked to stop (a first Ctrl-C, or the timeout) may take to end before QEMU is stopped. Keep
+        /// it above `hil run`'s own 10 s for a scenario under way, or an interrupted run loses its results.
+        public var stopGraceSeconds: Int
 
-        public init(memoryMiB: Int = 2048, cpus: Int = 2, readyTimeoutSeconds: Int = 90, lanes: Int = 1) {
+        public init(memoryMiB: Int = 2048, cpus: Int = 2, readyTimeoutSeconds: Int = 90, lanes: Int = 1,
+                    stopGraceSeconds: Int = 30)
+        {
             self.memoryMiB = memoryMiB
             self.cpus = cpus
             self.readyTimeoutSeconds = readyTimeoutSeconds
             self.lanes = lanes
+            self.stopGraceSeconds = stopGraceSeconds
         }
     }
 
@@ -209,18 +215,19 @@ extension RigDefinition {
         return connection
     }
 
-    /// `{"memoryMiB": 2048, "cpus": 2, "readyTimeoutSeconds": 120}`
+    /// `{"memoryMiB": 2048, "cpus": 2, "readyTimeoutSeconds": 120, "lanes": 1, "stopGraceSeconds": 30}`
     private static func machine(_ value: JSONValue, _ found: inout [JSONSchemaError]) -> Machine? {
         var problems = JSONProblems()
         defer { found += problems.list }
         let path = JSONPath.root.appending("machine")
         guard let m = problems.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return nil }
-        problems.attempt { () throws(JSONSchemaError) in try m.rejectUnknownKeys(allowed: ["memoryMiB", "cpus", "readyTimeoutSeconds", "lanes"], at: path) }
+        problems.attempt { () throws(JSONSchemaError) in try m.rejectUnknownKeys(allowed: ["memoryMiB", "cpus", "readyTimeoutSeconds", "lanes", "stopGraceSeconds"], at: path) }
         var parsed = Machine()
         if let v = m["memoryMiB"], let n = problems.attempt({ () throws(JSONSchemaError) in try v.integer(at: path.appending("memoryMiB"), in: 256...65536) }) { parsed.memoryMiB = n }
         if let v = m["cpus"], let n = problems.attempt({ () throws(JSONSchemaError) in try v.integer(at: path.appending("cpus"), in: 1...64) }) { parsed.cpus = n }
         if let v = m["readyTimeoutSeconds"], let n = problems.attempt({ () throws(JSONSchemaError) in try v.integer(at: path.appending("readyTimeoutSeconds"), in: 5...3600) }) { parsed.readyTimeoutSeconds = n }
         if let v = m["lanes"], let n = problems.attempt({ () throws(JSONSchemaError) in try v.integer(at: path.appending("lanes"), in: 1...4) }) { parsed.lanes = n }
+        if let v = m["stopGraceSeconds"], let n = problems.attempt({ () throws(JSONSchemaError) in try v.integer(at: path.appending("stopGraceSeconds"), in: 1...600) }) { parsed.stopGraceSeconds = n }
         return parsed
     }
 

@@ -65,7 +65,7 @@ public final class RigJobRunner: Sendable {
             return (state.vm, state.child)
         }
         if let vm, vm.interrupt() {
-            report("stopping the command in the guest (up to \(VMRunner.interruptGrace.components.seconds) s; what it wrote is kept); interrupt again to stop the guest at once")
+            report("stopping the command in the guest (up to \(vm.interruptGrace.components.seconds) s; what it wrote is kept); interrupt again to stop the guest at once")
         }
         child?.signal(SIGTERM)
     }

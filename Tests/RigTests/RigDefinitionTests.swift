@@ -73,6 +73,28 @@ struct RigDefinitionTests {
         }
     }
 
+    @Test("machine.stopGraceSeconds: 30 s when absent, a rig file's own value, out of 1...600 refused with its path")
+    func stopGrace() throws {
+        let vm = try RigCatalog(directory: rigsFolder).rig(named: "vm")
+        #expect(vm.machine?.stopGraceSeconds == 30)
+        let base = #"{"name": "v", "description": "d", "kind": "vm", "peripheralAdapter": "hci0", "centralAdapter": "hci1", "controllers": "btvirt", "bluetoothd": "private", "machine": "#
+        let five = try RigDefinition.parse(try JSONParser().parse(base + #"{"stopGraceSeconds": 5}}"#))
+        #expect(five.machine?.stopGraceSeconds == 5)
+        for (bad, problem) in [
+            ("0", "machine.stopGraceSeconds: expected a whole number in 1...600, found 0"),
+            ("601", "machine.stopGraceSeconds: expected a whole number in 1...600, found 601"),
+            ("2.5", "machine.stopGraceSeconds: expected a whole number in 1...600, found 2.5"),
+        ] {
+            let value = try JSONParser().parse(base + #"{"stopGraceSeconds": "# + bad + "}}")
+            do {
+                _ = try RigDefinition.parse(value)
+                Issue.record("parsed stopGraceSeconds \(bad)")
+            } catch {
+                #expect(error.problems.map(\.description) == [problem])
+            }
+        }
+    }
+
     @Test("a broken file in a rig folder is reported with its file name; a missing one too")
     func catalogErrors() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hil-rigs-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")

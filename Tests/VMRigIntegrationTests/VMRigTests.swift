@@ -177,26 +177,45 @@ func pgrep(_ text: String) throws -> [String] {
 
 @Suite("vm rig, interrupted", .serialized, .tags(.rig))
 struct VMInterruptOnRig {
-    @Test("Ctrl-C (SIGINT) on a command that ignores SIGTERM: the guest is stopped after its 30 s grace, exit 130, no QEMU left")
+    @Test("Ctrl-C (SIGINT) on a command that ignores SIGTERM: the guest is stopped after the rig file's grace (5 s here), exit 130, no QEMU left")
     func interrupt() async throws {
         let binary = try hilBinary()
-        let (status, text, stopped) = try await RigLock.exclusive { try Self.interruptUnlocked(binary) }
+        let rigs = try Self.rigsWithGrace(seconds: 5)
+        defer { try? FileManager.default.removeItem(atPath: rigs) }
+        let (status, text, stopped) = try await RigLock.exclusive { try Self.interruptUnlocked(binary, rigs: rigs) }
         #expect(status == 130, "\(text)")
-        #expect(stopped >= .seconds(30) && stopped < .seconds(60), "stopped \(stopped) after Ctrl-C: \(text)")
-        #expect(text.contains("interrupted; the command in the guest did not end within 30 s, so the guest was stopped"), "\(text)")
+        #expect(stopped >= .seconds(5) && stopped < .seconds(35), "stopped \(stopped) after Ctrl-C: \(text)")
+        #expect(text.contains("up to 5 s; what it wrote is kept"), "\(text)")
+        #expect(text.contains("interrupted; the command in the guest did not end within 5 s (machine.stopGraceSeconds in vm.json), so the guest was stopped"), "\(text)")
         let folder = text.split(separator: "\n").first { $0.contains("guest logs kept in ") }
             .map { String($0.split(separator: " ").last ?? "") } ?? ""
         #expect(!folder.isEmpty, "\(text)")
         #expect(try pgrep(folder).isEmpty)
     }
 
+    /// A rig folder whose vm rig is the shipped one with `machine.stopGraceSeconds` set to `seconds` (the shipped 30 s
+    /// would make this test wait 30 s for nothing): the shipped vm.json with that one key changed, and the shipped
+    /// image builder (`vm/`) linked in.
+    private static func rigsWithGrace(seconds: Int) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hil-rigs-grace-\(getpid())").path
+        try? FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let shipped = packageRoot.appendingPathComponent("Rigs")
+        let text = try String(contentsOf: shipped.appendingPathComponent("vm.json"), encoding: .utf8)
+        let changed = text.replacingOccurrences(of: "\"machine\": {", with: "\"machine\": { \"stopGraceSeconds\": \(seconds),")
+        try #require(changed != text, "Rigs/vm.json has no \"machine\": { to add stopGraceSeconds to")
+        try changed.write(toFile: folder + "/vm.json", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/vm", withDestinationPath: shipped.appendingPathComponent("vm").path)
+        return folder
+    }
+
     /// Starts a guest, interrupts it once its command has started (CI's load can make the boot take any time, and an
     /// interrupt before the guest started is another path): its exit status, what it printed, how long it took to stop.
-    private static func interruptUnlocked(_ binary: String) throws -> (Int32, String, Duration) {
+    private static func interruptUnlocked(_ binary: String, rigs: String) throws -> (Int32, String, Duration) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         // It ignores the SIGTERM a first Ctrl-C sends it in the guest, so only the grace ends it.
-        process.arguments = ["vm", "exec", "--", "sh", "-c", "trap '' TERM; echo hil-guest-command-started; sleep 600"]
+        process.arguments = ["vm", "exec", "--rigs", rigs, "--", "sh", "-c", "trap '' TERM; echo hil-guest-command-started; sleep 600"]
         process.currentDirectoryURL = packageRoot
         let err = Pipe()
         let out = Pipe()

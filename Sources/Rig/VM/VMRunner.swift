@@ -44,8 +44,9 @@ public final class VMRunner: Sendable {
         var timeoutAskedAt: ContinuousClock.Instant?
     }
 
-    /// How long a job asked to stop (a first interrupt, or the timeout) may take to end before QEMU is stopped.
-    public static let interruptGrace: Duration = .seconds(30)
+    /// How long a job asked to stop (a first interrupt, or the timeout) may take to end before QEMU is stopped: the
+    /// rig file's `machine.stopGraceSeconds`.
+    public var interruptGrace: Duration { .seconds((rig.machine ?? RigDefinition.Machine()).stopGraceSeconds) }
 
     public init(rig: RigDefinition, image: VMImage, qemu: String, timeout: Duration) {
         precondition(rig.kind == .vm, "VMRunner runs vm rigs")
@@ -109,13 +110,13 @@ public final class VMRunner: Sendable {
             if let ended {
                 return (interrupts > 0 ? .interrupted : timeoutAskedAt != nil ? .timeout : nil, ended.status, true)
             } else if let interruptedAt {
-                guard !asked || interrupts > 1 || clock.now - interruptedAt > Self.interruptGrace else { continue }
+                guard !asked || interrupts > 1 || clock.now - interruptedAt > interruptGrace else { continue }
                 reason = .interrupted
             } else if watcher.readyAt == nil && elapsed > readyTimeout {
                 reason = .notReady
             } else if elapsed > timeout {
                 if let timeoutAskedAt {
-                    guard clock.now - timeoutAskedAt > Self.interruptGrace else { continue }
+                    guard clock.now - timeoutAskedAt > interruptGrace else { continue }
                 } else if watcher.readyAt != nil, let share = state.withLock({ $0.share }), Self.askJobToStop(share: share) {
                     state.withLock { $0.timeoutAskedAt = clock.now }
                     continue
@@ -185,7 +186,7 @@ public final class VMRunner: Sendable {
         case .interrupted where !ended:
             let outlived = state.withLock { $0.asked && $0.interrupts == 1 }
             throw RigError(.interrupted, outlived
-                ? "interrupted; the command in the guest did not end within \(Self.interruptGrace.components.seconds) s, so the guest was stopped"
+                ? "interrupted; the command in the guest did not end within \(interruptGrace.components.seconds) s (machine.stopGraceSeconds in \(rig.name).json), so the guest was stopped"
                 : "interrupted; the guest was stopped", hint: "guest logs kept in \(share)")
         case .notReady:
             throw RigError(
@@ -193,10 +194,10 @@ public final class VMRunner: Sendable {
                 keep("the guest did not get both adapters ready within \(machine.readyTimeoutSeconds) s (machine.readyTimeoutSeconds in \(rig.name).json)"),
                 hint: "guest logs (bluetoothd, btvirt, dmesg) in \(share)/logs when it got that far")
         case .timeout:
-            let grace = Self.interruptGrace.components.seconds
+            let grace = interruptGrace.components.seconds
             let how = ended ? "; the command in the guest was asked to stop and ended, so what it wrote is kept"
                 : state.withLock({ $0.timeoutAskedAt != nil })
-                ? "; the command in the guest did not end within \(grace) s of being asked to stop, so the guest was stopped"
+                ? "; the command in the guest did not end within \(grace) s of being asked to stop (machine.stopGraceSeconds in \(rig.name).json), so the guest was stopped"
                 : " and was stopped"
             throw RigError(.timeout, keep("the run took longer than \(timeout)\(how)"), hint: "raise --timeout; guest logs kept in \(share)")
         default:
