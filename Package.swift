@@ -115,7 +115,7 @@ let package = Package(
             ]
         ),
 
-        .target(name: "HILTestSupport", path: "Tests/HILTestSupport"),
+        .target(name: "HILTestSupport", dependencies: ["NetSocket", "RemoteTouchProtocol"], path: "Tests/HILTestSupport"),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON", "HILTestSupport"]),
         .testTarget(name: "RemoteTouchProtocolTests", dependencies: ["RemoteTouchProtocol", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "GestureModelTests", dependencies: ["GestureModel", "RemoteTouchProtocol"]),
@@ -129,7 +129,7 @@ let package = Package(
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
         .testTarget(
             name: "RunnerTests",
-            dependencies: ["Runner", "ScenarioDriver", "InputCodes", "LatencyStats", "Report", "Rig", "Scenario", "NetSocket", "RemoteTouchProtocol"]),
+            dependencies: ["Runner", "ScenarioDriver", "InputCodes", "LatencyStats", "Report", "Rig", "Scenario", "NetSocket", "RemoteTouchProtocol", "HILTestSupport"]),
         .testTarget(
             name: "ReportTests", dependencies: ["Report", "LatencyStats", "StrictJSON", "HILTestSupport"],
             exclude: ["Snapshots"]),

@@ -1,4 +1,5 @@
 import Foundation
+import HILTestSupport
 import NetSocket
 import RemoteTouchProtocol
 @testable import Runner
@@ -29,28 +30,9 @@ struct TCPPhoneConnectionTests {
     /// once), and a wait only takes as long as the answer does.
     static let patience: Duration = .seconds(30)
 
-    /// The frames the computer receives until `done` says so of the messages so far, or `patience` passes: read on a thread
-    /// of its own, as the phone reads, since a blocking read on one of the few threads the tests' tasks share would
-    /// hold back the heartbeat under test and every other test.
+    /// The frames the computer receives until `done` says so of the messages so far, or `patience` passes.
     static func receive(_ socket: TCPSocket, until done: @escaping @Sendable ([PhoneMessage]) -> Bool) async throws -> [[PhoneMessage]] {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try receiveBlocking(socket, until: done) }) }.start()
-        }
-    }
-
-    private static func receiveBlocking(_ socket: TCPSocket, until done: ([PhoneMessage]) -> Bool) throws -> [[PhoneMessage]] {
-        var reader = NetworkFrame.Reader()
-        var frames: [[PhoneMessage]] = []
-        let deadline = ContinuousClock.now + patience
-        while !done(frames.flatMap { $0 }), ContinuousClock.now < deadline {
-            guard case .bytes(let bytes) = socket.receive() else { continue }
-            reader.append(bytes)
-            while let next = reader.next() {
-                guard case .frame(let body) = next else { Issue.record("a frame of a bad length"); return frames }
-                frames.append(try PhoneMessage.decodeFrame(body))
-            }
-        }
-        return frames
+        try await FrameReceiver.receive(socket, patience: patience, decode: { try PhoneMessage.decodeFrame($0) }, until: done).frames
     }
 
     @Test("messages queued by several senders at once, the heartbeat's pings among them, go out stamped in the order they leave")

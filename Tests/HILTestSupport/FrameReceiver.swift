@@ -1,0 +1,66 @@
+import Foundation
+public import NetSocket
+import RemoteTouchProtocol
+
+/// Reads the length-prefixed frames of the network transports (`NetworkFrame`, docs/protocol.md) at one end of a
+/// loopback TCP connection in a test: the computer's end in the phone's tests, the phone's end in the computer's.
+///
+/// It reads on a thread of its own. A blocking read on one of the few threads the tests' tasks share would hold
+/// back every other test of the parallel run, and the heartbeat or session under test with them.
+public enum FrameReceiver {
+    /// What came until the reading stopped.
+    public struct Received<Message: Sendable>: Sendable {
+        /// One entry per frame: the messages it held.
+        public var frames: [[Message]]
+        /// The other end closed the connection (or reset it).
+        public var ended: Bool
+        /// `patience` passed before `done` was met.
+        public var timedOut: Bool
+
+        public var messages: [Message] { frames.flatMap { $0 } }
+    }
+
+    /// A frame of a length the transport refuses, or a body `decode` refused.
+    public struct BadFrame: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Decodes each frame `socket` receives with `decode` until `done` holds for the messages so far, the
+    /// connection ends, or `patience` passes. `socket` should have a short receive timeout (100 ms), since the
+    /// deadline is checked between reads.
+    public static func receive<Message: Sendable>(
+        _ socket: TCPSocket, patience: Duration, decode: @escaping @Sendable ([UInt8]) throws -> [Message],
+        until done: @escaping @Sendable ([Message]) -> Bool
+    ) async throws -> Received<Message> {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result { try receiveBlocking(socket, patience: patience, decode: decode, until: done) })
+            }.start()
+        }
+    }
+
+    private static func receiveBlocking<Message: Sendable>(
+        _ socket: TCPSocket, patience: Duration, decode: ([UInt8]) throws -> [Message], until done: ([Message]) -> Bool
+    ) throws -> Received<Message> {
+        var reader = NetworkFrame.Reader()
+        var received = Received<Message>(frames: [], ended: false, timedOut: false)
+        let deadline = ContinuousClock.now + patience
+        while !done(received.messages) {
+            guard ContinuousClock.now < deadline else {
+                received.timedOut = true
+                break
+            }
+            switch socket.receive() {
+            case .timedOut: continue
+            case .ended: received.ended = true
+            case .bytes(let bytes): reader.append(bytes)
+            }
+            while !done(received.messages), let next = reader.next() {
+                guard case .frame(let body) = next else { throw BadFrame(description: "a frame of a bad length: \(next)") }
+                received.frames.append(try decode(body))
+            }
+            if received.ended { break }
+        }
+        return received
+    }
+}
