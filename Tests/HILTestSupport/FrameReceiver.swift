@@ -20,7 +20,11 @@ public enum FrameReceiver {
         public var messages: [Message] { frames.flatMap { $0 } }
     }
 
-    /// A frame of a length the transport refuses, or a body `decode` refused.
+    /// How long a test waits for an answer by default. Generous: in a full `swift test` the whole process has stalled
+    /// for 9 s at its start, and a wait only takes as long as the answer does.
+    public static let patience: Duration = .seconds(30)
+
+    /// A frame of a length the transport refuses (what `decode` throws comes through as it is).
     public struct BadFrame: Error, CustomStringConvertible {
         public var description: String
     }

@@ -24,9 +24,7 @@ final class LoopbackPhone: Sendable {
         _ = socket.send(bytes)
     }
 
-    /// Generous: in a full `swift test` the whole process has stalled for 9 s at its start, and a read only takes as
-    /// long as the answer does.
-    static let patience: Duration = .seconds(30)
+    static let patience = FrameReceiver.patience
 
     /// The computer's messages until `until` matches one (that one included), or the connection ends.
     /// - Throws: `TestFailure` when neither happens within `patience`.

@@ -26,9 +26,8 @@ struct TCPPhoneConnectionTests {
         return Pair(phone: phone, computer: computer)
     }
 
-    /// Generous: in a full `swift test` the whole process has stalled for 9 s at its start (every test then reported at
-    /// once), and a wait only takes as long as the answer does.
-    static let patience: Duration = .seconds(30)
+    /// For every wait here, not only the reads.
+    static let patience = FrameReceiver.patience
 
     /// The frames the computer receives until `done` says so of the messages so far, or `patience` passes.
     static func receive(_ socket: TCPSocket, until done: @escaping @Sendable ([PhoneMessage]) -> Bool) async throws -> [[PhoneMessage]] {
