@@ -20,6 +20,9 @@ struct SocketChannelTests {
         var buffer = [UInt8](repeating: 0, count: 512)
         for _ in 0..<50 { _ = recv(theirs, &buffer, buffer.count, 0) }
         #expect(channel.send(packet) == .sent)
+        // Shut down before closing: a process another test spawns at this moment holds a copy of the descriptor
+        // until its exec, and a close alone would leave the socket open through that copy.
+        shutdown(theirs, Int32(SHUT_RDWR))
         close(theirs)
         #expect(channel.send(packet) == .closed)
     }
