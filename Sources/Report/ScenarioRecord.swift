@@ -5,7 +5,8 @@ public import StrictJSON
 public struct ScenarioRecord: Sendable, Equatable {
     public enum Outcome: String, Sendable, Hashable, CaseIterable {
         case passed, failed
-        /// The kernel dropped events (SYN_DROPPED): no verdict on the product.
+        /// No verdict on the product: the kernel dropped events (SYN_DROPPED), or the rig was too slow to judge a
+        /// step (a lockout that had run out before the code was sent).
         case inconclusive
         /// The rig or the device under test failed: not a verdict on the product.
         case error

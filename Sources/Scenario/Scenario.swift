@@ -132,8 +132,10 @@ public struct RunSettings: Sendable, Hashable {
 
     public var writePath: WritePath = .dbus
     public var pairing: Pairing = .pair
-    /// R4: how long pairing stays locked after 3 wrong codes (the computer's default is 5 minutes).
+    /// R4: how long pairing stays locked after 3 wrong codes (`defaultLockoutSeconds` when nil).
     public var lockoutSeconds: Int?
+    /// The computer's lockout when a scenario does not set one: 5 minutes (R4).
+    public static let defaultLockoutSeconds = 300
     /// R10: `denied` starts the computer without permission to use uinput; it must refuse to start.
     public var uinput: UinputAccess = .granted
 

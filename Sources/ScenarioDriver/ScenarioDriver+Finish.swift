@@ -57,9 +57,10 @@ extension ScenarioDriver.Drive {
         return steps
     }
 
+    /// A failed step fails the scenario even beside an inconclusive one: its own evidence was whole.
     static func outcome(_ steps: [StepResult]) -> ScenarioResult.Outcome {
-        if steps.contains(where: { $0.outcome == .inconclusive }) { return .inconclusive }
         if steps.contains(where: { $0.outcome == .failed }) { return .failed }
+        if steps.contains(where: { $0.outcome == .inconclusive }) { return .inconclusive }
         return .passed
     }
 }

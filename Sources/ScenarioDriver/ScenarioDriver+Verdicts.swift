@@ -20,8 +20,16 @@ extension ScenarioDriver {
             digits = String(base.dropLast()) + String((Int(String(base.last ?? "0"))! + 1) % 10)
         case .digits(let given): digits = given
         }
+        let codeSentAt = clock.now()
         let seen = try await phone.enterCode(digits)
         let status = seen.status
+        let lockedBefore = lockout
+        if status.state != .lockedOut {
+            lockout = nil
+        } else if lockout == nil {
+            let seconds = scenario.run.lockoutSeconds ?? RunSettings.defaultLockoutSeconds
+            lockout = LockoutWindow(lockedBy: clock.now(), lockout: .seconds(seconds))
+        }
         let which = switch code { case .shown: "the shown code"; case .wrong: "a wrong code"; case .digits: "the code" }
         let summary = "entered \(which) \(digits): \(seen.refusal.map { "refused (\($0))" } ?? "accepted"); the computer reports "
             + "\(status.state.rawValue), \(status.attemptsRemaining) attempt(s) left"
@@ -30,6 +38,10 @@ extension ScenarioDriver {
             return StepResult(index: index, kind: "pair", outcome: .unchecked, latencyMs: nil, commands: 0, message: summary)
         }
         let problems = Judge.pairing(expectation, seen)
+        if !problems.isEmpty, let reason = Judge.lockoutRanOut(expectation, seen, lockout: lockedBefore, codeSentAt: codeSentAt) {
+            return StepResult(index: index, kind: "pair", outcome: .inconclusive, latencyMs: nil, commands: 0,
+                              message: ([reason] + problems + [summary]).joined(separator: "\n"))
+        }
         return StepResult(index: index, kind: "pair", outcome: problems.isEmpty ? .passed : .failed, latencyMs: nil, commands: 0,
                           message: (problems + [summary]).joined(separator: "\n"))
     }

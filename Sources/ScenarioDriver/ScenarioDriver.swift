@@ -74,6 +74,8 @@ public final class ScenarioDriver {
     public internal(set) var unsent: [(at: MonotonicTime, payload: String)] = []
     var sends: [StageBreakdown.Send] = []
     var problems: [String] = []
+    /// The pairing lockout the phone last saw begin, until a `pair` step sees it over.
+    var lockout: LockoutWindow?
     var notes: [String] = []
     /// The phone's remembered computers once connected (R6).
     public internal(set) var devices = DeviceStore()

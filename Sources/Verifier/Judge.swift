@@ -1,5 +1,6 @@
 import Foundation
 public import GestureModel
+public import InputCodes
 
 /// Every verdict beyond the evdev frames (those are `StepMatcher`'s): each function returns the problems, empty
 /// when the expectation holds, with expected and actual side by side. `scale` is the rig's latency scale, which
@@ -62,6 +63,23 @@ public enum Judge {
                 : "the computer refused the code (\(seen.refusal ?? "")), expected it accepted")
         }
         return problems
+    }
+
+    /// Why a `pair` step that expected the lockout and did not see it is inconclusive rather than failed: its code
+    /// was sent (`codeSentAt`) after the lockout had surely run out, so the rig took longer between the two steps
+    /// (a restart, a loaded machine) than the lockout lasts, and nothing can be concluded about the computer. Nil
+    /// when the step is judged as usual: the lockout was not expected, was seen, or may still have been running.
+    public static func lockoutRanOut(_ expectation: PairingExpectation, _ seen: PairingObservation, lockout: LockoutWindow?,
+                                     codeSentAt: MonotonicTime) -> String?
+    {
+        guard expectation.state == .lockedOut, seen.status.state != .lockedOut, let lockout,
+              codeSentAt - lockout.lockedBy >= lockout.lockout
+        else { return nil }
+        let seconds = lockout.lockout / .seconds(1)
+        let between = (codeSentAt - lockout.lockedBy) / .seconds(1)
+        return "inconclusive: the code was sent \(format(between)) s after the phone learned that pairing was locked, and the lockout lasts "
+            + "\(format(seconds)) s (run.lockoutSeconds), so it had run out: the rig was too slow between the steps to test it. "
+            + "Run the scenario on a less loaded machine, or give it a longer run.lockoutSeconds"
     }
 
     /// A link step (R12): what the computer still holds once the link is down (always judged: a drop releases

@@ -78,3 +78,15 @@ public struct DevicesObservation: Sendable, Hashable {
         self.evicted = evicted
     }
 }
+
+/// A pairing lockout as the phone can bound it: the computer locked no later than `lockedBy` (when the answer
+/// to the locking code arrived), for `lockout` (the scenario's `run.lockoutSeconds`).
+public struct LockoutWindow: Sendable, Hashable {
+    public var lockedBy: MonotonicTime
+    public var lockout: Duration
+
+    public init(lockedBy: MonotonicTime, lockout: Duration) {
+        self.lockedBy = lockedBy
+        self.lockout = lockout
+    }
+}

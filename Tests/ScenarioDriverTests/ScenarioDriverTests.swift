@@ -12,22 +12,27 @@ struct ScenarioDriverTests {
         var steps: [StepResult]
         var link: FakeLink
         var computer: OfflineComputer
+        var scenario: Scenario
+
+        var outcome: ScenarioResult.Outcome {
+            drive.verdict(heldAtEnd: [], droppedEvents: false, scenario: scenario, options: .init()).outcome
+        }
     }
 
-    static func run(_ json: String, reconnectsToFail: Int = 0, swapPairs: Bool = false,
+    static func run(_ json: String, reconnectsToFail: Int = 0, swapPairs: Bool = false, lockout: Duration = .seconds(300),
                     options: ScenarioDriver.Options = .init(),
                     reader: (any ComputerUnderTest) -> any ComputerUnderTest = { $0 }) async throws -> Run
     {
         let scenario = try Scenario.parse(try JSONParser().parse(json), file: "test.json")
         let clock = VirtualClock()
-        let computer = OfflineComputer(clock: clock)
+        let computer = OfflineComputer(clock: clock, lockout: lockout)
         let link = FakeLink(computer: computer, clock: clock, reconnectsToFail: reconnectsToFail, swapPairs: swapPairs)
         let seen = reader(FlushingComputer(computer, link: link))
         var options = options
         options.judged.subtract([.status])
         let drive = try await ScenarioDriver(scenario: scenario, phone: link, computer: seen, clock: clock, options: options).run()
         let steps = drive.steps(withReceipts: computer.receipts(), scenario: scenario, options: options)
-        return Run(drive: drive, steps: steps, link: link, computer: computer)
+        return Run(drive: drive, steps: steps, link: link, computer: computer, scenario: scenario)
     }
 
     @Test("a drop mid-drag: the computer lets go of the button, the phone reconnects, the next swipe moves")
@@ -125,5 +130,35 @@ struct ScenarioDriverTests {
         #expect(run.steps.map(\.outcome) == [.passed, .passed, .passed, .passed, .passed], "\(run.steps.map(\.message))")
         // The mode sent on connect is no step's send, but the computer received (and refused) it too.
         #expect(run.drive.sends.count + 1 == run.computer.receipts().count)
+    }
+
+    /// Three wrong codes, a wait, then the shown code expected refused as locked out.
+    static func lockout(seconds: Int, waitMs: Int) -> String {
+        #"{"name": "lockout", "run": {"pairing": "none", "lockoutSeconds": \#(seconds)}, "steps": ["#
+            + #"{"pair": {"code": "wrong"}, "expect": {"pairing": "awaitingCode", "attemptsRemaining": 2, "refused": true}},"#
+            + #"{"pair": {"code": "wrong"}, "expect": {"pairing": "awaitingCode", "attemptsRemaining": 1, "refused": true}},"#
+            + #"{"pair": {"code": "wrong"}, "expect": {"pairing": "lockedOut", "attemptsRemaining": 0, "refused": true}},"#
+            + #"{"wait": {"ms": \#(waitMs)}},"#
+            + #"{"pair": {"code": "shown"}, "expect": {"pairing": "lockedOut", "refused": true}}]}"#
+    }
+
+    @Test("a lockout that had run out before the code was sent (a slow rig) is inconclusive, not failed")
+    func lockoutRanOut() async throws {
+        let run = try await Self.run(Self.lockout(seconds: 2, waitMs: 2500), lockout: .seconds(2))
+        #expect(run.steps.map(\.outcome) == [.passed, .passed, .passed, .unchecked, .inconclusive], "\(run.steps.map(\.message))")
+        #expect(run.steps[4].message.hasPrefix("inconclusive: the code was sent 2.5 s after the phone learned that pairing was locked"))
+        #expect(run.steps[4].message.contains("pairing state paired, expected lockedOut"))
+        #expect(run.outcome == .inconclusive)
+    }
+
+    @Test("a computer whose lockout ends too early fails: the scenario's lockout had not run out when the code was sent")
+    func lockoutTooShort() async throws {
+        let run = try await Self.run(Self.lockout(seconds: 10, waitMs: 2500), lockout: .seconds(2))
+        #expect(run.steps.map(\.outcome) == [.passed, .passed, .passed, .unchecked, .failed], "\(run.steps.map(\.message))")
+        #expect(run.steps[4].message.hasPrefix("pairing state paired, expected lockedOut"))
+        #expect(run.outcome == .failed)
+        // With the lockout the computer really has, the refusal holds.
+        let held = try await Self.run(Self.lockout(seconds: 10, waitMs: 2500), lockout: .seconds(10))
+        #expect(held.steps.map(\.outcome) == [.passed, .passed, .passed, .unchecked, .passed], "\(held.steps.map(\.message))")
     }
 }

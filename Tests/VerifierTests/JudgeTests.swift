@@ -53,6 +53,26 @@ struct JudgeTests {
         ])
     }
 
+    @Test("a lockout expected but not seen is inconclusive only once it had surely run out when the code was sent")
+    func lockoutRanOut() {
+        let locked = PairingExpectation(state: .lockedOut, refused: true)
+        let accepted = PairingObservation(refusal: nil, status: PairingStatus(state: .paired, attemptsRemaining: 3))
+        let window = LockoutWindow(lockedBy: MonotonicTime(nanoseconds: 10_000_000_000), lockout: .seconds(12))
+        let late = MonotonicTime(nanoseconds: 24_000_000_000)
+        #expect(Judge.lockoutRanOut(locked, accepted, lockout: window, codeSentAt: late) == "inconclusive: the code was sent "
+            + "14.0 s after the phone learned that pairing was locked, and the lockout lasts 12.0 s (run.lockoutSeconds), so it "
+            + "had run out: the rig was too slow between the steps to test it. Run the scenario on a less loaded machine, or "
+            + "give it a longer run.lockoutSeconds")
+        // Exactly at the end counts as run out; a moment before, the computer should still have refused: a failure.
+        #expect(Judge.lockoutRanOut(locked, accepted, lockout: window, codeSentAt: MonotonicTime(nanoseconds: 22_000_000_000)) != nil)
+        #expect(Judge.lockoutRanOut(locked, accepted, lockout: window, codeSentAt: MonotonicTime(nanoseconds: 21_999_999_999)) == nil)
+        // No lockout seen before, the lockout seen, or another state expected: judged as usual.
+        #expect(Judge.lockoutRanOut(locked, accepted, lockout: nil, codeSentAt: late) == nil)
+        let refused = PairingObservation(refusal: "lockedOut", status: PairingStatus(state: .lockedOut, attemptsRemaining: 0))
+        #expect(Judge.lockoutRanOut(locked, refused, lockout: window, codeSentAt: late) == nil)
+        #expect(Judge.lockoutRanOut(PairingExpectation(state: .awaitingCode), accepted, lockout: window, codeSentAt: late) == nil)
+    }
+
     @Test("link: a held key fails even without an expectation; outcome, tries, time and serving are judged, scaled")
     func link() {
         let held = LinkObservation(connected: true, attempts: 1, elapsedMs: 900, summary: "", stillHeld: ["BTN_LEFT"])

@@ -24,7 +24,7 @@ public struct OfflineReplay: Sendable {
     /// Replays `scenario`.
     public static func run(_ scenario: Scenario) async -> OfflineReplay {
         let clock = VirtualClock()
-        let computer = OfflineComputer(clock: clock, lockout: .seconds(scenario.run.lockoutSeconds ?? 300))
+        let computer = OfflineComputer(clock: clock, lockout: .seconds(scenario.run.lockoutSeconds ?? RunSettings.defaultLockoutSeconds))
         let link = OfflineLink(computer: computer, clock: clock, transport: scenario.run.transport ?? .ble)
         let options = ScenarioDriver.Options(judged: judged)
         var replay = OfflineReplay()
