@@ -96,8 +96,7 @@ extension LabRun {
         } catch {
             throw LabError("lab: merging the boxes' results: \(error.description)")
         }
-        let notApplicable = merged.scenarios.filter { $0.outcome == .notApplicable }.count
-        let line = "\(merged.passed) passed, \(merged.failed) failed\(notApplicable > 0 ? ", \(notApplicable) not applicable" : "")"
+        let line = RunTotals.line(merged.scenarios.map(\.outcome))
             + " on \(parts.count) box(es)" + (missing > 0 ? "; \(missing) shard(s) without results" : "")
         say("lab: merged: \(line)")
         say("lab: results: \(settings.output)/results.json, junit.xml, \(ReportFiles.htmlName), \(ReportFiles.markdownName), lab.json")

@@ -31,9 +31,8 @@ enum Formatting {
         value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
-    /// `40 passed, 1 failed`, and `, 3 not applicable` when some scenarios do not apply to their transport.
+    /// `40 passed, 1 failed`: `RunTotals.line`.
     static func totals(_ results: RunResults) -> String {
-        let skipped = results.notApplicable.count
-        return "\(results.passed) passed, \(results.failed) failed" + (skipped > 0 ? ", \(skipped) not applicable" : "")
+        RunTotals.line(results.scenarios.map(\.outcome))
     }
 }

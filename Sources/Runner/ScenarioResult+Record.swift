@@ -44,7 +44,7 @@ extension StepResult {
 
 extension ScenarioResult.Outcome {
     /// The same verdict in Report's terms (a switch, so a new verdict cannot be forgotten here).
-    var record: ScenarioRecord.Outcome {
+    public var record: ScenarioRecord.Outcome {
         switch self {
         case .passed: .passed
         case .failed: .failed

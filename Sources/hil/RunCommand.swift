@@ -220,10 +220,8 @@ struct RunCommand: AsyncParsableCommand {
             printError("hil run: the report could not be written: \(error)")
         }
         Self.printTables(results, repeats: repeats)
-        let passed = results.filter { $0.outcome == .passed }.count
-        let skipped = results.filter { $0.outcome == .notApplicable }.count
-        let failed = results.count - passed - skipped
-        print("\(passed) passed, \(failed) failed\(skipped > 0 ? ", \(skipped) not applicable" : "") in \(String(format: "%.1f", wallMs / 1000)) s")
+        let failed = results.filter { $0.outcome != .passed && $0.outcome != .notApplicable }.count
+        print(RunTotals.line(results.map(\.outcome.record)) + " in \(String(format: "%.1f", wallMs / 1000)) s")
         if let comparison { Self.printBaseline(comparison) }
         print("results: \(work)/results.json, \(work)/junit.xml, \(work)/\(ReportFiles.htmlName), \(work)/\(ReportFiles.markdownName)")
         if stopping.wasInterrupted {

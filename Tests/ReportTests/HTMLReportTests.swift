@@ -88,7 +88,7 @@ struct HTMLReportTests {
         #expect(pre == [try #require(results.scenarios[1].steps[2].message)])
         #expect(pre[0].contains("expected within 40 ms") && pre[0].contains("+48.2 ms  BTN_LEFT 1"))
         #expect(articles[1].stringValue?.contains("hil peripheral exited with status 1") == true)
-        #expect(html.contains("<title>hil run: 2 passed, 2 failed</title>"))
+        #expect(html.contains("<title>hil run: 2 passed, 2 failed (1 error)</title>"))
     }
 
     @Test("one SVG per chart: a CDF and a histogram per kind with samples, one stage breakdown")

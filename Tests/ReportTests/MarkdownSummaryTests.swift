@@ -8,7 +8,7 @@ struct MarkdownSummaryTests {
     func snapshot() throws {
         let results = try ResultsFixtures.realisticResults()
         let expected = """
-            ❌ **hil run: 2 passed, 2 failed** (4 scenarios on vm, 13 step latencies, p95 221.7 ms)
+            ❌ **hil run: 2 passed, 2 failed (1 error)** (4 scenarios on vm, 13 step latencies, p95 221.7 ms)
 
             ### Failures
 
@@ -78,5 +78,17 @@ struct MarkdownSummaryTests {
         let markdown = MarkdownSummary.render(current, baseline: BaselineComparison(current: current.latency, baseline: baseline))
         #expect(markdown.hasPrefix("✅ **hil run: 0 passed, 0 failed**"))
         #expect(markdown.hasSuffix("No regression against the baseline (1 kind judged; improved: tap).\n"))
+    }
+}
+
+@Suite("The line a run ends with")
+struct RunTotalsTests {
+    @Test("failed counts every scenario that did not pass, and says how many were inconclusive or errors")
+    func line() {
+        #expect(RunTotals.line([.passed, .passed]) == "2 passed, 0 failed")
+        #expect(RunTotals.line([.passed, .failed, .inconclusive, .error, .error, .notApplicable])
+            == "1 passed, 4 failed (1 inconclusive, 2 errors), 1 not applicable")
+        #expect(RunTotals.line([.inconclusive]) == "0 passed, 1 failed (1 inconclusive)")
+        #expect(RunTotals.line([]) == "0 passed, 0 failed")
     }
 }
