@@ -66,7 +66,12 @@ public final class BlueZCentral: Sendable {
                     try await call(adapterPath, BlueZ.adapter, "StartDiscovery", [], "restarting discovery on \(adapter)")
                     scanStarted = ContinuousClock.now
                 }
-                try? await Task.sleep(for: .milliseconds(100))
+                do {
+                    try await CentralError.pause(.milliseconds(100), "scanning on \(adapter)")
+                } catch {
+                    _ = try? await call(adapterPath, BlueZ.adapter, "StopDiscovery", [], "stopping discovery")
+                    throw error
+                }
             }
         }
         _ = try? await call(adapterPath, BlueZ.adapter, "StopDiscovery", [], "stopping discovery")
@@ -85,7 +90,7 @@ public final class BlueZCentral: Sendable {
             let resolved = try await property(device, BlueZ.device, "ServicesResolved")
             if resolved.boolValue == true { break }
             guard ContinuousClock.now < deadline else { throw CentralError("services of \(device) not resolved within \(timeout)") }
-            try? await Task.sleep(for: .milliseconds(50))
+            try await CentralError.pause(.milliseconds(50), "resolving the services of \(device)")
         }
         while true {
             let objects = try await managedObjects()
@@ -105,7 +110,7 @@ public final class BlueZCentral: Sendable {
             guard ContinuousClock.now < deadline else {
                 throw CentralError("\(device) has no RemoteTouch characteristics (\(RemoteTouchService.commandUUID) …) within \(timeout): is it the RemoteTouch peripheral?")
             }
-            try? await Task.sleep(for: .milliseconds(50))
+            try await CentralError.pause(.milliseconds(50), "finding the characteristics of \(device)")
         }
     }
 
@@ -175,7 +180,7 @@ public final class BlueZCentral: Sendable {
                        timeout: timeout)
         while try await property(peripheral.devicePath, BlueZ.device, "ServicesResolved").boolValue != true {
             guard ContinuousClock.now < deadline else { throw CentralError("services of \(peripheral.devicePath) not resolved within \(timeout)") }
-            try? await Task.sleep(for: .milliseconds(50))
+            try await CentralError.pause(.milliseconds(50), "reconnecting to \(peripheral.devicePath)")
         }
     }
 
@@ -233,7 +238,7 @@ public final class BlueZCentral: Sendable {
         let readyBy = ContinuousClock.now + timeout
         while try await property(BlueZ.adapterPath(adapter), BlueZ.adapter, "Powered").boolValue != on {
             guard ContinuousClock.now < readyBy else { throw CentralError("\(adapter) was not powered \(on ? "on" : "off") within \(timeout)") }
-            try? await Task.sleep(for: .milliseconds(10))
+            try await CentralError.pause(.milliseconds(10), "waiting for \(adapter) to power \(on ? "on" : "off")")
         }
     }
 

@@ -130,7 +130,11 @@ public final class PeripheralUnderTest: Sendable {
             if let ended = child.termination {
                 throw RunnerError("hil peripheral \(ended) before it served on \(launch.adapter):\n\(lastLines(15))")
             }
-            try? await Task.sleep(for: .milliseconds(5))
+            do {
+                try await Task.sleep(for: .milliseconds(5))
+            } catch {
+                throw RunnerError("waiting for hil peripheral to serve on \(launch.adapter): cancelled (the run was interrupted)")
+            }
         }
         let tail = lastLines(15)
         await stop()

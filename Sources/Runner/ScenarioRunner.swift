@@ -110,7 +110,7 @@ public struct ScenarioRunner: Sendable {
     }
 
     public let context: Context
-    private let standby = StandbyComputer()
+    let standby = StandbyComputer()
 
     public init(context: Context) {
         self.context = context
@@ -132,53 +132,30 @@ public struct ScenarioRunner: Sendable {
             await standby.discard()
             return await refusal(scenario, folder: folder, start: start, result: result)
         }
-        var phone: (any PhoneLink)?
-        var computer: PeripheralComputer?
-        var drive: ScenarioDriver.Drive?
         let options = ScenarioDriver.Options(latencyScale: context.latencyScale, failFast: context.failFast)
         let capture = await ScenarioCapture.start(
             context.capture, transport: transport, folder: folder, relativeFolder: (folder as NSString).lastPathComponent,
             adapter: context.peripheralAdapter, phoneNetns: context.network?.phoneNetns)
         if context.capture != .never { phases.record("capture started") }
+        // Setup and steps run apart, where an interrupt cancels them; the teardown below runs whatever they did.
+        let parts = ScenarioParts()
         do {
-            let link = try await self.link(scenario, transport: transport, phases: phases)
-            phone = link
-            let launch = try self.launch(scenario, folder: folder, transport: transport)
-            let (prepared, note) = await standby.take(for: launch)
-            if let note { result.message += note }
-            // The interrupt stopped every computer that ran then, the one held for this scenario too: none starts after it.
-            if context.stop?.wasInterrupted == true {
-                await prepared?.stop()
-                throw RunnerError("the run was interrupted before this scenario's computer started")
+            let work: @Sendable () async throws -> ScenarioParts.Judged = { [self] in
+                try await setUpAndDrive(scenario, folder: folder, transport: transport, next: next, options: options,
+                                        phases: phases, parts: parts)
             }
-            // The next scenario's computer starts now, held, so its half-second start overlaps this one's
-            // registration, connection and pairing rather than its steps, whose latency is measured. It waits idle,
-            // with no uinput device and nothing on the bus, until that scenario releases it.
-            if let next, next.scenario.run.uinput != .denied,
-               let launch = try? self.launch(next.scenario, folder: self.folder(next.scenario, number: next.number), transport: next.transport)
-            {
-                await standby.prepare(launch)
-            }
-            let device = try await PeripheralComputer(launch, prepared: prepared, phase: phases.record)
-            computer = device
-            let driver = ScenarioDriver(scenario: scenario, phone: link, computer: device, clock: RealTimeClock(), options: options,
-                                        phase: phases.record)
-            defer { try? driver.commandLog.write(toFile: folder + "/commands.log", atomically: true, encoding: .utf8) }
-            let driven = try await driver.run()
-            drive = driven
-            try? driver.devices.json().write(toFile: folder + "/devices.json", atomically: true, encoding: .utf8)
-            // Nothing may be held at the end of a scenario (EVIOCGKEY: the kernel's view), once 50 ms passed for a release.
-            let held = try await device.heldKeys(settling: .milliseconds(50))
-            let verdict = driven.verdict(heldAtEnd: held, droppedEvents: device.droppedEvents, scenario: scenario,
-                                         options: options)
-            result.steps = driven.steps
-            result.outcome = verdict.outcome
-            result.message += verdict.message
-            result.statusNotifications = link.statusCount
+            let judged = if let stop = context.stop { try await stop.cancellable(work) } else { try await work() }
+            result.message += parts.note
+            result.steps = judged.steps
+            result.outcome = judged.outcome
+            result.message += judged.message
+            result.statusNotifications = judged.statusNotifications
         } catch {
             result.outcome = .error
-            result.message += "\(error)\n"
+            result.message += parts.note
+            result.message += error is CancellationError ? "interrupted: the scenario was cancelled\n" : "\(error)\n"
         }
+        let (phone, computer, drive) = (parts.phone, parts.computer, parts.drive)
         await finish(&result, phone: phone, computer: computer, drive: drive, scenario: scenario, options: options, phases: phases)
         await capture.stop()
         if context.capture != .never { phases.record("capture stopped") }
@@ -326,13 +303,13 @@ public struct ScenarioRunner: Sendable {
         }
     }
 
-    private func folder(_ scenario: Scenario, number: Int) -> String {
+    func folder(_ scenario: Scenario, number: Int) -> String {
         "\(context.scratch?.path ?? context.workDirectory)/\(String(format: "%03d", number))-\(Self.slug(scenario.name))"
     }
 
     /// The phone's link for `transport`; it starts looking for the computer at once (BLE: the phone scans first,
     /// then the computer advertises; see BlueZCentral.startDiscovery).
-    private func link(_ scenario: Scenario, transport: Transport, phases: PhaseLog) async throws -> any PhoneLink {
+    func link(_ scenario: Scenario, transport: Transport, phases: PhaseLog) async throws -> any PhoneLink {
         switch transport {
         case .ble, .hid:
             let link = try await BLEPhoneLink(centralAdapter: context.centralAdapter, settings: .init(
@@ -348,7 +325,7 @@ public struct ScenarioRunner: Sendable {
         }
     }
 
-    private func launch(_ scenario: Scenario, folder: String, transport: Transport = .ble) throws -> PeripheralUnderTest.Launch {
+    func launch(_ scenario: Scenario, folder: String, transport: Transport = .ble) throws -> PeripheralUnderTest.Launch {
         let launch = PeripheralUnderTest.Launch(
             hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder,
             lockoutSeconds: scenario.run.lockoutSeconds)

@@ -179,7 +179,7 @@ final class TCPPhoneConnection: Sendable {
             if bound == port { return nil }
             if let refusal { return "\(refusal.code): \(refusal.message)" }
             if let down { return down }
-            try? await Task.sleep(for: .milliseconds(2))
+            do { try await Task.sleep(for: .milliseconds(2)) } catch { return "cancelled (the run was interrupted)" }
         }
         return "no udpBound from the computer within \(timeout)"
     }

@@ -16,7 +16,8 @@ public struct ReleaseCheck: Sendable {
         let giveUp = downAt + .milliseconds(Int(2000 * latencyScale))
         var held = computer.heldKeys()
         while !held.isEmpty, clock.now() < giveUp {
-            try? await clock.sleep(for: .milliseconds(5))
+            // Cancelled (an interrupted run): the scenario ends now, and what is held is the teardown's to see.
+            do { try await clock.sleep(for: .milliseconds(5)) } catch { break }
             held = computer.heldKeys()
         }
         let after = ScenarioDriver.format((clock.now() - downAt).milliseconds)

@@ -128,8 +128,8 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
-    /// How long a scenario under way may take to end after an interrupt (a second at most, as a rule; see
-    /// `RunStop.run`), inside the vm rig's 30 s for an interrupted job.
+    /// How long a scenario under way may take to end after an interrupt (cancelled, then torn down: a second or two;
+    /// see `RunStop.run`), inside the vm rig's 30 s for an interrupted job.
     static let interruptGrace: Duration = .seconds(10)
 
     /// Inside a rig: run every scenario.
@@ -197,7 +197,7 @@ struct RunCommand: AsyncParsableCommand {
         let ended = await stopping.run({ await pool.run(plan.items, stop: { stopping.isStopping }, finished: announce) },
                                        grace: Self.interruptGrace)
         if !ended {
-            printError("hil run: the scenario under way did not end within \(Self.interruptGrace) of the interrupt (a long wait step, or its phone still looking for the computer the interrupt stopped); it is left behind, not kept")
+            printError("hil run: the scenario under way did not end within \(Self.interruptGrace) of the interrupt (a D-Bus call BlueZ did not answer, or its teardown); it is left behind, not kept")
         }
         for problem in context.scratch?.finish() ?? [] { printError("hil run: \(problem)") }
         try conclude(live: live, wallMs: writer.wallMs, stopping: stopping, total: total, work: work)

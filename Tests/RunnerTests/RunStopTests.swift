@@ -61,4 +61,30 @@ struct RunStopTests {
         #expect(!stuckEnded)
         #expect(!over.withLock { $0 }, "the run waited for the work to end")
     }
+
+    @Test("an interrupt cancels the scenario work under way, and work begun after it at once; without one the work's value comes back")
+    func cancelsWorkUnderWay() async throws {
+        let calm = RunStop()
+        #expect(try await calm.cancellable { 42 } == 42)
+
+        // A minute-long wait step, interrupted after 100 ms: its sleep ends with the cancellation (only that throws).
+        let stop = RunStop()
+        let interrupter = Task {
+            try await Task.sleep(for: .milliseconds(100))
+            _ = stop.interrupt()
+        }
+        await #expect(throws: CancellationError.self) {
+            try await stop.cancellable { try await Task.sleep(for: .seconds(60)) }
+        }
+        try await interrupter.value
+
+        // Begun after the interrupt: not started at all.
+        let late = Mutex(false)
+        await #expect(throws: CancellationError.self) {
+            try await stop.cancellable {
+                late.withLock { $0 = true }
+            }
+        }
+        #expect(!late.withLock { $0 })
+    }
 }
