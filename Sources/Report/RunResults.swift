@@ -40,7 +40,7 @@ public struct RunResults: Sendable, Equatable {
         self.shard = shard
         self.environments = environments
         self.passed = passed ?? scenarios.filter { $0.outcome == .passed }.count
-        self.failed = failed ?? scenarios.filter { $0.outcome != .passed && $0.outcome != .notApplicable }.count
+        self.failed = failed ?? scenarios.filter(\.outcome.isFailure).count
         self.latency = latency ?? RunLatency.recomputed(from: scenarios)
         self.latencyRecomputed = latency == nil
         self.scenarios = scenarios
@@ -109,7 +109,7 @@ public struct RunResults: Sendable, Equatable {
     }
 
     /// The scenarios that did not pass, in run order.
-    public var failures: [ScenarioRecord] { scenarios.filter { $0.outcome != .passed && $0.outcome != .notApplicable } }
+    public var failures: [ScenarioRecord] { scenarios.filter(\.outcome.isFailure) }
 
     /// The scenarios not run because they do not apply to the transport asked for.
     public var notApplicable: [ScenarioRecord] { scenarios.filter { $0.outcome == .notApplicable } }

@@ -7,7 +7,7 @@ public enum RunTotals {
         func count(_ outcome: ScenarioRecord.Outcome) -> Int { outcomes.filter { $0 == outcome }.count }
         let passed = count(.passed)
         let skipped = count(.notApplicable)
-        let notPassed = outcomes.count - passed - skipped
+        let notPassed = outcomes.filter(\.isFailure).count
         let errors = count(.error)
         let kinds = [(count(.inconclusive), "inconclusive"), (errors, errors == 1 ? "error" : "errors")].filter { $0.0 > 0 }
         let breakdown = kinds.isEmpty ? "" : " (" + kinds.map { "\($0.0) \($0.1)" }.joined(separator: ", ") + ")"

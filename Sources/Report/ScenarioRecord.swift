@@ -12,6 +12,9 @@ public struct ScenarioRecord: Sendable, Equatable {
         case error
         /// The scenario does not apply to the transport it was asked to run on (its `run.transports`): not run.
         case notApplicable
+
+        /// Counted among the failures (totals, exit status, JUnit): everything that did not pass and did apply.
+        public var isFailure: Bool { self != .passed && self != .notApplicable }
     }
 
     public var file: String

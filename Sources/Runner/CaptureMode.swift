@@ -15,7 +15,7 @@ public enum CaptureMode: String, Sendable, CaseIterable {
         switch self {
         case .always: true
         case .never: false
-        case .failed: outcome != .passed && outcome != .notApplicable
+        case .failed: outcome.record.isFailure
         }
     }
 }

@@ -220,8 +220,9 @@ struct RunCommand: AsyncParsableCommand {
             printError("hil run: the report could not be written: \(error)")
         }
         Self.printTables(results, repeats: repeats)
-        let failed = results.filter { $0.outcome != .passed && $0.outcome != .notApplicable }.count
-        print(RunTotals.line(results.map(\.outcome.record)) + " in \(String(format: "%.1f", wallMs / 1000)) s")
+        let outcomes = results.map(\.outcome.record)
+        let failed = outcomes.filter(\.isFailure).count
+        print(RunTotals.line(outcomes) + " in \(String(format: "%.1f", wallMs / 1000)) s")
         if let comparison { Self.printBaseline(comparison) }
         print("results: \(work)/results.json, \(work)/junit.xml, \(work)/\(ReportFiles.htmlName), \(work)/\(ReportFiles.markdownName)")
         if stopping.wasInterrupted {
@@ -270,7 +271,7 @@ struct RunCommand: AsyncParsableCommand {
     private static func printOutcome(_ result: ScenarioResult, label: String) {
         let p95 = result.latency(percentile: 0.95).map { String(format: "p95 %.1f ms", $0) } ?? "no latency"
         print("\(label) \(result.outcome.rawValue.uppercased()) \(result.name) — \(result.steps.filter { $0.outcome != .unchecked }.count) checked steps, \(p95), \(String(format: "%.1f", result.durationMs / 1000)) s")
-        if result.outcome != .passed && result.outcome != .notApplicable {
+        if result.outcome.record.isFailure {
             print(RunReport.detail(result).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
         }
     }
