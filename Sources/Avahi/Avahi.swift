@@ -1,39 +1,39 @@
-public import DBus
+package import DBus
 
 /// avahi-daemon's D-Bus API (avahi's `org.freedesktop.Avahi.*.xml` introspection files): the names, the
 /// constants we use, and the server's state. Bonjour on Linux is avahi-daemon; the rig never speaks mDNS itself.
-public enum Avahi {
-    public static let service = "org.freedesktop.Avahi"
-    public static let serverPath = "/"
-    public static let server = "org.freedesktop.Avahi.Server"
-    public static let server2 = "org.freedesktop.Avahi.Server2"
-    public static let entryGroup = "org.freedesktop.Avahi.EntryGroup"
-    public static let serviceBrowser = "org.freedesktop.Avahi.ServiceBrowser"
+package enum Avahi {
+    package static let service = "org.freedesktop.Avahi"
+    package static let serverPath = "/"
+    package static let server = "org.freedesktop.Avahi.Server"
+    package static let server2 = "org.freedesktop.Avahi.Server2"
+    package static let entryGroup = "org.freedesktop.Avahi.EntryGroup"
+    package static let serviceBrowser = "org.freedesktop.Avahi.ServiceBrowser"
 
     /// `AVAHI_IF_UNSPEC`, `AVAHI_PROTO_UNSPEC`, `AVAHI_PROTO_INET`.
-    public static let anyInterface: Int32 = -1
-    public static let anyProtocol: Int32 = -1
-    public static let inet: Int32 = 0
+    package static let anyInterface: Int32 = -1
+    package static let anyProtocol: Int32 = -1
+    package static let inet: Int32 = 0
 
     /// `AvahiServerState`: 2 is running (host name established); 3 a host name collision.
-    public enum ServerState: Int32, Sendable, CustomStringConvertible {
+    package enum ServerState: Int32, Sendable, CustomStringConvertible {
         case invalid = 0, registering = 1, running = 2, collision = 3, failure = 4
-        public var description: String { "\(self)" }
+        package var description: String { "\(self)" }
     }
 
     /// `AvahiEntryGroupState`.
-    public enum GroupState: Int32, Sendable {
+    package enum GroupState: Int32, Sendable {
         case uncommitted = 0, registering = 1, established = 2, collision = 3, failure = 4
     }
 
     /// The server's state; throws when no avahi-daemon answers on `connection`'s bus.
-    public static func state(on connection: DBusConnection) async throws(AvahiError) -> ServerState {
+    package static func state(on connection: DBusConnection) async throws(AvahiError) -> ServerState {
         let reply = try await call(connection, path: serverPath, interface: server, member: "GetState", what: "asking avahi-daemon its state")
         return reply.first?.integerValue.flatMap { ServerState(rawValue: Int32(truncatingIfNeeded: $0)) } ?? .invalid
     }
 
     /// Waits until avahi-daemon on `connection`'s bus is running (its host name established).
-    public static func waitUntilRunning(on connection: DBusConnection, timeout: Duration) async throws(AvahiError) {
+    package static func waitUntilRunning(on connection: DBusConnection, timeout: Duration) async throws(AvahiError) {
         let deadline = ContinuousClock.now + timeout
         var last: AvahiError?
         while ContinuousClock.now < deadline {
@@ -63,30 +63,30 @@ public enum Avahi {
 }
 
 /// A Bonjour failure, with the D-Bus error it came from and what to do.
-public struct AvahiError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public var hint: String?
+package struct AvahiError: Error, Sendable, CustomStringConvertible {
+    package var message: String
+    package var hint: String?
 
-    public init(_ message: String, hint: String? = nil) {
+    package init(_ message: String, hint: String? = nil) {
         self.message = message
         self.hint = hint
     }
 
-    public var description: String { hint.map { "\(message); \($0)" } ?? message }
+    package var description: String { hint.map { "\(message); \($0)" } ?? message }
 }
 
 /// A service found and resolved by browsing.
-public struct AvahiService: Sendable, Hashable, CustomStringConvertible {
-    public var name: String
-    public var type: String
-    public var domain: String
-    public var host: String
-    public var address: String
-    public var port: UInt16
+package struct AvahiService: Sendable, Hashable, CustomStringConvertible {
+    package var name: String
+    package var type: String
+    package var domain: String
+    package var host: String
+    package var address: String
+    package var port: UInt16
     /// TXT records, `key=value`.
-    public var txt: [String]
+    package var txt: [String]
 
-    public init(name: String, type: String, domain: String, host: String, address: String, port: UInt16, txt: [String]) {
+    package init(name: String, type: String, domain: String, host: String, address: String, port: UInt16, txt: [String]) {
         self.name = name
         self.type = type
         self.domain = domain
@@ -97,9 +97,9 @@ public struct AvahiService: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A TXT record's value.
-    public func txtValue(_ key: String) -> String? {
+    package func txtValue(_ key: String) -> String? {
         txt.first { $0.hasPrefix(key + "=") }.map { String($0.dropFirst(key.count + 1)) }
     }
 
-    public var description: String { "\"\(name)\" \(type) at \(host) \(address):\(port) [\(txt.joined(separator: " "))]" }
+    package var description: String { "\"\(name)\" \(type) at \(host) \(address):\(port) [\(txt.joined(separator: " "))]" }
 }

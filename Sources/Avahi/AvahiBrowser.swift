@@ -1,10 +1,10 @@
-public import DBus
+package import DBus
 
 /// Finds a service by browsing through avahi-daemon: `Server2.ServiceBrowserPrepare`, subscribe to the browser's
 /// signals, then `Start` (race-free: no `ItemNew` can be missed), and `ResolveService` for each item found.
-public enum AvahiBrowser {
+package enum AvahiBrowser {
     /// The first service of `type` that resolves (and that `accept` takes), within `timeout`.
-    public static func find(_ type: String, on connection: DBusConnection, timeout: Duration,
+    package static func find(_ type: String, on connection: DBusConnection, timeout: Duration,
                             accept: @escaping @Sendable (AvahiService) -> Bool = { _ in true }) async throws(AvahiError) -> AvahiService
     {
         let reply = try await Avahi.call(
@@ -62,7 +62,7 @@ public enum AvahiBrowser {
     }
 
     /// Resolves one browsed item to its host, IPv4 address, port and TXT records.
-    public static func resolve(name: String, type: String, domain: String, interface: DBusValue = .int32(Avahi.anyInterface),
+    package static func resolve(name: String, type: String, domain: String, interface: DBusValue = .int32(Avahi.anyInterface),
                                on connection: DBusConnection) async throws(AvahiError) -> AvahiService
     {
         let reply = try await Avahi.call(

@@ -1,16 +1,16 @@
-public import DBus
+package import DBus
 import Synchronization
 
 /// Publishes one service through avahi-daemon (`EntryGroupNew`, `AddService` with TXT records, `Commit`) and keeps
 /// it published: when avahi-daemon restarts (its bus name gets a new owner) or the group reports a name
 /// collision, it publishes again (under avahi's alternative name after a collision). `stop` frees the group.
-public final class AvahiPublisher: Sendable {
-    public struct Service: Sendable {
-        public var name: String
-        public var type: String
-        public var port: UInt16
-        public var txt: [String]
-        public init(name: String, type: String, port: UInt16, txt: [String]) {
+package final class AvahiPublisher: Sendable {
+    package struct Service: Sendable {
+        package var name: String
+        package var type: String
+        package var port: UInt16
+        package var txt: [String]
+        package init(name: String, type: String, port: UInt16, txt: [String]) {
             self.name = name
             self.type = type
             self.port = port
@@ -22,17 +22,17 @@ public final class AvahiPublisher: Sendable {
     private let log: @Sendable (String) -> Void
     private let state: Mutex<(service: Service, group: String?, watcher: Task<Void, Never>?)>
 
-    public init(connection: DBusConnection, service: Service, log: @escaping @Sendable (String) -> Void) {
+    package init(connection: DBusConnection, service: Service, log: @escaping @Sendable (String) -> Void) {
         self.connection = connection
         self.log = log
         state = Mutex((service, nil, nil))
     }
 
     /// The name published now (avahi's alternative after a collision).
-    public var publishedName: String { state.withLock { $0.service.name } }
+    package var publishedName: String { state.withLock { $0.service.name } }
 
     /// Publishes and waits until avahi says the group is established; then keeps it published.
-    public func start(timeout: Duration = .seconds(15)) async throws(AvahiError) {
+    package func start(timeout: Duration = .seconds(15)) async throws(AvahiError) {
         let owners: AsyncStream<DBusMessage>
         do {
             owners = try await connection.signals(DBusMatchRule(
@@ -63,7 +63,7 @@ public final class AvahiPublisher: Sendable {
     }
 
     /// Frees the entry group: the service is withdrawn (goodbye packets).
-    public func stop() async {
+    package func stop() async {
         let (group, watcher) = state.withLock { state in
             defer { state.group = nil; state.watcher = nil }
             return (state.group, state.watcher)

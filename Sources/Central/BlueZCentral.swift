@@ -1,42 +1,42 @@
 import BlueZAPI
-public import DBus
+package import DBus
 import Foundation
 import RemoteTouchProtocol
 
 /// The phone's BLE client over BlueZ D-Bus, on the rig's central adapter: finds the RemoteTouch peripheral
 /// by service UUID, connects, resolves its characteristics, and reads, writes and subscribes.
-public final class BlueZCentral: Sendable {
-    public let connection: DBusConnection
-    public let adapter: String
+package final class BlueZCentral: Sendable {
+    package let connection: DBusConnection
+    package let adapter: String
     /// The computer's address when the rig has several (lanes): only that device is connected to; nil: any
     /// device advertising the RemoteTouch service.
-    public let computerAddress: String?
+    package let computerAddress: String?
     private static let properties = "org.freedesktop.DBus.Properties"
     /// How long one discovery scan may find nothing before it is restarted.
     static let rescanAfter = Duration.seconds(1)
 
-    public init(connection: DBusConnection, adapter: String, computerAddress: String? = nil) {
+    package init(connection: DBusConnection, adapter: String, computerAddress: String? = nil) {
         self.connection = connection
         self.adapter = adapter
         self.computerAddress = computerAddress
     }
 
     /// The peripheral once connected: its device path and characteristic paths.
-    public struct Peripheral: Sendable {
-        public var devicePath: String
-        public var address: String
-        public var command: String
-        public var status: String
-        public var pairing: String
+    package struct Peripheral: Sendable {
+        package var devicePath: String
+        package var address: String
+        package var command: String
+        package var status: String
+        package var pairing: String
         /// The hid transport's report characteristic (…9AC0); nil on a computer without it.
-        public var report: String?
+        package var report: String?
     }
 
     /// Discovers a device advertising the RemoteTouch service (LE, filtered by UUID), connects to it and waits
     /// until its GATT services are resolved.
     /// - Throws: `CentralError` naming the step that did not finish within `timeout`.
     /// - Parameter scanning: discovery was started already (`startDiscovery`), before the peripheral advertised.
-    public func connectToRemoteTouch(timeout: Duration = .seconds(30), scanning: Bool = false) async throws(CentralError) -> Peripheral {
+    package func connectToRemoteTouch(timeout: Duration = .seconds(30), scanning: Bool = false) async throws(CentralError) -> Peripheral {
         let adapterPath = BlueZ.adapterPath(adapter)
         let deadline = ContinuousClock.now + timeout
         if !scanning { try await startDiscovery() }
@@ -84,7 +84,7 @@ public final class BlueZCentral: Sendable {
     /// there: after the computer's GATT application went and came back (it restarted), their object paths are
     /// new and appear as BlueZ rediscovers the services.
     /// - Throws: `CentralError` when they are not all there within `timeout`.
-    public func resolve(_ device: String, timeout: Duration) async throws(CentralError) -> Peripheral {
+    package func resolve(_ device: String, timeout: Duration) async throws(CentralError) -> Peripheral {
         let deadline = ContinuousClock.now + timeout
         while true {
             let resolved = try await property(device, BlueZ.device, "ServicesResolved")
@@ -116,7 +116,7 @@ public final class BlueZCentral: Sendable {
 
     /// Starts LE discovery filtered by the RemoteTouch service, as the phone's scan screen does. Started before
     /// the peripheral advertises, the first report reaches the kernel while its discovery is active (see below).
-    public func startDiscovery() async throws(CentralError) {
+    package func startDiscovery() async throws(CentralError) {
         let adapterPath = BlueZ.adapterPath(adapter)
         try await call(adapterPath, BlueZ.adapter, "SetDiscoveryFilter", [
             .properties([("UUIDs", .strings([RemoteTouchService.serviceUUID])), ("Transport", .string("le"))])
@@ -125,14 +125,14 @@ public final class BlueZCentral: Sendable {
     }
 
     /// Reads a characteristic's value.
-    public func read(_ characteristic: String) async throws(CentralError) -> [UInt8] {
+    package func read(_ characteristic: String) async throws(CentralError) -> [UInt8] {
         let reply = try await call(characteristic, BlueZ.gattCharacteristic, "ReadValue", [.properties([])], "reading \(characteristic)")
         return reply.first?.bytesValue ?? []
     }
 
     /// Writes a value: `withResponse` waits for the peripheral's answer (an error comes back as `CentralError`
     /// with BlueZ's error name); without, it is a write command.
-    public func write(_ characteristic: String, _ bytes: [UInt8], withResponse: Bool) async throws(CentralError) {
+    package func write(_ characteristic: String, _ bytes: [UInt8], withResponse: Bool) async throws(CentralError) {
         try await call(characteristic, BlueZ.gattCharacteristic, "WriteValue", [
             .bytes(bytes), .properties([("type", .string(withResponse ? "request" : "command"))]),
         ], "writing \(characteristic)")
@@ -140,7 +140,7 @@ public final class BlueZCentral: Sendable {
 
     /// `AcquireWrite`: a socket whose every packet is one write without response, bypassing D-Bus.
     /// - Returns: the descriptor (the caller closes it) and the MTU.
-    public func acquireWrite(_ characteristic: String) async throws(CentralError) -> (fd: Int32, mtu: Int) {
+    package func acquireWrite(_ characteristic: String) async throws(CentralError) -> (fd: Int32, mtu: Int) {
         let reply = try await call(characteristic, BlueZ.gattCharacteristic, "AcquireWrite", [.properties([])],
                                    "acquiring \(characteristic) for writing")
         guard case .fileDescriptor(let fd) = reply.first, let mtu = reply.last?.integerValue else {
@@ -150,7 +150,7 @@ public final class BlueZCentral: Sendable {
     }
 
     /// Notifications of a characteristic's value until the stream is dropped.
-    public func notifications(_ characteristic: String) async throws(CentralError) -> AsyncStream<[UInt8]> {
+    package func notifications(_ characteristic: String) async throws(CentralError) -> AsyncStream<[UInt8]> {
         let changes: AsyncStream<DBusMessage>
         do {
             changes = try await connection.signals(DBusMatchRule(
@@ -174,7 +174,7 @@ public final class BlueZCentral: Sendable {
     }
 
     /// Connects again to a known peripheral and waits until its services are resolved (one try).
-    public func reconnect(_ peripheral: Peripheral, timeout: Duration) async throws(CentralError) {
+    package func reconnect(_ peripheral: Peripheral, timeout: Duration) async throws(CentralError) {
         let deadline = ContinuousClock.now + timeout
         try await call(peripheral.devicePath, BlueZ.device, "Connect", [], "reconnecting to \(peripheral.devicePath)",
                        timeout: timeout)
@@ -185,12 +185,12 @@ public final class BlueZCentral: Sendable {
     }
 
     /// Whether BlueZ sees the link to `peripheral` up.
-    public func isConnected(_ peripheral: Peripheral) async -> Bool {
+    package func isConnected(_ peripheral: Peripheral) async -> Bool {
         (try? await property(peripheral.devicePath, BlueZ.device, "Connected").boolValue) == true
     }
 
     /// An adapter's public address (`Adapter1.Address`), e.g. the computer's, to connect to it alone.
-    public func address(of adapter: String) async throws(CentralError) -> String {
+    package func address(of adapter: String) async throws(CentralError) -> String {
         guard let text = try await property(BlueZ.adapterPath(adapter), BlueZ.adapter, "Address").stringValue else {
             throw CentralError("\(adapter) has no Address property")
         }
@@ -198,33 +198,33 @@ public final class BlueZCentral: Sendable {
     }
 
     /// Whether an adapter of this bluetoothd is there and powered.
-    public func isPowered(_ adapter: String) async -> Bool {
+    package func isPowered(_ adapter: String) async -> Bool {
         (try? await property(BlueZ.adapterPath(adapter), BlueZ.adapter, "Powered").boolValue) == true
     }
 
     /// How many advertisements bluetoothd has active on an adapter (`LEAdvertisingManager1.ActiveInstances`);
     /// nil while the adapter is not there. The rig reads it for the computer's adapter, which shares this bluetoothd.
-    public func activeAdvertisements(on adapter: String) async -> Int? {
+    package func activeAdvertisements(on adapter: String) async -> Int? {
         guard let value = try? await property(BlueZ.adapterPath(adapter), BlueZ.advertisingManager, "ActiveInstances") else { return nil }
         return value.integerValue.map(Int.init)
     }
 
     /// Powers an adapter of this bluetoothd on or off (the rig uses it to drop a link).
-    public func setPowered(_ adapter: String, _ on: Bool) async throws(CentralError) {
+    package func setPowered(_ adapter: String, _ on: Bool) async throws(CentralError) {
         try await call(BlueZ.adapterPath(adapter), Self.properties, "Set", [.string(BlueZ.adapter), .string("Powered"), .variant(.bool(on))],
                        "powering \(adapter) \(on ? "on" : "off")")
     }
 
     /// Forgets the peripheral: removes the device and its cached services, so the next discovery starts
     /// fresh. Immediate once the link is down; on a live link BlueZ first gives profiles 2 s, as for `Disconnect`.
-    public func forget(_ peripheral: Peripheral) async throws(CentralError) {
+    package func forget(_ peripheral: Peripheral) async throws(CentralError) {
         try await call(BlueZ.adapterPath(adapter), BlueZ.adapter, "RemoveDevice", [.objectPath(peripheral.devicePath)],
                        "removing \(peripheral.devicePath)")
     }
 
     /// Forgets every device this adapter knows (RemoveDevice each); returns how many.
     @discardableResult
-    public func forgetAllDevices() async throws(CentralError) -> Int {
+    package func forgetAllDevices() async throws(CentralError) -> Int {
         let adapterPath = BlueZ.adapterPath(adapter)
         let devices = try await managedObjects().keys.filter { $0.hasPrefix(adapterPath + "/dev_") && !$0.dropFirst(adapterPath.count + 1).contains("/") }
         for device in devices {
@@ -234,7 +234,7 @@ public final class BlueZCentral: Sendable {
     }
 
     /// Waits until an adapter of this bluetoothd reports `Powered` as wanted.
-    public func waitUntilPowered(_ adapter: String, _ on: Bool, timeout: Duration = .seconds(5)) async throws(CentralError) {
+    package func waitUntilPowered(_ adapter: String, _ on: Bool, timeout: Duration = .seconds(5)) async throws(CentralError) {
         let readyBy = ContinuousClock.now + timeout
         while try await property(BlueZ.adapterPath(adapter), BlueZ.adapter, "Powered").boolValue != on {
             guard ContinuousClock.now < readyBy else { throw CentralError("\(adapter) was not powered \(on ? "on" : "off") within \(timeout)") }
@@ -243,7 +243,7 @@ public final class BlueZCentral: Sendable {
     }
 
     /// The user's disconnect: `Device1.Disconnect` (BlueZ lets profiles close for up to 2 s before the link goes).
-    public func disconnect(_ peripheral: Peripheral) async throws(CentralError) {
+    package func disconnect(_ peripheral: Peripheral) async throws(CentralError) {
         try await call(peripheral.devicePath, BlueZ.device, "Disconnect", [], "disconnecting \(peripheral.devicePath)")
     }
 

@@ -5,14 +5,14 @@ import Foundation
 /// Calls are async and never block that thread, so bluetoothd can call back into exported objects while a
 /// `RegisterApplication` call is waiting for its reply. The connection does not exit the process when the
 /// bus goes away; `onDisconnect` says so instead.
-public final class DBusConnection: Sendable {
-    public enum Bus: Sendable, CustomStringConvertible {
+package final class DBusConnection: Sendable {
+    package enum Bus: Sendable, CustomStringConvertible {
         case system
         case session
         /// A bus address such as `unix:path=/run/dbus/system_bus_socket`.
         case address(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .system: "system"
             case .session: "session"
@@ -22,7 +22,7 @@ public final class DBusConnection: Sendable {
     }
 
     /// Our unique name on the bus (`:1.42`).
-    public let uniqueName: String
+    package let uniqueName: String
     private let loop: DBusLoop
 
     private init(loop: DBusLoop, uniqueName: String) {
@@ -33,7 +33,7 @@ public final class DBusConnection: Sendable {
     /// Connects and registers on the bus.
     /// - Throws: `DBusError` with the bus's error name (e.g. `org.freedesktop.DBus.Error.FileNotFound` when no
     ///   bus listens at the address).
-    public static func connect(_ bus: Bus) async throws(DBusError) -> DBusConnection {
+    package static func connect(_ bus: Bus) async throws(DBusError) -> DBusConnection {
         let loop = DBusLoop()
         let name = try await loop.start(bus)
         return DBusConnection(loop: loop, uniqueName: name)
@@ -44,14 +44,14 @@ public final class DBusConnection: Sendable {
     }
 
     /// Closes the connection: waiting calls fail with `Disconnected`, subscriptions end.
-    public func close() {
+    package func close() {
         loop.enqueue { $0.shutDown(reason: "the connection was closed") }
     }
 
-    public var isConnected: Bool { !loop.isStopped }
+    package var isConnected: Bool { !loop.isStopped }
 
     /// Calls `handler` (on the connection's thread) once when the connection is lost or closed.
-    public func onDisconnect(_ handler: @escaping @Sendable (String) -> Void) {
+    package func onDisconnect(_ handler: @escaping @Sendable (String) -> Void) {
         loop.enqueue { $0.onDisconnect(handler) }
     }
 
@@ -61,7 +61,7 @@ public final class DBusConnection: Sendable {
     /// - Returns: the reply's values.
     /// - Throws: `DBusError` with the error reply's name (`org.bluez.Error.InProgress`…), `NoReply` after
     ///   `timeout`, `Disconnected`, or `InvalidArgs` when the call cannot be marshalled.
-    public func call(destination: String, path: String, interface: String, member: String, _ body: [DBusValue] = [],
+    package func call(destination: String, path: String, interface: String, member: String, _ body: [DBusValue] = [],
                      timeout: Duration = .seconds(25)) async throws(DBusError) -> [DBusValue]
     {
         let message = DBusMessage(
@@ -80,12 +80,12 @@ public final class DBusConnection: Sendable {
     }
 
     /// Sends a message without waiting (a signal, or a call whose reply does not matter).
-    public func send(_ message: DBusMessage) async throws(DBusError) {
+    package func send(_ message: DBusMessage) async throws(DBusError) {
         _ = try await loop.perform { loop in loop.send(message).map { _ in () } }
     }
 
     /// Emits a signal from one of our objects.
-    public func emitSignal(path: String, interface: String, member: String, _ body: [DBusValue] = [])
+    package func emitSignal(path: String, interface: String, member: String, _ body: [DBusValue] = [])
         async throws(DBusError)
     {
         try await send(DBusMessage(kind: .signal, path: path, interface: interface, member: member, body: body))
@@ -93,7 +93,7 @@ public final class DBusConnection: Sendable {
 
     /// Signals matching `rule`, until the stream is dropped (which removes the match) or the connection closes.
     /// The match is in place on the bus when this returns.
-    public func signals(_ rule: DBusMatchRule) async throws(DBusError) -> AsyncStream<DBusMessage> {
+    package func signals(_ rule: DBusMatchRule) async throws(DBusError) -> AsyncStream<DBusMessage> {
         let (stream, continuation) = AsyncStream<DBusMessage>.makeStream(bufferingPolicy: .unbounded)
         let id = try await loop.perform { loop in .success(loop.subscribe(rule, continuation)) }
         do {
@@ -117,7 +117,7 @@ public final class DBusConnection: Sendable {
 
     /// Asks the bus for a well-known name.
     /// - Throws: `DBusError` when the name is taken (`org.freedesktop.DBus.Error.AccessDenied` if policy forbids it).
-    public func requestName(_ name: String) async throws(DBusError) {
+    package func requestName(_ name: String) async throws(DBusError) {
         // DBUS_NAME_FLAG_DO_NOT_QUEUE = 4; reply 1 = primary owner, 4 = already owner.
         let reply = try await call(
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
@@ -129,7 +129,7 @@ public final class DBusConnection: Sendable {
     }
 
     /// Who owns a bus name now, or nil.
-    public func nameOwner(_ name: String) async throws(DBusError) -> String? {
+    package func nameOwner(_ name: String) async throws(DBusError) -> String? {
         do {
             let reply = try await call(
                 destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
@@ -144,7 +144,7 @@ public final class DBusConnection: Sendable {
 
     /// Exports an object with its interfaces (replacing what was at `path`). Under an object manager root, its
     /// `InterfacesAdded` signal is emitted.
-    public func export(_ path: String, _ interfaces: [DBusInterface]) async throws(DBusError) {
+    package func export(_ path: String, _ interfaces: [DBusInterface]) async throws(DBusError) {
         let signal: DBusMessage? = try await loop.perform { loop in
             guard path.hasPrefix("/") else { return .failure(.invalidArgs("\"\(path)\" is not an object path")) }
             loop.objects.export(path, interfaces)
@@ -158,7 +158,7 @@ public final class DBusConnection: Sendable {
     }
 
     /// Removes an exported object; under an object manager root, emits `InterfacesRemoved`.
-    public func unexport(_ path: String) async throws(DBusError) {
+    package func unexport(_ path: String) async throws(DBusError) {
         let signal: DBusMessage? = try await loop.perform { loop in
             let interfaces = loop.objects.objects[path] ?? []
             loop.objects.unexport(path)
@@ -173,7 +173,7 @@ public final class DBusConnection: Sendable {
 
     /// Makes `root` answer `org.freedesktop.DBus.ObjectManager.GetManagedObjects` for the objects below it
     /// (what BlueZ reads during `RegisterApplication`).
-    public func addObjectManager(at root: String) async throws(DBusError) {
+    package func addObjectManager(at root: String) async throws(DBusError) {
         _ = try await loop.perform { loop in
             loop.objects.addManager(root)
             return .success(())
@@ -181,7 +181,7 @@ public final class DBusConnection: Sendable {
     }
 
     /// Emits `PropertiesChanged` for properties of an exported object.
-    public func propertiesChanged(path: String, interface: String, _ changed: [(String, DBusValue)],
+    package func propertiesChanged(path: String, interface: String, _ changed: [(String, DBusValue)],
                                   invalidated: [String] = []) async throws(DBusError)
     {
         try await emitSignal(

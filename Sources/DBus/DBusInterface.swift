@@ -1,15 +1,15 @@
 /// A method call delivered to an exported object.
-public struct DBusMethodCall: Sendable {
-    public var message: DBusMessage
-    public var body: [DBusValue] { message.body }
+package struct DBusMethodCall: Sendable {
+    package var message: DBusMessage
+    package var body: [DBusValue] { message.body }
     /// The caller's unique bus name (`:1.42`).
-    public var sender: String? { message.sender }
-    public var path: String { message.path ?? "/" }
+    package var sender: String? { message.sender }
+    package var path: String { message.path ?? "/" }
 }
 
 /// How an exported method runs. File descriptors a handler returns (`AcquireWrite`'s `h`) are handed over:
 /// the connection closes them once the reply is sent.
-public enum DBusMethodHandler: Sendable {
+package enum DBusMethodHandler: Sendable {
     /// Runs on the connection's thread, before the next message is read: for quick work only (a write to a
     /// uinput device, a property read). Never block or await in it: bluetoothd calls back into the
     /// application while it registers it.
@@ -18,14 +18,14 @@ public enum DBusMethodHandler: Sendable {
     case async(@Sendable (DBusMethodCall) async throws(DBusError) -> [DBusValue])
 }
 
-public struct DBusMethod: Sendable {
-    public var name: String
+package struct DBusMethod: Sendable {
+    package var name: String
     /// Signature of the arguments; a call with another signature gets `InvalidArgs`.
-    public var inSignature: String
-    public var outSignature: String
-    public var handler: DBusMethodHandler
+    package var inSignature: String
+    package var outSignature: String
+    package var handler: DBusMethodHandler
 
-    public init(_ name: String, in inSignature: String = "", out outSignature: String = "", _ handler: DBusMethodHandler) {
+    package init(_ name: String, in inSignature: String = "", out outSignature: String = "", _ handler: DBusMethodHandler) {
         self.name = name
         self.inSignature = inSignature
         self.outSignature = outSignature
@@ -33,15 +33,15 @@ public struct DBusMethod: Sendable {
     }
 }
 
-public struct DBusProperty: Sendable {
-    public var name: String
-    public var signature: String
+package struct DBusProperty: Sendable {
+    package var name: String
+    package var signature: String
     /// Called on the connection's thread: read thread-safe state only.
-    public var get: @Sendable () -> DBusValue
+    package var get: @Sendable () -> DBusValue
     /// nil for a read-only property.
-    public var set: (@Sendable (DBusValue) throws(DBusError) -> Void)?
+    package var set: (@Sendable (DBusValue) throws(DBusError) -> Void)?
 
-    public init(_ name: String, _ signature: String, get: @escaping @Sendable () -> DBusValue,
+    package init(_ name: String, _ signature: String, get: @escaping @Sendable () -> DBusValue,
                 set: (@Sendable (DBusValue) throws(DBusError) -> Void)? = nil)
     {
         self.name = name
@@ -51,24 +51,24 @@ public struct DBusProperty: Sendable {
     }
 }
 
-public struct DBusSignalDescription: Sendable {
-    public var name: String
-    public var signature: String
+package struct DBusSignalDescription: Sendable {
+    package var name: String
+    package var signature: String
 
-    public init(_ name: String, _ signature: String = "") {
+    package init(_ name: String, _ signature: String = "") {
         self.name = name
         self.signature = signature
     }
 }
 
 /// One interface of an exported object: its methods, properties and signals.
-public struct DBusInterface: Sendable {
-    public var name: String
-    public var methods: [DBusMethod]
-    public var properties: [DBusProperty]
-    public var signals: [DBusSignalDescription]
+package struct DBusInterface: Sendable {
+    package var name: String
+    package var methods: [DBusMethod]
+    package var properties: [DBusProperty]
+    package var signals: [DBusSignalDescription]
 
-    public init(_ name: String, methods: [DBusMethod] = [], properties: [DBusProperty] = [],
+    package init(_ name: String, methods: [DBusMethod] = [], properties: [DBusProperty] = [],
                 signals: [DBusSignalDescription] = [])
     {
         self.name = name
@@ -78,23 +78,23 @@ public struct DBusInterface: Sendable {
     }
 
     /// `a{sv}` of every property, as `GetAll` and `GetManagedObjects` return them.
-    public var allProperties: DBusValue {
+    package var allProperties: DBusValue {
         .properties(properties.map { ($0.name, $0.get()) })
     }
 }
 
 /// Which signals a subscription receives: the fields that are set must match.
-public struct DBusMatchRule: Sendable, Hashable {
-    public var sender: String?
-    public var path: String?
+package struct DBusMatchRule: Sendable, Hashable {
+    package var sender: String?
+    package var path: String?
     /// Matches the path and everything below it.
-    public var pathNamespace: String?
-    public var interface: String?
-    public var member: String?
+    package var pathNamespace: String?
+    package var interface: String?
+    package var member: String?
     /// The first argument, when it is a string (e.g. NameOwnerChanged's name).
-    public var arg0: String?
+    package var arg0: String?
 
-    public init(sender: String? = nil, path: String? = nil, pathNamespace: String? = nil, interface: String? = nil,
+    package init(sender: String? = nil, path: String? = nil, pathNamespace: String? = nil, interface: String? = nil,
                 member: String? = nil, arg0: String? = nil)
     {
         self.sender = sender
@@ -106,7 +106,7 @@ public struct DBusMatchRule: Sendable, Hashable {
     }
 
     /// The rule text for `AddMatch`: `type='signal',interface='…',…`.
-    public var text: String {
+    package var text: String {
         var parts = ["type='signal'"]
         if let sender { parts.append("sender='\(sender)'") }
         if let path { parts.append("path='\(path)'") }
@@ -119,7 +119,7 @@ public struct DBusMatchRule: Sendable, Hashable {
 
     /// Whether a received signal matches. Signals carry the sender's unique name, so a well-known `sender`
     /// (`org.bluez`) is left to the bus, which filters by it for `AddMatch`; locally only unique names compare.
-    public func matches(_ message: DBusMessage) -> Bool {
+    package func matches(_ message: DBusMessage) -> Bool {
         guard message.kind == .signal else { return false }
         if let sender, sender.hasPrefix(":"), message.sender != sender { return false }
         if let path, message.path != path { return false }

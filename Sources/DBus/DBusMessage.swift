@@ -1,26 +1,26 @@
 /// A D-Bus message as plain Swift values. Messages cross threads in this form; the C `DBusMessage` lives
 /// only on the connection's thread.
-public struct DBusMessage: Sendable, Hashable {
-    public enum Kind: Sendable, Hashable {
+package struct DBusMessage: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         case methodCall
         case methodReturn
         case error
         case signal
     }
 
-    public var kind: Kind
-    public var path: String?
-    public var interface: String?
-    public var member: String?
-    public var sender: String?
-    public var destination: String?
-    public var errorName: String?
-    public var serial: UInt32
-    public var replySerial: UInt32
-    public var noReplyExpected: Bool
-    public var body: [DBusValue]
+    package var kind: Kind
+    package var path: String?
+    package var interface: String?
+    package var member: String?
+    package var sender: String?
+    package var destination: String?
+    package var errorName: String?
+    package var serial: UInt32
+    package var replySerial: UInt32
+    package var noReplyExpected: Bool
+    package var body: [DBusValue]
 
-    public init(kind: Kind, path: String? = nil, interface: String? = nil, member: String? = nil,
+    package init(kind: Kind, path: String? = nil, interface: String? = nil, member: String? = nil,
                 sender: String? = nil, destination: String? = nil, errorName: String? = nil, serial: UInt32 = 0,
                 replySerial: UInt32 = 0, noReplyExpected: Bool = false, body: [DBusValue] = [])
     {
@@ -38,5 +38,5 @@ public struct DBusMessage: Sendable, Hashable {
     }
 
     /// The body's signature: `sa{sv}as`.
-    public var signature: String { body.map(\.signature).joined() }
+    package var signature: String { body.map(\.signature).joined() }
 }

@@ -1,6 +1,6 @@
 /// A D-Bus value with its type: everything BlueZ uses, containers included. Containers carry their element
 /// signature, so an empty `a{sv}` or `ao` still has its type.
-public indirect enum DBusValue: Sendable, Hashable {
+package indirect enum DBusValue: Sendable, Hashable {
     case byte(UInt8)
     case bool(Bool)
     case int16(Int16)
@@ -27,7 +27,7 @@ public indirect enum DBusValue: Sendable, Hashable {
     case variant(DBusValue)
 
     /// The value's D-Bus type signature: `s`, `ao`, `a{sv}`, `(hq)`.
-    public var signature: String {
+    package var signature: String {
         switch self {
         case .byte: "y"
         case .bool: "b"
@@ -52,11 +52,11 @@ public indirect enum DBusValue: Sendable, Hashable {
 }
 
 /// One entry of a D-Bus dictionary.
-public struct DBusDictionaryEntry: Sendable, Hashable {
-    public var key: DBusValue
-    public var value: DBusValue
+package struct DBusDictionaryEntry: Sendable, Hashable {
+    package var key: DBusValue
+    package var value: DBusValue
 
-    public init(_ key: DBusValue, _ value: DBusValue) {
+    package init(_ key: DBusValue, _ value: DBusValue) {
         self.key = key
         self.value = value
     }
@@ -64,45 +64,45 @@ public struct DBusDictionaryEntry: Sendable, Hashable {
 
 extension DBusValue {
     /// `a{sv}` from string keys, each value wrapped in a variant — BlueZ's options and property maps.
-    public static func properties(_ entries: [(String, DBusValue)]) -> DBusValue {
+    package static func properties(_ entries: [(String, DBusValue)]) -> DBusValue {
         .dictionary(keySignature: "s", valueSignature: "v", entries.map { DBusDictionaryEntry(.string($0.0), .variant($0.1)) })
     }
 
     /// `as`
-    public static func strings(_ values: [String]) -> DBusValue {
+    package static func strings(_ values: [String]) -> DBusValue {
         .array(elementSignature: "s", values.map(DBusValue.string))
     }
 
     /// `ao`
-    public static func objectPaths(_ values: [String]) -> DBusValue {
+    package static func objectPaths(_ values: [String]) -> DBusValue {
         .array(elementSignature: "o", values.map(DBusValue.objectPath))
     }
 
     /// The value inside a variant (or the value itself).
-    public var unwrapped: DBusValue {
+    package var unwrapped: DBusValue {
         if case .variant(let inner) = self { return inner.unwrapped }
         return self
     }
 
-    public var stringValue: String? {
+    package var stringValue: String? {
         switch unwrapped {
         case .string(let text), .objectPath(let text), .signature(let text): text
         default: nil
         }
     }
 
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         if case .bool(let flag) = unwrapped { return flag }
         return nil
     }
 
-    public var bytesValue: [UInt8]? {
+    package var bytesValue: [UInt8]? {
         if case .bytes(let bytes) = unwrapped { return bytes }
         return nil
     }
 
     /// Any integer type, widened.
-    public var integerValue: Int64? {
+    package var integerValue: Int64? {
         switch unwrapped {
         case .byte(let v): Int64(v)
         case .int16(let v): Int64(v)
@@ -116,7 +116,7 @@ extension DBusValue {
     }
 
     /// The elements of an array (`.bytes` as bytes).
-    public var arrayValue: [DBusValue]? {
+    package var arrayValue: [DBusValue]? {
         switch unwrapped {
         case .array(_, let elements): elements
         case .bytes(let bytes): bytes.map(DBusValue.byte)
@@ -125,7 +125,7 @@ extension DBusValue {
     }
 
     /// A dictionary with string (or object path) keys, as a Swift dictionary.
-    public var dictionaryValue: [String: DBusValue]? {
+    package var dictionaryValue: [String: DBusValue]? {
         guard case .dictionary(_, _, let entries) = unwrapped else { return nil }
         var result: [String: DBusValue] = [:]
         for entry in entries {

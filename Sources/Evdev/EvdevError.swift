@@ -5,9 +5,9 @@ import Glibc
 ///
 /// `description` is `message — hint`, e.g.
 /// `cannot open /dev/uinput: Permission denied — the peripheral needs write access to /dev/uinput …`.
-public struct EvdevError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct EvdevError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is; callers branch on it, people read `message` and `hint`.
-    public enum Code: String, Sendable, Hashable {
+    package enum Code: String, Sendable, Hashable {
         /// EACCES or EPERM: no access to /dev/uinput or to an evdev node.
         case permissionDenied
         /// ENOENT: the path does not exist (no uinput module, a device node that went away).
@@ -30,15 +30,15 @@ public struct EvdevError: Error, Sendable, Hashable, CustomStringConvertible {
         case io
     }
 
-    public var code: Code
+    package var code: Code
     /// The errno of the failed call, when a call failed.
-    public var errno: Int32?
+    package var errno: Int32?
     /// The file involved: `/dev/uinput`, `/dev/input/event3`.
-    public var path: String?
+    package var path: String?
     /// What went wrong: `cannot open /dev/uinput: Permission denied`.
-    public var message: String
+    package var message: String
     /// The next step for the person reading it, if there is one.
-    public var hint: String?
+    package var hint: String?
 
     /// - Parameters:
     ///   - code: the kind of failure.
@@ -46,7 +46,7 @@ public struct EvdevError: Error, Sendable, Hashable, CustomStringConvertible {
     ///   - errno: the errno of the failed call, if any.
     ///   - message: what went wrong, naming the thing.
     ///   - hint: what to do about it.
-    public init(_ code: Code, path: String? = nil, errno: Int32? = nil, message: String, hint: String? = nil) {
+    package init(_ code: Code, path: String? = nil, errno: Int32? = nil, message: String, hint: String? = nil) {
         self.code = code
         self.path = path
         self.errno = errno
@@ -54,7 +54,7 @@ public struct EvdevError: Error, Sendable, Hashable, CustomStringConvertible {
         self.hint = hint
     }
 
-    public var description: String {
+    package var description: String {
         hint.map { "\(message) — \($0)" } ?? message
     }
 }

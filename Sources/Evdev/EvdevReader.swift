@@ -1,6 +1,6 @@
 import CEvdev
 import Glibc
-public import InputCodes
+package import InputCodes
 
 /// Reads frames from an evdev node (`/dev/input/eventN`) through libevdev, with CLOCK_MONOTONIC timestamps:
 /// what the verifier uses to see what the peripheral injected.
@@ -11,11 +11,11 @@ public import InputCodes
 /// Ownership: one owner, one thread at a time. The type is deliberately not `Sendable`: it holds the
 /// descriptor, the libevdev handle and a partly read frame, which it alone frees (ungrab, free, close on
 /// deinit). Create it on the thread or in the actor that reads.
-public final class EvdevReader {
+package final class EvdevReader {
     /// The node this reader reads: `/dev/input/event5`.
-    public let devnode: String
+    package let devnode: String
     /// True when this reader holds the device's grab (until it is released).
-    public let isGrabbed: Bool
+    package let isGrabbed: Bool
 
     private let descriptor: Int32
     private let device: OpaquePointer
@@ -31,7 +31,7 @@ public final class EvdevReader {
     /// - Returns: the node's path, `/dev/input/eventN`.
     /// - Throws: `EvdevError` `.timeout` naming the devices that are present, or `.ambiguous` when more than
     ///   one device has that name.
-    public static func waitForDevice(named name: String, timeout: Duration) throws(EvdevError) -> String {
+    package static func waitForDevice(named name: String, timeout: Duration) throws(EvdevError) -> String {
         try InputDeviceDirectory().waitForDevice(named: name, timeout: timeout)
     }
 
@@ -42,7 +42,7 @@ public final class EvdevReader {
     ///   - grab: take the device for this reader alone (EVIOCGRAB) until it is released.
     /// - Throws: `EvdevError`: `.permissionDenied` (with what access the verifier needs), `.notFound`,
     ///   `.noDevice`, `.busy` (someone else grabbed it), or another code with the errno.
-    public init(devnode: String, grab: Bool = true) throws(EvdevError) {
+    package init(devnode: String, grab: Bool = true) throws(EvdevError) {
         let descriptor: Int32
         do {
             descriptor = try system_open(devnode, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -90,7 +90,7 @@ public final class EvdevReader {
     }
 
     /// The device's name as the kernel reports it.
-    public var name: String {
+    package var name: String {
         libevdev_get_name(device).map { String(cString: $0) } ?? ""
     }
 
@@ -106,7 +106,7 @@ public final class EvdevReader {
     ///   events were lost, so whatever the caller is checking is inconclusive — never a pass. The partial frame
     ///   and libevdev's resync events are discarded and the reader stays usable: the next call returns the
     ///   next frame that arrives whole. `.noDevice` when the device was removed; another code with the errno.
-    public func nextFrame(timeout: Duration) throws(EvdevError) -> EvdevFrame? {
+    package func nextFrame(timeout: Duration) throws(EvdevError) -> EvdevFrame? {
         let deadline = Deadline(after: timeout)
         var event = input_event()
         var hungUp = false
@@ -176,7 +176,7 @@ public final class EvdevReader {
     ///
     /// - Throws: `EvdevError` with the errno when the node cannot be opened or the ioctl fails (`.notFound` or
     ///   `.noDevice` once the device is gone).
-    public func heldKeys() throws(EvdevError) -> [EventCode] {
+    package func heldKeys() throws(EvdevError) -> [EventCode] {
         let stateDescriptor: Int32
         do {
             stateDescriptor = try system_open(devnode, O_RDONLY | O_NONBLOCK | O_CLOEXEC)

@@ -1,6 +1,6 @@
 import CEvdev
 import Glibc
-public import InputCodes
+package import InputCodes
 
 /// A virtual input device made through /dev/uinput: what the peripheral injects cursor, click, scroll, key and
 /// media events into, and what the verifier reads back at `devnode`.
@@ -16,14 +16,14 @@ public import InputCodes
 /// Lifetime: the device exists exactly as long as this object, and Swift may release an object right after its
 /// last use — keep a reference (or `withExtendedLifetime`) while readers need the device. On release it is
 /// destroyed: its node disappears and its readers get `EvdevError.Code.noDevice`.
-public final class UinputDevice {
+package final class UinputDevice {
     /// The vendor id the device reports (bus `BUS_VIRTUAL`): "rt".
-    public static let vendorID: UInt16 = 0x7274
+    package static let vendorID: UInt16 = 0x7274
     /// The product id the device reports.
-    public static let productID: UInt16 = 0x0001
+    package static let productID: UInt16 = 0x0001
 
     /// Every code the device can emit; `emit` refuses any other.
-    public static let supportedCodes: Set<EventCode> = {
+    package static let supportedCodes: Set<EventCode> = {
         let axes: [EventCode] = [.relX, .relY, .relWheel, .relHWheel, .relWheelHiRes, .relHWheelHiRes]
         let buttons: [EventCode] = [.btnLeft, .btnRight, .btnMiddle]
         let known = EventCode.allKnown.filter { $0.type == .key || $0.type == .rel }
@@ -31,9 +31,9 @@ public final class UinputDevice {
     }()
 
     /// The name the kernel shows (`/sys/class/input/eventN/device/name`).
-    public let name: String
+    package let name: String
     /// The uinput node the device was made through.
-    public let uinputPath: String
+    package let uinputPath: String
 
     private let descriptor: Int32
     /// The template: owned here, kept for the device's lifetime.
@@ -48,7 +48,7 @@ public final class UinputDevice {
     /// - Throws: `EvdevError`: `.permissionDenied` (with the R10 hint: the peripheral's write access to
     ///   /dev/uinput), `.notFound` (no uinput module), `.invalidArgument` (a name uinput cannot take), or another
     ///   code with the errno of the failing call.
-    public init(name: String, uinputPath: String = "/dev/uinput") throws(EvdevError) {
+    package init(name: String, uinputPath: String = "/dev/uinput") throws(EvdevError) {
         let limit = Int(UINPUT_MAX_NAME_SIZE)
         guard !name.isEmpty, name.utf8.count < limit, !name.utf8.contains(0) else {
             throw EvdevError(
@@ -104,12 +104,12 @@ public final class UinputDevice {
 
     /// The evdev node readers open: `/dev/input/event5` (found through sysfs, no udev needed); nil if the
     /// kernel does not say.
-    public var devnode: String? {
+    package var devnode: String? {
         libevdev_uinput_get_devnode(device).map { String(cString: $0) }
     }
 
     /// The device's sysfs directory: `/sys/devices/virtual/input/input7`; nil if the kernel does not say.
-    public var syspath: String? {
+    package var syspath: String? {
         libevdev_uinput_get_syspath(device).map { String(cString: $0) }
     }
 
@@ -127,7 +127,7 @@ public final class UinputDevice {
     /// - Throws: `EvdevError` `.invalidArgument` before anything is written when a frame has an event the
     ///   device cannot emit; else the errno of a failed write (frames before the one named were delivered).
     @discardableResult
-    public func emit(_ frames: [InputFrame]) throws(EvdevError) -> [MonotonicTime] {
+    package func emit(_ frames: [InputFrame]) throws(EvdevError) -> [MonotonicTime] {
         for (index, frame) in frames.enumerated() {
             for event in frame.events where event.code.type == .syn || !Self.supportedCodes.contains(event.code) {
                 throw EvdevError(

@@ -3,8 +3,8 @@ import RemoteTouchProtocol
 /// The TCP control path (`NetworkFrame`, `PhoneMessage`, `ComputerMessage`): the input as one frame body from the
 /// phone and as one from the computer, and as a byte stream of frames, read whole, in chunks and repeated, each
 /// frame it holds then decoded as the computer and the phone would.
-public enum ControlFuzz {
-    public static func run(_ bytes: [UInt8]) {
+package enum ControlFuzz {
+    package static func run(_ bytes: [UInt8]) {
         phoneFrame(bytes)
         computerMessage(bytes)
         let whole = read([bytes])

@@ -6,8 +6,8 @@ import RemoteTouchProtocol
 /// pairing code and states and the status are here; the HID report, the UDP packet and the TCP control path
 /// are the targets of their own (`HIDFuzz`, `UDPFuzz`, `ControlFuzz`), which this runs too. A violated
 /// invariant traps (a crash libFuzzer keeps); a refusal is the expected answer to bad input.
-public enum DecoderFuzz {
-    public static func run(_ bytes: [UInt8]) {
+package enum DecoderFuzz {
+    package static func run(_ bytes: [UInt8]) {
         if let command = try? Command.decode(bytes) {
             // What the computer accepts encodes again, and the encoding decodes to the same command, unless the
             // encoding outgrows an attribute: JSONEncoder escapes "/" as "\/", so a text accepted near 512 bytes

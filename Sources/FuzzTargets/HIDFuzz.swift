@@ -6,12 +6,12 @@ import RemoteTouchProtocol
 /// the same bytes; the input read as a stream of reports gives button transitions that account for every press
 /// and release, and the computer injects exactly those and the motion; a phone's pointer input of any size
 /// splits into the fewest reports that add up to it.
-public enum HIDFuzz {
+package enum HIDFuzz {
     /// The largest |dx| or |dy| a split is tried with (245 reports), and the largest |wheel| (79).
-    public static let maxMotion = 8_000_000
-    public static let maxWheel = 10_000
+    package static let maxMotion = 8_000_000
+    package static let maxWheel = 10_000
 
-    public static func run(_ bytes: [UInt8]) {
+    package static func run(_ bytes: [UInt8]) {
         report(bytes)
         sequence(bytes)
         clamping(bytes)

@@ -6,11 +6,11 @@ import RemoteTouchProtocol
 /// the same bytes; the computer takes only movement packets and moves by them without touching the buttons; a
 /// movement of any size (up to `maxDelta` on each axis) splits into as few packets as the int8 fields allow,
 /// which the computer injects as exactly the requested motion.
-public enum UDPFuzz {
+package enum UDPFuzz {
     /// The largest |dx|, |dy| or |wheel| a split is tried with: 788 packets.
-    public static let maxDelta = 100_000
+    package static let maxDelta = 100_000
 
-    public static func run(_ bytes: [UInt8]) {
+    package static func run(_ bytes: [UInt8]) {
         packet(bytes)
         movement(bytes)
     }

@@ -1,19 +1,19 @@
 import Foundation
-public import GestureModel
-public import StrictJSON
+package import GestureModel
+package import StrictJSON
 
 /// A named sequence of gesture steps with the phone's settings: what `hil replay` runs through the phone
 /// model and the computer-side mapping. Steps follow each other without a gap; use `wait` between gestures
 /// that must not merge (two taps in a row are a double tap, as on a phone).
-public struct GestureScript: Sendable {
-    public var name: String
-    public var description: String
+package struct GestureScript: Sendable {
+    package var name: String
+    package var description: String
     /// Requirement ids this script exercises ("R1", "R2.3", "iPad").
-    public var requirements: [String]
-    public var settings: GestureSettings
-    public var steps: [ScriptStep]
+    package var requirements: [String]
+    package var settings: GestureSettings
+    package var steps: [ScriptStep]
 
-    public init(name: String, description: String = "", requirements: [String] = [], settings: GestureSettings,
+    package init(name: String, description: String = "", requirements: [String] = [], settings: GestureSettings,
                 steps: [ScriptStep])
     {
         self.name = name
@@ -24,7 +24,7 @@ public struct GestureScript: Sendable {
     }
 
     /// All inputs of all steps, on one timeline starting at zero.
-    public func inputs(trace: TouchTrace = TouchTrace()) -> [TimedInput] {
+    package func inputs(trace: TouchTrace = TouchTrace()) -> [TimedInput] {
         var time = Duration.zero
         var inputs: [TimedInput] = []
         for step in steps {
@@ -35,30 +35,30 @@ public struct GestureScript: Sendable {
     }
 
     /// When the last step ends.
-    public func duration(trace: TouchTrace = TouchTrace()) -> Duration {
+    package func duration(trace: TouchTrace = TouchTrace()) -> Duration {
         steps.reduce(Duration.zero) { $0 + $1.duration(trace: trace) }
     }
 
     /// Reads and checks a script file.
     /// - Throws: `ScriptError` naming the file and, for each problem found, its JSON path.
-    public static func load(contentsOf path: String) throws(ScriptError) -> GestureScript {
+    package static func load(contentsOf path: String) throws(ScriptError) -> GestureScript {
         try parse(try readJSON(contentsOf: path), file: path)
     }
 
     /// Checks a parsed script, collecting every problem rather than stopping at the first.
-    public static func parse(_ value: JSONValue, file: String) throws(ScriptError) -> GestureScript {
+    package static func parse(_ value: JSONValue, file: String) throws(ScriptError) -> GestureScript {
         try parse(value, file: file, extension: nil)
     }
 
     /// A richer format built on scripts (scenarios): keys it adds at the top and beside each step, and a
     /// function that reads them and reports its own problems, so every problem of a file comes out at once.
-    public struct Extension {
-        public var topKeys: [String]
-        public var stepKeys: [String]
+    package struct Extension {
+        package var topKeys: [String]
+        package var stepKeys: [String]
         /// Gets the extra values (top-level by key; per step by index) and returns problems with their paths.
-        public var read: ([String: JSONValue], [Int: [String: JSONValue]]) -> [JSONSchemaError]
+        package var read: ([String: JSONValue], [Int: [String: JSONValue]]) -> [JSONSchemaError]
 
-        public init(topKeys: [String], stepKeys: [String],
+        package init(topKeys: [String], stepKeys: [String],
                     read: @escaping ([String: JSONValue], [Int: [String: JSONValue]]) -> [JSONSchemaError])
         {
             self.topKeys = topKeys
@@ -68,7 +68,7 @@ public struct GestureScript: Sendable {
     }
 
     /// Checks a parsed script and an extension's keys, collecting every problem.
-    public static func parse(_ value: JSONValue, file: String, extension: Extension?) throws(ScriptError) -> GestureScript {
+    package static func parse(_ value: JSONValue, file: String, extension: Extension?) throws(ScriptError) -> GestureScript {
         var reader = ScriptReader()
         reader.extraTopKeys = `extension`?.topKeys ?? []
         reader.extraStepKeys = `extension`?.stepKeys ?? []
@@ -81,7 +81,7 @@ public struct GestureScript: Sendable {
     }
 
     /// Reads a file's JSON, naming the file when it cannot be read or parsed.
-    public static func readJSON(contentsOf path: String) throws(ScriptError) -> JSONValue {
+    package static func readJSON(contentsOf path: String) throws(ScriptError) -> JSONValue {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -97,16 +97,16 @@ public struct GestureScript: Sendable {
 }
 
 /// Every problem of one script file: `Scenarios/basic/swipe.json: steps[2].swipe.durationMs: expected a number`.
-public struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var file: String
-    public var problems: [String]
+package struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var file: String
+    package var problems: [String]
 
-    public init(file: String, problems: [String]) {
+    package init(file: String, problems: [String]) {
         self.file = file
         self.problems = problems
     }
 
-    public var description: String {
+    package var description: String {
         problems.map { "\(file): \($0)" }.joined(separator: "\n")
     }
 }

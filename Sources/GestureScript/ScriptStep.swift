@@ -1,8 +1,8 @@
-public import GestureModel
-public import RemoteTouchProtocol
+package import GestureModel
+package import RemoteTouchProtocol
 
 /// One step of a gesture script: a gesture in shorthand, a raw touch trace, a button, a mode pick or a wait.
-public enum ScriptStep: Sendable, Hashable {
+package enum ScriptStep: Sendable, Hashable {
     case swipe(from: Point, to: Point, duration: Duration, fingers: Int)
     case tap(at: Point, duration: Duration)
     case doubleTap(at: Point, gap: Duration)
@@ -49,7 +49,7 @@ public enum ScriptStep: Sendable, Hashable {
     case send([SendItem])
 
     /// The step's key in JSON, which is also how people name it.
-    public var name: String {
+    package var name: String {
         switch self {
         case .swipe: "swipe"
         case .tap: "tap"
@@ -80,7 +80,7 @@ public enum ScriptStep: Sendable, Hashable {
         }
     }
 
-    public static let names = [
+    package static let names = [
         "swipe", "tap", "doubleTap", "longPress", "drag", "twoFingerTap", "scroll", "pinch", "threeFingerSwipe",
         "touches", "button", "mode", "key", "text", "wait", "linkDrop",
         "disconnect", "reconnect", "restartBluetoothd", "restartPeripheral", "pair", "malformedWrites", "network", "partition",
@@ -88,16 +88,16 @@ public enum ScriptStep: Sendable, Hashable {
     ]
 
     /// Where gestures happen when a step does not say: the middle of an iPhone's touchpad area.
-    public static let defaultPoint = Point(x: 180, y: 300)
+    package static let defaultPoint = Point(x: 180, y: 300)
 
     /// Whether the step acts on the link rather than sending input (judged by a `link` expectation).
-    public var isLinkAction: Bool { Self.linkActionNames.contains(name) }
+    package var isLinkAction: Bool { Self.linkActionNames.contains(name) }
 
     /// The names of the steps that act on the link, for checks made on the JSON before a step is read.
-    public static let linkActionNames = ["linkDrop", "disconnect", "reconnect", "restartBluetoothd", "restartPeripheral", "partition"]
+    package static let linkActionNames = ["linkDrop", "disconnect", "reconnect", "restartBluetoothd", "restartPeripheral", "partition"]
 
     /// Whether the step puts fingers on the screen (so it cannot start while a `touches` step holds some down).
-    public var touchesTheScreen: Bool {
+    package var touchesTheScreen: Bool {
         switch self {
         case .swipe, .tap, .doubleTap, .longPress, .drag, .twoFingerTap, .scroll, .pinch, .threeFingerSwipe, .touches: true
         case .button, .mode, .key, .text, .wait, .linkDrop, .disconnect, .reconnect, .restartBluetoothd, .restartPeripheral, .pair,
@@ -107,7 +107,7 @@ public enum ScriptStep: Sendable, Hashable {
     }
 
     /// The step's inputs, starting at `start`.
-    public func inputs(startingAt start: Duration, trace: TouchTrace = TouchTrace()) -> [TimedInput] {
+    package func inputs(startingAt start: Duration, trace: TouchTrace = TouchTrace()) -> [TimedInput] {
         switch self {
         case .swipe(let from, let to, let duration, let fingers):
             return trace.swipe(from: from, to: to, duration: duration, fingers: fingers, start: start)
@@ -151,7 +151,7 @@ public enum ScriptStep: Sendable, Hashable {
     }
 
     /// How long the step takes: the time of its last input, the wait, or a send step's last item.
-    public func duration(trace: TouchTrace = TouchTrace()) -> Duration {
+    package func duration(trace: TouchTrace = TouchTrace()) -> Duration {
         if case .wait(let duration) = self { return duration }
         if case .send(let items) = self { return items.last?.at ?? .zero }
         return inputs(startingAt: .zero, trace: trace).last?.time ?? .zero
@@ -160,7 +160,7 @@ public enum ScriptStep: Sendable, Hashable {
 
 /// The code a `pair` step enters: the one the computer shows, a wrong one (the shown code with its last digit
 /// changed), or given digits.
-public enum PairCode: Sendable, Hashable {
+package enum PairCode: Sendable, Hashable {
     case shown
     case wrong
     case digits(String)
@@ -168,18 +168,18 @@ public enum PairCode: Sendable, Hashable {
 
 /// Delay, jitter and loss on the network between the hosts (`tc qdisc … netem delay D J loss L%`), applied to each
 /// host's outgoing packets, so a round trip sees the delay twice and each direction loses `lossPercent`.
-public struct NetworkConditions: Sendable, Hashable, CustomStringConvertible {
-    public var delayMs: Double
-    public var jitterMs: Double
-    public var lossPercent: Double
+package struct NetworkConditions: Sendable, Hashable, CustomStringConvertible {
+    package var delayMs: Double
+    package var jitterMs: Double
+    package var lossPercent: Double
 
-    public init(delayMs: Double = 0, jitterMs: Double = 0, lossPercent: Double = 0) {
+    package init(delayMs: Double = 0, jitterMs: Double = 0, lossPercent: Double = 0) {
         self.delayMs = delayMs
         self.jitterMs = jitterMs
         self.lossPercent = lossPercent
     }
 
-    public var description: String {
+    package var description: String {
         "delay \(delayMs) ms ± \(jitterMs) ms, loss \(lossPercent) %"
     }
 }
@@ -187,21 +187,21 @@ public struct NetworkConditions: Sendable, Hashable, CustomStringConvertible {
 /// Who sends a `forgedPackets` step's packets: the rig's third host (another device on the same network), or the
 /// phone app's own movement socket, its bound address and port (a replay from the phone's source: injected while
 /// its session lasts, refused once it has ended).
-public enum ForgedSource: String, Sendable, Hashable, CaseIterable {
+package enum ForgedSource: String, Sendable, Hashable, CaseIterable {
     case attacker, phone
 
     /// The i-th forged packet: a plausible movement to the right (5, 6 or 7 counts), as the phone would send it.
-    public static func packet(_ index: Int) -> UDPPacket {
+    package static func packet(_ index: Int) -> UDPPacket {
         UDPPacket(header: .movement, dx: 5 + index % 3, dy: 0)
     }
 }
 
 /// Whose radio a `linkDrop` turns off.
-public enum LinkSide: String, Sendable, Hashable, CaseIterable {
+package enum LinkSide: String, Sendable, Hashable, CaseIterable {
     case computer, phone
 }
 
-public enum SwipeDirection: String, Sendable, Hashable, CaseIterable {
+package enum SwipeDirection: String, Sendable, Hashable, CaseIterable {
     case up, down, left, right
 
     /// Screen coordinates: y grows downwards.
@@ -216,11 +216,11 @@ public enum SwipeDirection: String, Sendable, Hashable, CaseIterable {
 }
 
 /// A raw touch sample of a `touches` step: its time from the step's start and the fingers down.
-public struct TouchSample: Sendable, Hashable {
-    public var at: Duration
-    public var points: [TouchPoint]
+package struct TouchSample: Sendable, Hashable {
+    package var at: Duration
+    package var points: [TouchPoint]
 
-    public init(at: Duration, points: [TouchPoint]) {
+    package init(at: Duration, points: [TouchPoint]) {
         self.at = at
         self.points = points
     }

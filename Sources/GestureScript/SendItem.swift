@@ -1,6 +1,6 @@
 import GestureModel
-public import RemoteTouchProtocol
-public import StrictJSON
+package import RemoteTouchProtocol
+package import StrictJSON
 
 /// One item of a `send` step, a raw step that bypasses the phone's gesture model: what the phone writes, at a time
 /// from the step's start. `hil record` writes them from what a computer received (docs/recording.md).
@@ -10,18 +10,18 @@ public import StrictJSON
 /// {"atMs": 8.25, "report": "010a00000000"}
 /// {"atMs": 9, "packet": "aa0005fb00"}
 /// ```
-public struct SendItem: Sendable, Hashable {
+package struct SendItem: Sendable, Hashable {
     /// From the step's start.
-    public var at: Duration
-    public var payload: SendPayload
+    package var at: Duration
+    package var payload: SendPayload
 
-    public init(at: Duration, _ payload: SendPayload) {
+    package init(at: Duration, _ payload: SendPayload) {
         self.at = at
         self.payload = payload
     }
 
     /// The item as the scenario file writes it.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object = JSONObject([("atMs", .number(at.milliseconds))])
         object.set(payload.key, payload.jsonValue)
         return .object(object)
@@ -30,7 +30,7 @@ public struct SendItem: Sendable, Hashable {
 
 /// What a `send` item writes: a command of the protocol (on the command characteristic, or as a message over tcp or
 /// the udp transport's control connection), a hid report (the report characteristic), or a udp movement packet.
-public enum SendPayload: Sendable, Hashable, CustomStringConvertible {
+package enum SendPayload: Sendable, Hashable, CustomStringConvertible {
     case command(Command)
     /// A 6-byte HID report: the hid transport only.
     case report(HIDReport)
@@ -38,7 +38,7 @@ public enum SendPayload: Sendable, Hashable, CustomStringConvertible {
     case packet(UDPPacket)
 
     /// The item's key in JSON.
-    public var key: String {
+    package var key: String {
         switch self {
         case .command: "command"
         case .report: "report"
@@ -47,7 +47,7 @@ public enum SendPayload: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The bytes that go on the wire: the command's JSON, the report's 6 bytes, the packet's 5.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         switch self {
         case .command(let command): command.encoded()
         case .report(let report): report.encoded()
@@ -56,7 +56,7 @@ public enum SendPayload: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// As the computer's receipts show it: the command's JSON, `hid 010a00000000`, `udp aa0005fb00`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .command(let command): String(decoding: command.encoded(), as: UTF8.self)
         case .report(let report): PointerPayload.text(report.encoded(), transport: .hid)

@@ -1,14 +1,14 @@
 /// One box of the lab as its place's resources describe it (Rigs/labgrid/exporter.yaml): where to reach it over
 /// SSH (labgrid's `NetworkService`) and what rig it has (our `HILRig` resource).
-public struct LabBox: Sendable, Equatable {
-    public var place: String
-    public var address: String
-    public var port: Int
-    public var username: String
+package struct LabBox: Sendable, Equatable {
+    package var place: String
+    package var address: String
+    package var port: Int
+    package var username: String
     /// The HILRig resource's parameters: kind, adapters, bluez, kernel, transports, checkout, hil.
-    public var rig: [String: String]
+    package var rig: [String: String]
 
-    public init(place: String, address: String, port: Int = 22, username: String = "root", rig: [String: String] = [:]) {
+    package init(place: String, address: String, port: Int = 22, username: String = "root", rig: [String: String] = [:]) {
         self.place = place
         self.address = address
         self.port = port
@@ -17,14 +17,14 @@ public struct LabBox: Sendable, Equatable {
     }
 
     /// The project's checkout on the box, where `hil` runs (HILRig `checkout`).
-    public var checkout: String { rig["checkout"] ?? "." }
+    package var checkout: String { rig["checkout"] ?? "." }
     /// The `hil` to run there, relative to the checkout unless absolute (HILRig `hil`).
-    public var hil: String { rig["hil"] ?? ".build/debug/hil" }
+    package var hil: String { rig["hil"] ?? ".build/debug/hil" }
 
     /// Reads `labgrid-client -p PLACE env`'s YAML: `targets: / NAME: / resources: / - CLASS: / key: value`.
     ///
     /// - Throws: `LabError` naming the place when it has no NetworkService or no HILRig.
-    public init(place: String, env text: String) throws(LabError) {
+    package init(place: String, env text: String) throws(LabError) {
         var resources: [String: [String: String]] = [:]
         var current: String?
         for raw in text.split(separator: "\n", omittingEmptySubsequences: true) {
@@ -55,7 +55,7 @@ public struct LabBox: Sendable, Equatable {
     }
 
     /// What results.json keeps of the box beside its shard's environment.
-    public var summary: String {
+    package var summary: String {
         let facts = ["kind", "adapters", "bluez", "kernel", "transports"].compactMap { key in rig[key].map { "\(key) \($0)" } }
         return "\(place) (\(username)@\(address):\(port)\(facts.isEmpty ? "" : "; " + facts.joined(separator: ", ")))"
     }

@@ -1,9 +1,9 @@
 /// A lab run's failure, with what a person needs to fix it: which place, which command, what it printed, what to
 /// run next.
-public struct LabError: Error, CustomStringConvertible, Sendable {
-    public var description: String
+package struct LabError: Error, CustomStringConvertible, Sendable {
+    package var description: String
 
-    public init(_ description: String, hint: String? = nil) {
+    package init(_ description: String, hint: String? = nil) {
         self.description = description + (hint.map { "\n  hint: \($0)" } ?? "")
     }
 }

@@ -2,21 +2,21 @@ import Synchronization
 
 /// What a lab run holds on the coordinator — reservations not yet cancelled, places locked — so that every way
 /// out (done, failed, Ctrl-C, a time limit, an error) gives all of it back exactly once.
-public final class LabHold: Sendable {
+package final class LabHold: Sendable {
     private let held = Mutex<(tokens: [String], places: [String])>(([], []))
     private let labgrid: Labgrid
 
-    public init(_ labgrid: Labgrid) {
+    package init(_ labgrid: Labgrid) {
         self.labgrid = labgrid
     }
 
-    public func add(token: String) { held.withLock { $0.tokens.append(token) } }
-    public func add(place: String) { held.withLock { $0.places.append(place) } }
+    package func add(token: String) { held.withLock { $0.tokens.append(token) } }
+    package func add(place: String) { held.withLock { $0.places.append(place) } }
 
-    public var places: [String] { held.withLock { $0.places } }
+    package var places: [String] { held.withLock { $0.places } }
 
     /// Unlocks one place now (a box that failed its health check); nil when done, else why not.
-    public func release(place: String) async -> String? {
+    package func release(place: String) async -> String? {
         guard held.withLock({ state in
             guard let index = state.places.firstIndex(of: place) else { return false }
             state.places.remove(at: index)
@@ -27,7 +27,7 @@ public final class LabHold: Sendable {
 
     /// Unlocks every place still held and cancels every reservation; returns what could not be given back, with
     /// the reason (the coordinator gone, say), so the caller can say so and how to clean up.
-    public func releaseAll() async -> (released: [String], failed: [String]) {
+    package func releaseAll() async -> (released: [String], failed: [String]) {
         let (tokens, places) = held.withLock { state in
             defer { state = ([], []) }
             return (state.tokens, state.places)

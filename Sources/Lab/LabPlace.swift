@@ -1,12 +1,12 @@
 /// A place as `labgrid-client -v places` lists it.
-public struct LabPlace: Sendable, Equatable {
-    public var name: String
-    public var tags: [String: String] = [:]
+package struct LabPlace: Sendable, Equatable {
+    package var name: String
+    package var tags: [String: String] = [:]
     /// `host/user` holding it, nil when free.
-    public var acquired: String?
-    public var comment: String?
+    package var acquired: String?
+    package var comment: String?
 
-    public init(name: String, tags: [String: String] = [:], acquired: String? = nil, comment: String? = nil) {
+    package init(name: String, tags: [String: String] = [:], acquired: String? = nil, comment: String? = nil) {
         self.name = name
         self.tags = tags
         self.acquired = acquired
@@ -14,7 +14,7 @@ public struct LabPlace: Sendable, Equatable {
     }
 
     /// Parses `Place 'box1':` blocks with their `tags:`, `acquired:` and `comment:` lines.
-    public static func parse(_ text: String) -> [LabPlace] {
+    package static func parse(_ text: String) -> [LabPlace] {
         var places: [LabPlace] = []
         for raw in text.split(separator: "\n") {
             let line = raw.trimmingCharacters(in: .whitespaces)

@@ -1,22 +1,22 @@
 import Foundation
-public import Rig
+package import Rig
 import Synchronization
 
 /// One command of a lab run (labgrid-client, ssh, scp): its exit status and everything it printed.
-public struct LabProcess: Sendable {
-    public var status: Int32
-    public var output: String
+package struct LabProcess: Sendable {
+    package var status: Int32
+    package var output: String
     /// True when it was stopped at its time limit.
-    public var timedOut: Bool
+    package var timedOut: Bool
 
     /// The last `count` lines of the output, for an error message.
-    public func tail(_ count: Int = 6) -> String {
+    package func tail(_ count: Int = 6) -> String {
         output.split(separator: "\n").suffix(count).joined(separator: "\n")
     }
 
     /// Runs `executable` to its end (or `timeout`), stdout and stderr together; the output is read on a thread of
     /// its own so a talkative command cannot fill the pipe and stall.
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+    package static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
                            timeout: Duration? = nil) async throws(LabError) -> LabProcess
     {
         let child: ChildProcess
@@ -41,7 +41,7 @@ public struct LabProcess: Sendable {
 
     /// Runs `executable` with its output appended to `file`, until it ends: a long command (a shard's hil run)
     /// whose output is followed from the file.
-    public static func start(_ executable: String, _ arguments: [String], log file: String) throws(LabError) -> ChildProcess {
+    package static func start(_ executable: String, _ arguments: [String], log file: String) throws(LabError) -> ChildProcess {
         do {
             return try ChildProcess(executable, arguments, output: .appending(file), ownProcessGroup: true)
         } catch {

@@ -1,17 +1,17 @@
 import Foundation
-public import Report
+package import Report
 
 extension LabRun {
     /// What the run came to: the exit status `hil lab run` returns (as `hil run`: 0 all passed, 1 a failure,
     /// 130 interrupted; 124 over --timeout) and the lab record written.
-    public struct Outcome: Sendable {
-        public var status: Int32
-        public var record: LabRecord
+    package struct Outcome: Sendable {
+        package var status: Int32
+        package var record: LabRecord
     }
 
     /// The whole run. Places are given back on every path out of it, errors included; what could not be given
     /// back is printed with the command that frees it.
-    public func execute() async -> Outcome {
+    package func execute() async -> Outcome {
         let clock = ContinuousClock()
         let start = clock.now
         var boxes: [LabRecord.Box] = []

@@ -5,21 +5,21 @@ import Synchronization
 /// `hil lab run`: reserve N places on a labgrid coordinator, lock them, check each box's health, run one shard of
 /// the suite on each healthy box over SSH, fetch and merge the results, and give every place back — whatever
 /// happens. Progress goes to `say`.
-public final class LabRun: Sendable {
-    public struct Settings: Sendable {
-        public var places: Int
-        public var tags: [String]
+package final class LabRun: Sendable {
+    package struct Settings: Sendable {
+        package var places: Int
+        package var tags: [String]
         /// Arguments for each box's `hil run` (options and scenario paths, as on the box, relative to its checkout).
-        public var runArguments: [String]
+        package var runArguments: [String]
         /// The local folder for every box's results and the merged report.
-        public var output: String
-        public var sshConfig: String?
+        package var output: String
+        package var sshConfig: String?
         /// How long to wait for the places to be allocated.
-        public var reserveTimeout: Duration
+        package var reserveTimeout: Duration
         /// The whole run's limit (exit 124), nil for none.
-        public var timeout: Duration?
+        package var timeout: Duration?
 
-        public init(places: Int, tags: [String], runArguments: [String], output: String, sshConfig: String?,
+        package init(places: Int, tags: [String], runArguments: [String], output: String, sshConfig: String?,
                     reserveTimeout: Duration, timeout: Duration?)
         {
             self.places = places
@@ -33,7 +33,7 @@ public final class LabRun: Sendable {
     }
 
     /// Why a run stops early.
-    public enum Stop: String, Sendable {
+    package enum Stop: String, Sendable {
         case interrupted
         case timedOut = "timed out"
     }
@@ -45,7 +45,7 @@ public final class LabRun: Sendable {
     private let stop = Mutex<Stop?>(nil)
     let runID: String
 
-    public init(labgrid: Labgrid, settings: Settings, say: @escaping @Sendable (String) -> Void) {
+    package init(labgrid: Labgrid, settings: Settings, say: @escaping @Sendable (String) -> Void) {
         self.labgrid = labgrid
         self.settings = settings
         self.hold = LabHold(labgrid)
@@ -54,7 +54,7 @@ public final class LabRun: Sendable {
     }
 
     /// Asks the run to stop (Ctrl-C, SIGTERM, its time limit): shards are interrupted, results fetched, places given back.
-    public func requestStop(_ why: Stop) {
+    package func requestStop(_ why: Stop) {
         stop.withLock { if $0 == nil { $0 = why } }
     }
 

@@ -1,6 +1,6 @@
 /// `hil lab status`'s table: one line per place.
-public enum LabStatusTable {
-    public static func render(_ places: [LabPlace], coordinator: String) -> String {
+package enum LabStatusTable {
+    package static func render(_ places: [LabPlace], coordinator: String) -> String {
         guard !places.isEmpty else { return "no places on the coordinator at \(coordinator)" }
         let rows = places.map { place in
             [place.name, place.acquired ?? "free",

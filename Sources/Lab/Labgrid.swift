@@ -4,17 +4,17 @@ import Rig
 /// labgrid's own client, `labgrid-client` (labgrid 26.0.1, pinned in Rigs/labgrid/requirements.txt), for one
 /// coordinator: reservations, locks, places and their resources. Each call is one run of the CLI; its errors carry
 /// the command and what it printed.
-public struct Labgrid: Sendable {
+package struct Labgrid: Sendable {
     /// The labgrid-client executable.
-    public var client: String
+    package var client: String
     /// `HOST:PORT` of the coordinator.
-    public var coordinator: String
+    package var coordinator: String
 
     /// Where labgrid-client is looked for when not given: Rigs/labgrid/venv.sh's virtual environment in the
     /// current folder (the project's checkout), then PATH.
-    public static let venvClient = ".venv-labgrid/bin/labgrid-client"
+    package static let venvClient = ".venv-labgrid/bin/labgrid-client"
 
-    public init(client: String?, coordinator: String) throws(LabError) {
+    package init(client: String?, coordinator: String) throws(LabError) {
         let found = client.map { ChildProcess.resolve($0) } ?? ChildProcess.resolve(Self.venvClient) ?? ChildProcess.resolve("labgrid-client")
         guard let found else {
             throw LabError(
@@ -26,14 +26,14 @@ public struct Labgrid: Sendable {
     }
 
     /// Runs `labgrid-client -x COORDINATOR [-p place] arguments…`.
-    public func call(_ arguments: [String], place: String? = nil, timeout: Duration = .seconds(60)) async throws(LabError) -> LabProcess {
+    package func call(_ arguments: [String], place: String? = nil, timeout: Duration = .seconds(60)) async throws(LabError) -> LabProcess {
         let full = ["-x", coordinator] + (place.map { ["-p", $0] } ?? []) + arguments
         return try await LabProcess.run(client, full, timeout: timeout)
     }
 
     /// Like `call`, but a non-zero exit is an error naming the command and its last lines.
     @discardableResult
-    public func must(_ arguments: [String], place: String? = nil, timeout: Duration = .seconds(60)) async throws(LabError) -> String {
+    package func must(_ arguments: [String], place: String? = nil, timeout: Duration = .seconds(60)) async throws(LabError) -> String {
         let result = try await call(arguments, place: place, timeout: timeout)
         guard result.status == 0 else {
             let command = (["labgrid-client", "-x", coordinator] + (place.map { ["-p", $0] } ?? []) + arguments).joined(separator: " ")
@@ -45,7 +45,7 @@ public struct Labgrid: Sendable {
     }
 
     /// Creates a reservation for one place whose tags include `tags`; returns its token.
-    public func reserve(tags: [String]) async throws(LabError) -> String {
+    package func reserve(tags: [String]) async throws(LabError) -> String {
         let output = try await must(["reserve", "--shell"] + tags)
         guard let token = Self.token(in: output) else {
             throw LabError("labgrid-client reserve printed no token:\n\(output)")
@@ -63,7 +63,7 @@ public struct Labgrid: Sendable {
     }
 
     /// Waits until the reservation is allocated (labgrid-client refreshes it meanwhile); false at `timeout`.
-    public func waitAllocated(_ token: String, timeout: Duration) async throws(LabError) -> Bool {
+    package func waitAllocated(_ token: String, timeout: Duration) async throws(LabError) -> Bool {
         let result = try await call(["wait", token], timeout: timeout)
         if result.timedOut { return false }
         guard result.status == 0 else {
@@ -73,7 +73,7 @@ public struct Labgrid: Sendable {
     }
 
     /// Locks the place a reservation was allocated; returns the place's name.
-    public func lock(reservation token: String) async throws(LabError) -> String {
+    package func lock(reservation token: String) async throws(LabError) -> String {
         let output = try await must(["lock"], place: "+" + token)
         guard let place = Self.lockedPlace(in: output) else {
             throw LabError("labgrid-client lock printed no place name:\n\(output)")
@@ -88,22 +88,22 @@ public struct Labgrid: Sendable {
     }
 
     /// The place's resources as `env` writes them: the box's address and rig.
-    public func box(_ place: String) async throws(LabError) -> LabBox {
+    package func box(_ place: String) async throws(LabError) -> LabBox {
         let output = try await must(["env"], place: place)
         return try LabBox(place: place, env: output)
     }
 
-    public func places() async throws(LabError) -> [LabPlace] {
+    package func places() async throws(LabError) -> [LabPlace] {
         LabPlace.parse(try await must(["-v", "places"]))
     }
 
     /// Records a box's last health check in its place's comment (shown by `hil lab status`).
-    public func setComment(_ place: String, _ text: String) async {
+    package func setComment(_ place: String, _ text: String) async {
         _ = try? await call(["set-comment", text], place: place)
     }
 
     /// Releases a place held by us; nil when done, else why not.
-    public func unlock(_ place: String) async -> String? {
+    package func unlock(_ place: String) async -> String? {
         do {
             let result = try await call(["unlock"], place: place)
             return result.status == 0 ? nil : result.tail(2)
@@ -113,7 +113,7 @@ public struct Labgrid: Sendable {
     }
 
     /// Cancels a reservation; nil when done, else why not.
-    public func cancel(_ token: String) async -> String? {
+    package func cancel(_ token: String) async -> String? {
         do {
             let result = try await call(["cancel-reservation", token])
             return result.status == 0 ? nil : result.tail(2)

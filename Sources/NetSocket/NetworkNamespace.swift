@@ -5,9 +5,9 @@ import Synchronization
 /// A network namespace made by `ip netns add NAME` (`/run/netns/NAME`). Sockets belong to the namespace they
 /// were created in, so the rig's phone and computer open theirs in their own host's namespace, from a thread
 /// that entered it, and use them from anywhere.
-public enum NetworkNamespace {
+package enum NetworkNamespace {
     /// Runs `body` on a fresh thread inside namespace `name` (the calling thread when nil) and returns its result.
-    public static func perform<T: Sendable>(in name: String?, _ body: @escaping @Sendable () throws(NetSocketError) -> T)
+    package static func perform<T: Sendable>(in name: String?, _ body: @escaping @Sendable () throws(NetSocketError) -> T)
         throws(NetSocketError) -> T
     {
         guard let name else { return try body() }
@@ -44,16 +44,16 @@ public enum NetworkNamespace {
 }
 
 /// A socket failure: what was being done, errno's text, and what to try.
-public struct NetSocketError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public var hint: String?
+package struct NetSocketError: Error, Sendable, CustomStringConvertible {
+    package var message: String
+    package var hint: String?
 
-    public init(_ message: String, hint: String? = nil) {
+    package init(_ message: String, hint: String? = nil) {
         self.message = message
         self.hint = hint
     }
 
-    public var description: String { hint.map { "\(message); \($0)" } ?? message }
+    package var description: String { hint.map { "\(message); \($0)" } ?? message }
 }
 
 enum Errno {

@@ -3,8 +3,8 @@ import Synchronization
 
 /// One TCP socket (IPv4): a listener or a connection. Reads block the calling thread (each connection has a
 /// reader thread of its own); sends are serialised, and `sendNow` never blocks.
-public final class TCPSocket: Sendable {
-    public let fd: Int32
+package final class TCPSocket: Sendable {
+    package let fd: Int32
     private let closed = Mutex(false)
     private let sending = Mutex(())
 
@@ -19,7 +19,7 @@ public final class TCPSocket: Sendable {
     // MARK: Opening
 
     /// A listener on `port` (0.0.0.0), opened in network namespace `netns` when given.
-    public static func listen(port: UInt16, netns: String?, backlog: Int32 = 16) throws(NetSocketError) -> TCPSocket {
+    package static func listen(port: UInt16, netns: String?, backlog: Int32 = 16) throws(NetSocketError) -> TCPSocket {
         try NetworkNamespace.perform(in: netns) { () throws(NetSocketError) -> TCPSocket in
             let socket = try make()
             var one: Int32 = 1
@@ -41,7 +41,7 @@ public final class TCPSocket: Sendable {
     }
 
     /// A connection to `host:port` (an IPv4 address), opened in `netns` when given; fails after `timeout`.
-    public static func connect(to host: String, port: UInt16, netns: String?, timeout: Duration) throws(NetSocketError) -> TCPSocket {
+    package static func connect(to host: String, port: UInt16, netns: String?, timeout: Duration) throws(NetSocketError) -> TCPSocket {
         try NetworkNamespace.perform(in: netns) { () throws(NetSocketError) -> TCPSocket in
             let socket = try make()
             var address = sockaddr_in()
@@ -71,7 +71,7 @@ public final class TCPSocket: Sendable {
     }
 
     /// The local port (a listener on port 0 gets one from the kernel).
-    public var localPort: UInt16? { Self.localPort(of: fd) }
+    package var localPort: UInt16? { Self.localPort(of: fd) }
 
     /// The port an IPv4 socket is bound to (`getsockname`).
     static func localPort(of fd: Int32) -> UInt16? {
@@ -84,7 +84,7 @@ public final class TCPSocket: Sendable {
     }
 
     /// Waits for the next connection; nil once the listener is closed.
-    public func accept() -> (TCPSocket, peer: String, port: UInt16)? {
+    package func accept() -> (TCPSocket, peer: String, port: UInt16)? {
         while true {
             var address = sockaddr_in()
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -112,7 +112,7 @@ public final class TCPSocket: Sendable {
     // MARK: Options
 
     /// TCP keep-alive: a dead peer is noticed after `idle` + `interval` × `count` of silence.
-    public func setKeepAlive(idle: Int32, interval: Int32, count: Int32) {
+    package func setKeepAlive(idle: Int32, interval: Int32, count: Int32) {
         var on: Int32 = 1, idle = idle, interval = interval, count = count
         let size = socklen_t(MemoryLayout<Int32>.size)
         setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, size)
@@ -123,13 +123,13 @@ public final class TCPSocket: Sendable {
 
     /// The kernel aborts the connection (ETIMEDOUT) when sent data stays unacknowledged this long
     /// (`TCP_USER_TIMEOUT`): how an app notices a network that stopped carrying packets without waiting minutes.
-    public func setUserTimeout(_ timeout: Duration) {
+    package func setUserTimeout(_ timeout: Duration) {
         var milliseconds = UInt32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_USER_TIMEOUT, &milliseconds, socklen_t(MemoryLayout<UInt32>.size))
     }
 
     /// A blocking `receive` returns `.timedOut` after `timeout` without data (zero: wait forever).
-    public func setReceiveTimeout(_ timeout: Duration) { setTimeout(SO_RCVTIMEO, timeout) }
+    package func setReceiveTimeout(_ timeout: Duration) { setTimeout(SO_RCVTIMEO, timeout) }
 
     private func setSendTimeout(_ timeout: Duration) { setTimeout(SO_SNDTIMEO, timeout) }
 
@@ -141,7 +141,7 @@ public final class TCPSocket: Sendable {
 
     // MARK: Data
 
-    public enum Received: Sendable, Equatable {
+    package enum Received: Sendable, Equatable {
         case bytes([UInt8])
         case timedOut
         /// The peer closed (0) or the connection failed (the error's text).
@@ -149,7 +149,7 @@ public final class TCPSocket: Sendable {
     }
 
     /// Blocks until bytes arrive, the receive timeout passes, or the connection ends.
-    public func receive(max: Int = 65_536) -> Received {
+    package func receive(max: Int = 65_536) -> Received {
         var buffer = [UInt8](repeating: 0, count: max)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
@@ -161,7 +161,7 @@ public final class TCPSocket: Sendable {
         }
     }
 
-    public enum SendResult: Sendable, Equatable {
+    package enum SendResult: Sendable, Equatable {
         case sent
         /// The peer is not reading and the socket buffer is full: nothing (or part) was sent.
         case full
@@ -169,12 +169,12 @@ public final class TCPSocket: Sendable {
     }
 
     /// Sends all of `bytes`, blocking while the socket buffer is full.
-    public func send(_ bytes: [UInt8]) -> SendResult {
+    package func send(_ bytes: [UInt8]) -> SendResult {
         sending.withLock { _ in transmit(bytes, flags: MSG_NOSIGNAL) }
     }
 
     /// Sends `bytes` only if they fit at once (never blocks): status and refusals must not stall the command path.
-    public func sendNow(_ bytes: [UInt8]) -> SendResult {
+    package func sendNow(_ bytes: [UInt8]) -> SendResult {
         sending.withLock { _ in transmit(bytes, flags: MSG_NOSIGNAL | MSG_DONTWAIT) }
     }
 
@@ -197,19 +197,19 @@ public final class TCPSocket: Sendable {
 
     /// Ends the connection in both directions (a reader blocked in `receive` returns); the descriptor stays
     /// open until `close`.
-    public func shutdown() {
+    package func shutdown() {
         guard !closed.withLock({ $0 }) else { return }
         Glibc.shutdown(fd, Int32(SHUT_RDWR))
     }
 
     /// Aborts the connection with a reset (RST) instead of an orderly close: a fault to inject.
-    public func reset() {
+    package func reset() {
         var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
         setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
         close()
     }
 
-    public func close() {
+    package func close() {
         let wasClosed = closed.withLock { closed in
             defer { closed = true }
             return closed

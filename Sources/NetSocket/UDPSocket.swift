@@ -4,8 +4,8 @@ import Synchronization
 /// One UDP socket (IPv4), bound to a port in a network namespace: the udp transport's movement channel. The
 /// computer receives on it (one reader thread); the phone sends from it to the computer's port; the rig's
 /// attacker host sends forged packets from one of its own.
-public final class UDPSocket: Sendable {
-    public let fd: Int32
+package final class UDPSocket: Sendable {
+    package let fd: Int32
     private let closed = Mutex(false)
 
     private init(fd: Int32) {
@@ -18,7 +18,7 @@ public final class UDPSocket: Sendable {
     }
 
     /// A socket bound to `port` on 0.0.0.0 (0: the kernel picks one), opened in `netns` when given.
-    public static func bind(port: UInt16, netns: String?) throws(NetSocketError) -> UDPSocket {
+    package static func bind(port: UInt16, netns: String?) throws(NetSocketError) -> UDPSocket {
         try NetworkNamespace.perform(in: netns) { () throws(NetSocketError) -> UDPSocket in
             let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard fd >= 0 else { throw NetSocketError("cannot create a UDP socket: \(Errno.text())") }
@@ -39,12 +39,12 @@ public final class UDPSocket: Sendable {
     }
 
     /// The local port.
-    public var localPort: UInt16? { TCPSocket.localPort(of: fd) }
+    package var localPort: UInt16? { TCPSocket.localPort(of: fd) }
 
     /// Sends one datagram to `host:port`; false when the kernel refused it (no route: an interface down), which
     /// for best-effort movement is a lost packet, as on a real network.
     @discardableResult
-    public func send(_ bytes: [UInt8], to host: String, port: UInt16) -> Bool {
+    package func send(_ bytes: [UInt8], to host: String, port: UInt16) -> Bool {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -60,14 +60,14 @@ public final class UDPSocket: Sendable {
     }
 
     /// One datagram received.
-    public struct Datagram: Sendable, Hashable {
-        public var bytes: [UInt8]
-        public var address: String
-        public var port: UInt16
+    package struct Datagram: Sendable, Hashable {
+        package var bytes: [UInt8]
+        package var address: String
+        package var port: UInt16
     }
 
     /// Blocks until a datagram arrives; nil once the socket is shut down or closed.
-    public func receive(max: Int = 2048) -> Datagram? {
+    package func receive(max: Int = 2048) -> Datagram? {
         var buffer = [UInt8](repeating: 0, count: max)
         while true {
             var address = sockaddr_in()
@@ -89,7 +89,7 @@ public final class UDPSocket: Sendable {
 
     /// Wakes a blocked `receive` (which returns nil) and stops the socket (its descriptor closes with the object,
     /// so a reader thread never reads a reused one).
-    public func close() {
+    package func close() {
         let first = closed.withLock { closed in
             defer { closed = true }
             return !closed

@@ -2,7 +2,7 @@
 /// characteristic or a UDP socket next. An endpoint carries bytes in and status out; everything else — decoding,
 /// the paired check, mapping, injection, pairing and lockout, held-key release, the status timer — is the
 /// `ComputerHost`'s, shared by every endpoint. A new transport adds an endpoint, not a processor.
-public protocol CommandEndpoint: Sendable {
+package protocol CommandEndpoint: Sendable {
     /// The transport's name in logs and in the ready file: `ble`, `tcp`…
     var name: String { get }
     /// Starts serving: registers, listens, advertises. Hands each write to `host.command(_:from:)`, each pairing

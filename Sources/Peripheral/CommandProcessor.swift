@@ -1,7 +1,7 @@
 import CommandMapping
 import Evdev
-public import InputCodes
-public import RemoteTouchProtocol
+package import InputCodes
+package import RemoteTouchProtocol
 import Synchronization
 
 /// The computer side's command path: decode, check the central is paired, map with the current mode, inject.
@@ -9,25 +9,25 @@ import Synchronization
 /// Every refusal is logged, answered with an error status (and, for a write with response, a D-Bus error),
 /// and injects nothing; the next valid command works. Commands from all centrals and write paths pass one
 /// lock, so frames never interleave.
-public final class CommandProcessor: Sendable {
+package final class CommandProcessor: Sendable {
     /// What became of one write.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// `command` is nil for a pointer report.
         case injected(command: Command?, frames: [InputFrame], times: [MonotonicTime])
         case refused(StatusError)
     }
 
     private let sink: any InputSink
-    public let pairing: PairingAuthority
+    package let pairing: PairingAuthority
     private let log: PeripheralLog
     private let mapper: Mutex<CommandMapper>
     private let handling = Mutex<[Duration]>([])
     /// At most this many handling times are kept (the newest).
-    public static let handlingTimesKept = 100_000
+    package static let handlingTimesKept = 100_000
 
     private let receipts: ReceiptLog?
 
-    public init(sink: any InputSink, pairing: PairingAuthority, log: PeripheralLog, mode: ControlMode = .basicMouse,
+    package init(sink: any InputSink, pairing: PairingAuthority, log: PeripheralLog, mode: ControlMode = .basicMouse,
                 receipts: ReceiptLog? = nil)
     {
         self.sink = sink
@@ -37,10 +37,10 @@ public final class CommandProcessor: Sendable {
         mapper = Mutex(CommandMapper(mode: mode))
     }
 
-    public var mode: ControlMode { mapper.withLock { $0.mode } }
+    package var mode: ControlMode { mapper.withLock { $0.mode } }
 
     /// The mouse buttons held now (a drag's left button, a hid report's bits).
-    public var heldButtons: MouseButtons {
+    package var heldButtons: MouseButtons {
         let held = mapper.withLock { $0.held }
         var buttons: MouseButtons = []
         if held.contains(.btnLeft) { buttons.insert(.left) }
@@ -50,10 +50,10 @@ public final class CommandProcessor: Sendable {
     }
 
     /// How long each injected command took from receipt to its last uinput write (the newest 100,000).
-    public var handlingTimes: [Duration] { handling.withLock { $0 } }
+    package var handlingTimes: [Duration] { handling.withLock { $0 } }
 
     /// Handles one write of the command characteristic by `central` (its Bluetooth address).
-    public func handle(_ bytes: [UInt8], from central: String) -> Outcome {
+    package func handle(_ bytes: [UInt8], from central: String) -> Outcome {
         let received = MonotonicTime.now()
         return recorded(process(bytes, from: central, received: received), received: received, payload: bytes)
     }
@@ -61,7 +61,7 @@ public final class CommandProcessor: Sendable {
     /// Handles one pointer report by `session`: a 6-byte `HIDReport` (hid) or a 5-byte `UDPPacket` (udp, whose
     /// buttons byte is informational: only 0xAA movement is accepted). Same paired check, one mapper, one lock.
     /// In the receipts its payload is `PointerPayload.text`.
-    public func handlePointer(_ bytes: [UInt8], from session: String, transport: PointerPayload.Transport) -> Outcome {
+    package func handlePointer(_ bytes: [UInt8], from session: String, transport: PointerPayload.Transport) -> Outcome {
         let received = MonotonicTime.now()
         let payload = Array(PointerPayload.text(bytes, transport: transport).utf8)
         guard pairing.isPaired(session) else {
@@ -133,7 +133,7 @@ public final class CommandProcessor: Sendable {
 
     /// A payload refused before it could be a command (a TCP frame that does not decode): logged and in the
     /// receipts as refused, like a refused write.
-    public func refusedBeforeDecoding(_ bytes: [UInt8], code: String, message: String) -> StatusError {
+    package func refusedBeforeDecoding(_ bytes: [UInt8], code: String, message: String) -> StatusError {
         receipts?.record(received: .now(), written: nil, payload: bytes)
         if case .refused(let error) = refuse(code, message, bytes) { return error }
         return StatusError(code: code, message: message)
@@ -141,7 +141,7 @@ public final class CommandProcessor: Sendable {
 
     /// A pointer report refused before it reached a session (a udp packet from a source no paired session is
     /// bound to): in the receipts as refused; logged only when `logged` (the caller limits a flood's lines).
-    public func refusedPointer(_ bytes: [UInt8], transport: PointerPayload.Transport, source: String, code: String, message: String,
+    package func refusedPointer(_ bytes: [UInt8], transport: PointerPayload.Transport, source: String, code: String, message: String,
                                logged: Bool)
     {
         let payload = Array(PointerPayload.text(bytes, transport: transport, source: source).utf8)
@@ -150,14 +150,14 @@ public final class CommandProcessor: Sendable {
     }
 
     /// Writes out the receipts still buffered.
-    public func flushReceipts() {
+    package func flushReceipts() {
         receipts?.flush()
     }
 
     /// Releases every held key and button (the central disconnected or the link dropped); returns what was
     /// released.
     @discardableResult
-    public func releaseAll(reason: String) -> [InputFrame] {
+    package func releaseAll(reason: String) -> [InputFrame] {
         mapper.withLock { mapper in
             let frames = mapper.releaseAll()
             guard !frames.isEmpty else { return [] }

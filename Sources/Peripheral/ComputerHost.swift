@@ -1,23 +1,23 @@
 import Foundation
-public import RemoteTouchProtocol
+package import RemoteTouchProtocol
 import Report
 import Synchronization
 
 /// What every endpoint of the computer shares: the one command path (`CommandProcessor`: decode, paired?, map,
 /// inject), pairing with the 6-digit code and its lockout, held keys released when a session ends, status every
 /// 2 s (R5) and at once after a refusal, the receipts flushed every 250 ms, and the ready file.
-public final class ComputerHost: Sendable {
-    public let configuration: PeripheralConfiguration
-    public let log: PeripheralLog
-    public let pairing: PairingAuthority
-    public let processor: CommandProcessor
+package final class ComputerHost: Sendable {
+    package let configuration: PeripheralConfiguration
+    package let log: PeripheralLog
+    package let pairing: PairingAuthority
+    package let processor: CommandProcessor
     /// The uinput device's node (`/dev/input/eventN`), for verifiers.
-    public let devnode: String?
+    package let devnode: String?
     private let endpoints: Mutex<[any CommandEndpoint]> = Mutex([])
     private let tasks = Mutex<[Task<Void, Never>]>([])
     private let registrations = Mutex<(count: Int, serving: [String])>((0, []))
 
-    public init(configuration: PeripheralConfiguration, log: PeripheralLog, pairing: PairingAuthority,
+    package init(configuration: PeripheralConfiguration, log: PeripheralLog, pairing: PairingAuthority,
                 processor: CommandProcessor, devnode: String?)
     {
         self.configuration = configuration
@@ -28,7 +28,7 @@ public final class ComputerHost: Sendable {
     }
 
     /// Starts an endpoint; the host's timers run once the first one serves.
-    public func start(_ endpoint: any CommandEndpoint) async throws(PeripheralError) {
+    package func start(_ endpoint: any CommandEndpoint) async throws(PeripheralError) {
         endpoints.withLock { $0.append(endpoint) }
         try await endpoint.start(self)
         if endpoints.withLock({ $0.count }) == 1 {
@@ -38,7 +38,7 @@ public final class ComputerHost: Sendable {
     }
 
     /// Stops every endpoint and the timers, releases everything held, writes out the receipts.
-    public func stop() async {
+    package func stop() async {
         for task in tasks.withLock({ $0 }) { task.cancel() }
         processor.releaseAll(reason: "peripheral stopping")
         for endpoint in endpoints.withLock({ $0 }) { await endpoint.stop() }
@@ -50,20 +50,20 @@ public final class ComputerHost: Sendable {
 
     /// A write of a command by `session` (a central's address, a connection's peer); a refusal is answered with
     /// an error status.
-    public func command(_ bytes: [UInt8], from session: String) -> CommandProcessor.Outcome {
+    package func command(_ bytes: [UInt8], from session: String) -> CommandProcessor.Outcome {
         let outcome = processor.handle(bytes, from: session)
         if case .refused(let error) = outcome { publishStatus(error: error) }
         return outcome
     }
 
     /// A pairing read: a fresh code is shown when `session` is not paired; the pairing state's bytes.
-    public func pairingRead(by session: String) -> [UInt8] {
+    package func pairingRead(by session: String) -> [UInt8] {
         pairing.read(by: session, now: Date().timeIntervalSince1970).encoded()
     }
 
     /// A pairing write; nil when `session` is paired, else the refusal (also sent as an error status).
     /// - Throws: the decoding error of a malformed code (not 6 digits), which costs no attempt.
-    public func pairingWrite(_ bytes: [UInt8], by session: String) throws -> StatusError? {
+    package func pairingWrite(_ bytes: [UInt8], by session: String) throws -> StatusError? {
         let outcome: PairingAuthority.Outcome
         do {
             outcome = try pairing.write(bytes, by: session, now: Date().timeIntervalSince1970)
@@ -91,13 +91,13 @@ public final class ComputerHost: Sendable {
 
     /// A session ended (a central disconnected, a write channel closed, the transport's service went away):
     /// the computer lets go of every key and button it holds.
-    public func sessionEnded(_ session: String, reason: String) {
+    package func sessionEnded(_ session: String, reason: String) {
         processor.releaseAll(reason: reason)
     }
 
     /// An endpoint serves (again): the ready file says so (every endpoint serving so far), for whoever waits for
     /// this computer.
-    public func ready(_ endpoint: String) {
+    package func ready(_ endpoint: String) {
         let (count, serving) = registrations.withLock { state in
             state.count += 1
             if !state.serving.contains(endpoint) { state.serving.append(endpoint) }
@@ -116,7 +116,7 @@ public final class ComputerHost: Sendable {
     // MARK: Status (R5)
 
     /// Sends a status to every endpoint's subscribers: periodically, and at once with `error` after a refusal.
-    public func publishStatus(error: StatusError?) {
+    package func publishStatus(error: StatusError?) {
         let data = StatusData(
             batteryLevel: BatteryLevel.read() ?? configuration.fallbackBatteryLevel, unixTime: Date().timeIntervalSince1970,
             connectionQuality: 100, error: error)

@@ -1,5 +1,5 @@
 import BlueZAPI
-public import DBus
+package import DBus
 import Foundation
 import RemoteTouchProtocol
 import Synchronization
@@ -8,8 +8,8 @@ import Synchronization
 /// characteristics), its LE advertisement and a NoInputNoOutput agent. Writes arrive by `WriteValue` or through
 /// the socket `AcquireWrite` hands out; status leaves by notification. It registers again when bluetoothd comes
 /// back, and a central's disconnect ends its session (the host lets go of what it holds).
-public final class GattEndpoint: CommandEndpoint {
-    public let name = "ble"
+package final class GattEndpoint: CommandEndpoint {
+    package let name = "ble"
     let configuration: PeripheralConfiguration
     let log: PeripheralLog
     let connection: DBusConnection
@@ -28,7 +28,7 @@ public final class GattEndpoint: CommandEndpoint {
         var dropped = 0
     }
 
-    public init(configuration: PeripheralConfiguration, log: PeripheralLog, connection: DBusConnection) {
+    package init(configuration: PeripheralConfiguration, log: PeripheralLog, connection: DBusConnection) {
         self.configuration = configuration
         self.log = log
         self.connection = connection
@@ -41,9 +41,9 @@ public final class GattEndpoint: CommandEndpoint {
     }
 
     /// Status notifications dropped because the phone did not read them.
-    public var droppedStatus: Int { status.withLock { $0.dropped } }
+    package var droppedStatus: Int { status.withLock { $0.dropped } }
 
-    public func start(_ host: ComputerHost) async throws(PeripheralError) {
+    package func start(_ host: ComputerHost) async throws(PeripheralError) {
         hostBox.withLock { $0 = host }
         try await exportObjects()
         try await register()
@@ -53,7 +53,7 @@ public final class GattEndpoint: CommandEndpoint {
     }
 
     /// Unregisters the advertisement, the application and the agent, and closes every socket.
-    public func stop() async {
+    package func stop() async {
         for task in tasks.withLock({ $0 }) { task.cancel() }
         let adapter = BlueZ.adapterPath(configuration.adapter)
         let calls: [(String, String, String, String)] = [
@@ -173,7 +173,7 @@ public final class GattEndpoint: CommandEndpoint {
     /// Sends a status to the subscribed central: over the acquired notify socket (never blocking: the command
     /// path publishes an error status for every refused write, and a phone that floods writes while not reading
     /// notifications would otherwise stall it), else as a Value change; the latest status stays readable.
-    public func deliver(status bytes: [UInt8]) {
+    package func deliver(status bytes: [UInt8]) {
         let (notifying, channel) = status.withLock { state in
             state.value = bytes
             return (state.notifying, state.channel)

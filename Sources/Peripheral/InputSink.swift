@@ -1,22 +1,22 @@
-public import Evdev
-public import InputCodes
+package import Evdev
+package import InputCodes
 
 /// Where mapped events go: the uinput device in the peripheral, a recorder in unit tests.
-public protocol InputSink: Sendable {
+package protocol InputSink: Sendable {
     /// Injects the frames in order; returns the CLOCK_MONOTONIC time each frame was written.
     func emit(_ frames: [InputFrame]) throws(EvdevError) -> [MonotonicTime]
 }
 
 /// A `UinputDevice` as the sink. Access is serialised by the caller (`CommandProcessor` holds its lock).
-public final class UinputSink: InputSink, @unchecked Sendable {
+package final class UinputSink: InputSink, @unchecked Sendable {
     // Safety: `device` is only used inside `emit`, which CommandProcessor calls under its own Mutex.
     private let device: UinputDevice
 
-    public init(_ device: UinputDevice) {
+    package init(_ device: UinputDevice) {
         self.device = device
     }
 
-    public func emit(_ frames: [InputFrame]) throws(EvdevError) -> [MonotonicTime] {
+    package func emit(_ frames: [InputFrame]) throws(EvdevError) -> [MonotonicTime] {
         try device.emit(frames)
     }
 }

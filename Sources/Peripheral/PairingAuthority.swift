@@ -1,5 +1,5 @@
 import Foundation
-public import RemoteTouchProtocol
+package import RemoteTouchProtocol
 import StrictJSON
 import Synchronization
 
@@ -13,15 +13,15 @@ import Synchronization
 /// - Paired centrals and the lockout survive restarts: a JSON file in the state folder, mode 0600.
 ///
 /// Time is passed in (`now`), wall-clock seconds, so the lockout means the same after a restart.
-public final class PairingAuthority: Sendable {
-    public struct Settings: Sendable {
-        public var codeLifetime: Duration = .seconds(60)
-        public var maxAttempts = 3
-        public var lockout: Duration = .seconds(300)
-        public init() {}
+package final class PairingAuthority: Sendable {
+    package struct Settings: Sendable {
+        package var codeLifetime: Duration = .seconds(60)
+        package var maxAttempts = 3
+        package var lockout: Duration = .seconds(300)
+        package init() {}
     }
 
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         case paired
         /// Wrong code; attempts left before the lockout.
         case wrongCode(attemptsRemaining: Int)
@@ -31,9 +31,9 @@ public final class PairingAuthority: Sendable {
         case alreadyPaired
     }
 
-    public let settings: Settings
+    package let settings: Settings
     /// Where paired centrals and the lockout are kept; nil keeps them in memory only.
-    public let stateFile: String?
+    package let stateFile: String?
     private let onCodeShown: @Sendable (PairingCode, _ validFor: Duration) -> Void
     private let state: Mutex<State>
 
@@ -45,7 +45,7 @@ public final class PairingAuthority: Sendable {
     }
 
     /// - Throws: when `stateFile` exists but cannot be read as a pairing state file (its path and why).
-    public init(settings: Settings = Settings(), stateFile: String?,
+    package init(settings: Settings = Settings(), stateFile: String?,
                 onCodeShown: @escaping @Sendable (PairingCode, Duration) -> Void) throws
     {
         self.settings = settings
@@ -54,17 +54,17 @@ public final class PairingAuthority: Sendable {
         state = Mutex(try Self.load(stateFile))
     }
 
-    public func isPaired(_ central: String) -> Bool {
+    package func isPaired(_ central: String) -> Bool {
         state.withLock { $0.paired[central] != nil }
     }
 
-    public var pairedCentrals: [String] {
+    package var pairedCentrals: [String] {
         state.withLock { $0.paired.keys.sorted() }
     }
 
     /// What a read of the pairing characteristic returns to `central`; an unpaired central's read shows a
     /// fresh code when none is active (the seed's "request pairing").
-    public func read(by central: String, now: Double) -> PairingStatus {
+    package func read(by central: String, now: Double) -> PairingStatus {
         let (status, shown): (PairingStatus, (PairingCode, Duration)?) = state.withLock { state in
             let remaining = settings.maxAttempts - state.failures
             if state.paired[central] != nil {
@@ -89,7 +89,7 @@ public final class PairingAuthority: Sendable {
 
     /// A write of the pairing characteristic by `central`.
     /// - Throws: `ProtocolError` for a payload that is not 6 digits (no attempt is counted).
-    public func write(_ bytes: [UInt8], by central: String, now: Double) throws(ProtocolError) -> Outcome {
+    package func write(_ bytes: [UInt8], by central: String, now: Double) throws(ProtocolError) -> Outcome {
         let code = try PairingCode.decode(bytes)
         let (outcome, changed) = state.withLock { state -> (Outcome, Bool) in
             if state.paired[central] != nil { return (.alreadyPaired, false) }
@@ -122,7 +122,7 @@ public final class PairingAuthority: Sendable {
     }
 
     /// Forgets a central (it must pair again).
-    public func unpair(_ central: String) {
+    package func unpair(_ central: String) {
         state.withLock { _ = $0.paired.removeValue(forKey: central) }
         save()
     }

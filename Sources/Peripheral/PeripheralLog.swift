@@ -3,26 +3,26 @@ import Synchronization
 
 /// The peripheral's log: readable lines on standard output and in `peripheral.log` in the state folder,
 /// rotated so the two files together stay under 1 MB (the seed's "log rotation, at most 1 MB").
-public final class PeripheralLog: Sendable {
+package final class PeripheralLog: Sendable {
     /// Together `peripheral.log` and `peripheral.log.1` never exceed twice this.
-    public static let rotateAt = 512 * 1024
+    package static let rotateAt = 512 * 1024
 
-    public let path: String?
+    package let path: String?
     private let echo: Bool
     private let file: Mutex<FileHandle?>
 
     /// - Parameters:
     ///   - path: the log file, or nil for standard output only.
     ///   - echo: also print each line on standard output.
-    public init(path: String?, echo: Bool = true) {
+    package init(path: String?, echo: Bool = true) {
         self.path = path
         self.echo = echo
         file = Mutex(path.flatMap(Self.open))
     }
 
-    public func info(_ message: String) { write("info", message) }
-    public func warning(_ message: String) { write("warning", message) }
-    public func error(_ message: String) { write("error", message) }
+    package func info(_ message: String) { write("info", message) }
+    package func warning(_ message: String) { write("warning", message) }
+    package func error(_ message: String) { write("error", message) }
 
     private func write(_ level: String, _ message: String) {
         let line = "\(LogStamp.now()) \(level) \(message)\n"

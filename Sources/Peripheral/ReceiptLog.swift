@@ -1,4 +1,4 @@
-public import InputCodes
+package import InputCodes
 import Foundation
 import Report
 import Synchronization
@@ -7,18 +7,18 @@ import Synchronization
 /// was received, when each of its frames was written to uinput (CLOCK_MONOTONIC, ns), and the payload.
 /// Lines are buffered and written every 256 commands and on `flush` (the peripheral flushes every 250 ms and
 /// when it stops).
-public final class ReceiptLog: Sendable {
+package final class ReceiptLog: Sendable {
     private let state: Mutex<(handle: FileHandle?, buffer: String, lines: Int)>
 
     /// - Throws: when the file cannot be created.
-    public init(path: String) throws {
+    package init(path: String) throws {
         guard FileManager.default.createFile(atPath: path, contents: nil) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
         }
         state = Mutex((try FileHandle(forWritingTo: URL(fileURLWithPath: path)), "", 0))
     }
 
-    public func record(received: MonotonicTime, written: [MonotonicTime]?, payload: [UInt8]) {
+    package func record(received: MonotonicTime, written: [MonotonicTime]?, payload: [UInt8]) {
         let line = ReceiptLine(received: received.nanoseconds, written: written.map { $0.map(\.nanoseconds) }, payload: payload)
         state.withLock { state in
             state.buffer += line.text + "\n"
@@ -27,7 +27,7 @@ public final class ReceiptLog: Sendable {
         }
     }
 
-    public func flush() {
+    package func flush() {
         state.withLock { Self.write(&$0) }
     }
 

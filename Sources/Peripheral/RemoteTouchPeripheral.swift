@@ -9,16 +9,16 @@ import RemoteTouchProtocol
 ///
 /// Start order follows R10: the uinput device first, so a machine where events cannot be injected refuses
 /// to start instead of running while dropping events.
-public final class RemoteTouchPeripheral: Sendable {
-    public let host: ComputerHost
+package final class RemoteTouchPeripheral: Sendable {
+    package let host: ComputerHost
     private let gatt: GattEndpoint?
 
-    public var configuration: PeripheralConfiguration { host.configuration }
-    public var log: PeripheralLog { host.log }
-    public var pairing: PairingAuthority { host.pairing }
-    public var processor: CommandProcessor { host.processor }
+    package var configuration: PeripheralConfiguration { host.configuration }
+    package var log: PeripheralLog { host.log }
+    package var pairing: PairingAuthority { host.pairing }
+    package var processor: CommandProcessor { host.processor }
     /// The uinput device's node (`/dev/input/eventN`), for verifiers.
-    public var devnode: String? { host.devnode }
+    package var devnode: String? { host.devnode }
 
     private init(host: ComputerHost, gatt: GattEndpoint?) {
         self.host = host
@@ -28,7 +28,7 @@ public final class RemoteTouchPeripheral: Sendable {
     /// Creates the uinput device, connects to the bus, exports and registers everything.
     /// - Throws: `PeripheralError` naming what failed (the uinput device with the R10 advice, the adapter,
     ///   the D-Bus error name of a refused registration) and what to do.
-    public static func start(_ configuration: PeripheralConfiguration, log: PeripheralLog) async throws(PeripheralError)
+    package static func start(_ configuration: PeripheralConfiguration, log: PeripheralLog) async throws(PeripheralError)
         -> RemoteTouchPeripheral
     {
         // Held (--start-when): connected to the bus already, which registers nothing; the uinput device and
@@ -123,7 +123,7 @@ public final class RemoteTouchPeripheral: Sendable {
     }
 
     /// Unregisters from bluetoothd and releases everything held.
-    public func stop() async {
+    package func stop() async {
         await host.stop()
         let dropped = gatt?.droppedStatus ?? 0
         log.info("stopped; \(Self.summary(processor.handlingTimes))"

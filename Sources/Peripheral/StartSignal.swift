@@ -4,22 +4,22 @@ import Foundation
 /// started its process, runtime, state folder and log, and creates its uinput device, connects to the bus and
 /// registers once FILE exists. `hil run` starts the next scenario's computer this way while the current one
 /// runs, so the half second a process takes to start is not spent between scenarios.
-public struct StartSignal: Sendable {
+package struct StartSignal: Sendable {
     /// The file whose existence releases the computer.
-    public let path: String
+    package let path: String
     /// How often the file is looked for.
-    public var interval: Duration = .milliseconds(10)
+    package var interval: Duration = .milliseconds(10)
     /// The process that started this one (`hil run`). If it goes, nothing will ever release the computer: it
     /// stops instead of waiting forever (a run killed with SIGKILL leaves no held computer behind).
-    public var starter: Int32 = getppid()
+    package var starter: Int32 = getppid()
 
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
     }
 
     /// Returns once the file exists; how long that took.
     /// - Throws: `PeripheralError` when the starting process has gone before the file appeared.
-    public func wait() async throws(PeripheralError) -> Duration {
+    package func wait() async throws(PeripheralError) -> Duration {
         let start = ContinuousClock.now
         while !FileManager.default.fileExists(atPath: path) {
             guard getppid() == starter else {

@@ -9,26 +9,26 @@ import Synchronization
 /// `_claude-controller._tcp` through avahi-daemon's D-Bus API, length-prefixed JSON frames (`NetworkFrame`,
 /// `PhoneMessage`), one `TCPSession` per connection. Everything after decoding — paired?, map, inject, pairing,
 /// lockout, status — is the `ComputerHost`'s, as for BLE.
-public final class TCPEndpoint: CommandEndpoint {
-    public var name: String { settings.name }
+package final class TCPEndpoint: CommandEndpoint {
+    package var name: String { settings.name }
     let settings: TCPSettings
     let log: PeripheralLog
     private let state = Mutex<(listener: TCPSocket?, sessions: [TCPSession], publisher: AvahiPublisher?, bus: DBusConnection?,
                                movement: UDPMovement?)>((nil, [], nil, nil, nil))
 
     /// The port it listens on, once started (the kernel's choice when `settings.port` is 0).
-    public var port: UInt16? { state.withLock { $0.listener?.localPort } }
+    package var port: UInt16? { state.withLock { $0.listener?.localPort } }
     /// The UDP movement port, once started (udp).
-    public var udpPort: UInt16? { state.withLock { $0.movement?.port } }
+    package var udpPort: UInt16? { state.withLock { $0.movement?.port } }
     /// The UDP movement channel, once started (udp), for what it has bound and refused.
     var movement: UDPMovement? { state.withLock { $0.movement } }
 
-    public init(settings: TCPSettings, log: PeripheralLog) {
+    package init(settings: TCPSettings, log: PeripheralLog) {
         self.settings = settings
         self.log = log
     }
 
-    public func start(_ host: ComputerHost) async throws(PeripheralError) {
+    package func start(_ host: ComputerHost) async throws(PeripheralError) {
         let listener: TCPSocket
         do {
             listener = try TCPSocket.listen(port: settings.port, netns: settings.netns)
@@ -103,14 +103,14 @@ public final class TCPEndpoint: CommandEndpoint {
     }
 
     /// Sends a status to every connected session (never blocking: a full socket drops it).
-    public func deliver(status bytes: [UInt8]) {
+    package func deliver(status bytes: [UInt8]) {
         guard let status = try? StatusData.decode(bytes) else { return }
         let frame = ComputerMessage.status(status).frame()
         for session in state.withLock({ $0.sessions }) { session.sendNow(frame) }
     }
 
     /// Withdraws the Bonjour service, stops listening, closes every session.
-    public func stop() async {
+    package func stop() async {
         let (listener, sessions, publisher, bus, movement) = state.withLock { state in
             defer { state = (nil, [], nil, nil, nil) }
             return state

@@ -1,32 +1,32 @@
-public import DBus
+package import DBus
 import RemoteTouchProtocol
 
 /// How the TCP endpoint serves (`hil peripheral --transports tcp`): seeds/ipad-trackpad-design.md's port and
 /// Bonjour type, and this project's limits.
-public struct TCPSettings: Sendable {
-    public static let defaultPort = NetworkService.port
-    public static let serviceType = NetworkService.type
-    public static let protocolVersion = NetworkService.protocolVersion
+package struct TCPSettings: Sendable {
+    package static let defaultPort = NetworkService.port
+    package static let serviceType = NetworkService.type
+    package static let protocolVersion = NetworkService.protocolVersion
 
     /// The transport's name: `tcp`, or `udp` (a control connection with UDP movement beside it).
-    public var name = "tcp"
-    public var port = TCPSettings.defaultPort
+    package var name = "tcp"
+    package var port = TCPSettings.defaultPort
     /// Also take movement packets on this UDP port (the udp transport); nil: none.
-    public var udpPort: UInt16?
+    package var udpPort: UInt16?
     /// Listen in this network namespace (`ip netns`), as the rig's computer host; nil for the process's own.
-    public var netns: String?
+    package var netns: String?
     /// The bus avahi-daemon is on; nil: do not publish over Bonjour.
-    public var avahiBus: DBusConnection.Bus? = .system
+    package var avahiBus: DBusConnection.Bus? = .system
     /// The Bonjour instance name; nil: "RemoteTouch on <host name>".
-    public var serviceName: String?
+    package var serviceName: String?
     /// A session from which nothing (not even a ping) arrived for this long has stalled: what it held is released.
-    public var stallTimeout: Duration = .seconds(5)
+    package var stallTimeout: Duration = .seconds(5)
 
-    public init() {}
+    package init() {}
 
     /// The udp transport's: control on 8889, movement on 8888 (the seed's example ports), no Bonjour (the seed's
     /// phone is given the computer's address).
-    public static func udp() -> TCPSettings {
+    package static func udp() -> TCPSettings {
         var settings = TCPSettings()
         settings.name = "udp"
         settings.port = MovementService.controlPort

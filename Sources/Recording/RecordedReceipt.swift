@@ -1,22 +1,22 @@
 import GestureScript
 import RemoteTouchProtocol
-public import Report
+package import Report
 import Scenario
 
 /// One line of the computer's receipts log with its line number, and what a recording makes of it: a send item's
 /// payload for a write the computer carried out, nothing for one it refused.
-public struct RecordedReceipt: Sendable {
+package struct RecordedReceipt: Sendable {
     /// 1-based, in the receipts log.
-    public var line: Int
-    public var receipt: ReceiptLine
+    package var line: Int
+    package var receipt: ReceiptLine
 
-    public init(line: Int, receipt: ReceiptLine) {
+    package init(line: Int, receipt: ReceiptLine) {
         self.line = line
         self.receipt = receipt
     }
 
     /// Every well-formed line of a receipts log, numbered (a malformed last line, cut by a crash, is left out).
-    public static func parse(log text: String) -> [RecordedReceipt] {
+    package static func parse(log text: String) -> [RecordedReceipt] {
         text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, line in
             ReceiptLine(line: line).map { RecordedReceipt(line: index + 1, receipt: $0) }
         }

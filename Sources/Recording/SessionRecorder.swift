@@ -1,6 +1,6 @@
 import GestureScript
-public import InputCodes
-public import Scenario
+package import InputCodes
+package import Scenario
 import StrictJSON
 import Verifier
 
@@ -10,50 +10,50 @@ import Verifier
 /// and `wait` steps for the gaps. What the computer refused (writes before pairing, malformed ones, udp packets from
 /// another source) is left out; pairing, pings and udp binding never reach the receipts, so codes, ports and
 /// addresses cannot reach a recording. Pure: no files, no clock.
-public struct SessionRecorder: Sendable {
-    public struct Options: Sendable {
+package struct SessionRecorder: Sendable {
+    package struct Options: Sendable {
         /// The transport the session was recorded on, where the scenario replays.
-        public var transport: Transport
-        public var name: String?
+        package var transport: Transport
+        package var name: String?
         /// An idle time at least this long between two writes starts a new segment (a new step).
-        public var gap: Duration = .milliseconds(Int64(SessionRecorder.defaultGapMs))
+        package var gap: Duration = .milliseconds(Int64(SessionRecorder.defaultGapMs))
         /// Of each relative axis's total.
-        public var tolerancePercent = SessionRecorder.defaultTolerancePercent
+        package var tolerancePercent = SessionRecorder.defaultTolerancePercent
         /// The receipts log's name in messages.
-        public var receiptsFile = "receipts.log"
+        package var receiptsFile = "receipts.log"
         /// Where the session came from, for the scenario's description.
-        public var source = "a recorded session"
+        package var source = "a recorded session"
 
-        public init(transport: Transport) {
+        package init(transport: Transport) {
             self.transport = transport
         }
     }
 
-    public static let defaultGapMs = 500
-    public static let defaultTolerancePercent = 10.0
+    package static let defaultGapMs = 500
+    package static let defaultTolerancePercent = 10.0
     /// The longest wait step; a longer idle time becomes several.
     static let longestWait = Duration.seconds(600)
 
     /// The scenario and what went into it.
-    public struct Recording: Sendable {
-        public var scenario: RecordedScenario
+    package struct Recording: Sendable {
+        package var scenario: RecordedScenario
         /// Writes the computer carried out (send items), and writes it refused (left out).
-        public var commands: Int
-        public var refused: Int
-        public var segments: Int
+        package var commands: Int
+        package var refused: Int
+        package var segments: Int
         /// Frames that came before the first write (no step owns them).
-        public var framesBefore: Int
+        package var framesBefore: Int
     }
 
-    public let options: Options
+    package let options: Options
 
-    public init(_ options: Options) {
+    package init(_ options: Options) {
         self.options = options
     }
 
     /// - Throws: `RecordingError` when nothing was carried out, for a write that cannot be replayed (a payload the
     ///   receipts log cut, another transport's report), and for an event no expectation can name.
-    public func record(_ receipts: [RecordedReceipt], frames: [EvdevFrame]) throws(RecordingError) -> Recording {
+    package func record(_ receipts: [RecordedReceipt], frames: [EvdevFrame]) throws(RecordingError) -> Recording {
         var writes: [(received: UInt64, payload: SendPayload)] = []
         var refused = 0
         for receipt in receipts {
@@ -96,7 +96,7 @@ public struct SessionRecorder: Sendable {
     }
 
     /// Index ranges of writes (times sorted) with less than `gap` between neighbours: the segments.
-    public func split(_ times: [UInt64]) -> [Range<Int>] {
+    package func split(_ times: [UInt64]) -> [Range<Int>] {
         guard !times.isEmpty else { return [] }
         let gap = UInt64(max(0, gap(options.gap)))
         var ranges: [Range<Int>] = []

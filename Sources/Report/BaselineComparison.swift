@@ -1,4 +1,4 @@
-public import LatencyStats
+package import LatencyStats
 
 /// Each gesture kind's p95 in a run against the same kind's p95 in a baseline run.
 ///
@@ -12,21 +12,21 @@ public import LatencyStats
 ///
 /// Both limits must be crossed: 20 % alone flags noise on sub-millisecond kinds, 1 ms alone flags noise on slow
 /// ones. 10 samples is the least for a p95 that is not simply the largest sample.
-public struct BaselineComparison: Sendable, Equatable {
-    public enum Verdict: String, Sendable, Hashable, CaseIterable {
+package struct BaselineComparison: Sendable, Equatable {
+    package enum Verdict: String, Sendable, Hashable, CaseIterable {
         case regressed, improved, unchanged
         case tooFewSamples = "too few samples"
         case new, gone
     }
 
     /// One kind: both distributions (nil on the side it is missing from) and the verdict.
-    public struct KindComparison: Sendable, Equatable {
-        public var kind: String
-        public var verdict: Verdict
-        public var current: LatencySummary?
-        public var baseline: LatencySummary?
+    package struct KindComparison: Sendable, Equatable {
+        package var kind: String
+        package var verdict: Verdict
+        package var current: LatencySummary?
+        package var baseline: LatencySummary?
 
-        public init(kind: String, verdict: Verdict, current: LatencySummary?, baseline: LatencySummary?) {
+        package init(kind: String, verdict: Verdict, current: LatencySummary?, baseline: LatencySummary?) {
             self.kind = kind
             self.verdict = verdict
             self.current = current
@@ -34,38 +34,38 @@ public struct BaselineComparison: Sendable, Equatable {
         }
 
         /// Current p95 / baseline p95, when both exist and the baseline's is above 0.
-        public var ratio: Double? {
+        package var ratio: Double? {
             guard let now = current?.p95, let before = baseline?.p95, before > 0 else { return nil }
             return now / before
         }
 
         /// Current p95 − baseline p95, in ms.
-        public var differenceMs: Double? {
+        package var differenceMs: Double? {
             guard let now = current?.p95, let before = baseline?.p95 else { return nil }
             return now - before
         }
     }
 
     /// Fewest samples of a kind, in each run, for a verdict on its p95.
-    public static let minimumSamples = 10
+    package static let minimumSamples = 10
     /// How many times slower (or faster) the p95 must be.
-    public static let ratioLimit = 1.2
+    package static let ratioLimit = 1.2
     /// How many ms slower (or faster) the p95 must be as well.
-    public static let differenceLimitMs = 1.0
+    package static let differenceLimitMs = 1.0
 
     /// Current kinds in the current run's order, then the kinds gone since the baseline.
-    public var kinds: [KindComparison]
+    package var kinds: [KindComparison]
 
     /// Compares the `latency.byKind` of two runs.
     ///
     /// - Parameters:
     ///   - current: the run under review.
     ///   - baseline: the run it is measured against (a merged results.json does as well).
-    public init(current: RunResults, baseline: RunResults) {
+    package init(current: RunResults, baseline: RunResults) {
         self.init(current: current.latency, baseline: baseline.latency)
     }
 
-    public init(current: RunLatency, baseline: RunLatency) {
+    package init(current: RunLatency, baseline: RunLatency) {
         var kinds: [KindComparison] = current.byKind.map { now in
             guard let before = baseline.kind(now.kind) else {
                 return KindComparison(kind: now.kind, verdict: .new, current: now.summary, baseline: nil)
@@ -84,7 +84,7 @@ public struct BaselineComparison: Sendable, Equatable {
     ///
     /// - Returns: `.tooFewSamples` below `minimumSamples` on either side (or without a p95), else `.regressed`,
     ///   `.improved` or `.unchanged`.
-    public static func verdict(current: LatencySummary, baseline: LatencySummary) -> Verdict {
+    package static func verdict(current: LatencySummary, baseline: LatencySummary) -> Verdict {
         guard current.count >= minimumSamples, baseline.count >= minimumSamples,
               let now = current.p95, let before = baseline.p95
         else { return .tooFewSamples }
@@ -93,12 +93,12 @@ public struct BaselineComparison: Sendable, Equatable {
         return .unchanged
     }
 
-    public var regressions: [KindComparison] { kinds.filter { $0.verdict == .regressed } }
-    public var improvements: [KindComparison] { kinds.filter { $0.verdict == .improved } }
-    public var hasRegression: Bool { !regressions.isEmpty }
+    package var regressions: [KindComparison] { kinds.filter { $0.verdict == .regressed } }
+    package var improvements: [KindComparison] { kinds.filter { $0.verdict == .improved } }
+    package var hasRegression: Bool { !regressions.isEmpty }
 
     /// The rule in words, for reports.
-    public static let ruleText = """
+    package static let ruleText = """
         A kind regressed when both runs have at least \(minimumSamples) samples of it and its p95 is more than \
         \(ratioLimitText) × the baseline's and more than \(differenceLimitText) ms above it; improved when below \
         the baseline's / \(ratioLimitText) and more than \(differenceLimitText) ms below; otherwise unchanged. \

@@ -1,28 +1,28 @@
-public import LatencyStats
+package import LatencyStats
 import StrictJSON
 
 /// What `hil bench` measured (bench.json, format `hil-bench/1`): per write path, the main stream, its stages,
 /// the rate ladder and the highest rate sustained. Stable, so runs can be compared.
-public struct BenchResults: Sendable, Equatable {
+package struct BenchResults: Sendable, Equatable {
     /// The format this version writes.
-    public static let format = "hil-bench/1"
+    package static let format = "hil-bench/1"
 
-    public var rig: String
+    package var rig: String
     /// The kernel release the rig ran (`uname -r`).
-    public var kernel: String
+    package var kernel: String
     /// bluetoothd's version; nil when unknown.
-    public var bluez: String?
+    package var bluez: String?
     /// Commands per path in the main stream.
-    public var count: Int
+    package var count: Int
     /// The main stream's rate.
-    public var rateHz: Double
+    package var rateHz: Double
     /// In the order the paths were run.
-    public var paths: [Path]
+    package var paths: [Path]
     /// How long each ladder stream lasts, and how many streams make a rung.
-    public var rungSeconds: Double
-    public var repetitions: Int
+    package var rungSeconds: Double
+    package var repetitions: Int
 
-    public init(rig: String, kernel: String, bluez: String?, count: Int, rateHz: Double, paths: [Path],
+    package init(rig: String, kernel: String, bluez: String?, count: Int, rateHz: Double, paths: [Path],
                 rungSeconds: Double = 5, repetitions: Int = 3)
     {
         self.rig = rig
@@ -37,15 +37,15 @@ public struct BenchResults: Sendable, Equatable {
 
     /// One rate of the ladder over its repetitions: sustained only when every repetition was; the median and the
     /// range of the achieved rate and of p99.
-    public struct Rung: Sendable, Equatable {
-        public var rateHz: Double
-        public var repetitions: Int
-        public var sustained: Bool
-        public var achievedHz: Spread
+    package struct Rung: Sendable, Equatable {
+        package var rateHz: Double
+        package var repetitions: Int
+        package var sustained: Bool
+        package var achievedHz: Spread
         /// Infinite for a repetition whose frames were never seen (written `null`).
-        public var p99Ms: Spread
+        package var p99Ms: Spread
 
-        public init(rateHz: Double, repetitions: Int, sustained: Bool, achievedHz: Spread, p99Ms: Spread) {
+        package init(rateHz: Double, repetitions: Int, sustained: Bool, achievedHz: Spread, p99Ms: Spread) {
             self.rateHz = rateHz
             self.repetitions = repetitions
             self.sustained = sustained
@@ -55,18 +55,18 @@ public struct BenchResults: Sendable, Equatable {
     }
 
     /// One write path (`dbus`, `fd`): its main stream, then the ladder of rates tried.
-    public struct Path: Sendable, Equatable {
-        public var name: String
-        public var main: Stream
+    package struct Path: Sendable, Equatable {
+        package var name: String
+        package var main: Stream
         /// The main stream's stages (`link`, `peripheral`) by name; written sorted by name.
-        public var stagesMs: [String: LatencySummary]
+        package var stagesMs: [String: LatencySummary]
         /// The highest ladder rate sustained; nil when none was.
-        public var maxSustainedHz: Double?
+        package var maxSustainedHz: Double?
         /// Every ladder stream, repetitions included, in the order run.
-        public var ladder: [Stream]
-        public var rungs: [Rung]
+        package var ladder: [Stream]
+        package var rungs: [Rung]
 
-        public init(name: String, main: Stream, stagesMs: [String: LatencySummary], maxSustainedHz: Double?,
+        package init(name: String, main: Stream, stagesMs: [String: LatencySummary], maxSustainedHz: Double?,
                     ladder: [Stream], rungs: [Rung] = [])
         {
             self.name = name
@@ -79,26 +79,26 @@ public struct BenchResults: Sendable, Equatable {
     }
 
     /// One stream of commands at one rate.
-    public struct Stream: Sendable, Equatable {
-        public var rateHz: Double
-        public var sent: Int
+    package struct Stream: Sendable, Equatable {
+        package var rateHz: Double
+        package var sent: Int
         /// Commands the computer received (its receipts).
-        public var received: Int
+        package var received: Int
         /// Commands that never reached the computer.
-        public var lost: Int
+        package var lost: Int
         /// Which, as index ranges (`0-6, 180`).
-        public var lostAt: String
+        package var lostAt: String
         /// Received commands whose evdev frame was seen.
-        public var verified: Int
+        package var verified: Int
         /// Received commands whose frame the reader did not see.
-        public var unseen: Int
-        public var unseenAt: String
+        package var unseen: Int
+        package var unseenAt: String
         /// SYN_DROPPED reports during the stream.
-        public var readerDrops: Int
-        public var achievedHz: Double
-        public var latency: LatencySummary
+        package var readerDrops: Int
+        package var achievedHz: Double
+        package var latency: LatencySummary
 
-        public init(rateHz: Double, sent: Int, received: Int, lost: Int, lostAt: String, verified: Int, unseen: Int,
+        package init(rateHz: Double, sent: Int, received: Int, lost: Int, lostAt: String, verified: Int, unseen: Int,
                     unseenAt: String, readerDrops: Int, achievedHz: Double, latency: LatencySummary)
         {
             self.rateHz = rateHz
@@ -116,7 +116,7 @@ public struct BenchResults: Sendable, Equatable {
     }
 
     /// bench.json: pretty-printed with a final newline; the achieved rate to 0.1 Hz, latencies to the µs.
-    public var jsonText: String {
+    package var jsonText: String {
         let pathValues: [(String, JSONValue)] = paths.map { path in
             var main = Self.json(path.main)
             let stages = path.stagesMs.keys.sorted().map { ($0, path.stagesMs[$0]!.jsonValue) }

@@ -9,7 +9,7 @@ import StrictJSON
 /// Sections: failures first (each failed, inconclusive or error scenario with its failed steps' messages), latency
 /// per step kind (table, CDF and histogram), the per-stage breakdown, the baseline comparison when there is one,
 /// the environment, and every scenario.
-public enum HTMLReport {
+package enum HTMLReport {
     /// Renders the report.
     ///
     /// - Parameters:
@@ -18,7 +18,7 @@ public enum HTMLReport {
     /// - Returns: the HTML document.
     ///   - timelines: the failed scenarios' timelines by their `timeline` capture path (`ReportFiles.timelines`):
     ///     each is drawn as a strip under its failure.
-    public static func render(_ results: RunResults, baseline: BaselineComparison? = nil,
+    package static func render(_ results: RunResults, baseline: BaselineComparison? = nil,
                               timelines: [String: TraceTimeline] = [:]) -> String
     {
         let title = "hil run: \(Formatting.totals(results))"

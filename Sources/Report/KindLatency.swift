@@ -1,13 +1,13 @@
-public import LatencyStats
+package import LatencyStats
 
 /// The latency distribution of one step kind (`swipe`, `tap`…), and of each of its stages.
-public struct KindLatency: Sendable, Equatable {
-    public var kind: String
-    public var summary: LatencySummary
+package struct KindLatency: Sendable, Equatable {
+    package var kind: String
+    package var summary: LatencySummary
     /// Per stage; empty when no step of the kind had `stagesMs`.
-    public var stages: [LatencyStage: LatencySummary]
+    package var stages: [LatencyStage: LatencySummary]
 
-    public init(kind: String, summary: LatencySummary, stages: [LatencyStage: LatencySummary] = [:]) {
+    package init(kind: String, summary: LatencySummary, stages: [LatencyStage: LatencySummary] = [:]) {
         self.kind = kind
         self.summary = summary
         self.stages = stages

@@ -2,23 +2,23 @@ import StrictJSON
 
 /// What `hil lab run` did with each box, written as `lab.json` beside the merged results.json: which place, its
 /// health check, its shard, and whether it was given back. Format `hil-lab/1`.
-public struct LabRecord: Sendable, Equatable {
-    public struct Box: Sendable, Equatable {
-        public var place: String
+package struct LabRecord: Sendable, Equatable {
+    package struct Box: Sendable, Equatable {
+        package var place: String
         /// `user@address:port` and the rig's facts, as `LabBox.summary` gives them.
-        public var box: String
+        package var box: String
         /// `ok` or `failed`.
-        public var health: String
+        package var health: String
         /// The health check's last lines when it failed.
-        public var healthOutput: String?
+        package var healthOutput: String?
         /// `i/n`, nil for a box that ran nothing.
-        public var shard: RunShard?
+        package var shard: RunShard?
         /// The box's own results.json, fetched, relative to lab.json's folder.
-        public var results: String?
+        package var results: String?
         /// True once its place was unlocked.
-        public var released: Bool
+        package var released: Bool
 
-        public init(place: String, box: String, health: String, healthOutput: String? = nil, shard: RunShard? = nil,
+        package init(place: String, box: String, health: String, healthOutput: String? = nil, shard: RunShard? = nil,
                     results: String? = nil, released: Bool = false)
         {
             self.place = place
@@ -31,20 +31,20 @@ public struct LabRecord: Sendable, Equatable {
         }
     }
 
-    public var coordinator: String
-    public var boxes: [Box]
+    package var coordinator: String
+    package var boxes: [Box]
     /// `passed`, `failed`, `interrupted`, `timed out`, `error`.
-    public var outcome: String
-    public var wallMs: Double
+    package var outcome: String
+    package var wallMs: Double
 
-    public init(coordinator: String, boxes: [Box], outcome: String, wallMs: Double) {
+    package init(coordinator: String, boxes: [Box], outcome: String, wallMs: Double) {
         self.coordinator = coordinator
         self.boxes = boxes
         self.outcome = outcome
         self.wallMs = wallMs
     }
 
-    public var jsonText: String {
+    package var jsonText: String {
         let boxes: [JSONValue] = boxes.map { box in
             var object = JSONObject()
             object.set("place", .string(box.place))

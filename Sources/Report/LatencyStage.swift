@@ -1,5 +1,5 @@
 /// The four parts a step's latency splits into (docs/results-format.md, `stagesMs`), in the order they happen.
-public enum LatencyStage: String, Sendable, Hashable, CaseIterable {
+package enum LatencyStage: String, Sendable, Hashable, CaseIterable {
     /// The step's first command → the command that completed the match handed to the link (a swipe's own length).
     case gesture
     /// Handed to the link → the peripheral received it (BLE, bluetoothd, D-Bus or the acquired socket).

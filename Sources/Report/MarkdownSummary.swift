@@ -2,14 +2,14 @@ import LatencyStats
 
 /// A short Markdown summary of a run for a CI job page: one line of totals, the failures, a latency table per
 /// step kind, and the regressions when there is a baseline.
-public enum MarkdownSummary {
+package enum MarkdownSummary {
     /// Renders the summary.
     ///
     /// - Parameters:
     ///   - results: the run (or merged shards).
     ///   - baseline: the comparison with a baseline run, if any.
     /// - Returns: GitHub-flavoured Markdown ending with a newline.
-    public static func render(_ results: RunResults, baseline: BaselineComparison? = nil) -> String {
+    package static func render(_ results: RunResults, baseline: BaselineComparison? = nil) -> String {
         var lines: [String] = [totalsLine(results, baseline: baseline), ""]
         let failures = results.failures
         if !failures.isEmpty {

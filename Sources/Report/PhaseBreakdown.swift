@@ -4,28 +4,28 @@ import LatencyStats
 /// it (from the end of the phase before, or the scenario's start), as a median and a total; the steps apart
 /// (the `steps done` phase) and everything else, the per-scenario overhead, apart. A regression in overhead shows
 /// here before it shows in the suite's wall time.
-public struct PhaseBreakdown: Sendable, Equatable {
+package struct PhaseBreakdown: Sendable, Equatable {
     /// The phase whose time is the scenario's own steps; every other phase is overhead.
-    public static let stepsPhase = "steps done"
+    package static let stepsPhase = "steps done"
 
-    public struct Phase: Sendable, Equatable {
-        public var name: String
+    package struct Phase: Sendable, Equatable {
+        package var name: String
         /// Scenarios that went through it.
-        public var count: Int
-        public var medianMs: Double
-        public var totalMs: Double
+        package var count: Int
+        package var medianMs: Double
+        package var totalMs: Double
     }
 
     /// In the order the phases first appear.
-    public var phases: [Phase]
+    package var phases: [Phase]
     /// Scenarios with phases (a refused start, R10, has none).
-    public var scenarios: Int
-    public var stepsTotalMs: Double
+    package var scenarios: Int
+    package var stepsTotalMs: Double
     /// Each scenario's duration less its steps.
-    public var overheadTotalMs: Double
-    public var overheadMedianMs: Double?
+    package var overheadTotalMs: Double
+    package var overheadMedianMs: Double?
 
-    public init(_ records: [ScenarioRecord]) {
+    package init(_ records: [ScenarioRecord]) {
         var order: [String] = []
         var spans: [String: [Double]] = [:]
         var overheads: [Double] = []
@@ -55,14 +55,14 @@ public struct PhaseBreakdown: Sendable, Equatable {
     }
 
     /// `53 scenarios: steps 119.8 s, overhead 48.5 s (median 0.89 s a scenario)`
-    public var summaryLine: String {
+    package var summaryLine: String {
         "\(scenarios) scenario\(scenarios == 1 ? "" : "s"): steps \(Formatting.seconds(stepsTotalMs)), overhead "
             + "\(Formatting.seconds(overheadTotalMs)) (median \(overheadMedianMs.map { String(format: "%.2f s", $0 / 1000) } ?? "-") a scenario)"
     }
 
     /// `rig up in 5.8 s, then 171.1 s in all; 53 scenarios: …`: with the rig's bring-up and the wall time when the
     /// run has them.
-    public func runLine(_ results: RunResults) -> String {
+    package func runLine(_ results: RunResults) -> String {
         var parts: [String] = []
         if let up = results.environments.compactMap(\.rigUpMs).max() { parts.append("rig up in \(Formatting.seconds(up))") }
         if let wall = results.wallMs { parts.append("\(parts.isEmpty ? "" : "then ")\(Formatting.seconds(wall)) in all") }
@@ -70,7 +70,7 @@ public struct PhaseBreakdown: Sendable, Equatable {
     }
 
     /// The phases as plain text rows: name, median ms, total s.
-    public var table: String {
+    package var table: String {
         let width = max(20, (phases.map(\.name.count).max() ?? 0) + 2)
         var lines = ["phase".padding(toLength: width, withPad: " ", startingAt: 0) + "median ms    total s"]
         for phase in phases {

@@ -1,5 +1,5 @@
 import Foundation
-public import StrictJSON
+package import StrictJSON
 
 /// The ready file of a computer under test (`hil peripheral --ready-file`): written atomically, one JSON object,
 /// each time the computer serves — after it started, and again after it registered anew (a bluetoothd restart):
@@ -9,17 +9,17 @@ public import StrictJSON
 /// ```
 ///
 /// Whoever starts the computer waits for it instead of reading its log. This type is the format's one owner.
-public struct ReadyRecord: Sendable, Hashable {
-    public var pid: Int
-    public var adapter: String
+package struct ReadyRecord: Sendable, Hashable {
+    package var pid: Int
+    package var adapter: String
     /// The uinput device's node, when known.
-    public var uinputDevice: String?
+    package var uinputDevice: String?
     /// The endpoints (transports) that serve: `ble`…
-    public var endpoints: [String]
+    package var endpoints: [String]
     /// How many times an endpoint has served so far: 1 after the start, more after each re-registration.
-    public var registrations: Int
+    package var registrations: Int
 
-    public init(pid: Int, adapter: String, uinputDevice: String?, endpoints: [String], registrations: Int) {
+    package init(pid: Int, adapter: String, uinputDevice: String?, endpoints: [String], registrations: Int) {
         self.pid = pid
         self.adapter = adapter
         self.uinputDevice = uinputDevice
@@ -27,7 +27,7 @@ public struct ReadyRecord: Sendable, Hashable {
         self.registrations = registrations
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object(JSONObject([
             ("ready", .bool(true)), ("pid", .number(Double(pid))), ("adapter", .string(adapter)),
             ("uinputDevice", uinputDevice.map(JSONValue.string) ?? .null), ("endpoints", .array(endpoints.map(JSONValue.string))),
@@ -36,7 +36,7 @@ public struct ReadyRecord: Sendable, Hashable {
     }
 
     /// Writes the record to a temporary file beside `path` and renames it, so a reader never sees half of it.
-    public func write(to path: String) throws {
+    package func write(to path: String) throws {
         let temporary = path + ".tmp"
         try Data((JSONWriter().string(json) + "\n").utf8).write(to: URL(fileURLWithPath: temporary))
         guard rename(temporary, path) == 0 else {
@@ -46,7 +46,7 @@ public struct ReadyRecord: Sendable, Hashable {
 
     /// Reads a ready file; nil when it is not there (yet).
     /// - Throws: `ReportError` when it is there but not a ready record, or the parser's error when it is not JSON.
-    public static func read(from path: String) throws -> ReadyRecord? {
+    package static func read(from path: String) throws -> ReadyRecord? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         return try parse(String(decoding: data, as: UTF8.self), file: path)
     }

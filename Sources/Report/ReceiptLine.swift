@@ -11,36 +11,36 @@
 /// `none` marks a command carried out that writes no frame (a mode change), `-` a refused write. The payload is cut at 600 bytes, and its newlines and tabs become
 /// spaces, so a line is one write. The peripheral writes the lines; the runner reads them back for latency stages
 /// and received-command counts. This type is the format's one owner.
-public struct ReceiptLine: Sendable, Hashable {
-    public var received: UInt64
+package struct ReceiptLine: Sendable, Hashable {
+    package var received: UInt64
     /// When each of its frames was written to uinput; nil for a refused write.
-    public var written: [UInt64]?
-    public var payload: String
+    package var written: [UInt64]?
+    package var payload: String
 
-    public init(received: UInt64, written: [UInt64]?, payload: String) {
+    package init(received: UInt64, written: [UInt64]?, payload: String) {
         self.received = received
         self.written = written
         self.payload = payload
     }
 
     /// From raw payload bytes, as the computer received them.
-    public init(received: UInt64, written: [UInt64]?, payload bytes: [UInt8]) {
+    package init(received: UInt64, written: [UInt64]?, payload bytes: [UInt8]) {
         let text = String(decoding: bytes.prefix(Self.payloadLimit), as: UTF8.self)
         self.init(received: received, written: written,
                   payload: String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 }))
     }
 
     /// How much of a payload a line keeps, in bytes.
-    public static let payloadLimit = 600
+    package static let payloadLimit = 600
 
     /// The line, without its newline.
-    public var text: String {
+    package var text: String {
         let times = written.map { $0.isEmpty ? "none" : $0.map(String.init).joined(separator: ",") } ?? "-"
         return "\(received) \(times) \(payload)"
     }
 
     /// Parses one line; nil for a malformed one (a crash can cut the last line).
-    public init?(line: Substring) {
+    package init?(line: Substring) {
         let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3, let received = UInt64(parts[0]) else { return nil }
         let written: [UInt64]?
@@ -56,7 +56,7 @@ public struct ReceiptLine: Sendable, Hashable {
     }
 
     /// Every well-formed line of a receipts log.
-    public static func parse(log text: String) -> [ReceiptLine] {
+    package static func parse(log text: String) -> [ReceiptLine] {
         text.split(separator: "\n").compactMap { ReceiptLine(line: $0) }
     }
 }

@@ -1,6 +1,6 @@
 /// Why results could not be read, merged or written — naming the file, the JSON path and what to do.
-public struct ReportError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Code: String, Sendable {
+package struct ReportError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Code: String, Sendable {
         /// The file could not be read.
         case unreadable
         /// The file is not JSON.
@@ -13,15 +13,15 @@ public struct ReportError: Error, Sendable, Equatable, CustomStringConvertible {
         case cannotWrite
     }
 
-    public var code: Code
+    package var code: Code
     /// The file the problems are in, when there is one.
-    public var file: String?
+    package var file: String?
     /// One line per problem: `scenarios[3].steps[0].latencyMs: expected a number, found a string`.
-    public var problems: [String]
+    package var problems: [String]
     /// The next step for the person reading it, if there is one.
-    public var hint: String?
+    package var hint: String?
 
-    public init(_ code: Code, file: String?, problems: [String], hint: String? = nil) {
+    package init(_ code: Code, file: String?, problems: [String], hint: String? = nil) {
         self.code = code
         self.file = file
         self.problems = problems
@@ -29,7 +29,7 @@ public struct ReportError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Every problem as `file: json.path: message`, one a line, then the hint.
-    public var description: String {
+    package var description: String {
         let lines = problems.map { problem in file.map { "\($0): \(problem)" } ?? problem }
         return (lines + (hint.map { ["  → \($0)"] } ?? [])).joined(separator: "\n")
     }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// The report files of a run, side by side with its results.json: `report.html` and `summary.md`.
-public enum ReportFiles {
-    public static let htmlName = "report.html"
-    public static let markdownName = "summary.md"
+package enum ReportFiles {
+    package static let htmlName = "report.html"
+    package static let markdownName = "summary.md"
 
     /// Writes `report.html` (HTMLReport) and `summary.md` (MarkdownSummary) into a folder: what `hil run` calls
     /// after writing results.json there.
@@ -15,7 +15,7 @@ public enum ReportFiles {
     /// - Returns: the paths written, HTML first.
     /// - Throws: `ReportError` (`.cannotWrite`) naming the file that could not be written.
     @discardableResult
-    public static func write(results: RunResults, baseline: RunResults? = nil, to directory: String)
+    package static func write(results: RunResults, baseline: RunResults? = nil, to directory: String)
         throws(ReportError) -> [String]
     {
         let comparison = baseline.map { BaselineComparison(current: results, baseline: $0) }
@@ -36,7 +36,7 @@ public enum ReportFiles {
     /// - Returns: the paths written, HTML first.
     /// - Throws: `ReportError` naming the file (and JSON path) that could not be read or written.
     @discardableResult
-    public static func write(nextTo resultsFile: String, baselineFile: String? = nil) throws(ReportError) -> [String] {
+    package static func write(nextTo resultsFile: String, baselineFile: String? = nil) throws(ReportError) -> [String] {
         let results = try RunResults.load(contentsOf: resultsFile)
         let baseline = try baselineFile.map { path throws(ReportError) in try RunResults.load(contentsOf: path) }
         let folder = URL(fileURLWithPath: resultsFile).deletingLastPathComponent().path
@@ -45,7 +45,7 @@ public enum ReportFiles {
 
     /// The timelines of the failed scenarios whose `timeline` capture is in `directory` (results.json's folder),
     /// by capture path; a timeline that cannot be read is left out (its link stays in the report).
-    public static func timelines(of results: RunResults, in directory: String) -> [String: TraceTimeline] {
+    package static func timelines(of results: RunResults, in directory: String) -> [String: TraceTimeline] {
         var timelines: [String: TraceTimeline] = [:]
         for scenario in results.failures {
             guard let path = scenario.captures.first(where: { $0.kind == "timeline" })?.path else { continue }
@@ -60,7 +60,7 @@ public enum ReportFiles {
     /// Writes text to a file atomically (a reader never sees half a report).
     ///
     /// - Throws: `ReportError` (`.cannotWrite`) with the path and the system's reason.
-    public static func write(_ text: String, to path: String) throws(ReportError) {
+    package static func write(_ text: String, to path: String) throws(ReportError) {
         do {
             try text.write(toFile: path, atomically: true, encoding: .utf8)
         } catch {

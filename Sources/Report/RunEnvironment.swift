@@ -1,29 +1,29 @@
-public import StrictJSON
+package import StrictJSON
 
 /// Where and how one run (or one shard of it) ran: the `environment` object of results.json.
 /// Every field is optional: older files have none, and a field may be `null` where it was not known.
-public struct RunEnvironment: Sendable, Equatable {
+package struct RunEnvironment: Sendable, Equatable {
     /// The shard this environment ran, when the run was sharded.
-    public var shard: RunShard?
-    public var kernel: String?
-    public var bluez: String?
-    public var rig: String?
+    package var shard: RunShard?
+    package var kernel: String?
+    package var bluez: String?
+    package var rig: String?
     /// The factor the rig multiplies every latency limit by (4 in the vm rig).
-    public var latencyScale: Double?
-    public var peripheralAdapter: String?
-    public var centralAdapter: String?
-    public var host: String?
+    package var latencyScale: Double?
+    package var peripheralAdapter: String?
+    package var centralAdapter: String?
+    package var host: String?
     /// `dbus` or `fd` when the run overrode every scenario's write path.
-    public var writePath: String?
+    package var writePath: String?
     /// How long the rig had been up when the run started, in ms: in the vm rig the guest's boot and the rig's
     /// bring-up (its uptime); nil where that is not the rig's own time (a hardware box).
-    public var rigUpMs: Double?
+    package var rigUpMs: Double?
     /// How many scenarios ran at once (`hil run --lanes`); nil in files from before lanes (one at a time).
-    public var lanes: Int?
+    package var lanes: Int?
     /// Keys this version does not know, kept as they were (the format may grow).
-    public var additional: JSONObject
+    package var additional: JSONObject
 
-    public init(shard: RunShard? = nil, kernel: String? = nil, bluez: String? = nil, rig: String? = nil,
+    package init(shard: RunShard? = nil, kernel: String? = nil, bluez: String? = nil, rig: String? = nil,
                 latencyScale: Double? = nil, peripheralAdapter: String? = nil, centralAdapter: String? = nil,
                 host: String? = nil, writePath: String? = nil, rigUpMs: Double? = nil, lanes: Int? = nil,
                 additional: JSONObject = JSONObject())
@@ -45,7 +45,7 @@ public struct RunEnvironment: Sendable, Equatable {
     /// The `environment` object: the shard first (with `withShard`), then the known keys in `keys` order, then the
     /// additional ones. An unknown value is written as `null` with `nullWhenUnknown` (as `hil run` writes every
     /// key), else left out (a merge writes what it knows).
-    public func json(withShard: Bool = false, nullWhenUnknown: Bool = false) -> JSONObject {
+    package func json(withShard: Bool = false, nullWhenUnknown: Bool = false) -> JSONObject {
         var object = JSONObject()
         if withShard, let shard { object.set("shard", shard.json) }
         let values: [JSONValue?] = [

@@ -1,19 +1,19 @@
-public import LatencyStats
+package import LatencyStats
 
 /// A run's step latencies: all of them, and by step kind with the stages (`latency` in results.json).
-public struct RunLatency: Sendable, Equatable {
-    public var all: LatencySummary
+package struct RunLatency: Sendable, Equatable {
+    package var all: LatencySummary
     /// In the file's order; sorted by kind when recomputed.
-    public var byKind: [KindLatency]
+    package var byKind: [KindLatency]
 
-    public init(all: LatencySummary, byKind: [KindLatency]) {
+    package init(all: LatencySummary, byKind: [KindLatency]) {
         self.all = all
         self.byKind = byKind
     }
 
-    public static let empty = RunLatency(all: .empty, byKind: [])
+    package static let empty = RunLatency(all: .empty, byKind: [])
 
-    public func kind(_ name: String) -> KindLatency? {
+    package func kind(_ name: String) -> KindLatency? {
         byKind.first { $0.kind == name }
     }
 
@@ -25,7 +25,7 @@ public struct RunLatency: Sendable, Equatable {
     ///
     /// - Parameter scenarios: the scenarios whose steps to count, of one file or of several merged.
     /// - Returns: the distributions; a kind has stages when at least one of its steps had `stagesMs`.
-    public static func recomputed(from scenarios: [ScenarioRecord]) -> RunLatency {
+    package static func recomputed(from scenarios: [ScenarioRecord]) -> RunLatency {
         var all = LatencyRecorder()
         var byKind: [String: LatencyRecorder] = [:]
         var stages: [String: [LatencyStage: LatencyRecorder]] = [:]

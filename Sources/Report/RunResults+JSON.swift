@@ -1,5 +1,5 @@
 import LatencyStats
-public import StrictJSON
+package import StrictJSON
 
 extension RunResults {
     /// The results as a results document (format `hil-results/1`), pretty-printed with a final newline: what
@@ -7,7 +7,7 @@ extension RunResults {
     ///
     /// One environment whose shard is the file's is written as `environment` (as `hil run` does); several, as
     /// `environments`, each with its `shard`.
-    public var jsonText: String {
+    package var jsonText: String {
         jsonText(everyEnvironmentKey: false)
     }
 
@@ -16,18 +16,18 @@ extension RunResults {
     /// - Parameter everyEnvironmentKey: write every known key of the environment, `null` where unknown, as
     ///   `hil run` does; a merge writes only the keys it knows.
     /// - Returns: the text of results.json.
-    public func jsonText(everyEnvironmentKey: Bool) -> String {
+    package func jsonText(everyEnvironmentKey: Bool) -> String {
         JSONWriter(pretty: true).string(jsonValue(everyEnvironmentKey: everyEnvironmentKey)) + "\n"
     }
 
     /// The results document as a JSON value (see `jsonText`).
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         jsonValue(everyEnvironmentKey: false)
     }
 
     /// Whether the run repeated its scenarios (`hil run --repeat`): then every scenario has `repeat`, and the
     /// document has `stability`.
-    public var isRepeated: Bool {
+    package var isRepeated: Bool {
         scenarios.contains { ($0.repetition ?? 1) > 1 }
     }
 
@@ -35,7 +35,7 @@ extension RunResults {
     /// rounded as the format has them (whole ms for durations, µs for latencies).
     ///
     /// - Parameter everyEnvironmentKey: as for `jsonText(everyEnvironmentKey:)`.
-    public func jsonValue(everyEnvironmentKey: Bool) -> JSONValue {
+    package func jsonValue(everyEnvironmentKey: Bool) -> JSONValue {
         var document = JSONObject([("format", .string(Self.format))])
         if let rig { document.set("rig", .string(rig)) }
         if let startedAt { document.set("startedAt", .string(startedAt)) }

@@ -6,7 +6,7 @@ extension RunResults {
     ///
     /// With repeats (`isRepeated`), still one test case per scenario: it fails when any repeat did not pass, and
     /// a scenario whose verdicts differ is marked flaky (a `flaky` property and the verdicts in the message).
-    public var junitXML: String {
+    package var junitXML: String {
         isRepeated ? junitRepeated : junitSingle
     }
 
@@ -99,7 +99,7 @@ extension RunResults {
 extension ScenarioRecord {
     /// Why the scenario did not pass, in full: each failed or inconclusive step with its message indented, then
     /// the scenario-level problems. Empty for a passed scenario without a message.
-    public var detail: String {
+    package var detail: String {
         var lines: [String] = []
         for step in problemSteps {
             lines.append("steps[\(step.index)] (\(step.kind)) \(step.outcome.rawValue):")

@@ -10,7 +10,7 @@ extension RunResults {
     /// - Returns: the merged results; a single part unchanged.
     /// - Throws: `ReportError` (`.inconsistentShards`) when nothing is given, when the parts come from runs split
     ///   into different numbers of shards, when a shard is given twice, or when whole runs and shards are mixed.
-    public static func merge(_ parts: [RunResults]) throws(ReportError) -> RunResults {
+    package static func merge(_ parts: [RunResults]) throws(ReportError) -> RunResults {
         guard let first = parts.first else {
             throw ReportError(.inconsistentShards, file: nil, problems: ["no results to merge"])
         }

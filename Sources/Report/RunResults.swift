@@ -1,35 +1,35 @@
 import Foundation
 import LatencyStats
-public import StrictJSON
+package import StrictJSON
 
 /// A results document (`results.json`, format `hil-results/1`, docs/results-format.md): one run, one shard of
 /// a run, or several shards merged.
-public struct RunResults: Sendable, Equatable {
+package struct RunResults: Sendable, Equatable {
     /// The format this version reads and writes.
-    public static let format = "hil-results/1"
+    package static let format = "hil-results/1"
 
     /// The files these results were read from: one, or one per merged shard; empty when built in memory.
-    public var sources: [String]
-    public var rig: String?
+    package var sources: [String]
+    package var rig: String?
     /// ISO 8601, as written by `hil run`; for merged shards the earliest.
-    public var startedAt: String?
+    package var startedAt: String?
     /// The run's wall time; for merged shards (run side by side on several boxes) the longest.
-    public var wallMs: Double?
+    package var wallMs: Double?
     /// The file's own shard; nil for a whole run and for merged shards.
-    public var shard: RunShard?
+    package var shard: RunShard?
     /// Where the run ran: one entry, or one per merged shard (each with its shard).
-    public var environments: [RunEnvironment]
-    public var passed: Int
+    package var environments: [RunEnvironment]
+    package var passed: Int
     /// Scenarios that did not pass: failed, inconclusive or error.
-    public var failed: Int
-    public var latency: RunLatency
+    package var failed: Int
+    package var latency: RunLatency
     /// True when `latency` was computed here from the steps' samples (merged shards, or a file without it).
-    public var latencyRecomputed: Bool
-    public var scenarios: [ScenarioRecord]
+    package var latencyRecomputed: Bool
+    package var scenarios: [ScenarioRecord]
     /// Top-level keys this version does not know, kept as they were.
-    public var additional: JSONObject
+    package var additional: JSONObject
 
-    public init(sources: [String] = [], rig: String? = nil, startedAt: String? = nil, wallMs: Double? = nil,
+    package init(sources: [String] = [], rig: String? = nil, startedAt: String? = nil, wallMs: Double? = nil,
                 shard: RunShard? = nil, environments: [RunEnvironment] = [], passed: Int? = nil, failed: Int? = nil,
                 latency: RunLatency? = nil, scenarios: [ScenarioRecord], additional: JSONObject = JSONObject())
     {
@@ -56,7 +56,7 @@ public struct RunResults: Sendable, Equatable {
     /// - Returns: the results, with `sources == [path]`.
     /// - Throws: `ReportError` naming the file and, for every problem, its JSON path:
     ///   `results/a.json: scenarios[3].steps[0].latencyMs: expected a number, found a string`.
-    public static func load(contentsOf path: String) throws(ReportError) -> RunResults {
+    package static func load(contentsOf path: String) throws(ReportError) -> RunResults {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -71,7 +71,7 @@ public struct RunResults: Sendable, Equatable {
     /// Parses the bytes of a results document; `file` names it in errors.
     ///
     /// - Throws: `ReportError` with the file, and a line and column or a JSON path for each problem.
-    public static func parse(_ bytes: some Collection<UInt8>, file: String) throws(ReportError) -> RunResults {
+    package static func parse(_ bytes: some Collection<UInt8>, file: String) throws(ReportError) -> RunResults {
         let value: JSONValue
         do {
             value = try JSONParser().parse(bytes)
@@ -84,7 +84,7 @@ public struct RunResults: Sendable, Equatable {
     /// Checks a parsed results document; `file` names it in errors.
     ///
     /// - Throws: `ReportError` listing every problem with its JSON path.
-    public static func parse(_ value: JSONValue, file: String) throws(ReportError) -> RunResults {
+    package static func parse(_ value: JSONValue, file: String) throws(ReportError) -> RunResults {
         var reader = ResultsReader()
         let results = reader.results(value, source: file)
         guard let results, reader.problems.list.isEmpty else {
@@ -96,26 +96,26 @@ public struct RunResults: Sendable, Equatable {
     }
 
     /// The step kinds of the run, in `latency.byKind` order.
-    public var kinds: [String] { latency.byKind.map(\.kind) }
+    package var kinds: [String] { latency.byKind.map(\.kind) }
 
     /// Every step latency of a kind, in run order: the samples behind its percentiles.
-    public func samples(ofKind kind: String) -> [Double] {
+    package func samples(ofKind kind: String) -> [Double] {
         scenarios.flatMap(\.steps).filter { $0.kind == kind }.compactMap(\.latencyMs)
     }
 
     /// Every sample of one stage of a kind, in run order.
-    public func samples(ofKind kind: String, stage: LatencyStage) -> [Double] {
+    package func samples(ofKind kind: String, stage: LatencyStage) -> [Double] {
         scenarios.flatMap(\.steps).filter { $0.kind == kind && $0.latencyMs != nil }.compactMap { $0.stagesMs?[stage] }
     }
 
     /// The scenarios that did not pass, in run order.
-    public var failures: [ScenarioRecord] { scenarios.filter(\.outcome.isFailure) }
+    package var failures: [ScenarioRecord] { scenarios.filter(\.outcome.isFailure) }
 
     /// The scenarios not run because they do not apply to the transport asked for.
-    public var notApplicable: [ScenarioRecord] { scenarios.filter { $0.outcome == .notApplicable } }
+    package var notApplicable: [ScenarioRecord] { scenarios.filter { $0.outcome == .notApplicable } }
 
     /// For merged shards of an n-shard run, the shard numbers that are not among them.
-    public var missingShards: [Int] {
+    package var missingShards: [Int] {
         let shards = environments.compactMap(\.shard)
         guard let count = shards.first?.count else { return [] }
         let present = Set(shards.map(\.index))
@@ -125,7 +125,7 @@ public struct RunResults: Sendable, Equatable {
 
 extension RunResults {
     /// The same results with every capture path made absolute, from `folder` (where their results.json is).
-    public func capturesAbsolute(from folder: String) -> RunResults {
+    package func capturesAbsolute(from folder: String) -> RunResults {
         var results = self
         for index in results.scenarios.indices {
             results.scenarios[index].captures = results.scenarios[index].captures.map { capture in

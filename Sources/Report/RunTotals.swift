@@ -2,8 +2,8 @@
 /// `40 passed, 3 failed (1 inconclusive, 1 error), 2 not applicable`. "Failed" counts every scenario that did
 /// not pass, so the exit status and JUnit agree with it; the parenthesis says how many of those are no verdict
 /// on the product (inconclusive: evidence lost or a rig too slow to judge; error: the rig or the device broke).
-public enum RunTotals {
-    public static func line(_ outcomes: [ScenarioRecord.Outcome]) -> String {
+package enum RunTotals {
+    package static func line(_ outcomes: [ScenarioRecord.Outcome]) -> String {
         func count(_ outcome: ScenarioRecord.Outcome) -> Int { outcomes.filter { $0 == outcome }.count }
         let passed = count(.passed)
         let skipped = count(.notApplicable)

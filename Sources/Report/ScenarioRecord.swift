@@ -1,9 +1,9 @@
-public import LatencyStats
-public import StrictJSON
+package import LatencyStats
+package import StrictJSON
 
 /// One scenario in results.json: its verdict, its steps, its latency.
-public struct ScenarioRecord: Sendable, Equatable {
-    public enum Outcome: String, Sendable, Hashable, CaseIterable {
+package struct ScenarioRecord: Sendable, Equatable {
+    package enum Outcome: String, Sendable, Hashable, CaseIterable {
         case passed, failed
         /// No verdict on the product: the kernel dropped events (SYN_DROPPED), or the rig was too slow to judge a
         /// step (a lockout that had run out before the code was sent).
@@ -14,61 +14,61 @@ public struct ScenarioRecord: Sendable, Equatable {
         case notApplicable
 
         /// Counted among the failures (totals, exit status, JUnit): everything that did not pass and did apply.
-        public var isFailure: Bool { self != .passed && self != .notApplicable }
+        package var isFailure: Bool { self != .passed && self != .notApplicable }
     }
 
-    public var file: String
-    public var name: String
-    public var requirements: [String]
-    public var outcome: Outcome
-    public var durationMs: Double?
+    package var file: String
+    package var name: String
+    package var requirements: [String]
+    package var outcome: Outcome
+    package var durationMs: Double?
     /// The scenario's own summary of its step latencies, as written by `hil run`.
-    public var latencyMs: LatencySummary?
+    package var latencyMs: LatencySummary?
     /// Scenario-level problems: latency limits, keys held at the end, a crash of the device under test.
-    public var message: String?
-    public var steps: [StepRecord]
+    package var message: String?
+    package var steps: [StepRecord]
     /// Status notifications (R5) the phone received during the scenario.
-    public var statusNotifications: Int?
+    package var statusNotifications: Int?
     /// Which repeat of the suite this is (`hil run --repeat`), from 1; nil in a run without repeats.
-    public var repetition: Int?
+    package var repetition: Int?
     /// When each phase of the scenario ended, in ms from its start, in order (`phasesMs`).
-    public var phasesMs: [Phase]?
+    package var phasesMs: [Phase]?
     /// The transport it ran on (`ble`, `tcp`); nil in files from before transports.
-    public var transport: String?
+    package var transport: String?
     /// The evidence kept for this scenario (`hil run --capture`), paths relative to results.json's folder.
-    public var captures: [Capture] = []
+    package var captures: [Capture] = []
     /// Keys this version does not know or does not interpret, kept as they were.
-    public var additional: JSONObject
+    package var additional: JSONObject
 
     /// A capture file: `hci` (btsnoop), `network` (pcap), `evdev` (evdev.log), `timeline` (timeline.json).
-    public struct Capture: Sendable, Hashable {
-        public var kind: String
-        public var path: String
+    package struct Capture: Sendable, Hashable {
+        package var kind: String
+        package var path: String
 
-        public init(kind: String, path: String) {
+        package init(kind: String, path: String) {
             self.kind = kind
             self.path = path
         }
 
         /// The kinds in the order they are listed, with what each is.
-        public static let kinds: [(kind: String, title: String)] = [
+        package static let kinds: [(kind: String, title: String)] = [
             ("timeline", "timeline (Perfetto)"), ("hci", "HCI capture (btsnoop)"), ("network", "packet capture (pcap)"),
             ("evdev", "evdev events"),
         ]
     }
 
     /// One phase of a scenario (`connected`, `steps done`…) and when it ended, in ms from the scenario's start.
-    public struct Phase: Sendable, Equatable {
-        public var name: String
-        public var atMs: Double
+    package struct Phase: Sendable, Equatable {
+        package var name: String
+        package var atMs: Double
 
-        public init(name: String, atMs: Double) {
+        package init(name: String, atMs: Double) {
             self.name = name
             self.atMs = atMs
         }
     }
 
-    public init(file: String, name: String, requirements: [String] = [], outcome: Outcome, durationMs: Double? = nil,
+    package init(file: String, name: String, requirements: [String] = [], outcome: Outcome, durationMs: Double? = nil,
                 latencyMs: LatencySummary? = nil, message: String? = nil, steps: [StepRecord],
                 statusNotifications: Int? = nil, repetition: Int? = nil, phasesMs: [Phase]? = nil, transport: String? = nil,
                 additional: JSONObject = JSONObject())
@@ -89,17 +89,17 @@ public struct ScenarioRecord: Sendable, Equatable {
     }
 
     /// The scenario's p95: the file's, else HdrHistogram's over its steps' latencies.
-    public var p95Ms: Double? {
+    package var p95Ms: Double? {
         if let p95 = latencyMs?.p95 { return p95 }
         return LatencyRecorder(steps.compactMap(\.latencyMs)).summary.p95
     }
 
     /// The failed and inconclusive steps: the reasons for a failed verdict.
-    public var problemSteps: [StepRecord] { steps.filter(\.isProblem) }
+    package var problemSteps: [StepRecord] { steps.filter(\.isProblem) }
 
     /// One line saying why the scenario did not pass: the first failed step's first message line, else the
     /// scenario's message; empty for a passed scenario without a message.
-    public var firstReason: String {
+    package var firstReason: String {
         for step in problemSteps {
             let line = step.message.flatMap(Self.firstLine) ?? ""
             return "steps[\(step.index)] (\(step.kind)) \(step.outcome.rawValue)" + (line.isEmpty ? "" : ": \(line)")

@@ -1,28 +1,28 @@
 /// One scenario's verdicts over the repeats of a run (`hil run --repeat`): the `stability` entries of
 /// results.json and the flaky test cases of junit.xml.
-public struct ScenarioStability: Sendable, Equatable {
-    public var file: String
-    public var name: String
+package struct ScenarioStability: Sendable, Equatable {
+    package var file: String
+    package var name: String
     /// The verdict of each repeat, in repeat order.
-    public var outcomes: [ScenarioRecord.Outcome]
+    package var outcomes: [ScenarioRecord.Outcome]
 
-    public init(file: String, name: String, outcomes: [ScenarioRecord.Outcome]) {
+    package init(file: String, name: String, outcomes: [ScenarioRecord.Outcome]) {
         self.file = file
         self.name = name
         self.outcomes = outcomes
     }
 
     /// The verdict differed between repeats.
-    public var flaky: Bool { Set(outcomes).count > 1 }
+    package var flaky: Bool { Set(outcomes).count > 1 }
 
     /// How many repeats passed.
-    public var passed: Int { outcomes.filter { $0 == .passed }.count }
+    package var passed: Int { outcomes.filter { $0 == .passed }.count }
 
     /// Verdicts by scenario file, in first-run order.
     ///
     /// - Parameter scenarios: every scenario record of the run, repeats included.
     /// - Returns: one entry per scenario file.
-    public static func of(_ scenarios: [ScenarioRecord]) -> [ScenarioStability] {
+    package static func of(_ scenarios: [ScenarioRecord]) -> [ScenarioStability] {
         var order: [String] = []
         var byFile: [String: ScenarioStability] = [:]
         for scenario in scenarios {

@@ -1,24 +1,24 @@
-public import LatencyStats
+package import LatencyStats
 import StrictJSON
 
 /// What `hil soak` measured (soak.json, format `hil-soak/1`): totals, and every minute's counts, latency and the
 /// computer's memory.
-public struct SoakResults: Sendable, Equatable {
+package struct SoakResults: Sendable, Equatable {
     /// The format this version writes.
-    public static let format = "hil-soak/1"
+    package static let format = "hil-soak/1"
 
-    public var rig: String
-    public var rateHz: Double
+    package var rig: String
+    package var rateHz: Double
     /// The write path: `dbus` or `fd`.
-    public var path: String
-    public var sent: Int
+    package var path: String
+    package var sent: Int
     /// Commands the computer never received (its receipts).
-    public var lostByLink: Int
+    package var lostByLink: Int
     /// SYN_DROPPED reports over the whole soak.
-    public var readerDrops: Int
-    public var minutes: [Minute]
+    package var readerDrops: Int
+    package var minutes: [Minute]
 
-    public init(rig: String, rateHz: Double, path: String, sent: Int, lostByLink: Int, readerDrops: Int,
+    package init(rig: String, rateHz: Double, path: String, sent: Int, lostByLink: Int, readerDrops: Int,
                 minutes: [Minute])
     {
         self.rig = rig
@@ -31,19 +31,19 @@ public struct SoakResults: Sendable, Equatable {
     }
 
     /// One minute of the soak.
-    public struct Minute: Sendable, Equatable {
+    package struct Minute: Sendable, Equatable {
         /// From 1.
-        public var minute: Int
-        public var sent: Int
+        package var minute: Int
+        package var sent: Int
         /// Commands whose evdev frame was seen.
-        public var verified: Int
+        package var verified: Int
         /// Sent but not seen as a frame.
-        public var unverified: Int
-        public var latency: LatencySummary
+        package var unverified: Int
+        package var latency: LatencySummary
         /// The computer side's VmRSS at the end of the minute, KiB.
-        public var residentKiB: Int?
+        package var residentKiB: Int?
 
-        public init(minute: Int, sent: Int, verified: Int, unverified: Int, latency: LatencySummary,
+        package init(minute: Int, sent: Int, verified: Int, unverified: Int, latency: LatencySummary,
                     residentKiB: Int?)
         {
             self.minute = minute
@@ -56,7 +56,7 @@ public struct SoakResults: Sendable, Equatable {
     }
 
     /// soak.json, pretty-printed with a final newline; each minute has its p50 and p99 as measured (not rounded).
-    public var jsonText: String {
+    package var jsonText: String {
         let minutesJSON: [JSONValue] = minutes.map { minute in
             .object(JSONObject([
                 ("minute", .number(Double(minute.minute))), ("sent", .number(Double(minute.sent))),

@@ -1,29 +1,29 @@
-public import StrictJSON
+package import StrictJSON
 
 /// One step of a scenario in results.json: its verdict, its latency and where that latency went.
-public struct StepRecord: Sendable, Equatable {
-    public enum Outcome: String, Sendable, Hashable, CaseIterable {
+package struct StepRecord: Sendable, Equatable {
+    package enum Outcome: String, Sendable, Hashable, CaseIterable {
         case passed, failed, inconclusive
         /// The step has no expectation of its own (a wait, a mode change): it only drives.
         case unchecked
     }
 
-    public var index: Int
+    package var index: Int
     /// `swipe`, `tap`, `button`…: what `latency.byKind` groups by.
-    public var kind: String
-    public var outcome: Outcome
+    package var kind: String
+    package var outcome: Outcome
     /// How many commands the phone sent for the step.
-    public var commands: Int?
+    package var commands: Int?
     /// From the step's first command handed to the link to the evdev frame that completed its match.
-    public var latencyMs: Double?
+    package var latencyMs: Double?
     /// `latencyMs` split into its four stages; nil when the commands could not be matched to the receipts.
-    public var stagesMs: [LatencyStage: Double]?
+    package var stagesMs: [LatencyStage: Double]?
     /// For a failed step: expected vs actual, with timestamps.
-    public var message: String?
+    package var message: String?
     /// Keys this version does not know, kept as they were.
-    public var additional: JSONObject
+    package var additional: JSONObject
 
-    public init(index: Int, kind: String, outcome: Outcome, commands: Int? = nil, latencyMs: Double? = nil,
+    package init(index: Int, kind: String, outcome: Outcome, commands: Int? = nil, latencyMs: Double? = nil,
                 stagesMs: [LatencyStage: Double]? = nil, message: String? = nil, additional: JSONObject = JSONObject())
     {
         self.index = index
@@ -37,5 +37,5 @@ public struct StepRecord: Sendable, Equatable {
     }
 
     /// Whether the step is a reason for its scenario's verdict.
-    public var isProblem: Bool { outcome == .failed || outcome == .inconclusive }
+    package var isProblem: Bool { outcome == .failed || outcome == .inconclusive }
 }

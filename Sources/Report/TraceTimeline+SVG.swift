@@ -4,7 +4,7 @@ extension TraceTimeline {
     /// The timeline as an inline SVG strip for the HTML report: a row per track, time left to right from the first
     /// mark to the last, spans as bars and instants as ticks, flagged ones red; each mark's label is its tooltip.
     /// Dense rows stay readable because ticks are thin: the numbers are in `timeline.json`, this is the overview.
-    public func svg(width: Double = 880) -> String {
+    package func svg(width: Double = 880) -> String {
         let left = 150.0, right = 12.0, row = 22.0, top = 8.0, axis = 26.0
         let height = top + row * Double(Track.allCases.count) + axis
         let label = "Timeline of \(scenario): \(marks.count) marks on \(Track.allCases.count) tracks"

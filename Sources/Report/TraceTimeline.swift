@@ -1,4 +1,4 @@
-public import StrictJSON
+package import StrictJSON
 
 /// One scenario's evidence on one time axis: the phone's sends, the packets on the air or the wire, the computer's
 /// receipts and uinput writes, the evdev frames that came out, and the steps they belong to. All times are
@@ -8,12 +8,12 @@ public import StrictJSON
 /// (ui.perfetto.dev) and chrome://tracing open. Each track is a thread of one process; a mark with an end is a
 /// complete event (`"ph": "X"`), one without an instant event (`"ph": "i"`); times are µs from the scenario's
 /// origin. The `hil` object beside `traceEvents` keeps what the trace format has no place for (the origin, notes).
-public struct TraceTimeline: Sendable, Equatable {
+package struct TraceTimeline: Sendable, Equatable {
     /// The rows of the timeline, top to bottom.
-    public enum Track: String, Sendable, CaseIterable {
+    package enum Track: String, Sendable, CaseIterable {
         case steps, phone, packets, computer, uinput, evdev
 
-        public var title: String {
+        package var title: String {
             switch self {
             case .steps: "steps"
             case .phone: "phone sends"
@@ -28,15 +28,15 @@ public struct TraceTimeline: Sendable, Equatable {
     }
 
     /// One thing that happened: at an instant, or over a span (`end`).
-    public struct Mark: Sendable, Equatable {
-        public var track: Track
-        public var at: UInt64
-        public var end: UInt64?
-        public var label: String
+    package struct Mark: Sendable, Equatable {
+        package var track: Track
+        package var at: UInt64
+        package var end: UInt64?
+        package var label: String
         /// Failed steps and refused receipts are flagged (red in the SVG strip).
-        public var flagged: Bool
+        package var flagged: Bool
 
-        public init(_ track: Track, at: UInt64, end: UInt64? = nil, label: String, flagged: Bool = false) {
+        package init(_ track: Track, at: UInt64, end: UInt64? = nil, label: String, flagged: Bool = false) {
             self.track = track
             self.at = at
             self.end = end
@@ -45,14 +45,14 @@ public struct TraceTimeline: Sendable, Equatable {
         }
     }
 
-    public var scenario: String
+    package var scenario: String
     /// CLOCK_MONOTONIC ns of time 0 (the scenario's start).
-    public var origin: UInt64
-    public var marks: [Mark]
+    package var origin: UInt64
+    package var marks: [Mark]
     /// What the timeline lacks and why (a capture tool that was missing, clocks that could not be aligned).
-    public var notes: [String]
+    package var notes: [String]
 
-    public init(scenario: String, origin: UInt64, marks: [Mark], notes: [String] = []) {
+    package init(scenario: String, origin: UInt64, marks: [Mark], notes: [String] = []) {
         self.scenario = scenario
         self.origin = origin
         self.marks = marks.sorted { ($0.at, $0.track.thread) < ($1.at, $1.track.thread) }
@@ -65,7 +65,7 @@ public struct TraceTimeline: Sendable, Equatable {
     }
 
     /// The trace-event document, pretty-printed with a final newline.
-    public var json: String {
+    package var json: String {
         var events: [JSONValue] = [.object(JSONObject([
             ("name", "process_name"), ("ph", "M"), ("pid", 1), ("args", ["name": .string(scenario)]),
         ]))]
@@ -104,7 +104,7 @@ public struct TraceTimeline: Sendable, Equatable {
 
     /// A timeline read back from its `json`.
     /// - Throws: `ReportError` naming the JSON path of what does not fit.
-    public init(json text: String, file: String) throws(ReportError) {
+    package init(json text: String, file: String) throws(ReportError) {
         let document: JSONValue
         do {
             document = try JSONParser().parse(text)

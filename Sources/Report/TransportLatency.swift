@@ -1,18 +1,18 @@
-public import LatencyStats
+package import LatencyStats
 
 /// Step latencies per transport (`ble`, `tcp`), all kinds together and per kind: the report's "latency by
 /// transport", computed from the samples (never from other percentiles). Nothing when no scenario names its
 /// transport (results from before transports).
-public struct TransportLatency: Sendable, Equatable {
-    public var transport: String
-    public var summary: LatencySummary
+package struct TransportLatency: Sendable, Equatable {
+    package var transport: String
+    package var summary: LatencySummary
     /// Per step kind, sorted by kind.
-    public var byKind: [KindLatency]
+    package var byKind: [KindLatency]
     /// The link stage of every step whose commands matched the computer's receipts: handed to the link → received
     /// (docs/results-format.md). The figure the product documents' claims are about; nil when none matched.
-    public var link: LatencySummary?
+    package var link: LatencySummary?
 
-    public init(transport: String, summary: LatencySummary, byKind: [KindLatency], link: LatencySummary? = nil) {
+    package init(transport: String, summary: LatencySummary, byKind: [KindLatency], link: LatencySummary? = nil) {
         self.transport = transport
         self.summary = summary
         self.byKind = byKind
@@ -21,7 +21,7 @@ public struct TransportLatency: Sendable, Equatable {
 
     /// What the product documents claim for a transport's latency (seeds/connectivity-layer.md, "Performance
     /// Characteristics": Bluetooth mode ~5–10 ms, Wi-Fi UDP ~1–3 ms on a local network); nil where they claim none.
-    public static func claim(_ transport: String) -> String? {
+    package static func claim(_ transport: String) -> String? {
         switch transport {
         case "ble", "hid": "~5–10 ms"
         case "udp": "~1–3 ms"
@@ -30,7 +30,7 @@ public struct TransportLatency: Sendable, Equatable {
     }
 
     /// One entry per transport that has step latencies, in the order the transports first appear.
-    public static func of(_ scenarios: [ScenarioRecord]) -> [TransportLatency] {
+    package static func of(_ scenarios: [ScenarioRecord]) -> [TransportLatency] {
         var order: [String] = []
         for scenario in scenarios {
             if let transport = scenario.transport, !order.contains(transport) { order.append(transport) }

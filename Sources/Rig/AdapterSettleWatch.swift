@@ -5,25 +5,25 @@ import Foundation
 /// an adapter powered off while that is still waiting for the controller makes bluetoothd 5.66 crash (seen in the
 /// vm rig: "Opcode 0x2006 failed: -112", then bluetoothd's segfault, in 3 of 3 suite runs where the teardown came
 /// that soon after a link drop's end). Open it before powering on; it sees every command from then on.
-public final class AdapterSettleWatch {
+package final class AdapterSettleWatch {
     let channel: HCIMonitorChannel
     private var ledger: HCICommandLedger
 
-    public init(adapter: String) throws(RigError) {
+    package init(adapter: String) throws(RigError) {
         channel = try HCIMonitorChannel(adapter: adapter)
         ledger = HCICommandLedger(index: channel.index)
     }
 
     /// What the wait found.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// Every command answered (or given up by the kernel) and the adapter quiet.
-        public var settled: Bool
-        public var waited: Duration
+        package var settled: Bool
+        package var waited: Duration
         /// Commands the controller never answered, which the kernel gave up after its timeout.
-        public var timedOut: [UInt16]
+        package var timedOut: [UInt16]
 
         /// The rig's note for the step ("" when there is nothing to say).
-        public func note(_ adapter: String) -> String {
+        package func note(_ adapter: String) -> String {
             var notes: [String] = []
             if !timedOut.isEmpty {
                 let opcodes = timedOut.map { String(format: "0x%04x", $0) }
@@ -35,7 +35,7 @@ public final class AdapterSettleWatch {
     }
 
     /// Waits until nothing sent to the adapter is unanswered and it has been quiet for `quiet`, at most `within`.
-    public func settle(quiet: Duration = .milliseconds(100), within: Duration = .seconds(3)) async -> Outcome {
+    package func settle(quiet: Duration = .milliseconds(100), within: Duration = .seconds(3)) async -> Outcome {
         let start = ContinuousClock.now
         while true {
             let now = ContinuousClock.now

@@ -9,20 +9,20 @@ import Foundation
 /// emulated controller then advertised while off, the phone connected to that ghost, and the phone's link stayed
 /// stuck for the rest of the scenario (1 of 620 scenarios in a 10-repeat suite run). The watch sees it happen, so
 /// the rig can power the adapter on (its HCI Reset stops the controller) and off again.
-public final class AdvertisingWatch {
+package final class AdvertisingWatch {
     typealias Opcode = HCIMonitorChannel.Opcode
 
     let channel: HCIMonitorChannel
     var index: UInt16 { channel.index }
 
     /// Opens the monitor channel; frames sent to `adapter` ("hci0") from now on are kept by the kernel until read.
-    public init(adapter: String) throws(RigError) {
+    package init(adapter: String) throws(RigError) {
         channel = try HCIMonitorChannel(adapter: adapter)
     }
 
     /// After the adapter was powered off: whether the last advertising enable sent to it before it closed turned
     /// advertising on. Waits up to `within` for the close; nil when no enable or disable was seen at all.
-    public func leftAdvertising(within: Duration = .milliseconds(500)) -> Bool? {
+    package func leftAdvertising(within: Duration = .milliseconds(500)) -> Bool? {
         var frames: [[UInt8]] = []
         let giveUp = ContinuousClock.now + within
         while true {

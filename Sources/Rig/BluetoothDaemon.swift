@@ -4,20 +4,20 @@ import Foundation
 /// (bluetooth.service, a hardware box) it is restarted through systemctl; otherwise (the vm and virtual rigs'
 /// private daemon) it is stopped with SIGTERM and started again exactly as it was: the same executable,
 /// arguments and environment, its output appended to the same log.
-public struct BluetoothDaemon: Sendable {
-    public let pid: Int32
-    public let executable: String
-    public let arguments: [String]
-    public let environment: [String: String]
+package struct BluetoothDaemon: Sendable {
+    package let pid: Int32
+    package let executable: String
+    package let arguments: [String]
+    package let environment: [String: String]
     /// Where its standard output went, when that is a file (the rig's bluetoothd.log).
-    public let logPath: String?
-    public let underSystemd: Bool
+    package let logPath: String?
+    package let underSystemd: Bool
     /// How the old daemon is stopped before it is started again.
-    public static let stopSteps: [TeardownStep] = [.signal(SIGTERM), .wait(.seconds(5)), .kill]
+    package static let stopSteps: [TeardownStep] = [.signal(SIGTERM), .wait(.seconds(5)), .kill]
 
     /// The running bluetoothd.
     /// - Throws: `RigError` when none runs, or more than one does (the step would not know which to restart).
-    public static func running() throws(RigError) -> BluetoothDaemon {
+    package static func running() throws(RigError) -> BluetoothDaemon {
         let pids = ProcessTable.pids(named: "bluetoothd").filter { !RunningProcess.isZombie($0) }
         guard pids.count == 1, let pid = pids.first else {
             throw RigError(.fault, pids.isEmpty
@@ -48,7 +48,7 @@ public struct BluetoothDaemon: Sendable {
     /// Stops it (`stopSteps`) and starts it again; returns when the new daemon was started (not yet when it is on
     /// the bus). The new daemon is this process's child, in its own process group; the rig stops it with the rest.
     /// - Throws: `RigError` when it cannot be signalled or started again, or systemctl fails.
-    public func restart() async throws(RigError) {
+    package func restart() async throws(RigError) {
         if underSystemd {
             let systemctl: ChildProcess
             do {

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// A child process started with `posix_spawn`, with an empty signal mask and default signal dispositions.
 ///
@@ -12,23 +12,23 @@ public import Foundation
 /// whoever waits: async callers through continuations (`exitStatus()`), synchronous ones through a semaphore
 /// (`wait(timeout:)`). Nothing polls. Stopping it is data: `teardown([.signal(SIGINT), .wait(.seconds(2)), .kill])`.
 /// Nothing else may reap the child (no `waitpid` on its pid, SIGCHLD not ignored).
-public final class ChildProcess: Sendable {
+package final class ChildProcess: Sendable {
     /// How a child ended.
-    public enum Termination: Sendable, Equatable, CustomStringConvertible {
+    package enum Termination: Sendable, Equatable, CustomStringConvertible {
         /// It called exit with this code (-1: its status could not be collected, someone else reaped it).
         case exited(Int32)
         /// A signal killed it.
         case signaled(Int32)
 
         /// The shell's convention: the exit code, or 128 + N for a death by signal N.
-        public var status: Int32 {
+        package var status: Int32 {
             switch self {
             case .exited(let code): code
             case .signaled(let number): 128 + number
             }
         }
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .exited(let code): "exited with status \(code)"
             case .signaled(let number): "killed by signal \(number)"
@@ -42,7 +42,7 @@ public final class ChildProcess: Sendable {
         }
     }
 
-    public enum Output: Sendable {
+    package enum Output: Sendable {
         /// stdout and stderr are ours.
         case inherit
         /// stdout goes to `output`; stderr is ours (progress messages reach the user).
@@ -55,17 +55,17 @@ public final class ChildProcess: Sendable {
         case appending(String)
     }
 
-    public let pid: pid_t
+    package let pid: pid_t
     private let ownsGroup: Bool
     private let exit: ExitMonitor
     /// The read end of the captured output; nil with `.inherit`.
-    public let output: FileHandle?
+    package let output: FileHandle?
 
     /// - Parameters:
     ///   - environment: the child's environment; nil passes ours on.
     ///   - ownProcessGroup: start a new process group, so terminal signals do not reach the child.
     /// - Throws: `RigError` with the errno text when the program cannot be started.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, output mode: Output,
+    package init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, output mode: Output,
                 ownProcessGroup: Bool) throws(RigError)
     {
         let captureOutput: Bool
@@ -133,47 +133,47 @@ public final class ChildProcess: Sendable {
     }
 
     /// The exit status (128 + N for a death by signal N) once the child has exited; nil while it runs.
-    public func poll() -> Int32? {
+    package func poll() -> Int32? {
         exit.termination?.status
     }
 
     /// How the child ended; nil while it runs.
-    public var termination: Termination? { exit.termination }
+    package var termination: Termination? { exit.termination }
 
     /// Blocks the calling thread until the child exits; returns its status as `poll()` does.
     /// For synchronous code only: async code awaits `exitStatus()`.
-    public func wait() -> Int32 {
+    package func wait() -> Int32 {
         wait(timeout: nil)!.status
     }
 
     /// Blocks the calling thread until the child exits or `timeout` passes (nil: no limit).
     /// - Returns: how it ended, or nil when it still runs after `timeout`.
-    public func wait(timeout: Duration?) -> Termination? {
+    package func wait(timeout: Duration?) -> Termination? {
         exit.waitBlocking(timeout: timeout)
     }
 
     /// Suspends until the child exits (the monitor thread resumes the continuation); never blocks a thread of
     /// the cooperative pool.
-    public func exitStatus() async -> Termination {
+    package func exitStatus() async -> Termination {
         await exit.wait()
     }
 
     /// Suspends until the child exits or `timeout` passes.
     /// - Returns: how it ended, or nil when it still runs after `timeout`.
-    public func exitStatus(timeout: Duration) async -> Termination? {
+    package func exitStatus(timeout: Duration) async -> Termination? {
         await exit.wait(timeout: timeout)
     }
 
     /// Sends `number` to the child, or to its whole process group when it was started with `ownProcessGroup`
     /// (so helpers it started go too). Does nothing once the child was reaped (its pid may be reused).
-    public func signal(_ number: Int32) {
+    package func signal(_ number: Int32) {
         guard exit.termination == nil else { return }
         kill(ownsGroup ? -pid : pid, number)
     }
 
     /// Stops the child by running `steps` (see `TeardownStep`); returns how it ended. A child that already
     /// exited is not signalled.
-    public func teardown(_ steps: [TeardownStep] = TeardownStep.terminate) async -> Termination {
+    package func teardown(_ steps: [TeardownStep] = TeardownStep.terminate) async -> Termination {
         await TeardownStep.perform(steps, send: signal) { limit in
             if let limit { return await exitStatus(timeout: limit) != nil }
             _ = await exitStatus()
@@ -184,7 +184,7 @@ public final class ChildProcess: Sendable {
 
     /// `teardown` for synchronous callers: blocks the calling thread.
     @discardableResult
-    public func teardownBlocking(_ steps: [TeardownStep] = TeardownStep.terminate) -> Termination {
+    package func teardownBlocking(_ steps: [TeardownStep] = TeardownStep.terminate) -> Termination {
         TeardownStep.performBlocking(steps, send: signal) { limit in wait(timeout: limit) != nil }
         return wait(timeout: nil)!
     }
@@ -197,7 +197,7 @@ public final class ChildProcess: Sendable {
 
 extension ChildProcess {
     /// The full path of `program`: itself when it has a slash, else the first executable of that name on `PATH`.
-    public static func resolve(_ program: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
+    package static func resolve(_ program: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
         if program.contains("/") {
             return FileManager.default.isExecutableFile(atPath: program) ? program : nil
         }

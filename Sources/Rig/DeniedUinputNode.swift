@@ -4,15 +4,15 @@ import Foundation
 /// /dev/uinput, mode 0000, in a private folder. As root, the computer is started through `setpriv` without
 /// CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH, so the kernel really refuses it (EACCES), as it would an
 /// unprivileged user on a box without the udev rule.
-public struct DeniedUinputNode: Sendable {
-    public let folder: String
-    public let path: String
+package struct DeniedUinputNode: Sendable {
+    package let folder: String
+    package let path: String
     /// Prepended to the computer's command line.
-    public let launcher: [String]
+    package let launcher: [String]
 
     /// Makes the node.
     /// - Throws: `RigError` when `uinput` is not a character device, or the node cannot be made (needs root).
-    public init(uinput: String = "/dev/uinput") throws(RigError) {
+    package init(uinput: String = "/dev/uinput") throws(RigError) {
         var info = stat()
         guard stat(uinput, &info) == 0, info.st_mode & S_IFMT == S_IFCHR else {
             throw RigError(.fault, "\(uinput) is not a character device here, so there is nothing to deny (R10 needs the uinput module)")
@@ -42,7 +42,7 @@ public struct DeniedUinputNode: Sendable {
     }
 
     /// Deletes the node and its folder.
-    public func remove() {
+    package func remove() {
         unlink(path)
         rmdir(folder)
     }

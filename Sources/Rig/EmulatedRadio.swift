@@ -12,9 +12,9 @@ import Foundation
 /// off, the rig turns its advertising off with a raw HCI command (LE Set Advertising Enable 0x00), as the radio
 /// going away would. The kernel can still turn it on again before the power-off; `AdvertisingWatch` catches
 /// that. Needs CAP_NET_RAW (the vm and virtual rigs run as root).
-public enum EmulatedRadio {
+package enum EmulatedRadio {
     /// Sends LE Set Advertising Enable (off) to `adapter` ("hci0"); returns why it could not, or nil.
-    public static func silenceAdvertising(_ adapter: String) -> String? {
+    package static func silenceAdvertising(_ adapter: String) -> String? {
         guard adapter.hasPrefix("hci"), let index = UInt16(adapter.dropFirst(3)) else { return "\(adapter) is not an hciN name" }
         let descriptor = socket(31 /* AF_BLUETOOTH */, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 1 /* BTPROTO_HCI */)
         guard descriptor >= 0 else { return "cannot open an HCI socket: \(String(cString: strerror(errno)))" }

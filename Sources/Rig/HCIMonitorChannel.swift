@@ -3,7 +3,7 @@ import Foundation
 /// The kernel's HCI monitor channel (the one btmon reads), opened for one adapter's frames: every command the
 /// kernel sends to the controller, every event back, and the adapter's open and close, from the moment it is
 /// opened. Needs CAP_NET_RAW (the vm and virtual rigs run as root).
-public final class HCIMonitorChannel {
+package final class HCIMonitorChannel {
     /// A monitor frame's opcode (`struct hci_mon_hdr`, include/net/bluetooth/hci_mon.h).
     enum Opcode: UInt16 {
         case commandSent = 2
@@ -15,7 +15,7 @@ public final class HCIMonitorChannel {
     /// The adapter's index: 0 for hci0.
     let index: UInt16
 
-    public init(adapter: String) throws(RigError) {
+    package init(adapter: String) throws(RigError) {
         guard adapter.hasPrefix("hci"), let index = UInt16(adapter.dropFirst(3)) else {
             throw RigError(.fault, "\(adapter) is not an hciN name")
         }

@@ -2,59 +2,59 @@ import Foundation
 
 /// What this machine offers the rigs, read from /sys, /dev, /proc and PATH. `root` lets tests point the
 /// probe at a fixture tree instead of `/`.
-public struct HostFacts: Sendable, Hashable {
-    public struct Adapter: Sendable, Hashable {
-        public var name: String
+package struct HostFacts: Sendable, Hashable {
+    package struct Adapter: Sendable, Hashable {
+        package var name: String
         /// Backed by a bus device (USB, UART, PCI); vhci adapters have no device.
-        public var isHardware: Bool
+        package var isHardware: Bool
     }
 
-    public var kernelRelease: String
+    package var kernelRelease: String
     /// /sys/class/bluetooth exists: the kernel has Bluetooth and it is loaded.
-    public var kernelBluetooth: Bool
+    package var kernelBluetooth: Bool
     /// The Bluetooth module is on disk, not loaded (modprobe bluetooth would load it).
-    public var bluetoothModuleAvailable: Bool
-    public var adapters: [Adapter]
+    package var bluetoothModuleAvailable: Bool
+    package var adapters: [Adapter]
     /// /dev/vhci exists: hci_vhci is loaded, btvirt can make controllers.
-    public var vhci: Bool
-    public var vhciModuleAvailable: Bool
+    package var vhci: Bool
+    package var vhciModuleAvailable: Bool
     /// The uinput device node, if any.
-    public var uinputPath: String?
-    public var uinputWritable: Bool
-    public var uinputModuleAvailable: Bool
-    public var bluetoothdRunning: Bool
+    package var uinputPath: String?
+    package var uinputWritable: Bool
+    package var uinputModuleAvailable: Bool
+    package var bluetoothdRunning: Bool
     /// `bluetoothd --version`, if bluetoothd is installed.
-    public var bluetoothdVersion: String?
+    package var bluetoothdVersion: String?
     /// Paths of the programs the rigs use, by name; absent when not found.
-    public var tools: [String: String]
-    public var isRoot: Bool
+    package var tools: [String: String]
+    package var isRoot: Bool
     /// What a box needs to run the hardware rig without root (Rigs/hardware/install.sh).
-    public var withoutRoot = WithoutRoot()
+    package var withoutRoot = WithoutRoot()
 
-    public struct WithoutRoot: Sendable, Hashable {
+    package struct WithoutRoot: Sendable, Hashable {
         /// /etc/dbus-1/system.d/org.remotetouch.hil.conf
-        public var dbusPolicy = false
+        package var dbusPolicy = false
         /// /etc/udev/rules.d/60-remotetouch-hil.rules
-        public var udevRule = false
+        package var udevRule = false
         /// /etc/polkit-1/rules.d/50-remotetouch-hil.rules (group hil may restart bluetooth.service).
-        public var polkitRule = false
+        package var polkitRule = false
         /// This user is in group hil.
-        public var inGroup = false
-        public init() {}
+        package var inGroup = false
+        package init() {}
     }
 
-    public static let dbusPolicyFile = "etc/dbus-1/system.d/org.remotetouch.hil.conf"
-    public static let udevRuleFile = "etc/udev/rules.d/60-remotetouch-hil.rules"
-    public static let polkitRuleFile = "etc/polkit-1/rules.d/50-remotetouch-hil.rules"
+    package static let dbusPolicyFile = "etc/dbus-1/system.d/org.remotetouch.hil.conf"
+    package static let udevRuleFile = "etc/udev/rules.d/60-remotetouch-hil.rules"
+    package static let polkitRuleFile = "etc/polkit-1/rules.d/50-remotetouch-hil.rules"
 
-    public var hardwareAdapters: [Adapter] { adapters.filter(\.isHardware) }
+    package var hardwareAdapters: [Adapter] { adapters.filter(\.isHardware) }
 
-    public static let toolNames = [
+    package static let toolNames = [
         "qemu-system-x86_64", "btvirt", "bluetoothd", "bluetoothctl", "dbus-daemon", "cpio", "depmod", "apt-get",
         "dpkg-deb",
     ]
 
-    public init(kernelRelease: String, kernelBluetooth: Bool, bluetoothModuleAvailable: Bool, adapters: [Adapter],
+    package init(kernelRelease: String, kernelBluetooth: Bool, bluetoothModuleAvailable: Bool, adapters: [Adapter],
                 vhci: Bool, vhciModuleAvailable: Bool, uinputPath: String?, uinputWritable: Bool,
                 uinputModuleAvailable: Bool, bluetoothdRunning: Bool, bluetoothdVersion: String?,
                 tools: [String: String], isRoot: Bool)
@@ -75,7 +75,7 @@ public struct HostFacts: Sendable, Hashable {
     }
 
     /// Reads the facts of the machine (or of the fixture tree at `root`).
-    public static func probe(root: String = "/", path: String? = nil) -> HostFacts {
+    package static func probe(root: String = "/", path: String? = nil) -> HostFacts {
         let path = path ?? ProcessInfo.processInfo.environment["PATH"]
         let manager = FileManager.default
         func at(_ relative: String) -> String { (root as NSString).appendingPathComponent(relative) }

@@ -1,23 +1,23 @@
 /// Whether a rig can run on this host, check by check, each failed one with what to do.
-public struct RigAssessment: Sendable {
-    public struct Check: Sendable, Hashable {
-        public var passed: Bool
+package struct RigAssessment: Sendable {
+    package struct Check: Sendable, Hashable {
+        package var passed: Bool
         /// What was checked and what was found: "2 hardware adapters (hci0, hci1)".
-        public var finding: String
+        package var finding: String
         /// The next step when it failed.
-        public var fix: String?
+        package var fix: String?
     }
 
-    public let rig: RigDefinition
-    public let checks: [Check]
+    package let rig: RigDefinition
+    package let checks: [Check]
 
-    public var canRun: Bool { checks.allSatisfy(\.passed) }
-    public var failures: [Check] { checks.filter { !$0.passed } }
+    package var canRun: Bool { checks.allSatisfy(\.passed) }
+    package var failures: [Check] { checks.filter { !$0.passed } }
 
     /// The oldest BlueZ with everything the rig uses (AcquireWrite/AcquireNotify, LE advertising manager).
-    public static let minimumBlueZ = [5, 50]
+    package static let minimumBlueZ = [5, 50]
 
-    public init(rig: RigDefinition, facts: HostFacts) {
+    package init(rig: RigDefinition, facts: HostFacts) {
         self.rig = rig
         var checks: [Check] = []
         func check(_ passed: Bool, _ finding: String, fix: @autoclosure () -> String) {
@@ -135,13 +135,13 @@ extension String {
 }
 
 /// Picks the rig for `--rig auto`, or checks the one asked for, and says why.
-public enum RigSelector {
+package enum RigSelector {
     /// Preference order for `auto`: real radios first, then a local virtual rig, then the vm.
-    public static let preference: [RigDefinition.Kind] = [.hardware, .virtual, .vm]
+    package static let preference: [RigDefinition.Kind] = [.hardware, .virtual, .vm]
 
     /// - Returns: the rig and a sentence saying why it was picked.
     /// - Throws: `RigError` when the named rig is unknown or cannot run here, or no rig can run.
-    public static func choose(_ requested: String, from catalog: RigCatalog, facts: HostFacts)
+    package static func choose(_ requested: String, from catalog: RigCatalog, facts: HostFacts)
         throws(RigError) -> (rig: RigDefinition, reason: String)
     {
         if requested != "auto" {

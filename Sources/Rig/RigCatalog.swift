@@ -2,14 +2,14 @@ import Foundation
 import StrictJSON
 
 /// The rig files of a `Rigs/` folder, and where that folder is.
-public struct RigCatalog: Sendable {
+package struct RigCatalog: Sendable {
     /// The folder the rig files were read from.
-    public let directory: String
-    public let rigs: [RigDefinition]
+    package let directory: String
+    package let rigs: [RigDefinition]
 
     /// Reads every `*.json` file of `directory` as a rig.
     /// - Throws: `RigError.rigFile` naming each bad file and JSON path, all at once.
-    public init(directory: String) throws(RigError) {
+    package init(directory: String) throws(RigError) {
         self.directory = directory
         let manager = FileManager.default
         guard let names = try? manager.contentsOfDirectory(atPath: directory) else {
@@ -41,7 +41,7 @@ public struct RigCatalog: Sendable {
 
     /// Reads one rig file.
     /// - Throws: `RigError.rigFile` with `file: json.path: problem` lines.
-    public static func load(_ path: String) throws(RigError) -> RigDefinition {
+    package static func load(_ path: String) throws(RigError) -> RigDefinition {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw RigError(.rigFile, "\(path): cannot read the rig file (missing or unreadable)")
         }
@@ -58,7 +58,7 @@ public struct RigCatalog: Sendable {
         }
     }
 
-    public func rig(named name: String) throws(RigError) -> RigDefinition {
+    package func rig(named name: String) throws(RigError) -> RigDefinition {
         guard let rig = rigs.first(where: { $0.name == name }) else {
             throw RigError(
                 .unknownRig, "no rig named \"\(name)\" in \(directory)",
@@ -69,7 +69,7 @@ public struct RigCatalog: Sendable {
 
     /// The `Rigs/` folder: `$HIL_RIGS`, else the nearest `Rigs/` holding `vm.json` above the current folder,
     /// else above the running executable (a `.build/debug/hil` finds its package's `Rigs/`).
-    public static func locate(executable: String = CommandLine.arguments[0]) -> String? {
+    package static func locate(executable: String = CommandLine.arguments[0]) -> String? {
         if let explicit = (try? RigEnvironment.current())?.rigsFolder { return explicit }
         let manager = FileManager.default
         var starts = [manager.currentDirectoryPath]

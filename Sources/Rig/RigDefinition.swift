@@ -1,8 +1,8 @@
-public import StrictJSON
+package import StrictJSON
 
 /// Where the loop runs: a rig file under `Rigs/` (`vm.json`, `virtual.json`, `hardware.json`).
-public struct RigDefinition: Sendable, Hashable {
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+package struct RigDefinition: Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable, CaseIterable {
         /// Two real adapters with a radio link between them, the system's bluetoothd.
         case hardware
         /// A kernel with hci_vhci and uinput: `btvirt -L -l2` makes two LE controllers.
@@ -12,7 +12,7 @@ public struct RigDefinition: Sendable, Hashable {
     }
 
     /// How the two controllers come to exist.
-    public enum Controllers: String, Sendable, Hashable, CaseIterable {
+    package enum Controllers: String, Sendable, Hashable, CaseIterable {
         /// `btvirt -L -l2`: two LE controllers joined by an emulated link (bluez-test-tools).
         case btvirt
         /// Adapters already present (USB dongles, built-in radios).
@@ -20,7 +20,7 @@ public struct RigDefinition: Sendable, Hashable {
     }
 
     /// Which bluetoothd serves the adapters.
-    public enum Daemon: String, Sendable, Hashable, CaseIterable {
+    package enum Daemon: String, Sendable, Hashable, CaseIterable {
         /// The rig starts its own dbus-daemon and bluetoothd (the vm guest).
         case `private`
         /// The host's system bluetoothd on the system bus.
@@ -28,13 +28,13 @@ public struct RigDefinition: Sendable, Hashable {
     }
 
     /// LE connection parameters the central asks for.
-    public struct Connection: Sendable, Hashable {
-        public var minIntervalMs: Double
-        public var maxIntervalMs: Double
-        public var latency: Int
-        public var supervisionTimeoutMs: Int
+    package struct Connection: Sendable, Hashable {
+        package var minIntervalMs: Double
+        package var maxIntervalMs: Double
+        package var latency: Int
+        package var supervisionTimeoutMs: Int
 
-        public init(minIntervalMs: Double = 7.5, maxIntervalMs: Double = 15, latency: Int = 0,
+        package init(minIntervalMs: Double = 7.5, maxIntervalMs: Double = 15, latency: Int = 0,
                     supervisionTimeoutMs: Int = 2000)
         {
             self.minIntervalMs = minIntervalMs
@@ -45,19 +45,19 @@ public struct RigDefinition: Sendable, Hashable {
     }
 
     /// The QEMU guest of the vm rig.
-    public struct Machine: Sendable, Hashable {
-        public var memoryMiB: Int
-        public var cpus: Int
+    package struct Machine: Sendable, Hashable {
+        package var memoryMiB: Int
+        package var cpus: Int
         /// From QEMU's start until both adapters are powered.
-        public var readyTimeoutSeconds: Int
+        package var readyTimeoutSeconds: Int
         /// Pairs of btvirt controllers, each a peripheral and a central (hci0+hci1, hci2+hci3, …): `hil run` runs
         /// that many scenarios at once, one per lane.
-        public var lanes: Int
+        package var lanes: Int
         /// How long a job asked to stop (a first Ctrl-C, or the timeout) may take to end before QEMU is stopped. Keep
         /// it above `hil run`'s own 10 s for a scenario under way, or an interrupted run loses its results.
-        public var stopGraceSeconds: Int
+        package var stopGraceSeconds: Int
 
-        public init(memoryMiB: Int = 2048, cpus: Int = 2, readyTimeoutSeconds: Int = 90, lanes: Int = 1,
+        package init(memoryMiB: Int = 2048, cpus: Int = 2, readyTimeoutSeconds: Int = 90, lanes: Int = 1,
                     stopGraceSeconds: Int = 30)
         {
             self.memoryMiB = memoryMiB
@@ -68,24 +68,24 @@ public struct RigDefinition: Sendable, Hashable {
         }
     }
 
-    public var name: String
-    public var description: String
-    public var kind: Kind
+    package var name: String
+    package var description: String
+    package var kind: Kind
     /// The adapter the peripheral (computer side) registers on, e.g. `hci0`.
-    public var peripheralAdapter: String
+    package var peripheralAdapter: String
     /// The adapter the virtual central (phone side) uses, e.g. `hci1`.
-    public var centralAdapter: String
-    public var controllers: Controllers
-    public var bluetoothd: Daemon
-    public var connection: Connection
+    package var centralAdapter: String
+    package var controllers: Controllers
+    package var bluetoothd: Daemon
+    package var connection: Connection
     /// The name of the uinput device the peripheral creates; verifiers find it by this name.
-    public var uinputDeviceName: String
+    package var uinputDeviceName: String
     /// Multiplies every scenario latency limit on this rig (emulated CPUs are slower than radios).
-    public var latencyScale: Double
+    package var latencyScale: Double
     /// Present for `kind: vm` only.
-    public var machine: Machine?
+    package var machine: Machine?
 
-    public init(name: String, description: String, kind: Kind, peripheralAdapter: String, centralAdapter: String,
+    package init(name: String, description: String, kind: Kind, peripheralAdapter: String, centralAdapter: String,
                 controllers: Controllers, bluetoothd: Daemon, connection: Connection = Connection(),
                 uinputDeviceName: String = RigDefinition.defaultUinputDeviceName, latencyScale: Double = 1,
                 machine: Machine? = nil)
@@ -105,18 +105,18 @@ public struct RigDefinition: Sendable, Hashable {
 
     /// The adapters of every lane: the first is the rig's pair; in a vm with `machine.lanes` N, btvirt makes
     /// hci0…hci(2N-1) and lane k (from 0) is hci(2k) for the computer and hci(2k+1) for the phone.
-    public var lanes: [RigEnvironment.Lane] {
+    package var lanes: [RigEnvironment.Lane] {
         let first = RigEnvironment.Lane(peripheral: peripheralAdapter, central: centralAdapter)
         return [first] + (1..<max(1, machine?.lanes ?? 1)).map { RigEnvironment.Lane(peripheral: "hci\(2 * $0)", central: "hci\(2 * $0 + 1)") }
     }
 
     /// The uinput device name documented for verifiers.
-    public static let defaultUinputDeviceName = "RemoteTouch HIL Virtual Input"
+    package static let defaultUinputDeviceName = "RemoteTouch HIL Virtual Input"
 }
 
 extension RigDefinition {
     /// Reads a rig file's JSON, collecting every problem with its JSON path.
-    public static func parse(_ value: JSONValue) throws(RigFileProblems) -> RigDefinition {
+    package static func parse(_ value: JSONValue) throws(RigFileProblems) -> RigDefinition {
         var problems: [JSONSchemaError] = []
         func read<T>(_ body: () throws(JSONSchemaError) -> T) -> T? {
             do { return try body() } catch {
@@ -243,7 +243,7 @@ extension RigDefinition {
 }
 
 /// Every problem found in one rig file, each with its JSON path.
-public struct RigFileProblems: Error, Sendable {
-    public var problems: [JSONSchemaError]
-    public init(_ problems: [JSONSchemaError]) { self.problems = problems }
+package struct RigFileProblems: Error, Sendable {
+    package var problems: [JSONSchemaError]
+    package init(_ problems: [JSONSchemaError]) { self.problems = problems }
 }

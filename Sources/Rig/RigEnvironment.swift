@@ -14,42 +14,42 @@ import Foundation
 /// | `HIL_RIGS` | `rigsFolder`: the folder of rig files, instead of the project's Rigs/ |
 /// | `DBUS_SYSTEM_BUS_ADDRESS` | `systemBusAddress`: a virtual rig's private system bus |
 /// | `HIL_NET_PHONE_NETNS`, `_BUS`, `_ADDRESS`, `HIL_NET_COMPUTER_…` | `network`: the network transports' two hosts, all six or none (`RigNetwork`; the vm rig sets them when its two hosts are up) |
-public struct RigEnvironment: Sendable, Equatable {
-    public static let rigVariable = "HIL_RIG"
-    public static let peripheralAdapterVariable = "HIL_PERIPHERAL_ADAPTER"
-    public static let centralAdapterVariable = "HIL_CENTRAL_ADAPTER"
-    public static let lanesVariable = "HIL_LANES"
-    public static let shareVariable = "HIL_SHARE"
-    public static let scratchVariable = "HIL_SCRATCH"
-    public static let rigsFolderVariable = "HIL_RIGS"
-    public static let systemBusVariable = "DBUS_SYSTEM_BUS_ADDRESS"
+package struct RigEnvironment: Sendable, Equatable {
+    package static let rigVariable = "HIL_RIG"
+    package static let peripheralAdapterVariable = "HIL_PERIPHERAL_ADAPTER"
+    package static let centralAdapterVariable = "HIL_CENTRAL_ADAPTER"
+    package static let lanesVariable = "HIL_LANES"
+    package static let shareVariable = "HIL_SHARE"
+    package static let scratchVariable = "HIL_SCRATCH"
+    package static let rigsFolderVariable = "HIL_RIGS"
+    package static let systemBusVariable = "DBUS_SYSTEM_BUS_ADDRESS"
 
     /// The rig this process runs in (its kind: hardware, virtual, vm); nil outside a rig.
-    public var rig: String?
-    public var peripheralAdapter: String
-    public var centralAdapter: String
+    package var rig: String?
+    package var peripheralAdapter: String
+    package var centralAdapter: String
     /// Every pair of adapters the rig has, the first being `peripheralAdapter` and `centralAdapter`.
-    public var lanes: [Lane]
-    public var share: String?
-    public var scratch: String?
-    public var rigsFolder: String?
-    public var systemBusAddress: String?
+    package var lanes: [Lane]
+    package var share: String?
+    package var scratch: String?
+    package var rigsFolder: String?
+    package var systemBusAddress: String?
     /// The network transports' two hosts (phone and computer namespaces on veth, each with a bus and avahi); nil
     /// when the rig has none.
-    public var network: RigNetwork?
+    package var network: RigNetwork?
 
     /// One computer and one phone: a scenario runs on a lane, and a rig with several runs that many at once.
-    public struct Lane: Sendable, Hashable, CustomStringConvertible {
-        public var peripheral: String
-        public var central: String
-        public init(peripheral: String, central: String) {
+    package struct Lane: Sendable, Hashable, CustomStringConvertible {
+        package var peripheral: String
+        package var central: String
+        package init(peripheral: String, central: String) {
             self.peripheral = peripheral
             self.central = central
         }
-        public var description: String { "\(peripheral):\(central)" }
+        package var description: String { "\(peripheral):\(central)" }
     }
 
-    public init(rig: String? = nil, peripheralAdapter: String = "hci0", centralAdapter: String = "hci1", lanes: [Lane]? = nil,
+    package init(rig: String? = nil, peripheralAdapter: String = "hci0", centralAdapter: String = "hci1", lanes: [Lane]? = nil,
                 share: String? = nil, scratch: String? = nil, rigsFolder: String? = nil, systemBusAddress: String? = nil,
                 network: RigNetwork? = nil)
     {
@@ -67,7 +67,7 @@ public struct RigEnvironment: Sendable, Equatable {
     /// Reads the variables; unset or empty ones take their defaults.
     /// - Throws: `RigError` naming the variable whose value is malformed (an adapter that is not hciN, a
     ///   relative rig folder or share, a partial or malformed set of `HIL_NET_*`).
-    public init(from variables: [String: String]) throws(RigError) {
+    package init(from variables: [String: String]) throws(RigError) {
         func value(_ name: String) -> String? { variables[name].flatMap { $0.isEmpty ? nil : $0 } }
         func adapter(_ name: String, _ fallback: String) throws(RigError) -> String {
             guard let text = value(name) else { return fallback }
@@ -117,15 +117,15 @@ public struct RigEnvironment: Sendable, Equatable {
 
     /// This process's variables; a malformed one exits the way `RigError` says (the message names it).
     /// - Throws: `RigError` as `init(from:)`.
-    public static func current() throws(RigError) -> RigEnvironment {
+    package static func current() throws(RigError) -> RigEnvironment {
         try RigEnvironment(from: ProcessInfo.processInfo.environment)
     }
 
     /// True inside a rig (`HIL_RIG` set).
-    public var isInsideRig: Bool { rig != nil }
+    package var isInsideRig: Bool { rig != nil }
 
     /// The variables to set for a command in this rig; the unset optional ones are left out.
-    public var variables: [String: String] {
+    package var variables: [String: String] {
         var result = [Self.peripheralAdapterVariable: peripheralAdapter, Self.centralAdapterVariable: centralAdapter]
         result[Self.rigVariable] = rig
         if lanes.count > 1 { result[Self.lanesVariable] = lanes.map(\.description).joined(separator: ",") }

@@ -1,6 +1,6 @@
 /// Why a rig cannot be loaded, chosen, built or run — with what to do about it.
-public struct RigError: Error, Sendable, CustomStringConvertible {
-    public enum Code: String, Sendable {
+package struct RigError: Error, Sendable, CustomStringConvertible {
+    package enum Code: String, Sendable {
         case rigFile
         case unknownRig
         case noRunnableRig
@@ -15,18 +15,18 @@ public struct RigError: Error, Sendable, CustomStringConvertible {
         case fault
     }
 
-    public var code: Code
-    public var message: String
+    package var code: Code
+    package var message: String
     /// The next step for the person reading it, if there is one.
-    public var hint: String?
+    package var hint: String?
 
-    public init(_ code: Code, _ message: String, hint: String? = nil) {
+    package init(_ code: Code, _ message: String, hint: String? = nil) {
         self.code = code
         self.message = message
         self.hint = hint
     }
 
-    public var description: String {
+    package var description: String {
         hint.map { "\(message)\n  → \($0)" } ?? message
     }
 }

@@ -10,19 +10,19 @@ import Synchronization
 /// The command learns the rig through `HIL_RIG`, `HIL_PERIPHERAL_ADAPTER` and `HIL_CENTRAL_ADAPTER` (and
 /// `DBUS_SYSTEM_BUS_ADDRESS` for a private bus). Exit status conventions: the command's own; 124 timeout;
 /// 125 the rig failed; 130 interrupted (see `RigError.exitStatus`).
-public final class RigJobRunner: Sendable {
-    public struct Options: Sendable {
-        public var timeout: Duration
+package final class RigJobRunner: Sendable {
+    package struct Options: Sendable {
+        package var timeout: Duration
         /// Print how long the image, the rig and the command took (to `report`).
-        public var timing: Bool
+        package var timing: Bool
         /// Keep the vm guest's share folder even when the command succeeds.
-        public var keep: Bool
+        package var keep: Bool
         /// vm only: start nothing in the guest (for testing rig bring-up code).
-        public var bare: Bool
+        package var bare: Bool
         /// vm only: copy the guest's `$HIL_SHARE/results` here after the command (whatever its status).
-        public var resultsDestination: String?
+        package var resultsDestination: String?
 
-        public init(timeout: Duration = .seconds(1800), timing: Bool = false, keep: Bool = false, bare: Bool = false,
+        package init(timeout: Duration = .seconds(1800), timing: Bool = false, keep: Bool = false, bare: Bool = false,
                     resultsDestination: String? = nil)
         {
             self.timeout = timeout
@@ -33,10 +33,10 @@ public final class RigJobRunner: Sendable {
         }
     }
 
-    public let rig: RigDefinition
-    public let rigsDirectory: String
-    public let facts: HostFacts
-    public let options: Options
+    package let rig: RigDefinition
+    package let rigsDirectory: String
+    package let facts: HostFacts
+    package let options: Options
     private let report: @Sendable (String) -> Void
     private let state = Mutex(State())
 
@@ -47,7 +47,7 @@ public final class RigJobRunner: Sendable {
     }
 
     /// - Parameter report: receives one-line messages for the person running it (standard error).
-    public init(rig: RigDefinition, rigsDirectory: String, facts: HostFacts, options: Options,
+    package init(rig: RigDefinition, rigsDirectory: String, facts: HostFacts, options: Options,
                 report: @escaping @Sendable (String) -> Void)
     {
         self.rig = rig
@@ -59,7 +59,7 @@ public final class RigJobRunner: Sendable {
 
     /// Stops the run from another thread (Ctrl-C): the command is stopped, the rig taken down. In the vm rig the
     /// first call asks the job in the guest to stop (what it wrote is kept); a second stops the guest at once.
-    public func interrupt() {
+    package func interrupt() {
         let (vm, child) = state.withLock { state in
             state.interrupted = true
             return (state.vm, state.child)
@@ -73,7 +73,7 @@ public final class RigJobRunner: Sendable {
     /// - Parameters:
     ///   - console: the vm guest's console text as it arrives (the command's output is part of it).
     /// - Throws: `RigError` when the rig cannot run, does not come up, times out or is interrupted.
-    public func run(_ command: [String], console: @escaping @Sendable (String) -> Void) throws(RigError) -> Int32 {
+    package func run(_ command: [String], console: @escaping @Sendable (String) -> Void) throws(RigError) -> Int32 {
         let assessment = RigAssessment(rig: rig, facts: facts)
         if let failure = assessment.failures.first {
             throw RigError(.missingTool, "rig \(rig.name) cannot run here: \(failure.finding)", hint: failure.fix)
@@ -162,7 +162,7 @@ public final class RigJobRunner: Sendable {
     }
 
     /// How the command is stopped on timeout or Ctrl-C.
-    public static let stopSteps: [TeardownStep] = [.signal(SIGTERM), .wait(.seconds(5)), .kill]
+    package static let stopSteps: [TeardownStep] = [.signal(SIGTERM), .wait(.seconds(5)), .kill]
 
     /// Runs the command on this host with `environment` added, honouring the timeout and interruption.
     private func runHere(_ command: [String], environment extra: RigEnvironment) throws(RigError) -> Int32 {
@@ -206,7 +206,7 @@ public final class RigJobRunner: Sendable {
 
 extension RigError {
     /// The exit status a command-line run reports for this error: 124 timeout, 130 interrupted, 125 otherwise.
-    public var exitStatus: Int32 {
+    package var exitStatus: Int32 {
         switch code {
         case .timeout: 124
         case .interrupted: 130

@@ -24,74 +24,74 @@ import Foundation
 /// the system bus); the attacker's with `ip netns exec NETNS` alone. When the variables are set, the
 /// avahi-daemons may still be probing their host names: wait for `org.freedesktop.Avahi.Server.GetState` to
 /// return 2 (running) before publishing or browsing.
-public struct RigNetwork: Sendable, Equatable {
+package struct RigNetwork: Sendable, Equatable {
     /// One of the two hosts.
-    public struct Host: Sendable, Equatable, CustomStringConvertible {
+    package struct Host: Sendable, Equatable, CustomStringConvertible {
         /// The network namespace (`ip netns exec NETNS …`).
-        public var netns: String
+        package var netns: String
         /// The D-Bus address of the host's own system bus, where its avahi-daemon is (`unix:path=…`).
-        public var bus: String
+        package var bus: String
         /// The host's IPv4 address on the veth pair.
-        public var address: String
+        package var address: String
 
-        public init(netns: String, bus: String, address: String) {
+        package init(netns: String, bus: String, address: String) {
             self.netns = netns
             self.bus = bus
             self.address = address
         }
 
-        public var description: String { "netns \(netns), \(address), bus \(bus)" }
+        package var description: String { "netns \(netns), \(address), bus \(bus)" }
     }
 
     /// The third host: another device on the phone's and the computer's LAN, with no bus or avahi-daemon.
-    public struct Attacker: Sendable, Equatable, CustomStringConvertible {
+    package struct Attacker: Sendable, Equatable, CustomStringConvertible {
         /// The network namespace (`ip netns exec NETNS …`).
-        public var netns: String
+        package var netns: String
         /// The attacker's IPv4 address on the LAN, the source of what it sends.
-        public var address: String
+        package var address: String
 
-        public init(netns: String, address: String) {
+        package init(netns: String, address: String) {
             self.netns = netns
             self.address = address
         }
 
-        public var description: String { "netns \(netns), \(address)" }
+        package var description: String { "netns \(netns), \(address)" }
     }
 
     /// Where the phone's side runs (the transports' client: it browses and connects).
-    public var phone: Host
+    package var phone: Host
     /// Where the computer's side runs (`hil peripheral`'s network endpoints: they publish and listen).
-    public var computer: Host
+    package var computer: Host
     /// Where forged packets come from, on the same LAN; nil when the rig has no third host.
-    public var attacker: Attacker?
+    package var attacker: Attacker?
 
-    public init(phone: Host, computer: Host, attacker: Attacker? = nil) {
+    package init(phone: Host, computer: Host, attacker: Attacker? = nil) {
         self.phone = phone
         self.computer = computer
         self.attacker = attacker
     }
 
     /// The hosts `Rigs/net/two-hosts.sh` makes: the phone, the computer and the attacker.
-    public static let twoHosts = RigNetwork(
+    package static let twoHosts = RigNetwork(
         phone: Host(netns: "hil-phone", bus: "unix:path=/run/hil-net/phone/bus", address: "10.77.0.2"),
         computer: Host(netns: "hil-computer", bus: "unix:path=/run/hil-net/computer/bus", address: "10.77.0.1"),
         attacker: Attacker(netns: "hil-attacker", address: "10.77.0.3"))
 
-    public static let phoneNetnsVariable = "HIL_NET_PHONE_NETNS"
-    public static let phoneBusVariable = "HIL_NET_PHONE_BUS"
-    public static let phoneAddressVariable = "HIL_NET_PHONE_ADDRESS"
-    public static let computerNetnsVariable = "HIL_NET_COMPUTER_NETNS"
-    public static let computerBusVariable = "HIL_NET_COMPUTER_BUS"
-    public static let computerAddressVariable = "HIL_NET_COMPUTER_ADDRESS"
-    public static let attackerNetnsVariable = "HIL_NET_ATTACKER_NETNS"
-    public static let attackerAddressVariable = "HIL_NET_ATTACKER_ADDRESS"
+    package static let phoneNetnsVariable = "HIL_NET_PHONE_NETNS"
+    package static let phoneBusVariable = "HIL_NET_PHONE_BUS"
+    package static let phoneAddressVariable = "HIL_NET_PHONE_ADDRESS"
+    package static let computerNetnsVariable = "HIL_NET_COMPUTER_NETNS"
+    package static let computerBusVariable = "HIL_NET_COMPUTER_BUS"
+    package static let computerAddressVariable = "HIL_NET_COMPUTER_ADDRESS"
+    package static let attackerNetnsVariable = "HIL_NET_ATTACKER_NETNS"
+    package static let attackerAddressVariable = "HIL_NET_ATTACKER_ADDRESS"
     /// The six the phone and the computer need, phone first.
-    public static let variableNames = [
+    package static let variableNames = [
         phoneNetnsVariable, phoneBusVariable, phoneAddressVariable,
         computerNetnsVariable, computerBusVariable, computerAddressVariable,
     ]
     /// The attacker's two, both or neither.
-    public static let attackerVariableNames = [attackerNetnsVariable, attackerAddressVariable]
+    package static let attackerVariableNames = [attackerNetnsVariable, attackerAddressVariable]
 
     private static let hint = "unset every HIL_NET_* variable, or run the command in the vm rig (`hil vm exec`), which sets them all; Rigs/net/two-hosts.sh env prints them"
 
@@ -99,7 +99,7 @@ public struct RigNetwork: Sendable, Equatable {
     /// - Throws: `RigError` naming the variable: some of the six set but not all, one of the attacker's two without
     ///   the other or without the six, a namespace that is not a plain name, a bus that is not a D-Bus address, an
     ///   address that is not IPv4, or two hosts sharing one.
-    public init?(from variables: [String: String]) throws(RigError) {
+    package init?(from variables: [String: String]) throws(RigError) {
         let values = Self.variableNames.map { name in variables[name].flatMap { $0.isEmpty ? nil : $0 } }
         if values.allSatisfy({ $0 == nil }) {
             let attacker = Self.attackerVariableNames.filter { variables[$0].map { !$0.isEmpty } ?? false }
@@ -198,7 +198,7 @@ public struct RigNetwork: Sendable, Equatable {
     }
 
     /// The six variables, and the attacker's two when there is one, to pass to a command in the rig.
-    public var variables: [String: String] {
+    package var variables: [String: String] {
         var result = [
             Self.phoneNetnsVariable: phone.netns, Self.phoneBusVariable: phone.bus, Self.phoneAddressVariable: phone.address,
             Self.computerNetnsVariable: computer.netns, Self.computerBusVariable: computer.bus,

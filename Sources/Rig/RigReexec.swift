@@ -5,16 +5,16 @@
 /// differ inside are replaced (the rig's name, the rig files' folder, the output folder in the guest). Both
 /// `--name value` and `--name=value` spellings are recognised; nothing after a `--` terminator is touched, and the
 /// replaced options go before it.
-public struct RigReexec: Sendable, Equatable {
+package struct RigReexec: Sendable, Equatable {
     /// The program to run (the resolved `hil` executable).
-    public var executable: String
+    package var executable: String
     /// What the user typed after the program name (`CommandLine.arguments.dropFirst()`).
-    public var arguments: [String]
+    package var arguments: [String]
 
     /// - Parameters:
     ///   - commandLine: `CommandLine.arguments`: the program as called, then its arguments.
     ///   - executable: the path that runs this `hil` in the rig (`commandLine[0]` may be relative or a symlink).
-    public init(commandLine: [String], executable: String) {
+    package init(commandLine: [String], executable: String) {
         precondition(!commandLine.isEmpty, "a command line has at least the program")
         self.executable = executable
         arguments = Array(commandLine.dropFirst())
@@ -25,7 +25,7 @@ public struct RigReexec: Sendable, Equatable {
     /// - Parameters:
     ///   - replacements: option and value, in order, e.g. `[("--output", "/hil/share/results")]`.
     ///   - removing: options to drop with their value, e.g. `["--timeout"]`.
-    public func command(replacing replacements: [(option: String, value: String)], removing: Set<String> = [])
+    package func command(replacing replacements: [(option: String, value: String)], removing: Set<String> = [])
         -> [String]
     {
         let dropped = removing.union(replacements.map(\.option))

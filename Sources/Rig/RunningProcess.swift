@@ -4,24 +4,24 @@ import Foundation
 /// its exit awaited through a pidfd (`pidfd_open`, Linux 5.3), which becomes readable when the process exits —
 /// reaped or not, since its parent may be a shell that never reaps. Where pidfds are missing, the exit is noticed
 /// by reading /proc every 5 ms (with `Task.sleep`, never blocking a thread).
-public struct RunningProcess: Sendable {
-    public let pid: Int32
+package struct RunningProcess: Sendable {
+    package let pid: Int32
 
-    public init(pid: Int32) {
+    package init(pid: Int32) {
         self.pid = pid
     }
 
     /// Sends `number`; false with errno set when it could not be sent (no such process, not permitted).
     @discardableResult
-    public func signal(_ number: Int32) -> Bool {
+    package func signal(_ number: Int32) -> Bool {
         kill(pid, number) == 0
     }
 
     /// Runs and exists (a zombie — exited, not yet reaped by its parent — does not count).
-    public var isAlive: Bool { Self.alive(pid) }
+    package var isAlive: Bool { Self.alive(pid) }
 
     /// Suspends until the process has exited, or `timeout` passes. Returns true once it has exited.
-    public func exited(within timeout: Duration?) async -> Bool {
+    package func exited(within timeout: Duration?) async -> Bool {
         guard isAlive else { return true }
         guard let open = Self.pidfdOpen else { return await polled(within: timeout) }
         let descriptor = open(pid, 0)
@@ -42,7 +42,7 @@ public struct RunningProcess: Sendable {
     }
 
     /// Stops the process by running `steps` (see `TeardownStep`); returns when it is gone.
-    public func teardown(_ steps: [TeardownStep] = TeardownStep.terminate) async {
+    package func teardown(_ steps: [TeardownStep] = TeardownStep.terminate) async {
         await TeardownStep.perform(steps, send: { signal($0) }, waitForExit: { await exited(within: $0) })
     }
 
@@ -55,10 +55,10 @@ public struct RunningProcess: Sendable {
         return true
     }
 
-    public static func alive(_ pid: Int32) -> Bool { kill(pid, 0) == 0 && !isZombie(pid) }
+    package static func alive(_ pid: Int32) -> Bool { kill(pid, 0) == 0 && !isZombie(pid) }
 
     /// A process that exited but was not reaped yet (its parent is the rig's shell) still answers kill(pid, 0).
-    public static func isZombie(_ pid: Int32) -> Bool {
+    package static func isZombie(_ pid: Int32) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
               let close = stat.lastIndex(of: ")") else { return false }
         return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")

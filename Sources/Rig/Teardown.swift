@@ -5,7 +5,7 @@ import Foundation
 /// `[.signal(SIGINT), .wait(.seconds(2)), .signal(SIGTERM), .wait(.seconds(2)), .kill]` asks politely twice,
 /// then kills. A sequence always ends in `.kill` (added when missing), so a teardown never leaves the process
 /// running: a `.wait` that sees the process exit ends the sequence early.
-public enum TeardownStep: Sendable, Equatable, CustomStringConvertible {
+package enum TeardownStep: Sendable, Equatable, CustomStringConvertible {
     /// Send this signal (to the process, or to its group when it leads one).
     case signal(Int32)
     /// Wait up to this long for the process to exit; the teardown ends when it does.
@@ -14,11 +14,11 @@ public enum TeardownStep: Sendable, Equatable, CustomStringConvertible {
     case kill
 
     /// SIGTERM, 3 s, SIGKILL: for daemons that handle SIGTERM.
-    public static let terminate: [TeardownStep] = [.signal(SIGTERM), .wait(.seconds(3)), .kill]
+    package static let terminate: [TeardownStep] = [.signal(SIGTERM), .wait(.seconds(3)), .kill]
     /// SIGINT, 2 s, SIGTERM, 2 s, SIGKILL: for programs that clean up on Ctrl-C.
-    public static let interrupt: [TeardownStep] = [.signal(SIGINT), .wait(.seconds(2)), .signal(SIGTERM), .wait(.seconds(2)), .kill]
+    package static let interrupt: [TeardownStep] = [.signal(SIGINT), .wait(.seconds(2)), .signal(SIGTERM), .wait(.seconds(2)), .kill]
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .signal(let number): "signal(\(number))"
         case .wait(let duration): "wait(\(duration))"

@@ -6,21 +6,21 @@ import Foundation
 ///
 /// btvirt takes the next free adapter numbers, so the adapters used are the two it created, whatever the rig
 /// file names; `environment` tells the job which (`HIL_PERIPHERAL_ADAPTER`, `HIL_CENTRAL_ADAPTER`).
-public final class VirtualRig {
-    public let rig: RigDefinition
+package final class VirtualRig {
+    package let rig: RigDefinition
     /// Logs of the rig's daemons (dbus.log, btvirt.log, bluetoothd.log).
-    public let logDirectory: String
+    package let logDirectory: String
     /// What a job needs to use the rig: `HIL_RIG`, the two adapters, and `DBUS_SYSTEM_BUS_ADDRESS` when private
     /// (set by `start()`).
-    public private(set) var environment = RigEnvironment()
+    package private(set) var environment = RigEnvironment()
 
     /// How each daemon is stopped.
-    public static let stopSteps: [TeardownStep] = [.signal(SIGTERM), .wait(.seconds(3)), .kill]
+    package static let stopSteps: [TeardownStep] = [.signal(SIGTERM), .wait(.seconds(3)), .kill]
 
     private let facts: HostFacts
     private var children: [(name: String, process: ChildProcess)] = []
 
-    public init(rig: RigDefinition, facts: HostFacts) throws(RigError) {
+    package init(rig: RigDefinition, facts: HostFacts) throws(RigError) {
         precondition(rig.kind == .virtual, "VirtualRig runs virtual rigs")
         self.rig = rig
         self.facts = facts
@@ -37,7 +37,7 @@ public final class VirtualRig {
 
     /// Starts the daemons and waits until both new adapters are powered.
     /// - Throws: `RigError` naming the step that failed, with the last lines of its log.
-    public func start(timeout: Duration = .seconds(30)) throws(RigError) {
+    package func start(timeout: Duration = .seconds(30)) throws(RigError) {
         var daemonEnvironment = ProcessInfo.processInfo.environment
         if rig.bluetoothd == .private {
             guard !facts.bluetoothdRunning else {
@@ -74,7 +74,7 @@ public final class VirtualRig {
     }
 
     /// Stops the daemons (bluetoothd, btvirt — which removes its controllers — then the bus). Idempotent.
-    public func stop() {
+    package func stop() {
         // A restartBluetoothd step started the private bluetoothd again, not as this rig's child: stop every
         // bluetoothd on this rig's private bus first.
         if let bus = environment.systemBusAddress {

@@ -4,55 +4,55 @@ import DBus
 import Evdev
 import InputCodes
 import Foundation
-public import LatencyStats
+package import LatencyStats
 import RemoteTouchProtocol
 
 /// `hil bench`: streams cursor commands at a fixed rate through the real link, on both write paths, and measures
 /// write → evdev latency, the achieved rate and what was lost; then finds the highest rate each path sustains
 /// with nothing lost. Needs a rig that is up (it runs inside it, like `hil run`).
-public struct BenchRunner: Sendable {
-    public struct Settings: Sendable {
-        public var count = 1000
-        public var rateHz = 100.0
+package struct BenchRunner: Sendable {
+    package struct Settings: Sendable {
+        package var count = 1000
+        package var rateHz = 100.0
         /// In the order they run: `dbus` (WriteValue) and `fd` (the AcquireWrite socket) from hil's own client;
         /// `python-dbus` and `python-fd` the same from the reference client (`referenceClient`); `tcp` the iPad
         /// design's network transport (Bonjour, pairing, 120 Hz batches) from the rig's phone host.
-        public var paths: [String] = ["dbus", "fd"]
+        package var paths: [String] = ["dbus", "fd"]
         /// Rates tried, in order, to find the highest sustained: each a rung of `repetitions` streams of
         /// `rungSeconds`.
-        public var ladderHz: [Double] = [100, 200, 300, 400, 600, 800, 1000]
-        public var rungSeconds = 5.0
-        public var repetitions = 3
-        public var findMax = true
+        package var ladderHz: [Double] = [100, 200, 300, 400, 600, 800, 1000]
+        package var rungSeconds = 5.0
+        package var repetitions = 3
+        package var findMax = true
         /// The reference client (Rigs/reference/bench_client.py), for the `python-` paths.
-        public var referenceClient: String?
-        public init() {}
+        package var referenceClient: String?
+        package init() {}
     }
 
     /// One stream of commands at one rate on one path.
-    public struct Stream: Sendable {
-        public var path: String
-        public var rateHz: Double
-        public var sent: Int
+    package struct Stream: Sendable {
+        package var path: String
+        package var rateHz: Double
+        package var sent: Int
         /// Commands the computer received (its receipts).
-        public var received: Int
+        package var received: Int
         /// Received commands whose frame the evdev reader saw (the latency is theirs).
-        public var verified: Int
+        package var verified: Int
         /// Times the kernel told the reader it had dropped events (SYN_DROPPED) during the stream.
-        public var readerDrops = 0
-        public var achievedHz: Double
-        public var latency: LatencySummary
+        package var readerDrops = 0
+        package var achievedHz: Double
+        package var latency: LatencySummary
         /// Median link, peripheral and kernel times, from the peripheral's receipts.
-        public var stages: [String: LatencySummary]
+        package var stages: [String: LatencySummary]
         /// Commands that never reached the computer: lost by the link.
-        public var lost: Int { max(0, sent - received) }
+        package var lost: Int { max(0, sent - received) }
         /// Commands the computer received whose frame the verifier did not see (its reader fell behind).
-        public var unseen: Int { max(0, received - verified) }
+        package var unseen: Int { max(0, received - verified) }
         /// Which commands were lost or unseen, as index ranges ("0-6, 180"), for diagnosis.
-        public var lostAt = ""
-        public var unseenAt = ""
+        package var lostAt = ""
+        package var unseenAt = ""
 
-        public init(path: String, rateHz: Double, sent: Int, received: Int, verified: Int? = nil, achievedHz: Double,
+        package init(path: String, rateHz: Double, sent: Int, received: Int, verified: Int? = nil, achievedHz: Double,
                     latency: LatencySummary, stages: [String: LatencySummary])
         {
             self.path = path
@@ -66,23 +66,23 @@ public struct BenchRunner: Sendable {
         }
     }
 
-    public struct PathResult: Sendable {
-        public var main: Stream
-        public var ladder: [BenchRung]
+    package struct PathResult: Sendable {
+        package var main: Stream
+        package var ladder: [BenchRung]
         /// The highest ladder rate sustained by every repetition, as by every rung below it.
-        public var maxSustainedHz: Double?
+        package var maxSustainedHz: Double?
     }
 
-    public let context: ScenarioRunner.Context
-    public let settings: Settings
+    package let context: ScenarioRunner.Context
+    package let settings: Settings
 
-    public init(context: ScenarioRunner.Context, settings: Settings) {
+    package init(context: ScenarioRunner.Context, settings: Settings) {
         self.context = context
         self.settings = settings
     }
 
     /// Runs every path; `progress` gets a line per stream as it finishes.
-    public func run(progress: @Sendable (String) -> Void) async throws -> [String: PathResult] {
+    package func run(progress: @Sendable (String) -> Void) async throws -> [String: PathResult] {
         let folder = context.workDirectory + "/bench"
         let session = try await PairedSession.open(context, folder: folder, networks: ["tcp", "udp"].filter(settings.paths.contains))
         let (bluez, peripheral, collector, link) = (session.bluez, session.peripheral, session.collector, session.link)
@@ -149,7 +149,7 @@ public struct BenchRunner: Sendable {
     /// A rate is sustained when nothing is lost, every command's frame was seen (so injection is proven, not
     /// assumed), at least 95 % of the rate is achieved, and p99 latency stays within 100 ms: a link that falls
     /// behind queues commands (latency grows without bound) before it loses any.
-    public static func sustains(_ stream: Stream) -> Bool {
+    package static func sustains(_ stream: Stream) -> Bool {
         stream.lost == 0 && stream.unseen == 0 && stream.achievedHz >= stream.rateHz * 0.95 && (stream.latency.p99 ?? .infinity) <= 100
     }
 

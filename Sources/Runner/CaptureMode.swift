@@ -2,7 +2,7 @@ import ScenarioDriver
 
 /// Which scenarios keep their captures (`hil run --capture`). Every scenario is captured unless `never`: whether
 /// it fails is known only at its end.
-public enum CaptureMode: String, Sendable, CaseIterable {
+package enum CaptureMode: String, Sendable, CaseIterable {
     /// Keep every scenario's captures.
     case always
     /// Keep the captures of failed, inconclusive and error scenarios; delete the others' (the default).

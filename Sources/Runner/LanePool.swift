@@ -1,6 +1,6 @@
 import GestureScript
-public import Scenario
-public import ScenarioDriver
+package import Scenario
+package import ScenarioDriver
 import Synchronization
 
 /// Runs scenarios on every lane of the rig at once (a lane: one computer adapter, one phone adapter, its own
@@ -8,17 +8,17 @@ import Synchronization
 /// reserves the one after, so its computer starts ahead (`StandbyComputer`). A scenario that touches what all
 /// lanes share (it restarts or floods bluetoothd, which serves every adapter) runs alone, the other lanes idle.
 /// One lane runs everything in the given order, as before.
-public final class LanePool: Sendable {
+package final class LanePool: Sendable {
     /// One scenario run: its number in the run (1…), its repeat, where it is in the scenario list, and the
     /// transport it runs on.
-    public struct Item: Sendable {
-        public var number: Int
-        public var repetition: Int
-        public var index: Int
-        public var scenario: Scenario
-        public var transport: Transport
+    package struct Item: Sendable {
+        package var number: Int
+        package var repetition: Int
+        package var index: Int
+        package var scenario: Scenario
+        package var transport: Transport
 
-        public init(number: Int, repetition: Int, index: Int, scenario: Scenario, transport: Transport = .ble) {
+        package init(number: Int, repetition: Int, index: Int, scenario: Scenario, transport: Transport = .ble) {
             self.number = number
             self.repetition = repetition
             self.index = index
@@ -30,14 +30,14 @@ public final class LanePool: Sendable {
     private let runners: [ScenarioRunner]
 
     /// One runner per lane context.
-    public init(lanes: [ScenarioRunner.Context]) {
+    package init(lanes: [ScenarioRunner.Context]) {
         precondition(!lanes.isEmpty, "a lane pool needs a lane")
         runners = lanes.map(ScenarioRunner.init(context:))
     }
 
     /// True when the scenario must have the rig to itself: it restarts bluetoothd, which every lane uses, or floods
     /// it with malformed writes (seen to delay the other lane's writes by seconds and fail them with ATT error 0x0e).
-    public static func needsTheWholeRig(_ scenario: Scenario) -> Bool {
+    package static func needsTheWholeRig(_ scenario: Scenario) -> Bool {
         scenario.script.steps.contains { step in
             switch step {
             case .restartBluetoothd, .malformedWrites: true
@@ -48,13 +48,13 @@ public final class LanePool: Sendable {
 
     /// True when the item must have the rig to itself: its scenario does (`needsTheWholeRig`), or it runs over the
     /// network, whose hosts every lane shares (one computer host, its ports, one Bonjour name).
-    public static func runsAlone(_ item: Item) -> Bool {
+    package static func runsAlone(_ item: Item) -> Bool {
         item.transport.isNetwork || needsTheWholeRig(item.scenario)
     }
 
     /// The order of work: with one lane, the items as given, in one batch. With more, per repeat: the scenarios
     /// that can share the rig as one batch run on every lane, then each that cannot, alone.
-    public func batches(_ items: [Item]) -> [[Item]] {
+    package func batches(_ items: [Item]) -> [[Item]] {
         guard runners.count > 1 else { return [items] }
         var batches: [[Item]] = []
         for repetition in Set(items.map(\.repetition)).sorted() {
@@ -68,7 +68,7 @@ public final class LanePool: Sendable {
 
     /// Runs every item; `finished` is called as each ends (from any lane, one at a time). Stops taking new items
     /// once `stop` says so; the scenarios under way finish (the interrupt stops their computers).
-    public func run(_ items: [Item], stop: @escaping @Sendable () -> Bool,
+    package func run(_ items: [Item], stop: @escaping @Sendable () -> Bool,
                     finished: @escaping @Sendable (Item, ScenarioResult) -> Void) async
     {
         let announce = OneAtATime(finished)

@@ -1,25 +1,25 @@
 import Evdev
 import Foundation
-public import InputCodes
+package import InputCodes
 import Rig
-public import Scenario
+package import Scenario
 
 /// The computer side for `hil record`'s live mode: a fresh `hil peripheral` serving one transport (its own state
 /// folder, so the phone pairs anew), its receipts log, and its uinput device's frames read as `hil run` reads them.
 /// A real phone, or any client, drives it; `stop` ends it cleanly, so its receipts are complete.
-public final class LiveRecording: Sendable {
-    public struct Settings: Sendable {
-        public var hil: String
-        public var adapter: String
-        public var uinputName: String
+package final class LiveRecording: Sendable {
+    package struct Settings: Sendable {
+        package var hil: String
+        package var adapter: String
+        package var uinputName: String
         /// The peripheral's folder: its state (pairings), log, receipts, pairing code file.
-        public var folder: String
-        public var transport: Transport
+        package var folder: String
+        package var transport: Transport
         /// tcp and udp: the computer host's network namespace and avahi-daemon's bus (nil: this host, the system bus).
-        public var netns: String?
-        public var avahiBus: String?
+        package var netns: String?
+        package var avahiBus: String?
 
-        public init(hil: String, adapter: String, uinputName: String, folder: String, transport: Transport) {
+        package init(hil: String, adapter: String, uinputName: String, folder: String, transport: Transport) {
             self.hil = hil
             self.adapter = adapter
             self.uinputName = uinputName
@@ -30,7 +30,7 @@ public final class LiveRecording: Sendable {
 
     let peripheral: PeripheralUnderTest
     let collector: FrameCollector
-    public let settings: Settings
+    package let settings: Settings
 
     private init(peripheral: PeripheralUnderTest, collector: FrameCollector, settings: Settings) {
         self.peripheral = peripheral
@@ -40,7 +40,7 @@ public final class LiveRecording: Sendable {
 
     /// Starts the computer, waits until it serves, and starts reading its input device.
     /// - Throws: `RunnerError` with the computer's last lines when it does not serve, or its device does not appear.
-    public static func start(_ settings: Settings) async throws -> LiveRecording {
+    package static func start(_ settings: Settings) async throws -> LiveRecording {
         var launch = PeripheralUnderTest.Launch(
             hil: settings.hil, adapter: settings.adapter, uinputName: settings.uinputName, folder: settings.folder)
         switch settings.transport {
@@ -63,29 +63,29 @@ public final class LiveRecording: Sendable {
     }
 
     /// The receipts log's text so far (flushed every 250 ms; complete once stopped).
-    public func receiptsLog() -> String {
+    package func receiptsLog() -> String {
         (try? String(contentsOfFile: peripheral.receiptsFile, encoding: .utf8)) ?? ""
     }
 
-    public var receiptsFile: String { peripheral.receiptsFile }
+    package var receiptsFile: String { peripheral.receiptsFile }
 
     /// Every frame of the input device so far.
-    public func frames() -> [EvdevFrame] { collector.frames(since: MonotonicTime(nanoseconds: 0)) }
+    package func frames() -> [EvdevFrame] { collector.frames(since: MonotonicTime(nanoseconds: 0)) }
 
     /// How many times the kernel dropped events because the reader fell behind (frames then are incomplete).
-    public var droppedCount: Int { collector.droppedCount }
+    package var droppedCount: Int { collector.droppedCount }
 
     /// The code the computer shows once a phone asks to pair; the phone's user types it.
-    public func pairingCode() -> String? { peripheral.pairingCode() }
+    package func pairingCode() -> String? { peripheral.pairingCode() }
 
     /// Nil while the computer runs; else how it ended, with its last lines.
-    public var ended: String? {
+    package var ended: String? {
         peripheral.isRunning ? nil : "hil peripheral ended:\n\(peripheral.lastLines(15))"
     }
 
     /// Stops the computer as Ctrl-C does (its receipts are written out), then the reader; removes the pairing code
     /// file and the state folder (the phone's pairing). Returns the computer's exit status.
-    public func stop() async -> Int32 {
+    package func stop() async -> Int32 {
         let status = await peripheral.stop()
         try? await Task.sleep(for: .milliseconds(100))
         collector.stop()

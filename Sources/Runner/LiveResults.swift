@@ -1,5 +1,5 @@
 import Foundation
-public import ScenarioDriver
+package import ScenarioDriver
 import Synchronization
 
 /// A run's results as they come in, written out while the run goes, so a run that is stopped before it can write
@@ -10,8 +10,8 @@ import Synchronization
 ///
 /// Every write (a checkpoint, the interrupt's, the end's) takes its snapshot under one lock, so the file only grows:
 /// a checkpoint that ends late never puts back fewer results than a write before it.
-public final class LiveResults: Sendable {
-    public typealias Write = @Sendable ([ScenarioResult]) throws -> Void
+package final class LiveResults: Sendable {
+    package typealias Write = @Sendable ([ScenarioResult]) throws -> Void
 
     private struct Schedule {
         var nextDue: ContinuousClock.Instant
@@ -28,7 +28,7 @@ public final class LiveResults: Sendable {
     private let file = Mutex<Int>(0)
 
     /// `write` writes the files (results.json, junit.xml); `report` hears a checkpoint's failure (the run goes on).
-    public init(minimumInterval: Duration = .seconds(60), write: @escaping Write, report: @escaping @Sendable (any Error) -> Void) {
+    package init(minimumInterval: Duration = .seconds(60), write: @escaping Write, report: @escaping @Sendable (any Error) -> Void) {
         self.write = write
         self.report = report
         self.minimumInterval = minimumInterval
@@ -37,27 +37,27 @@ public final class LiveResults: Sendable {
 
     /// Adds a judged scenario run (`number`: its place in the run, which orders the results) and writes a
     /// checkpoint when one is due.
-    public func add(_ result: ScenarioResult, number: Int) {
+    package func add(_ result: ScenarioResult, number: Int) {
         collected.withLock { $0.append((number, result)) }
         checkpointIfDue()
     }
 
     /// The results so far, in the order of the run's list, whichever lane ran them.
-    public var results: [ScenarioResult] {
+    package var results: [ScenarioResult] {
         collected.withLock { $0 }.sorted { $0.number < $1.number }.map(\.result)
     }
 
-    public var count: Int { collected.withLock { $0.count } }
+    package var count: Int { collected.withLock { $0.count } }
 
     /// How many results the file holds.
-    public var written: Int { file.withLock { $0 } }
+    package var written: Int { file.withLock { $0 } }
 
     /// Writes every result so far now, after a write under way; returns how many the file holds. With `final`, no
     /// checkpoint is written after this. With `unlessCurrent`, nothing is written when the file already holds every
     /// result (after an interrupt, whose write came first: in the vm rig's grace, writing about 1000 results again
     /// takes seconds it may not have).
     @discardableResult
-    public func writeNow(final: Bool = false, unlessCurrent: Bool = false) throws -> Int {
+    package func writeNow(final: Bool = false, unlessCurrent: Bool = false) throws -> Int {
         if final { schedule.withLock { $0.closed = true } }
         return try writeSnapshot(checkpoint: false, unlessCurrent: unlessCurrent)
     }

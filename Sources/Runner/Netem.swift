@@ -1,12 +1,12 @@
 import Foundation
-public import GestureScript
+package import GestureScript
 import Rig
 
 /// The kernel's netem qdisc on a host's interface, through `tc` (iproute2): how a `network` or `partition` step
 /// delays, drops and cuts the network between the rig's hosts. The one owner of the `tc` command lines.
-public enum Netem {
+package enum Netem {
     /// `delay D [J distribution normal] [loss L%]`.
-    public static func arguments(_ conditions: NetworkConditions) -> [String] {
+    package static func arguments(_ conditions: NetworkConditions) -> [String] {
         var arguments = ["delay", "\(conditions.delayMs)ms"]
         if conditions.jitterMs > 0 { arguments += ["\(conditions.jitterMs)ms", "distribution", "normal"] }
         if conditions.lossPercent > 0 { arguments += ["loss", "\(conditions.lossPercent)%"] }
@@ -15,7 +15,7 @@ public enum Netem {
 
     /// `tc -n NETNS qdisc replace dev IFACE root netem ARGS`, or `qdisc del` for nil (nothing to delete is fine).
     /// - Throws: `RunnerError` with tc's answer; on a kernel without sch_netem, saying so.
-    public static func apply(_ arguments: [String]?, on interface: String, in netns: String) throws {
+    package static func apply(_ arguments: [String]?, on interface: String, in netns: String) throws {
         let command = ["-n", netns, "qdisc"]
             + (arguments.map { ["replace", "dev", interface, "root", "netem"] + $0 } ?? ["del", "dev", interface, "root"])
         let process = try ChildProcess("/usr/sbin/tc", command, output: .joined, ownProcessGroup: false)

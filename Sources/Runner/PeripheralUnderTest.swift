@@ -9,7 +9,7 @@ private let running = Mutex<[Int32: ChildProcess]>([:])
 /// The device under test: `hil peripheral` as its own process, with a fresh state folder, so every scenario
 /// starts clean (no pairings, no lockout). It says when it serves through its ready file (`ReadyRecord`), and is
 /// stopped as it would be by a person: Ctrl-C, then SIGKILL if it does not exit within 5 s.
-public final class PeripheralUnderTest: Sendable {
+package final class PeripheralUnderTest: Sendable {
     let child: ChildProcess
     let output: String
     let stateDirectory: String
@@ -181,7 +181,7 @@ public final class PeripheralUnderTest: Sendable {
     }
 
     /// Interrupts every peripheral under test that is still running (the run was interrupted).
-    public static func interruptAll() {
+    package static func interruptAll() {
         for child in running.withLock({ Array($0.values) }) { child.signal(SIGINT) }
     }
 
@@ -200,8 +200,8 @@ public final class PeripheralUnderTest: Sendable {
 }
 
 /// A runner failure that is not a verdict: the rig or the device under test did not do its part.
-public struct RunnerError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+package struct RunnerError: Error, Sendable, CustomStringConvertible {
+    package var message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }

@@ -1,11 +1,11 @@
-public import Scenario
-public import ScenarioDriver
+package import Scenario
+package import ScenarioDriver
 
 /// The scenario runs of a `hil run`: each scenario on each transport asked for, repeated. A scenario that does not
 /// apply to a transport (its `run.transports`) is not run there: it is reported not applicable, never passed.
-public struct RunPlan: Sendable {
+package struct RunPlan: Sendable {
     /// Which transports each scenario runs on.
-    public enum Choice: Sendable {
+    package enum Choice: Sendable {
         /// Each scenario's own (`run.transport`, else ble).
         case scenarios
         case only(Transport)
@@ -15,12 +15,12 @@ public struct RunPlan: Sendable {
         case all
     }
 
-    public var items: [LanePool.Item] = []
-    public var notApplicable: [(number: Int, result: ScenarioResult)] = []
+    package var items: [LanePool.Item] = []
+    package var notApplicable: [(number: Int, result: ScenarioResult)] = []
     /// Runs per repeat, for the `[i/n]` labels.
-    public var perRepeat = 0
+    package var perRepeat = 0
 
-    public init(_ scenarios: [Scenario], repeats: Int, choice: Choice) {
+    package init(_ scenarios: [Scenario], repeats: Int, choice: Choice) {
         let pairs = scenarios.enumerated().flatMap { index, scenario in
             Self.transports(scenario, choice).map { (index: index, scenario: scenario, transport: $0) }
         }

@@ -1,14 +1,14 @@
-public import ScenarioDriver
-public import Foundation
+package import ScenarioDriver
+package import Foundation
 import LatencyStats
-public import Report
+package import Report
 
 /// The results of a run, as files and as console text. The files' formats are Report's: `results.json`
 /// (`RunResults.jsonText`) and `junit.xml` (`RunResults.junitXML`), from `RunResults(run:…)`.
-public enum RunReport {
+package enum RunReport {
     /// `results.json` in the format of docs/results-format.md, written by Report: every environment key, `null`
     /// where unknown.
-    public static func json(_ results: [ScenarioResult], environment: RunEnvironment, startedAt: Date, wallMs: Double,
+    package static func json(_ results: [ScenarioResult], environment: RunEnvironment, startedAt: Date, wallMs: Double,
                             shard: (index: Int, count: Int)? = nil) -> String
     {
         RunResults(run: results, environment: environment, startedAt: startedAt, wallMs: wallMs, shard: shard)
@@ -16,17 +16,17 @@ public enum RunReport {
     }
 
     /// JUnit XML, written by Report (`RunResults.junitXML`): one test case per scenario, flaky ones marked.
-    public static func junit(_ results: [ScenarioResult]) -> String {
+    package static func junit(_ results: [ScenarioResult]) -> String {
         RunResults(scenarios: ScenarioResult.records(results)).junitXML
     }
 
     /// Failed steps with their messages, then scenario-level problems (`ScenarioRecord.detail`).
-    public static func detail(_ result: ScenarioResult) -> String {
+    package static func detail(_ result: ScenarioResult) -> String {
         result.record(repeated: false).detail
     }
 
     /// The run's latencies by step kind, with the median of each stage, for the end of `hil run`'s output.
-    public static func kindTable(_ results: [ScenarioResult]) -> String {
+    package static func kindTable(_ results: [ScenarioResult]) -> String {
         var byKind: [String: [StepResult]] = [:]
         for step in results.flatMap(\.steps) where step.latencyMs != nil { byKind[step.kind, default: []].append(step) }
         guard !byKind.isEmpty else { return "no step latencies" }
@@ -51,7 +51,7 @@ public enum RunReport {
     }
 
     /// Step latency per transport, when the run used more than one: `tcp  n 40  p50 6.1  p95 180.2 …`.
-    public static func transportTable(_ results: [ScenarioResult]) -> String? {
+    package static func transportTable(_ results: [ScenarioResult]) -> String? {
         let entries = TransportLatency.of(ScenarioResult.records(results))
         guard entries.count > 1 else { return nil }
         var lines = ["transport      n   p50 ms   p95 ms   p99 ms   max ms  link p50   the seed claims"]
@@ -65,7 +65,7 @@ public enum RunReport {
     }
 
     /// `hil run --repeat`'s table: each scenario's verdicts, flaky ones marked.
-    public static func stabilityTable(_ results: [ScenarioResult]) -> String {
+    package static func stabilityTable(_ results: [ScenarioResult]) -> String {
         let entries = ScenarioStability.of(ScenarioResult.records(results))
         let repeats = entries.map(\.outcomes.count).max() ?? 0
         var lines = ["stability over \(repeats) repeats (P passed, F failed, I inconclusive, E error, N not applicable):"]

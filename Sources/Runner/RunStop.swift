@@ -1,12 +1,12 @@
-public import ScenarioDriver
+package import ScenarioDriver
 import Synchronization
 
 /// Why a run stops taking scenarios before its list is done: it was interrupted (Ctrl-C, SIGTERM, the vm rig's
 /// timeout), or the rig broke (`ScenarioResult.rigBroken`: an adapter that will not power on again, after which
 /// every later scenario could only error). The first reason stays; the lanes poll `isStopping` between scenarios,
 /// and an interrupt cancels the scenarios under way (`cancellable`): their waits end at once.
-public final class RunStop: Sendable {
-    public enum Reason: Sendable, Equatable {
+package final class RunStop: Sendable {
+    package enum Reason: Sendable, Equatable {
         case interrupted
         case rigBroken(String)
     }
@@ -16,11 +16,11 @@ public final class RunStop: Sendable {
     /// The scenario work under way that an interrupt cancels, by registration.
     private let underWay = Mutex<(next: Int, cancels: [Int: @Sendable () -> Void])>((0, [:]))
 
-    public init() {}
+    package init() {}
 
     /// Records an interrupt; true only when nothing had stopped the run before (the caller then stops the
     /// computers and writes the results so far, once).
-    public func interrupt() -> Bool {
+    package func interrupt() -> Bool {
         interruptedAt.withLock { $0 = $0 ?? .now }
         let first = state.withLock { reason in
             guard reason == nil else { return false }
@@ -34,7 +34,7 @@ public final class RunStop: Sendable {
     /// Runs `work` (a scenario's setup and steps) in a task of its own that an interrupt cancels, now or later:
     /// a wait step, a connect or a scan then ends at once with a cancellation error. What `work` set up is the
     /// caller's to tear down, outside it and not cancelled.
-    public func cancellable<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
+    package func cancellable<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
         if interruptSeen { throw CancellationError() }
         let task = Task { try await work() }
         let id = underWay.withLock { state in
@@ -54,7 +54,7 @@ public final class RunStop: Sendable {
     /// poll ends at once, and the scenario is torn down within a second or two. A D-Bus call is not cut short (a
     /// `Connect` ends when BlueZ answers it), and a teardown can hang: a scenario still under way after `grace` is
     /// left behind (never kept), and this returns false.
-    public func run(_ work: @escaping @Sendable () async -> Void, grace: Duration) async -> Bool {
+    package func run(_ work: @escaping @Sendable () async -> Void, grace: Duration) async -> Bool {
         let done = Flag()
         Task {
             await work()
@@ -75,7 +75,7 @@ public final class RunStop: Sendable {
 
     /// Looks at a finished scenario: when it broke the rig, the run stops there. Returns the reason when this
     /// result is the one that stopped it, so the caller says it once.
-    public func note(_ result: ScenarioResult) -> String? {
+    package func note(_ result: ScenarioResult) -> String? {
         guard let broken = result.rigBroken else { return nil }
         return state.withLock { reason in
             guard reason == nil else { return nil }
@@ -84,14 +84,14 @@ public final class RunStop: Sendable {
         }
     }
 
-    public var reason: Reason? { state.withLock { $0 } }
+    package var reason: Reason? { state.withLock { $0 } }
     /// Interrupted, even after the rig broke (then not the reason): the work under way is cancelled all the same.
     private var interruptSeen: Bool { interruptedAt.withLock { $0 } != nil }
-    public var isStopping: Bool { reason != nil }
-    public var wasInterrupted: Bool { reason == .interrupted }
+    package var isStopping: Bool { reason != nil }
+    package var wasInterrupted: Bool { reason == .interrupted }
 
     /// The rig's failure, when that is what stopped the run.
-    public var rigFailure: String? {
+    package var rigFailure: String? {
         if case .rigBroken(let why) = reason { return why }
         return nil
     }

@@ -1,7 +1,7 @@
-public import ScenarioDriver
-public import Foundation
+package import ScenarioDriver
+package import Foundation
 import LatencyStats
-public import Report
+package import Report
 
 /// The runner's results as Report's values: Report owns every file format (results.json, junit.xml, bench.json,
 /// soak.json); the runner hands it plain values and never builds JSON or XML itself.
@@ -10,7 +10,7 @@ extension ScenarioResult {
     /// scenario's latency summary over its steps, an empty message as none.
     ///
     /// - Parameter repeated: whether the run repeated its scenarios; then the record carries its repetition.
-    public func record(repeated: Bool) -> ScenarioRecord {
+    package func record(repeated: Bool) -> ScenarioRecord {
         var record = ScenarioRecord(
             file: file, name: name, requirements: requirements,
             outcome: outcome.record, durationMs: durationMs,
@@ -23,7 +23,7 @@ extension ScenarioResult {
     }
 
     /// Every result of a run as records; repetitions are kept when any result is from a repeat after the first.
-    public static func records(_ results: [ScenarioResult]) -> [ScenarioRecord] {
+    package static func records(_ results: [ScenarioResult]) -> [ScenarioRecord] {
         let repeated = results.contains { $0.repetition > 1 }
         return results.map { $0.record(repeated: repeated) }
     }
@@ -31,7 +31,7 @@ extension ScenarioResult {
 
 extension StepResult {
     /// The step as a results.json record, its stages by name.
-    public var record: StepRecord {
+    package var record: StepRecord {
         StepRecord(
             index: index, kind: kind, outcome: outcome.record, commands: commands,
             latencyMs: latencyMs,
@@ -44,7 +44,7 @@ extension StepResult {
 
 extension ScenarioResult.Outcome {
     /// The same verdict in Report's terms (a switch, so a new verdict cannot be forgotten here).
-    public var record: ScenarioRecord.Outcome {
+    package var record: ScenarioRecord.Outcome {
         switch self {
         case .passed: .passed
         case .failed: .failed
@@ -77,7 +77,7 @@ extension RunResults {
     ///   - startedAt: when the run started, written in ISO 8601.
     ///   - wallMs: the run's wall time.
     ///   - shard: the slice of the suite this run ran, if sharded.
-    public init(run results: [ScenarioResult], environment: RunEnvironment, startedAt: Date, wallMs: Double,
+    package init(run results: [ScenarioResult], environment: RunEnvironment, startedAt: Date, wallMs: Double,
                 shard: (index: Int, count: Int)? = nil)
     {
         let shard = shard.map { RunShard(index: $0.index, count: $0.count) }
@@ -96,7 +96,7 @@ extension BenchRunner {
     ///   - results: each path's result, by path name; paths without one are left out.
     ///   - paths: the order to write the paths in.
     ///   - kernel: the rig's kernel release; `bluez`: bluetoothd's version, if known.
-    public static func json(_ results: [String: PathResult], paths: [String], settings: Settings, rig: String,
+    package static func json(_ results: [String: PathResult], paths: [String], settings: Settings, rig: String,
                             kernel: String, bluez: String?) -> String
     {
         func stream(_ stream: Stream) -> BenchResults.Stream {
@@ -127,7 +127,7 @@ extension BenchRunner {
 
 extension SoakRunner.Summary {
     /// soak.json (format `hil-soak/1`) for this soak, written by Report.
-    public func json(rig: String, rateHz: Double, path: String) -> String {
+    package func json(rig: String, rateHz: Double, path: String) -> String {
         SoakResults(
             rig: rig, rateHz: rateHz, path: path, sent: sent, lostByLink: lostByLink, readerDrops: readerDrops,
             minutes: minutes.map { minute in

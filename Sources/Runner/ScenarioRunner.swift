@@ -1,4 +1,4 @@
-public import ScenarioDriver
+package import ScenarioDriver
 import Central
 import DBus
 import Evdev
@@ -7,41 +7,41 @@ import Foundation
 import GestureModel
 import GestureScript
 import RemoteTouchProtocol
-public import Rig
-public import Scenario
+package import Rig
+package import Scenario
 import Verifier
 
 /// Runs scenarios over the real link inside a rig that is up: a fresh `hil peripheral` per scenario on the
 /// peripheral adapter, the phone's gesture model driven in real time on the central adapter, and the uinput
 /// device's frames judged step by step.
-public struct ScenarioRunner: Sendable {
-    public struct Context: Sendable {
+package struct ScenarioRunner: Sendable {
+    package struct Context: Sendable {
         /// The `hil` executable (for the peripheral).
-        public var hil: String
-        public var peripheralAdapter: String
-        public var centralAdapter: String
-        public var uinputName: String
+        package var hil: String
+        package var peripheralAdapter: String
+        package var centralAdapter: String
+        package var uinputName: String
         /// Multiplies every deadline and latency limit (the rig's `latencyScale`).
-        public var latencyScale: Double
+        package var latencyScale: Double
         /// Overrides each scenario's write path when set.
-        public var writePath: RunSettings.WritePath?
+        package var writePath: RunSettings.WritePath?
         /// Where each scenario's peripheral log goes (a folder per scenario).
-        public var workDirectory: String
+        package var workDirectory: String
         /// A local folder each scenario runs in before its folder is moved to `workDirectory` (`ScratchFolder`).
-        public var scratch: ScratchFolder?
+        package var scratch: ScratchFolder?
         /// End a scenario at its first failed step (the rest are reported as not run): `hil run --fail-fast`.
-        public var failFast = false
+        package var failFast = false
         /// The rig's controllers are btvirt's emulated ones (see `EmulatedRadio`).
-        public var emulatedControllers = false
+        package var emulatedControllers = false
         /// Other lanes' computers advertise too: the phone connects to this lane's computer's address only.
-        public var onlyThisComputer = false
+        package var onlyThisComputer = false
         /// The rig's two hosts for the network transports; nil when it has none (tcp scenarios are then an error).
-        public var network: NetworkHosts?
+        package var network: NetworkHosts?
         /// Which scenarios keep their captures (`hil run --capture`).
-        public var capture: CaptureMode = .failed
+        package var capture: CaptureMode = .failed
         /// The run's stop: once it was interrupted, no computer starts, and a scenario still under way (not kept) makes
         /// no timeline (tshark's start alone took 7-11 s in the TCG guest, and the vm rig gives an interrupted job 30 s).
-        public var stop: RunStop?
+        package var stop: RunStop?
 
         /// The rig's two hosts, or the error that `what` needs them and this rig has none.
         func networkHosts(for what: String) throws -> NetworkHosts {
@@ -51,7 +51,7 @@ public struct ScenarioRunner: Sendable {
             return network
         }
 
-        public init(hil: String, peripheralAdapter: String, centralAdapter: String, uinputName: String, latencyScale: Double,
+        package init(hil: String, peripheralAdapter: String, centralAdapter: String, uinputName: String, latencyScale: Double,
                     writePath: RunSettings.WritePath?, workDirectory: String)
         {
             self.hil = hil
@@ -65,7 +65,7 @@ public struct ScenarioRunner: Sendable {
 
         /// This context on lane `index` (from 0) of `lanes`: its adapters, and from the second lane on, a uinput
         /// device name of its own ("… (lane 2)"), so each lane's verifier reads its own computer's device.
-        public func lane(_ index: Int, of lanes: [RigEnvironment.Lane]) -> Context {
+        package func lane(_ index: Int, of lanes: [RigEnvironment.Lane]) -> Context {
             var context = self
             context.peripheralAdapter = lanes[index].peripheral
             context.centralAdapter = lanes[index].central
@@ -80,17 +80,17 @@ public struct ScenarioRunner: Sendable {
 
     /// The phone and computer hosts of a rig's network (network namespaces joined by veth, each with its own
     /// avahi-daemon on its own bus).
-    public struct NetworkHosts: Sendable, Equatable {
-        public var phoneNetns: String
-        public var phoneBus: String
-        public var computerNetns: String
-        public var computerBus: String
+    package struct NetworkHosts: Sendable, Equatable {
+        package var phoneNetns: String
+        package var phoneBus: String
+        package var computerNetns: String
+        package var computerBus: String
         /// The computer host's address (the udp transport's phone is given it).
-        public var computerAddress: String
+        package var computerAddress: String
         /// The rig's third host, for forged packets; nil when it has none.
-        public var attacker: RigNetwork.Attacker?
+        package var attacker: RigNetwork.Attacker?
 
-        public init(phoneNetns: String, phoneBus: String, computerNetns: String, computerBus: String,
+        package init(phoneNetns: String, phoneBus: String, computerNetns: String, computerBus: String,
                     computerAddress: String = RigNetwork.twoHosts.computer.address, attacker: RigNetwork.Attacker? = nil)
         {
             self.phoneNetns = phoneNetns
@@ -102,23 +102,23 @@ public struct ScenarioRunner: Sendable {
         }
 
         /// The rig's hosts (`HIL_NET_*`).
-        public init(_ network: RigNetwork) {
+        package init(_ network: RigNetwork) {
             self.init(phoneNetns: network.phone.netns, phoneBus: network.phone.bus, computerNetns: network.computer.netns,
                       computerBus: network.computer.bus, computerAddress: network.computer.address,
                       attacker: network.attacker)
         }
     }
 
-    public let context: Context
+    package let context: Context
     let standby = StandbyComputer()
 
-    public init(context: Context) {
+    package init(context: Context) {
         self.context = context
     }
 
     /// Runs one scenario; never throws: rig and device failures become an `error` result with the reason.
     /// With `next`, the next scenario's computer is started, held, while this one runs (`StandbyComputer`).
-    public func run(_ scenario: Scenario, number: Int, transport: Transport = .ble,
+    package func run(_ scenario: Scenario, number: Int, transport: Transport = .ble,
                     next: (scenario: Scenario, number: Int, transport: Transport)? = nil) async -> ScenarioResult
     {
         let start = ContinuousClock.now
@@ -208,7 +208,7 @@ public struct ScenarioRunner: Sendable {
     }
 
     /// Stops the computer started ahead for a next scenario that will not run (the last one, or an interrupted run).
-    public func finish() async {
+    package func finish() async {
         await standby.discard()
     }
 

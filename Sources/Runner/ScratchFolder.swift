@@ -5,13 +5,13 @@ import Foundation
 /// (`HIL_SCRATCH`). Each scenario's folder (`NNN-slug`) is made here, and moved into the results folder once the
 /// scenario ended, in the background, so the next scenario does not wait for the copy; `finish()` waits for every
 /// move. Paths in results.json are relative to the results folder, so they hold either way.
-public final class ScratchFolder: Sendable {
-    public let path: String
+package final class ScratchFolder: Sendable {
+    package let path: String
     /// The results folder (results.json's).
-    public let results: String
+    package let results: String
     private let queue = DispatchQueue(label: "hil.scratch-folder")
 
-    public init(path: String, results: String) {
+    package init(path: String, results: String) {
         self.path = path
         self.results = results
     }
@@ -25,7 +25,7 @@ public final class ScratchFolder: Sendable {
     /// At the end of a run: waits for the moves under way, moves every folder still here (the folder of a computer
     /// started ahead for a scenario that did not run, or one whose move failed), removes this folder when it is
     /// empty, and returns what could not be moved (it stays where the message says).
-    public func finish() -> [String] {
+    package func finish() -> [String] {
         queue.sync {}
         var found: [String] = []
         for name in ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() {

@@ -4,38 +4,38 @@ import DBus
 import Evdev
 import InputCodes
 import Foundation
-public import LatencyStats
+package import LatencyStats
 import RemoteTouchProtocol
 
 /// `hil soak`: cursor commands at a steady rate through the real link for many minutes, with a report every
 /// minute: sent, verified (its evdev frame seen), lost, latency p50/p99, and the computer's resident memory.
-public struct SoakRunner: Sendable {
-    public struct Minute: Sendable {
-        public var minute: Int
-        public var sent: Int
-        public var verified: Int
-        public var latency: LatencySummary
+package struct SoakRunner: Sendable {
+    package struct Minute: Sendable {
+        package var minute: Int
+        package var sent: Int
+        package var verified: Int
+        package var latency: LatencySummary
         /// The computer side's VmRSS at the end of the minute, KiB.
-        public var residentKiB: Int?
+        package var residentKiB: Int?
         /// Sent this minute but not seen as a frame (lost by the link, or missed by the evdev reader).
-        public var unverified: Int { max(0, sent - verified) }
+        package var unverified: Int { max(0, sent - verified) }
     }
 
-    public struct Summary: Sendable {
-        public var minutes: [Minute]
+    package struct Summary: Sendable {
+        package var minutes: [Minute]
         /// From the computer's receipts at the end: commands it never received (lost by the link).
-        public var lostByLink: Int
-        public var sent: Int
-        public var readerDrops: Int
+        package var lostByLink: Int
+        package var sent: Int
+        package var readerDrops: Int
     }
 
-    public let context: ScenarioRunner.Context
+    package let context: ScenarioRunner.Context
 
-    public init(context: ScenarioRunner.Context) {
+    package init(context: ScenarioRunner.Context) {
         self.context = context
     }
 
-    public func run(minutes: Int, rateHz: Double, path: String, report: @Sendable (Minute) -> Void) async throws -> Summary {
+    package func run(minutes: Int, rateHz: Double, path: String, report: @Sendable (Minute) -> Void) async throws -> Summary {
         let folder = context.workDirectory + "/soak"
         let session = try await PairedSession.open(context, folder: folder)
         let (bluez, peripheral, collector, link) = (session.bluez, session.peripheral, session.collector, session.link)

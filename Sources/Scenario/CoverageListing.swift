@@ -2,8 +2,8 @@ import Foundation
 
 /// `hil run --list`: the scenarios with the transports they apply to, then requirement → scenarios per transport,
 /// with what no scenario covers.
-public enum CoverageListing {
-    public static func text(scenarios: [Scenario], catalog: RequirementCatalog?, all: [Scenario]) -> String {
+package enum CoverageListing {
+    package static func text(scenarios: [Scenario], catalog: RequirementCatalog?, all: [Scenario]) -> String {
         var lines = ["\(scenarios.count) scenario(s):"]
         for scenario in scenarios {
             let transports = Transport.allCases.filter(scenario.run.applies(to:)).map(\.rawValue).joined(separator: ", ")

@@ -1,24 +1,24 @@
 import GestureModel
-public import GestureScript
+package import GestureScript
 import StrictJSON
-public import Verifier
+package import Verifier
 
 /// A scenario made from a recorded session (`hil record`, docs/recording.md): `send` steps of what the computer
 /// received, each with the expectation derived from the frames that came out, and `wait` steps for the idle time
 /// between them. Written in the scenario format this module reads (`text`), one send item a line.
-public struct RecordedScenario: Sendable {
-    public enum Step: Sendable {
+package struct RecordedScenario: Sendable {
+    package enum Step: Sendable {
         case send([SendItem], expect: StepExpectation)
         case wait(Duration)
     }
 
-    public var name: String
-    public var description: String
+    package var name: String
+    package var description: String
     /// Where it replays: `run.transport`; with hid reports or udp packets also `run.transports`, that one only.
-    public var transport: Transport
-    public var steps: [Step]
+    package var transport: Transport
+    package var steps: [Step]
 
-    public init(name: String, description: String, transport: Transport, steps: [Step]) {
+    package init(name: String, description: String, transport: Transport, steps: [Step]) {
         self.name = name
         self.description = description
         self.transport = transport
@@ -26,7 +26,7 @@ public struct RecordedScenario: Sendable {
     }
 
     /// Whether a send item is a hid report or a udp packet: then the scenario applies to its transport only.
-    public var hasRawItems: Bool {
+    package var hasRawItems: Bool {
         steps.contains { step in
             guard case .send(let items, _) = step else { return false }
             return items.contains { if case .command = $0.payload { false } else { true } }
@@ -34,7 +34,7 @@ public struct RecordedScenario: Sendable {
     }
 
     /// How many send items, over all steps.
-    public var itemCount: Int {
+    package var itemCount: Int {
         steps.reduce(0) { count, step in
             if case .send(let items, _) = step { count + items.count } else { count }
         }
@@ -48,7 +48,7 @@ public struct RecordedScenario: Sendable {
     }
 
     /// The scenario file's text: pretty at the top, each send item and each expectation on a line of its own.
-    public var text: String {
+    package var text: String {
         let compact = JSONWriter()
         var lines = [
             "{",

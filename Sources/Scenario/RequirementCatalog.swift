@@ -1,35 +1,35 @@
 import Foundation
-public import GestureScript
+package import GestureScript
 import StrictJSON
 
 /// The acceptance criteria a suite covers (`Scenarios/requirements.json`): ids, short texts, and for those
 /// the rig cannot observe, why. Scenarios name ids from it; `hil run --list` shows the coverage.
-public struct RequirementCatalog: Sendable {
-    public struct Requirement: Sendable, Hashable {
-        public var id: String
-        public var text: String
+package struct RequirementCatalog: Sendable {
+    package struct Requirement: Sendable, Hashable {
+        package var id: String
+        package var text: String
         /// Nil when the rig can observe it; else why not.
-        public var notObservable: String?
+        package var notObservable: String?
 
-        public init(id: String, text: String, notObservable: String? = nil) {
+        package init(id: String, text: String, notObservable: String? = nil) {
             self.id = id
             self.text = text
             self.notObservable = notObservable
         }
     }
 
-    public static let fileName = "requirements.json"
+    package static let fileName = "requirements.json"
 
-    public var file: String
-    public var requirements: [Requirement]
+    package var file: String
+    package var requirements: [Requirement]
 
-    public init(file: String, requirements: [Requirement]) {
+    package init(file: String, requirements: [Requirement]) {
         self.file = file
         self.requirements = requirements
     }
 
     /// Reads a catalog, reporting every problem with the file and JSON path.
-    public static func load(contentsOf path: String) throws(ScriptError) -> RequirementCatalog {
+    package static func load(contentsOf path: String) throws(ScriptError) -> RequirementCatalog {
         let value = try GestureScript.readJSON(contentsOf: path)
         var problems = JSONProblems()
         var requirements: [Requirement] = []
@@ -60,7 +60,7 @@ public struct RequirementCatalog: Sendable {
 
     /// The catalog for scenario paths: `requirements.json` in the first given folder, or in a folder above the
     /// first given file or folder; nil when there is none.
-    public static func find(for paths: [String]) -> String? {
+    package static func find(for paths: [String]) -> String? {
         guard let first = paths.first else { return nil }
         var folder = URL(fileURLWithPath: first).standardizedFileURL
         var isDirectory: ObjCBool = false
@@ -77,7 +77,7 @@ public struct RequirementCatalog: Sendable {
     }
 
     /// Ids a scenario names that the catalog does not have, as problems of the scenario's file.
-    public func unknownIDs(in scenario: Scenario) -> [String] {
+    package func unknownIDs(in scenario: Scenario) -> [String] {
         let known = Set(requirements.map(\.id))
         return scenario.script.requirements.enumerated().compactMap { index, id in
             known.contains(id) ? nil : "requirements[\(index)]: \(id) is not in \(file); add it there or fix the id"
@@ -85,7 +85,7 @@ public struct RequirementCatalog: Sendable {
     }
 
     /// Each requirement with the scenarios that name it, in catalog order.
-    public func coverage(_ scenarios: [Scenario]) -> [(requirement: Requirement, scenarios: [Scenario])] {
+    package func coverage(_ scenarios: [Scenario]) -> [(requirement: Requirement, scenarios: [Scenario])] {
         requirements.map { requirement in
             (requirement, scenarios.filter { $0.script.requirements.contains(requirement.id) })
         }

@@ -1,8 +1,8 @@
 import GestureModel
-public import GestureScript
+package import GestureScript
 import RemoteTouchProtocol
-public import StrictJSON
-public import Verifier
+package import StrictJSON
+package import Verifier
 
 /// A scenario: a gesture script whose steps say what must come out of the uinput device, and by when;
 /// scenario-wide latency limits; and how the phone connects.
@@ -12,27 +12,27 @@ public import Verifier
 ///   "run": { "writePath": "fd" }, "limits": { "p95Ms": 60, "maxMs": 150 },
 ///   "steps": [ { "button": "back", "expect": { "keys": ["KEY_LEFT 1", "KEY_LEFT 0"], "withinMs": 200 } } ] }
 /// ```
-public struct Scenario: Sendable {
-    public var file: String
-    public var script: GestureScript
+package struct Scenario: Sendable {
+    package var file: String
+    package var script: GestureScript
     /// One per step: everything the step expects (frames, link, phone, status, received, pairing).
-    public var expectations: [StepExpectations]
+    package var expectations: [StepExpectations]
     /// R10: the computer must refuse to start, its output naming these texts (with `run.uinput: "denied"`).
-    public var expectedRefusal: [String]?
+    package var expectedRefusal: [String]?
     /// What the phone's list of remembered computers holds after connecting (R6).
-    public var devicesExpectation: DevicesExpectation?
-    public var limits: LatencyLimits
-    public var run: RunSettings
+    package var devicesExpectation: DevicesExpectation?
+    package var limits: LatencyLimits
+    package var run: RunSettings
 
-    public var name: String { script.name }
+    package var name: String { script.name }
 
     /// How many checks the scenario makes: step expectations of every kind, the device list, a refusal.
-    public var checkCount: Int {
+    package var checkCount: Int {
         expectations.map(\.count).reduce(0, +) + (devicesExpectation == nil ? 0 : 1) + (expectedRefusal == nil ? 0 : 1)
     }
 
     /// Reads and checks a scenario file, reporting every problem with the file and its JSON path.
-    public static func load(contentsOf path: String) throws(ScriptError) -> Scenario {
+    package static func load(contentsOf path: String) throws(ScriptError) -> Scenario {
         try parse(try GestureScript.readJSON(contentsOf: path), file: path)
     }
 
@@ -43,7 +43,7 @@ public struct Scenario: Sendable {
         return step.keys.first { $0 != "expect" }
     }
 
-    public static func parse(_ value: JSONValue, file: String) throws(ScriptError) -> Scenario {
+    package static func parse(_ value: JSONValue, file: String) throws(ScriptError) -> Scenario {
         let box = ReadBox()
         let script = try GestureScript.parse(value, file: file, extension: GestureScript.Extension(
             topKeys: ["limits", "run", "expectDevices", "expectRefusal"], stepKeys: ["expect"],
@@ -115,53 +115,53 @@ public struct Scenario: Sendable {
 
 
 /// How the virtual central talks to the peripheral.
-public struct RunSettings: Sendable, Hashable {
-    public enum WritePath: String, Sendable, Hashable, CaseIterable {
+package struct RunSettings: Sendable, Hashable {
+    package enum WritePath: String, Sendable, Hashable, CaseIterable {
         /// `WriteValue` over D-Bus.
         case dbus
         /// `AcquireWrite`: a socket that bypasses D-Bus.
         case fd
     }
 
-    public enum Pairing: String, Sendable, Hashable, CaseIterable {
+    package enum Pairing: String, Sendable, Hashable, CaseIterable {
         /// Pair with the code the peripheral shows before the steps.
         case pair
         /// Stay unpaired (scenarios about refusals).
         case none
     }
 
-    public var writePath: WritePath = .dbus
-    public var pairing: Pairing = .pair
+    package var writePath: WritePath = .dbus
+    package var pairing: Pairing = .pair
     /// R4: how long pairing stays locked after 3 wrong codes (`defaultLockoutSeconds` when nil).
-    public var lockoutSeconds: Int?
+    package var lockoutSeconds: Int?
     /// The computer's lockout when a scenario does not set one: 5 minutes (R4).
-    public static let defaultLockoutSeconds = 300
+    package static let defaultLockoutSeconds = 300
     /// R10: `denied` starts the computer without permission to use uinput; it must refuse to start.
-    public var uinput: UinputAccess = .granted
+    package var uinput: UinputAccess = .granted
 
-    public enum UinputAccess: String, Sendable, Hashable, CaseIterable {
+    package enum UinputAccess: String, Sendable, Hashable, CaseIterable {
         case granted, denied
     }
     /// On the D-Bus path: send commands as write requests (each confirmed) instead of write commands.
-    public var confirmedWrites = false
+    package var confirmedWrites = false
     /// R12: the phone tries to reconnect this often after a dropped link (5 s; shorter for tests)…
-    public var reconnectInterval: Duration = .seconds(5)
+    package var reconnectInterval: Duration = .seconds(5)
     /// …at most this many times, then shows "disconnected".
-    public var maxReconnectAttempts = 10
+    package var maxReconnectAttempts = 10
     /// Computers the phone already remembers before it connects (R6), oldest first: `02:00:00:00:00:01`…
-    public var knownDevices = 0
+    package var knownDevices = 0
     /// The transport the scenario runs on when `hil run --transport` does not choose (`ble` when nil).
-    public var transport: Transport?
+    package var transport: Transport?
     /// The transports the scenario makes sense on (nil: every one); on another it is reported not applicable.
-    public var transports: [Transport]?
+    package var transports: [Transport]?
     /// The network app's backoff (seeds/ipad-trackpad-design.md): first wait, doubled at each try…
-    public var backoffUnit: Duration = .seconds(1)
+    package var backoffUnit: Duration = .seconds(1)
     /// …at most this many tries.
-    public var maxBackoffAttempts = 5
-    public init() {}
+    package var maxBackoffAttempts = 5
+    package init() {}
 
     /// Whether the scenario applies to `transport`.
-    public func applies(to transport: Transport) -> Bool {
+    package func applies(to transport: Transport) -> Bool {
         transports?.contains(transport) ?? true
     }
 }
@@ -169,16 +169,16 @@ public struct RunSettings: Sendable, Hashable {
 /// How the phone reaches the computer (docs/protocol.md): RemoteTouch's GATT service (`ble`, JSON commands), the
 /// connectivity layer's 6-byte HID reports over the same service (`hid`), the iPad design's TCP with Bonjour
 /// (`tcp`), and the connectivity layer's 5-byte UDP movement with a TCP control connection (`udp`).
-public enum Transport: String, Sendable, Hashable, CaseIterable, Comparable {
+package enum Transport: String, Sendable, Hashable, CaseIterable, Comparable {
     case ble
     case hid
     case tcp
     case udp
 
     /// Over the network between the rig's hosts (not the radio).
-    public var isNetwork: Bool { self == .tcp || self == .udp }
+    package var isNetwork: Bool { self == .tcp || self == .udp }
 
-    public static func < (lhs: Transport, rhs: Transport) -> Bool {
+    package static func < (lhs: Transport, rhs: Transport) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }

@@ -2,11 +2,11 @@ import Foundation
 
 /// `--shard i/n`: a stable slice of the suite, by a hash of each scenario's file path (FNV-1a), so a scenario
 /// stays in its slice when others are added.
-public struct Shard: Sendable, CustomStringConvertible {
-    public var index: Int
-    public var count: Int
+package struct Shard: Sendable, CustomStringConvertible {
+    package var index: Int
+    package var count: Int
 
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: "/")
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (1...count).contains(index) else {
             return nil
@@ -16,7 +16,7 @@ public struct Shard: Sendable, CustomStringConvertible {
     }
 
     /// The path as the suite knows it: relative to the current folder when inside it, so every box agrees.
-    public func contains(_ file: String) -> Bool {
+    package func contains(_ file: String) -> Bool {
         let absolute = URL(fileURLWithPath: file).standardizedFileURL.path
         let base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path + "/"
         let key = absolute.hasPrefix(base) ? String(absolute.dropFirst(base.count)) : absolute
@@ -28,5 +28,5 @@ public struct Shard: Sendable, CustomStringConvertible {
         return Int(hash % UInt64(count)) == index - 1
     }
 
-    public var description: String { "\(index)/\(count)" }
+    package var description: String { "\(index)/\(count)" }
 }

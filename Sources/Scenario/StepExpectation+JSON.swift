@@ -1,11 +1,11 @@
 import InputCodes
-public import StrictJSON
-public import Verifier
+package import StrictJSON
+package import Verifier
 
 extension StepExpectation {
     /// The expectation as a scenario's `expect` writes it (docs/scenarios.md), read back by `Scenario.parse` to the
     /// same value: `keys`, `allowRepeat`, `frames`, `motion`, `absent`, `forMs`, `nothingElse`, `withinMs`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object = JSONObject()
         if let keys { object.set("keys", .array(keys.map { .string($0.description) })) }
         if allowRepeat { object.set("allowRepeat", true) }
@@ -30,7 +30,7 @@ extension StepExpectation {
 
 extension MotionCheck {
     /// `120`, `{"total": 120, "tolerance": 2}`, `{"total": 720, "tolerancePercent": 5}` or `"positive"`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         switch self {
         case .total(let total, let tolerance) where tolerance == 0: .number(Double(total))
         case .total(let total, let tolerance): ["total": .number(Double(total)), "tolerance": .number(Double(tolerance))]

@@ -3,31 +3,31 @@ import StrictJSON
 
 /// The computers the phone remembers (R6): at most 5, persisted; adding a sixth evicts the one connected to
 /// least recently.
-public struct DeviceStore: Sendable, Equatable {
-    public struct Device: Sendable, Hashable {
-        public var address: String
-        public var name: String
+package struct DeviceStore: Sendable, Equatable {
+    package struct Device: Sendable, Hashable {
+        package var address: String
+        package var name: String
         /// Seconds since 1970 of the last connection.
-        public var lastConnected: Double
+        package var lastConnected: Double
 
-        public init(address: String, name: String, lastConnected: Double) {
+        package init(address: String, name: String, lastConnected: Double) {
             self.address = address
             self.name = name
             self.lastConnected = lastConnected
         }
     }
 
-    public static let capacity = 5
-    public private(set) var devices: [Device] = []
+    package static let capacity = 5
+    package private(set) var devices: [Device] = []
 
-    public init(devices: [Device] = []) {
+    package init(devices: [Device] = []) {
         self.devices = devices
     }
 
     /// Remembers a connection: updates a known device, or adds it, evicting the least recently connected when
     /// the store is full. Returns the evicted device, if any.
     @discardableResult
-    public mutating func remember(address: String, name: String, at time: Double) -> Device? {
+    package mutating func remember(address: String, name: String, at time: Double) -> Device? {
         if let index = devices.firstIndex(where: { $0.address == address }) {
             devices[index].lastConnected = time
             devices[index].name = name
@@ -41,13 +41,13 @@ public struct DeviceStore: Sendable, Equatable {
         return evicted
     }
 
-    public mutating func forget(address: String) {
+    package mutating func forget(address: String) {
         devices.removeAll { $0.address == address }
     }
 
     // MARK: Persistence
 
-    public func json() -> String {
+    package func json() -> String {
         JSONWriter(pretty: true).string(.array(devices.map { device in
             .object(JSONObject([
                 ("address", .string(device.address)), ("name", .string(device.name)), ("lastConnected", .number(device.lastConnected)),
@@ -56,7 +56,7 @@ public struct DeviceStore: Sendable, Equatable {
     }
 
     /// - Throws: `JSONSchemaError` / `JSONParseError` describing what is wrong with the text.
-    public static func parse(_ text: String) throws -> DeviceStore {
+    package static func parse(_ text: String) throws -> DeviceStore {
         let list = try JSONParser().parse(text).array(at: .root)
         var store = DeviceStore()
         for (index, element) in list.enumerated() {

@@ -1,13 +1,13 @@
-public import GestureScript
-public import InputCodes
-public import Verifier
-public import Scenario
+package import GestureScript
+package import InputCodes
+package import Verifier
+package import Scenario
 import RemoteTouchProtocol
 
 /// The phone's side of one transport, as the scenario driver sees it: connect, send, pair, status, and the
 /// link's faults. One implementation per transport (BLE over BlueZ on a rig; in-process for `hil replay`).
 /// Methods are called from one task at a time, in the driver's order.
-public protocol PhoneLink: AnyObject, Sendable {
+package protocol PhoneLink: AnyObject, Sendable {
     /// Connects to the computer (found by the transport's own discovery); returns its address, which the phone
     /// remembers (R6).
     func connect() async throws -> String
@@ -67,20 +67,20 @@ public protocol PhoneLink: AnyObject, Sendable {
 }
 
 extension PhoneLink {
-    public func setNetwork(_ conditions: NetworkConditions?) async throws -> String {
+    package func setNetwork(_ conditions: NetworkConditions?) async throws -> String {
         throw DriverError("a network step sets delay and loss on the network between the phone and computer hosts: it does not apply to this transport (mark the scenario \"transports\": [\"tcp\", \"udp\"])")
     }
 
-    public func partition(for outage: Duration) async throws -> any LinkOutage {
+    package func partition(for outage: Duration) async throws -> any LinkOutage {
         throw DriverError("a partition step cuts the network between the phone and computer hosts: it does not apply to this transport (mark the scenario \"transports\": [\"tcp\", \"udp\"])")
     }
 
-    public func forge(_ count: Int, from source: ForgedSource) async throws -> String {
+    package func forge(_ count: Int, from source: ForgedSource) async throws -> String {
         throw DriverError("forgedPackets sends UDP movement packets: it applies to the udp transport only (mark the scenario \"transports\": [\"udp\"])")
     }
 
     /// A command through `send`; a report or a packet is refused (the transports that carry them override this).
-    public func sendRecorded(_ payload: SendPayload, confirmed: Bool) async throws -> [String] {
+    package func sendRecorded(_ payload: SendPayload, confirmed: Bool) async throws -> [String] {
         guard case .command(let command) = payload else {
             throw DriverError("a send step's \(payload.key) items go to the \(payload.key == "report" ? "hid" : "udp") transport only, and this link has no \(payload.key == "report" ? "report characteristic" : "movement port") (the scenario's run.transports says where it applies)")
         }
@@ -88,13 +88,13 @@ extension PhoneLink {
     }
 
     /// RemoteTouch's rule (R12): a try every `reconnectInterval`, at most `maxReconnectAttempts`.
-    public func reconnectPolicy(_ run: RunSettings) -> ReconnectPolicy {
+    package func reconnectPolicy(_ run: RunSettings) -> ReconnectPolicy {
         ReconnectPolicy(interval: run.reconnectInterval, maxAttempts: run.maxReconnectAttempts)
     }
 }
 
 /// A link taken down by `PhoneLink.takeDown`, coming back by itself.
-public protocol LinkOutage: Sendable {
+package protocol LinkOutage: Sendable {
     /// What went down, for the step's message: "the computer's adapter hci0 off".
     var description: String { get }
     /// Waits until the outage is over: when the radio or the network came back, and what the rig noticed on the way.
@@ -103,7 +103,7 @@ public protocol LinkOutage: Sendable {
 
 /// The computer under test as the driver sees it: what came out of its input device, what it received, its
 /// pairing code, and its restart.
-public protocol ComputerUnderTest: AnyObject, Sendable {
+package protocol ComputerUnderTest: AnyObject, Sendable {
     /// The input device's frames stamped at or after `since`.
     func frames(since: MonotonicTime) -> [EvdevFrame]
     /// The reader fell behind and the kernel dropped events (SYN_DROPPED): verdicts are inconclusive.
@@ -122,7 +122,7 @@ public protocol ComputerUnderTest: AnyObject, Sendable {
 }
 
 /// The clock a scenario runs on: CLOCK_MONOTONIC in real time on a rig, a virtual one for `hil replay`.
-public protocol DriverClock: Sendable {
+package protocol DriverClock: Sendable {
     func now() -> MonotonicTime
     func sleep(until time: MonotonicTime) async throws
 }
@@ -134,12 +134,12 @@ extension DriverClock {
 }
 
 /// Real time on CLOCK_MONOTONIC.
-public struct RealTimeClock: DriverClock {
-    public init() {}
+package struct RealTimeClock: DriverClock {
+    package init() {}
 
-    public func now() -> MonotonicTime { .now() }
+    package func now() -> MonotonicTime { .now() }
 
-    public func sleep(until time: MonotonicTime) async throws {
+    package func sleep(until time: MonotonicTime) async throws {
         let left = time - .now()
         if left > .zero { try await Task.sleep(for: left) } else { try Task.checkCancellation() }
     }

@@ -2,8 +2,8 @@
 /// reconnect, at most `maxAttempts` times; when all fail it shows "disconnected" and waits for the user.
 /// RemoteTouch's BLE app (R12) tries every `interval` (5 s, 10 tries); the iPad design's network app backs off
 /// exponentially, 2^attempt × `interval` (1, 2, 4, 8, 16 s, 5 tries). Time is passed in, as in the gesture model.
-public struct ReconnectPolicy: Sendable, Hashable {
-    public enum State: Sendable, Hashable {
+package struct ReconnectPolicy: Sendable, Hashable {
+    package enum State: Sendable, Hashable {
         case connected
         /// Trying again; `attempt` is the number of the next try (1-based).
         case reconnecting(attempt: Int)
@@ -12,15 +12,15 @@ public struct ReconnectPolicy: Sendable, Hashable {
     }
 
     /// The wait before the first try (and every try, unless `doubling`).
-    public var interval: Duration
-    public var maxAttempts: Int
+    package var interval: Duration
+    package var maxAttempts: Int
     /// Each wait twice the one before (exponential backoff).
-    public var doubling = false
-    public private(set) var state: State = .connected
+    package var doubling = false
+    package private(set) var state: State = .connected
     /// When the next try is due (only while reconnecting).
-    public private(set) var nextAttemptAt: Duration?
+    package private(set) var nextAttemptAt: Duration?
 
-    public init(interval: Duration = .seconds(5), maxAttempts: Int = 10, doubling: Bool = false) {
+    package init(interval: Duration = .seconds(5), maxAttempts: Int = 10, doubling: Bool = false) {
         precondition(maxAttempts >= 1 && interval > .zero, "at least one try, at a positive interval")
         self.interval = interval
         self.maxAttempts = maxAttempts
@@ -28,25 +28,25 @@ public struct ReconnectPolicy: Sendable, Hashable {
     }
 
     /// The wait before try `attempt` (1-based).
-    public func wait(before attempt: Int) -> Duration {
+    package func wait(before attempt: Int) -> Duration {
         doubling ? interval * (1 << min(attempt - 1, 20)) : interval
     }
 
     /// The wait before the next try (the last one scheduled).
-    public var currentWait: Duration {
+    package var currentWait: Duration {
         if case .reconnecting(let attempt) = state { return wait(before: attempt) }
         return interval
     }
 
     /// The link dropped without the user asking.
-    public mutating func linkLost(at time: Duration) {
+    package mutating func linkLost(at time: Duration) {
         guard state == .connected else { return }
         state = .reconnecting(attempt: 1)
         nextAttemptAt = time + interval
     }
 
     /// A try failed at `time`; the next is scheduled, or the policy gives up.
-    public mutating func attemptFailed(at time: Duration) {
+    package mutating func attemptFailed(at time: Duration) {
         guard case .reconnecting(let attempt) = state else { return }
         if attempt >= maxAttempts {
             state = .disconnected
@@ -58,13 +58,13 @@ public struct ReconnectPolicy: Sendable, Hashable {
     }
 
     /// A try (or the user's own reconnect) succeeded.
-    public mutating func connected() {
+    package mutating func connected() {
         state = .connected
         nextAttemptAt = nil
     }
 
     /// The label the phone shows (R12.1, R12.3, R12.4; R5.1, R5.2).
-    public var label: String {
+    package var label: String {
         switch state {
         case .connected: "connected"
         case .reconnecting: "reconnecting"

@@ -1,13 +1,13 @@
 import InputCodes
 import RemoteTouchProtocol
-public import Scenario
+package import Scenario
 import Verifier
 
 extension ScenarioDriver.Drive {
     /// The scenario's verdict once its steps ran, from the steps, what the computer holds at the end (nothing
     /// may be held: R12's release, seen in the kernel's key state), SYN_DROPPED, the device list and the
     /// latency limits; the message lists every scenario-level problem.
-    public func verdict(heldAtEnd held: [String], droppedEvents: Bool, scenario: Scenario,
+    package func verdict(heldAtEnd held: [String], droppedEvents: Bool, scenario: Scenario,
                         options: ScenarioDriver.Options) -> (outcome: ScenarioResult.Outcome, message: String)
     {
         var outcome: ScenarioResult.Outcome = problems.isEmpty ? Self.outcome(steps) : .failed
@@ -32,7 +32,7 @@ extension ScenarioDriver.Drive {
 
     /// The steps with what the computer's receipts tell (complete once it stopped): each judged step's latency
     /// split into stages, and the commands it received during each step that names a count (R11.2).
-    public func steps(withReceipts receipts: [StageBreakdown.Receipt], scenario: Scenario,
+    package func steps(withReceipts receipts: [StageBreakdown.Receipt], scenario: Scenario,
                       options: ScenarioDriver.Options) -> [StepResult]
     {
         var steps = steps

@@ -1,18 +1,18 @@
 import GestureModel
 import GestureScript
-public import InputCodes
+package import InputCodes
 import Verifier
 
 /// Checks what the computer still holds once the link is down: it must let go of everything as it notices the
 /// drop (R12). Polls for up to 2 s (times the latency scale).
-public struct ReleaseCheck: Sendable {
+package struct ReleaseCheck: Sendable {
     let computer: any ComputerUnderTest
     let clock: any DriverClock
     let latencyScale: Double
 
     /// Waits until nothing is held, or 2 s × the latency scale after `downAt`; a line for the step's message
     /// and what was still held then.
-    public func afterDrop(heldBefore: [String], downAt: MonotonicTime) async -> (note: String, stillHeld: [String]) {
+    package func afterDrop(heldBefore: [String], downAt: MonotonicTime) async -> (note: String, stillHeld: [String]) {
         let giveUp = downAt + .milliseconds(Int(2000 * latencyScale))
         var held = computer.heldKeys()
         while !held.isEmpty, clock.now() < giveUp {

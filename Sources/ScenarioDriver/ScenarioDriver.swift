@@ -1,27 +1,27 @@
 import Foundation
 import GestureModel
 import GestureScript
-public import InputCodes
+package import InputCodes
 import RemoteTouchProtocol
-public import Scenario
+package import Scenario
 import Verifier
 
 /// Runs a scenario's steps against a phone link and a computer under test, in the time of `clock`: the phone's
 /// gesture model, 16 ms pacing, segments judged as they close, idle (R11), the reconnect policy (R12), the mode
 /// re-sent after a reconnect, hostile writes. It knows no transport, no BlueZ and no evdev: a rig run and
 /// `hil replay` differ only in the link, the computer and the clock they hand it.
-public final class ScenarioDriver {
+package final class ScenarioDriver {
     /// How the run is set.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Multiplies every deadline and latency limit (the rig's `latencyScale`).
-        public var latencyScale: Double
+        package var latencyScale: Double
         /// End the scenario at its first failed step (the rest are reported as not run): `hil run --fail-fast`.
-        public var failFast: Bool
+        package var failFast: Bool
         /// Which verdicts this run can give; the others are left unjudged (an offline replay has no status, no
         /// pairing code and no real link).
-        public var judged: Set<Verdict>
+        package var judged: Set<Verdict>
 
-        public init(latencyScale: Double = 1, failFast: Bool = false, judged: Set<Verdict> = Set(Verdict.allCases)) {
+        package init(latencyScale: Double = 1, failFast: Bool = false, judged: Set<Verdict> = Set(Verdict.allCases)) {
             self.latencyScale = latencyScale
             self.failFast = failFast
             self.judged = judged
@@ -29,29 +29,29 @@ public final class ScenarioDriver {
     }
 
     /// The kinds of verdict a run gives.
-    public enum Verdict: String, Sendable, Hashable, CaseIterable {
+    package enum Verdict: String, Sendable, Hashable, CaseIterable {
         case events, link, phone, status, received, pairing, devices, limits
     }
 
     /// What driving the steps produced, before the computer's receipts are in.
-    public struct Drive: Sendable {
-        public var steps: [StepResult]
+    package struct Drive: Sendable {
+        package var steps: [StepResult]
         /// Every command with the time it was handed to the link.
-        public var sends: [StageBreakdown.Send]
+        package var sends: [StageBreakdown.Send]
         /// When each step began and ended.
-        public var windows: [Int: StepWindow]
+        package var windows: [Int: StepWindow]
         /// Scenario-level problems found while connecting (the device list, R6): each fails the scenario.
-        public var problems: [String]
+        package var problems: [String]
         /// Scenario-level notes that are no verdict (how a restarted computer exited).
-        public var notes: [String]
+        package var notes: [String]
         /// Every command handed to the link (or not, while it was down), one line each: `commands.log`.
-        public var commandLog: String
+        package var commandLog: String
     }
 
     /// When a step began and ended, on the driver's clock.
-    public struct StepWindow: Sendable, Hashable {
-        public var start: MonotonicTime
-        public var end: MonotonicTime
+    package struct StepWindow: Sendable, Hashable {
+        package var start: MonotonicTime
+        package var end: MonotonicTime
     }
 
     let scenario: Scenario
@@ -85,7 +85,7 @@ public final class ScenarioDriver {
     var time = Duration.zero
 
     /// - Parameter phase: called as each phase of the run ends ("connected", "paired", "steps done").
-    public init(scenario: Scenario, phone: any PhoneLink, computer: any ComputerUnderTest, clock: any DriverClock,
+    package init(scenario: Scenario, phone: any PhoneLink, computer: any ComputerUnderTest, clock: any DriverClock,
                 options: Options, phase: @escaping (String) -> Void = { _ in })
     {
         self.scenario = scenario
@@ -100,7 +100,7 @@ public final class ScenarioDriver {
 
     /// Connects (the phone remembers the computer, R6), pairs when the run says so, sends the phone's mode, and
     /// drives every step; segments are judged as they close.
-    public func run() async throws -> Drive {
+    package func run() async throws -> Drive {
         let address = try await phone.connect()
         phase("connected")
         rememberComputer(address)
@@ -236,10 +236,10 @@ public final class ScenarioDriver {
 }
 
 /// A failure of the run itself (not a verdict): a timeout waiting for the computer, a broken link.
-public struct DriverError: Error, CustomStringConvertible {
-    public var description: String
+package struct DriverError: Error, CustomStringConvertible {
+    package var description: String
 
-    public init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 }

@@ -1,43 +1,43 @@
-public import Report
+package import Report
 
 /// Splits a step's latency at the command whose frame completed its match: the gesture's own span, the link,
 /// the peripheral and the kernel (docs/results-format.md). Pure: fed with the phone's sends and the
 /// peripheral's receipts (`hil peripheral --receipts-log`), all on CLOCK_MONOTONIC in nanoseconds.
-public enum StageBreakdown {
-    public struct Send: Sendable, Hashable {
-        public var at: UInt64
-        public var payload: String
-        public init(at: UInt64, payload: String) {
+package enum StageBreakdown {
+    package struct Send: Sendable, Hashable {
+        package var at: UInt64
+        package var payload: String
+        package init(at: UInt64, payload: String) {
             self.at = at
             self.payload = payload
         }
     }
 
     /// A write the computer received, from its receipts log (the format is `ReceiptLine`'s).
-    public typealias Receipt = ReceiptLine
+    package typealias Receipt = ReceiptLine
 
-    public struct Stages: Sendable, Hashable {
-        public var gesture: Double
-        public var link: Double
-        public var peripheral: Double
-        public var kernel: Double
+    package struct Stages: Sendable, Hashable {
+        package var gesture: Double
+        package var link: Double
+        package var peripheral: Double
+        package var kernel: Double
 
-        public init(gesture: Double, link: Double, peripheral: Double, kernel: Double) {
+        package init(gesture: Double, link: Double, peripheral: Double, kernel: Double) {
             self.gesture = gesture
             self.link = link
             self.peripheral = peripheral
             self.kernel = kernel
         }
 
-        public static let names = ["gesture", "link", "peripheral", "kernel"]
-        public var values: [Double] { [gesture, link, peripheral, kernel] }
+        package static let names = ["gesture", "link", "peripheral", "kernel"]
+        package var values: [Double] { [gesture, link, peripheral, kernel] }
     }
 
     /// The i-th send's receipt index. Sends and receipts with the same payload are matched in order (bluetoothd
     /// may hand some writes over D-Bus and others through the acquired socket, so receipts can arrive out of
     /// order between payloads), never to a receipt from before the send: a lost write leaves its send unmatched
     /// instead of shifting the later ones.
-    public static func align(_ sends: [Send], _ receipts: [Receipt]) -> [Int: Int] {
+    package static func align(_ sends: [Send], _ receipts: [Receipt]) -> [Int: Int] {
         var heads: [String: Int] = [:]
         return pairInOrder(sends.map { (Optional($0.payload), $0.at) }, receipts.map { ($0.payload, $0.received) }, heads: &heads)
     }
@@ -48,7 +48,7 @@ public enum StageBreakdown {
     /// earlier, unpaired sends and are passed over. A send or an item with a nil key pairs with nothing. `heads` carries, per
     /// key, how many of its items (in `items` order) earlier calls took or passed over, for callers that pair a
     /// growing list in parts (`hil soak`, a minute at a time).
-    public static func pairInOrder<Key: Hashable>(_ sends: [(key: Key?, at: UInt64)], _ items: [(key: Key?, at: UInt64)],
+    package static func pairInOrder<Key: Hashable>(_ sends: [(key: Key?, at: UInt64)], _ items: [(key: Key?, at: UInt64)],
                                            heads: inout [Key: Int]) -> [Int: Int]
     {
         var queues: [Key: [Int]] = [:]
@@ -71,7 +71,7 @@ public enum StageBreakdown {
 
     /// The stages of a step whose first command was sent at `firstSend` and whose match was completed by the
     /// frame stamped `completed`; nil when no received command wrote that frame.
-    public static func stages(firstSend: UInt64, completed: UInt64, sends: [Send], receipts: [Receipt],
+    package static func stages(firstSend: UInt64, completed: UInt64, sends: [Send], receipts: [Receipt],
                               alignment: [Int: Int]) -> Stages?
     {
         // The frame's write: the first uinput write that returned at or after the evdev timestamp (which has

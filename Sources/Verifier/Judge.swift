@@ -1,13 +1,13 @@
 import Foundation
-public import GestureModel
-public import InputCodes
+package import GestureModel
+package import InputCodes
 
 /// Every verdict beyond the evdev frames (those are `StepMatcher`'s): each function returns the problems, empty
 /// when the expectation holds, with expected and actual side by side. `scale` is the rig's latency scale, which
 /// multiplies every time limit.
-public enum Judge {
+package enum Judge {
     /// The status notifications a step received (R5).
-    public static func status(_ expectation: StatusExpectation, _ received: [StatusObservation], scale: Double) -> [String] {
+    package static func status(_ expectation: StatusExpectation, _ received: [StatusObservation], scale: Double) -> [String] {
         var problems: [String] = []
         if received.count < expectation.atLeast {
             problems.append("\(received.count) status notification(s) during the step, expected at least \(expectation.atLeast)")
@@ -35,7 +35,7 @@ public enum Judge {
 
     /// The count of each command kind the computer received during a step (R11.2: what crossed the link);
     /// `refused` counts every write it refused.
-    public static func received(_ wanted: [String: Int], _ writes: [ReceivedWrite]) -> [String] {
+    package static func received(_ wanted: [String: Int], _ writes: [ReceivedWrite]) -> [String] {
         var counts: [String: Int] = [:]
         for write in writes {
             if let command = write.command { counts[command, default: 0] += 1 }
@@ -48,7 +48,7 @@ public enum Judge {
     }
 
     /// What a `pair` step led to (R4).
-    public static func pairing(_ expectation: PairingExpectation, _ seen: PairingObservation) -> [String] {
+    package static func pairing(_ expectation: PairingExpectation, _ seen: PairingObservation) -> [String] {
         var problems: [String] = []
         let status = seen.status
         if status.state != expectation.state {
@@ -69,7 +69,7 @@ public enum Judge {
     /// was sent (`codeSentAt`) after the lockout had surely run out, so the rig took longer between the two steps
     /// (a restart, a loaded machine) than the lockout lasts, and nothing can be concluded about the computer. Nil
     /// when the step is judged as usual: the lockout was not expected, was seen, or may still have been running.
-    public static func lockoutRanOut(_ expectation: PairingExpectation, _ seen: PairingObservation, lockout: LockoutWindow?,
+    package static func lockoutRanOut(_ expectation: PairingExpectation, _ seen: PairingObservation, lockout: LockoutWindow?,
                                      codeSentAt: MonotonicTime) -> String?
     {
         guard expectation.state == .lockedOut, seen.status.state != .lockedOut, let lockout,
@@ -84,7 +84,7 @@ public enum Judge {
 
     /// A link step (R12): what the computer still holds once the link is down (always judged: a drop releases
     /// everything), and, with an expectation, what the phone shows, its tries and how long it took.
-    public static func link(_ expectation: LinkExpectation?, _ seen: LinkObservation, scale: Double) -> [String] {
+    package static func link(_ expectation: LinkExpectation?, _ seen: LinkObservation, scale: Double) -> [String] {
         if let refusal = seen.refusal { return [refusal] }
         var problems: [String] = []
         if !seen.stillHeld.isEmpty {
@@ -112,12 +112,12 @@ public enum Judge {
     }
 
     /// The phone's state at the end of a step (R11).
-    public static func phone(_ wanted: Activity, _ actual: Activity?) -> [String] {
+    package static func phone(_ wanted: Activity, _ actual: Activity?) -> [String] {
         actual == wanted ? [] : ["the phone is \(actual?.rawValue ?? "unknown") at the end of the step, expected \(wanted.rawValue)"]
     }
 
     /// The phone's remembered computers after connecting (R6).
-    public static func devices(_ expectation: DevicesExpectation, _ seen: DevicesObservation) -> [String] {
+    package static func devices(_ expectation: DevicesExpectation, _ seen: DevicesObservation) -> [String] {
         var problems: [String] = []
         if let count = expectation.count, seen.addresses.count != count {
             problems.append("the phone remembers \(seen.addresses.count) computers, expected \(count)")
@@ -132,7 +132,7 @@ public enum Judge {
     }
 
     /// Scenario-wide latency limits against the steps' latencies (nearest-rank percentiles).
-    public static func limits(_ limits: LatencyLimits, latencies: [Double], scale: Double) -> [String] {
+    package static func limits(_ limits: LatencyLimits, latencies: [Double], scale: Double) -> [String] {
         var problems: [String] = []
         if let p95 = limits.p95Ms, let measured = percentile(latencies, 0.95), measured > p95 * scale {
             problems.append("p95 latency \(format(measured)) ms is over the limit \(format(p95 * scale)) ms (\(format(p95)) × rig scale \(format(scale)))")
@@ -144,7 +144,7 @@ public enum Judge {
     }
 
     /// `p` in 0...1 of `values`, nearest rank.
-    public static func percentile(_ values: [Double], _ p: Double) -> Double? {
+    package static func percentile(_ values: [Double], _ p: Double) -> Double? {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return nil }
         return sorted[min(sorted.count - 1, max(0, Int((Double(sorted.count) * p).rounded(.up)) - 1))]

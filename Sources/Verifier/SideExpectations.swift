@@ -1,21 +1,21 @@
-public import GestureModel
-public import RemoteTouchProtocol
+package import GestureModel
+package import RemoteTouchProtocol
 
 /// What a link step expects: the phone reconnects (within `withinMs` of the step's start, in at most
 /// `attemptsAtMost` tries), or gives up and shows "disconnected" (R12).
-public struct LinkExpectation: Sendable, Hashable {
-    public enum Outcome: String, Sendable, Hashable, CaseIterable {
+package struct LinkExpectation: Sendable, Hashable {
+    package enum Outcome: String, Sendable, Hashable, CaseIterable {
         case reconnected, disconnected
     }
 
-    public var outcome: Outcome
-    public var attemptsAtMost: Int?
-    public var withinMs: Double?
+    package var outcome: Outcome
+    package var attemptsAtMost: Int?
+    package var withinMs: Double?
     /// restartBluetoothd: from bluetoothd's start until the computer serves again (its application registered
     /// and its advertisement active), at most this long.
-    public var servingWithinMs: Double?
+    package var servingWithinMs: Double?
 
-    public init(outcome: Outcome, attemptsAtMost: Int? = nil, withinMs: Double? = nil, servingWithinMs: Double? = nil) {
+    package init(outcome: Outcome, attemptsAtMost: Int? = nil, withinMs: Double? = nil, servingWithinMs: Double? = nil) {
         self.outcome = outcome
         self.attemptsAtMost = attemptsAtMost
         self.withinMs = withinMs
@@ -26,13 +26,13 @@ public struct LinkExpectation: Sendable, Hashable {
 /// The status notifications (R5) the phone must receive during a step: at least `atLeast`, one every
 /// `everyMs` (± `toleranceMs`, times the rig's latency scale) between consecutive ones, each with a battery level
 /// 0–100 (and this one, when `batteryLevel` is given).
-public struct StatusExpectation: Sendable, Hashable {
-    public var atLeast: Int
-    public var everyMs: Double?
-    public var toleranceMs: Double
-    public var batteryLevel: Int?
+package struct StatusExpectation: Sendable, Hashable {
+    package var atLeast: Int
+    package var everyMs: Double?
+    package var toleranceMs: Double
+    package var batteryLevel: Int?
 
-    public init(atLeast: Int, everyMs: Double? = nil, toleranceMs: Double = 250, batteryLevel: Int? = nil) {
+    package init(atLeast: Int, everyMs: Double? = nil, toleranceMs: Double = 250, batteryLevel: Int? = nil) {
         self.atLeast = atLeast
         self.everyMs = everyMs
         self.toleranceMs = toleranceMs
@@ -42,12 +42,12 @@ public struct StatusExpectation: Sendable, Hashable {
 
 /// What a `pair` step must lead to (R4): the pairing state the phone reads afterwards, the attempts left, and
 /// whether the computer refused the code.
-public struct PairingExpectation: Sendable, Hashable {
-    public var state: PairingStatus.State
-    public var attemptsRemaining: Int?
-    public var refused: Bool?
+package struct PairingExpectation: Sendable, Hashable {
+    package var state: PairingStatus.State
+    package var attemptsRemaining: Int?
+    package var refused: Bool?
 
-    public init(state: PairingStatus.State, attemptsRemaining: Int? = nil, refused: Bool? = nil) {
+    package init(state: PairingStatus.State, attemptsRemaining: Int? = nil, refused: Bool? = nil) {
         self.state = state
         self.attemptsRemaining = attemptsRemaining
         self.refused = refused
@@ -55,44 +55,44 @@ public struct PairingExpectation: Sendable, Hashable {
 }
 
 /// What the phone's remembered computers must be after it connected (R6: at most 5, oldest evicted).
-public struct DevicesExpectation: Sendable, Hashable {
-    public var count: Int?
+package struct DevicesExpectation: Sendable, Hashable {
+    package var count: Int?
     /// Addresses that must have been evicted.
-    public var evicted: [String]
+    package var evicted: [String]
 
-    public init(count: Int? = nil, evicted: [String] = []) {
+    package init(count: Int? = nil, evicted: [String] = []) {
         self.count = count
         self.evicted = evicted
     }
 }
 
 /// Scenario-wide latency limits (before the rig's latency scale).
-public struct LatencyLimits: Sendable, Hashable {
-    public var p95Ms: Double?
-    public var maxMs: Double?
+package struct LatencyLimits: Sendable, Hashable {
+    package var p95Ms: Double?
+    package var maxMs: Double?
 
-    public init(p95Ms: Double? = nil, maxMs: Double? = nil) {
+    package init(p95Ms: Double? = nil, maxMs: Double? = nil) {
         self.p95Ms = p95Ms
         self.maxMs = maxMs
     }
 }
 
 /// Everything one scenario step expects, of every kind; each part is optional.
-public struct StepExpectations: Sendable, Hashable {
+package struct StepExpectations: Sendable, Hashable {
     /// What comes out of the uinput device, and by when.
-    public var events: StepExpectation?
+    package var events: StepExpectation?
     /// A link step's outcome (R12).
-    public var link: LinkExpectation?
+    package var link: LinkExpectation?
     /// Whether the phone is idle or active when the step ends (R11).
-    public var phone: Activity?
+    package var phone: Activity?
     /// The status notifications the phone receives during the step (R5).
-    public var status: StatusExpectation?
+    package var status: StatusExpectation?
     /// How many commands of each kind the computer received while the step ran (R11.2); `refused` counts refusals.
-    public var received: [String: Int]?
+    package var received: [String: Int]?
     /// What a `pair` step's code does (R4).
-    public var pairing: PairingExpectation?
+    package var pairing: PairingExpectation?
 
-    public init(events: StepExpectation? = nil, link: LinkExpectation? = nil, phone: Activity? = nil,
+    package init(events: StepExpectation? = nil, link: LinkExpectation? = nil, phone: Activity? = nil,
                 status: StatusExpectation? = nil, received: [String: Int]? = nil, pairing: PairingExpectation? = nil)
     {
         self.events = events
@@ -104,9 +104,9 @@ public struct StepExpectations: Sendable, Hashable {
     }
 
     /// How many checks the step makes.
-    public var count: Int {
+    package var count: Int {
         [events != nil, link != nil, phone != nil, status != nil, received != nil, pairing != nil].filter { $0 }.count
     }
 
-    public var isEmpty: Bool { count == 0 }
+    package var isEmpty: Bool { count == 0 }
 }

@@ -1,41 +1,41 @@
-public import InputCodes
+package import InputCodes
 
 /// What a scenario step expects to come out of the uinput device, and by when.
 ///
 /// Matching follows the kernel's HID selftests and libinput's test suite: events within one frame match as a
 /// set, frames match in order, "nothing else" is checked explicitly, and every step has a deadline.
-public struct StepExpectation: Sendable, Hashable {
+package struct StepExpectation: Sendable, Hashable {
     /// Exact key and button events in order (`KEY_RIGHT 1`, `KEY_RIGHT 0`); other keys fail the step.
-    public var keys: [InputEvent]?
+    package var keys: [InputEvent]?
     /// Allow autorepeat (value 2) of the listed keys.
-    public var allowRepeat = false
+    package var allowRepeat = false
     /// Exact frames in order, each matched as a set.
-    public var frames: [InputFrame]?
+    package var frames: [InputFrame]?
     /// Accumulated relative motion per axis (REL_X, REL_WHEEL_HI_RES…).
-    public var motion: [EventCode: MotionCheck] = [:]
+    package var motion: [EventCode: MotionCheck] = [:]
     /// No event of these types during the step (`absent`), which then lasts `absentForMs`.
-    public var absentTypes: [EventType] = []
-    public var absentForMs: Double?
+    package var absentTypes: [EventType] = []
+    package var absentForMs: Double?
     /// Nothing but what the step expects may arrive.
-    public var nothingElse = false
+    package var nothingElse = false
     /// Deadline from the step's first command to the frame completing the match.
-    public var withinMs: Double
+    package var withinMs: Double
 
-    public init(withinMs: Double) {
+    package init(withinMs: Double) {
         self.withinMs = withinMs
     }
 
     /// The default deadline when a step gives none (before the rig's latency scale).
-    public static let defaultWithinMs = 500.0
+    package static let defaultWithinMs = 500.0
 
     /// True when the step expects no events at all but silence for a while.
-    public var isAbsenceOnly: Bool {
+    package var isAbsenceOnly: Bool {
         keys == nil && frames == nil && motion.isEmpty && (!absentTypes.isEmpty || absentForMs != nil)
     }
 }
 
 /// How a relative axis must add up over a step.
-public enum MotionCheck: Sendable, Hashable, CustomStringConvertible {
+package enum MotionCheck: Sendable, Hashable, CustomStringConvertible {
     /// `total ± tolerance` (units of the axis).
     case total(Int, tolerance: Int)
     /// `total ± percent %` of the total.
@@ -43,11 +43,11 @@ public enum MotionCheck: Sendable, Hashable, CustomStringConvertible {
     /// Only the sign: positive, negative, or zero (no motion at all).
     case direction(Direction)
 
-    public enum Direction: String, Sendable, Hashable, CaseIterable {
+    package enum Direction: String, Sendable, Hashable, CaseIterable {
         case positive, negative, zero
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .total(let total, let tolerance): "\(total) ± \(tolerance)"
         case .totalPercent(let total, let percent): "\(total) ± \(percent)%"
@@ -56,7 +56,7 @@ public enum MotionCheck: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether `sum` satisfies the check.
-    public func accepts(_ sum: Int) -> Bool {
+    package func accepts(_ sum: Int) -> Bool {
         switch self {
         case .total(let total, let tolerance): return abs(sum - total) <= tolerance
         case .totalPercent(let total, let percent): return abs(Double(sum - total)) <= abs(Double(total)) * percent / 100

@@ -1,31 +1,31 @@
-public import InputCodes
+package import InputCodes
 
 /// Matches the frames a step produced against its expectation, as they arrive.
 ///
 /// `feed` says when the expectation is first met (that frame's time, minus the send time, is the step's
 /// latency); `verdict` judges the whole step once it is over, so motion that overshoots after meeting its
 /// total, an extra event under "nothing else", or a match after the deadline still fail.
-public struct StepMatcher: Sendable {
-    public let expectation: StepExpectation
+package struct StepMatcher: Sendable {
+    package let expectation: StepExpectation
     /// When the step's first command was handed to the link.
-    public let sentAt: MonotonicTime
-    public private(set) var frames: [EvdevFrame] = []
+    package let sentAt: MonotonicTime
+    package private(set) var frames: [EvdevFrame] = []
     /// The frame that first met the expectation.
-    public private(set) var metBy: EvdevFrame?
+    package private(set) var metBy: EvdevFrame?
 
-    public init(_ expectation: StepExpectation, sentAt: MonotonicTime) {
+    package init(_ expectation: StepExpectation, sentAt: MonotonicTime) {
         self.expectation = expectation
         self.sentAt = sentAt
     }
 
     /// The latest time the match may complete.
-    public var deadline: MonotonicTime {
+    package var deadline: MonotonicTime {
         MonotonicTime(nanoseconds: sentAt.nanoseconds + UInt64(max(0, expectation.withinMs) * 1_000_000))
     }
 
     /// Adds a frame; returns true once the expectation is met (and stays met as far as is known yet).
     @discardableResult
-    public mutating func feed(_ frame: EvdevFrame) -> Bool {
+    package mutating func feed(_ frame: EvdevFrame) -> Bool {
         frames.append(frame)
         if metBy == nil && !expectation.isAbsenceOnly && problems().isEmpty {
             metBy = frame
@@ -34,7 +34,7 @@ public struct StepMatcher: Sendable {
     }
 
     /// Judges the step with everything that arrived.
-    public func verdict() -> StepVerdict {
+    package func verdict() -> StepVerdict {
         var found = problems()
         if expectation.isAbsenceOnly {
             return StepVerdict(outcome: found.isEmpty ? .passed : .failed, latency: nil, message: report(found), frames: frames)

@@ -1,22 +1,22 @@
-public import InputCodes
+package import InputCodes
 
 /// The outcome of one step.
-public struct StepVerdict: Sendable, Hashable {
-    public enum Outcome: String, Sendable, Hashable {
+package struct StepVerdict: Sendable, Hashable {
+    package enum Outcome: String, Sendable, Hashable {
         case passed
         case failed
         /// The kernel dropped events (SYN_DROPPED): nothing can be concluded, and it is never a pass.
         case inconclusive
     }
 
-    public var outcome: Outcome
+    package var outcome: Outcome
     /// From the step's first command to the frame that completed the match.
-    public var latency: Duration?
+    package var latency: Duration?
     /// Why it failed, with expected and actual side by side; empty when it passed.
-    public var message: String
-    public var frames: [EvdevFrame]
+    package var message: String
+    package var frames: [EvdevFrame]
 
-    public init(outcome: Outcome, latency: Duration?, message: String, frames: [EvdevFrame]) {
+    package init(outcome: Outcome, latency: Duration?, message: String, frames: [EvdevFrame]) {
         self.outcome = outcome
         self.latency = latency
         self.message = message

@@ -15,7 +15,7 @@ let selectedTarget: FuzzTarget = {
 
 /// libFuzzer's entry point: built with `-sanitize=fuzzer,address -DFUZZING` by Fuzz/run.sh.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+package func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     selectedTarget.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
     return 0
 }

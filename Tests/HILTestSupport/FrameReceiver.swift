@@ -1,5 +1,5 @@
 import Foundation
-public import NetSocket
+package import NetSocket
 import RemoteTouchProtocol
 
 /// Reads the length-prefixed frames of the network transports (`NetworkFrame`, docs/protocol.md) at one end of a
@@ -7,32 +7,32 @@ import RemoteTouchProtocol
 ///
 /// It reads on a thread of its own. A blocking read on one of the few threads the tests' tasks share would hold
 /// back every other test of the parallel run, and the heartbeat or session under test with them.
-public enum FrameReceiver {
+package enum FrameReceiver {
     /// What came until the reading stopped.
-    public struct Received<Message: Sendable>: Sendable {
+    package struct Received<Message: Sendable>: Sendable {
         /// One entry per frame: the messages it held.
-        public var frames: [[Message]]
+        package var frames: [[Message]]
         /// The other end closed the connection (or reset it).
-        public var ended: Bool
+        package var ended: Bool
         /// `patience` passed before `done` was met.
-        public var timedOut: Bool
+        package var timedOut: Bool
 
-        public var messages: [Message] { frames.flatMap { $0 } }
+        package var messages: [Message] { frames.flatMap { $0 } }
     }
 
     /// How long a test waits for an answer by default. Generous: in a full `swift test` the whole process has stalled
     /// for 9 s at its start, and a wait only takes as long as the answer does.
-    public static let patience: Duration = .seconds(30)
+    package static let patience: Duration = .seconds(30)
 
     /// A frame of a length the transport refuses (what `decode` throws comes through as it is).
-    public struct BadFrame: Error, CustomStringConvertible {
-        public var description: String
+    package struct BadFrame: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Decodes each frame `socket` receives with `decode` until `done` holds for the messages so far, the
     /// connection ends, or `patience` passes. `socket` should have a short receive timeout (100 ms), since the
     /// deadline is checked between reads.
-    public static func receive<Message: Sendable>(
+    package static func receive<Message: Sendable>(
         _ socket: TCPSocket, patience: Duration, decode: @escaping @Sendable ([UInt8]) throws -> [Message],
         until done: @escaping @Sendable ([Message]) -> Bool
     ) async throws -> Received<Message> {

@@ -1,7 +1,7 @@
 /// The session `hil record`'s tests record, offline (RecordingTests) and on the rig (RecordOnRig): a swipe, a tap, a
 /// drag, a scroll and a shortcut with idle time between them, so a recording has five segments.
-public enum RecordingSession {
-    public static let script = #"""
+package enum RecordingSession {
+    package static let script = #"""
         {"name": "a session to record", "settings": {"acceleration": "none"}, "steps": [
           {"swipe": {"from": [100, 300], "to": [220, 300], "durationMs": 200}}, {"wait": {"ms": 700}},
           {"tap": {}}, {"wait": {"ms": 1000}},
@@ -13,5 +13,5 @@ public enum RecordingSession {
         """#
 
     /// How many segments a recording of `script` has.
-    public static let segments = 5
+    package static let segments = 5
 }

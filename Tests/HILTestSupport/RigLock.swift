@@ -8,14 +8,14 @@ import Testing
 /// threads (there are as many as cores, 2 here): the body runs on a thread of its own and the caller is
 /// suspended. Blocking the pool instead had every other test of the run (the loopback endpoint tests among them)
 /// wait for the rig suites, and a session left that long without a ping was released under a test in CI.
-public enum RigLock {
+package enum RigLock {
     private static let lock = NSLock()
 
     /// Runs `body` holding the lock, on a new thread, and returns what it returned. `body` must not record test
     /// issues (`#expect`): it runs outside the test's task; return what it saw and check that in the caller.
     /// Prints how long the test waited for the rig and then held it (`rig lock: …`), so a CI log shows where the rig
     /// tests' time goes without the waits that overlap.
-    public static func exclusive<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    package static func exclusive<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         let name = Test.current?.displayName ?? Test.current?.name ?? "?"
         return try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {

@@ -2,23 +2,23 @@ import Foundation
 
 /// A scenario's mutated twin: the same steps with one expectation made wrong, which a verifier worth trusting
 /// must fail. The mutation is made on the JSON text, so the same twin can be checked offline and run on a rig.
-public struct ScenarioMutant: Sendable {
+package struct ScenarioMutant: Sendable {
     /// The twin's JSON.
-    public var text: String
+    package var text: String
     /// What was changed, for messages: `steps[0].expect.keys[0]: KEY_LEFT 1 → KEY_A 1`.
-    public var change: String
+    package var change: String
     /// The change is to the evdev events a step expects (a key, a motion axis, "nothing arrives"): the verifier
     /// judges it from the events alone, so the offline replay (ScenarioTests) can reject the twin, and a shipped
     /// scenario that passed on a rig implies its twin fails there (the twin asks for events its original excludes).
     /// The other changes (pairing state, counts, the phone's state, a refusal) are judged only on a rig.
-    public var judgedByEvents: Bool
+    package var judgedByEvents: Bool
 
     /// The twin of the scenario in `text`: the first step expectation that can be turned wrong is, in this order
     /// of preference within the step: its first key event (another key), its first motion axis (a total beyond
     /// the tolerance, the other direction), "nothing arrives" (a click must arrive), the pairing state, a received
     /// count, the status notifications' count, the phone's state; with no step to mutate, the expected
     /// refusal's text. Nil when the scenario expects nothing.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         guard let data = text.data(using: .utf8),
               var top = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
               var steps = top["steps"] as? [[String: Any]]

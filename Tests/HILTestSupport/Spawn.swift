@@ -1,8 +1,8 @@
-public import Foundation
+package import Foundation
 
 /// Runs a program to its end with no input and returns its exit status and everything it printed (stdout and
 /// stderr together).
-public func runCapturing(_ executable: String, _ arguments: [String], in folder: URL? = nil) throws
+package func runCapturing(_ executable: String, _ arguments: [String], in folder: URL? = nil) throws
     -> (status: Int32, output: String)
 {
     let process = Process()
@@ -20,7 +20,7 @@ public func runCapturing(_ executable: String, _ arguments: [String], in folder:
 }
 
 /// Whether a Swift Testing run's output ends with a passing summary of at least one test, and that summary.
-public func testRunPassed(_ status: Int32, _ output: String) -> (passed: Bool, summary: String) {
+package func testRunPassed(_ status: Int32, _ output: String) -> (passed: Bool, summary: String) {
     let summary = output.split(separator: "\n").last { $0.contains("Test run with") }.map(String.init) ?? ""
     return (status == 0 && summary.contains("passed") && !summary.contains("with 0 tests"), summary.isEmpty ? "none" : summary)
 }
@@ -31,7 +31,7 @@ public func testRunPassed(_ status: Int32, _ output: String) -> (passed: Bool, s
 /// child that has not reached `exec` yet, and running the script then fails with ETXTBSY ("Text file busy"). The
 /// text goes to a sibling file, and `install` (a process of its own, whose descriptors no fork here inherits)
 /// makes the executable from it, a different inode.
-public func writeExecutable(_ text: String, to path: String) throws {
+package func writeExecutable(_ text: String, to path: String) throws {
     let draft = path + ".draft"
     try text.write(toFile: draft, atomically: false, encoding: .utf8)
     defer { try? FileManager.default.removeItem(atPath: draft) }
@@ -40,7 +40,7 @@ public func writeExecutable(_ text: String, to path: String) throws {
 }
 
 /// A helper process that did not do its job, with what it printed.
-public struct SpawnError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct SpawnError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -2,18 +2,18 @@ import Foundation
 
 /// The vm rig's boot files: Debian's kernel and an initramfs built by `Rigs/vm/build-image.sh`, cached under
 /// `~/.cache/hil/vm/<kernel version>-<hash of the builder>` and rebuilt only when the builder changes.
-public struct VMImage: Sendable {
-    public var directory: String
+package struct VMImage: Sendable {
+    package var directory: String
     /// The uncompressed kernel when present (boots about 3 s faster under TCG via PVH), else vmlinuz.
-    public var kernel: String
-    public var initrd: String
+    package var kernel: String
+    package var initrd: String
     /// False when the image came from the cache.
-    public var built: Bool
-    public var elapsed: Duration
+    package var built: Bool
+    package var elapsed: Duration
 
     /// Builds the image if it is not cached; the builder's progress goes to standard error.
     /// - Throws: `RigError.imageBuild` with the builder's exit status and what to try.
-    public static func ensure(rigsDirectory: String) throws(RigError) -> VMImage {
+    package static func ensure(rigsDirectory: String) throws(RigError) -> VMImage {
         let builder = (rigsDirectory as NSString).appendingPathComponent("vm/build-image.sh")
         guard FileManager.default.isExecutableFile(atPath: builder) else {
             throw RigError(.imageBuild, "\(builder): the vm image builder is missing or not executable")

@@ -1,14 +1,14 @@
 import Foundation
 
 /// What to run in the guest, and how.
-public struct VMJob: Sendable {
-    public var command: [String]
+package struct VMJob: Sendable {
+    package var command: [String]
     /// The guest starts the command here; the host's root is the guest's, so host paths work (not /run).
-    public var workingDirectory: String
+    package var workingDirectory: String
     /// Variables passed through to the command (PATH at least).
-    public var environment: [String: String]
+    package var environment: [String: String]
 
-    public init(command: [String], workingDirectory: String, environment: [String: String]) {
+    package init(command: [String], workingDirectory: String, environment: [String: String]) {
         precondition(!command.isEmpty, "a vm job needs a command")
         self.command = command
         self.workingDirectory = workingDirectory
@@ -16,7 +16,7 @@ public struct VMJob: Sendable {
     }
 
     /// The guest's `job.sh`: POSIX sh, every word single-quoted.
-    public var script: String {
+    package var script: String {
         var lines = ["#!/bin/sh"]
         for (name, value) in environment.sorted(by: { $0.key < $1.key }) {
             lines.append("export \(name)=\(Self.quote(value))")

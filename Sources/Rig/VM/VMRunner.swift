@@ -10,26 +10,26 @@ import Synchronization
 /// guest, through the share's `interrupt` file) and gives it `interruptGrace` to end and power off, so what the job
 /// wrote (a `hil run`'s results so far) is kept; a second interrupt, or the grace running out, stops QEMU. A job
 /// that outlives the timeout is asked the same way, with the same grace, before QEMU is stopped.
-public final class VMRunner: Sendable {
-    public struct Result: Sendable {
+package final class VMRunner: Sendable {
+    package struct Result: Sendable {
         /// The job's exit status in the guest.
-        public var exitCode: Int32
+        package var exitCode: Int32
         /// From QEMU's start to both adapters powered (the guest's `HIL-RIG-READY`).
-        public var readyAfter: Duration?
+        package var readyAfter: Duration?
         /// From QEMU's start to the guest powering off.
-        public var totalAfter: Duration
+        package var totalAfter: Duration
         /// Holds `console.log` and `logs/` (bluetoothd, btvirt, dbus, dmesg).
-        public var shareDirectory: String
+        package var shareDirectory: String
         /// The run was interrupted and the job in the guest stopped by itself, within the grace: `exitCode` is its
         /// status, and what it wrote is in the share.
-        public var interrupted = false
+        package var interrupted = false
     }
 
-    public let rig: RigDefinition
-    public let image: VMImage
-    public let qemu: String
+    package let rig: RigDefinition
+    package let image: VMImage
+    package let qemu: String
     /// Overall limit for boot plus job.
-    public let timeout: Duration
+    package let timeout: Duration
     private let state = Mutex(State())
 
     private struct State {
@@ -46,9 +46,9 @@ public final class VMRunner: Sendable {
 
     /// How long a job asked to stop (a first interrupt, or the timeout) may take to end before QEMU is stopped: the
     /// rig file's `machine.stopGraceSeconds`.
-    public var interruptGrace: Duration { .seconds((rig.machine ?? RigDefinition.Machine()).stopGraceSeconds) }
+    package var interruptGrace: Duration { .seconds((rig.machine ?? RigDefinition.Machine()).stopGraceSeconds) }
 
-    public init(rig: RigDefinition, image: VMImage, qemu: String, timeout: Duration) {
+    package init(rig: RigDefinition, image: VMImage, qemu: String, timeout: Duration) {
         precondition(rig.kind == .vm, "VMRunner runs vm rigs")
         self.rig = rig
         self.image = image
@@ -57,14 +57,14 @@ public final class VMRunner: Sendable {
     }
 
     /// The share folder of the guest started last (`console.log`, `logs/`, the job's `results/`), once `run` made it.
-    public var shareDirectory: String? { state.withLock { $0.share } }
+    package var shareDirectory: String? { state.withLock { $0.share } }
 
     /// Asks the run to stop. The first time, a running job is asked to stop in the guest (`run` returns its result
     /// with `interrupted` set when it ends within `interruptGrace`); a second time, or before the guest is ready,
     /// QEMU is terminated and `run` throws `RigError.interrupted`. Safe from any thread.
     /// - Returns: whether the job in the guest was asked to stop (false: QEMU is being stopped).
     @discardableResult
-    public func interrupt() -> Bool {
+    package func interrupt() -> Bool {
         let (pid, share, ask) = state.withLock { state in
             state.interrupts += 1
             if state.interruptedAt == nil { state.interruptedAt = .now }
@@ -87,7 +87,7 @@ public final class VMRunner: Sendable {
     }
 
     /// How QEMU is stopped on timeout, a guest that never gets ready, or Ctrl-C.
-    public static let stopSteps: [TeardownStep] = [.signal(SIGTERM), .wait(.seconds(5)), .kill]
+    package static let stopSteps: [TeardownStep] = [.signal(SIGTERM), .wait(.seconds(5)), .kill]
 
     /// Waits for QEMU to exit, stopping it (`stopSteps`) at the readiness deadline, the overall deadline, or an
     /// interruption: at once before the guest is ready or on a second interrupt, else after `interruptGrace` if the
@@ -134,7 +134,7 @@ public final class VMRunner: Sendable {
     /// - Throws: `RigError` for a guest that does not boot, never gets ready, times out or is interrupted,
     ///   each with the last console lines and where the full log is.
     ///   - bare: start nothing in the guest (no bus, btvirt or bluetoothd), to test rig bring-up code there.
-    public func run(_ job: VMJob, keepShare: Bool = false, bare: Bool = false,
+    package func run(_ job: VMJob, keepShare: Bool = false, bare: Bool = false,
                     console: @escaping @Sendable (String) -> Void) throws(RigError) -> Result
     {
         let machine = rig.machine ?? RigDefinition.Machine()

@@ -1,15 +1,15 @@
 import CommandMapping
 import Foundation
 import GestureModel
-public import InputCodes
-public import RemoteTouchProtocol
-public import Report
+package import InputCodes
+package import RemoteTouchProtocol
+package import Report
 import Synchronization
 
 /// The computer in process, for `hil replay`: each write decoded, refused unless the phone paired, mapped to
 /// frames stamped at once (no link, no kernel); the link going down releases what it holds. It shows the code
 /// `123456` and locks pairing for `lockout` after 3 wrong codes.
-public final class OfflineComputer: ComputerUnderTest {
+package final class OfflineComputer: ComputerUnderTest {
     struct State {
         var mapper = CommandMapper()
         var frames: [EvdevFrame] = []
@@ -34,21 +34,21 @@ public final class OfflineComputer: ComputerUnderTest {
     private let lockout: Duration
 
     /// - Parameter lockout: how long pairing stays locked after 3 wrong codes (the computer's default is 5 minutes).
-    public init(clock: any DriverClock, lockout: Duration = .seconds(300)) {
+    package init(clock: any DriverClock, lockout: Duration = .seconds(300)) {
         self.clock = clock
         self.lockout = lockout
         origin = clock.now()
     }
 
     /// One line per write and per release: its time, its JSON and the frames it maps to.
-    public var lines: [(at: MonotonicTime, text: String)] { state.withLock { $0.lines } }
+    package var lines: [(at: MonotonicTime, text: String)] { state.withLock { $0.lines } }
     /// Commands that cannot be mapped, each with the reason.
-    public var errors: [String] { state.withLock { $0.errors } }
+    package var errors: [String] { state.withLock { $0.errors } }
     /// Commands injected, and frames written.
-    public var counts: (commands: Int, frames: Int) { state.withLock { ($0.commands, $0.frameCount) } }
+    package var counts: (commands: Int, frames: Int) { state.withLock { ($0.commands, $0.frameCount) } }
 
     /// Relative motion per axis and key presses, in code order: "REL_X 120", "BTN_LEFT×2".
-    public var totals: (motion: [String], presses: [String]) {
+    package var totals: (motion: [String], presses: [String]) {
         state.withLock { state in
             (state.totals.sorted { $0.key.code < $1.key.code }.map { "\($0.key) \($0.value)" },
              state.presses.sorted { $0.key.code < $1.key.code }.map { "\($0.key)×\($0.value)" })
@@ -61,7 +61,7 @@ public final class OfflineComputer: ComputerUnderTest {
 
     /// A write arrives from the phone: its receipt is written as the real computer writes it (`ReceiptLine`, from
     /// the bytes), with the frames it injected, or none when it was refused.
-    public func receive(_ bytes: [UInt8]) {
+    package func receive(_ bytes: [UInt8]) {
         let at = clock.now()
         let text = String(decoding: bytes, as: UTF8.self)
         state.withLock { state in
@@ -73,7 +73,7 @@ public final class OfflineComputer: ComputerUnderTest {
 
     /// A pointer report arrives (the hid or udp transport): mapped as the real computer maps it when its source is a
     /// paired session's, else refused.
-    public func receivePointer(_ bytes: [UInt8], transport: PointerPayload.Transport, bound: Bool) {
+    package func receivePointer(_ bytes: [UInt8], transport: PointerPayload.Transport, bound: Bool) {
         let at = clock.now()
         let text = PointerPayload.text(bytes, transport: transport)
         state.withLock { state in
@@ -155,27 +155,27 @@ public final class OfflineComputer: ComputerUnderTest {
         }
     }
 
-    public func frames(since: MonotonicTime) -> [EvdevFrame] {
+    package func frames(since: MonotonicTime) -> [EvdevFrame] {
         state.withLock { $0.frames.filter { $0.time >= since } }
     }
 
-    public var droppedEvents: Bool { false }
+    package var droppedEvents: Bool { false }
 
-    public func heldKeys() -> [String] {
+    package func heldKeys() -> [String] {
         state.withLock { $0.mapper.held.map(\.description) }
     }
 
-    public func receipts() -> [StageBreakdown.Receipt] {
+    package func receipts() -> [StageBreakdown.Receipt] {
         state.withLock { $0.receipts }
     }
 
-    public func pairingCode() -> String? {
+    package func pairingCode() -> String? {
         state.withLock { $0.codeShown ? Self.code : nil }
     }
 
-    public var log: String { "" }
+    package var log: String { "" }
 
-    public func restart(whileStopped: () async throws -> Void) async throws -> String {
+    package func restart(whileStopped: () async throws -> Void) async throws -> String {
         linkDown("the computer restarts")
         state.withLock { $0.codeShown = false }
         try await whileStopped()

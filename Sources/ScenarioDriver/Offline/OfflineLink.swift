@@ -1,16 +1,16 @@
 import GestureModel
 import RemoteTouchProtocol
-public import GestureScript
-public import InputCodes
+package import GestureScript
+package import InputCodes
 import Synchronization
-public import Verifier
-public import Scenario
+package import Verifier
+package import Scenario
 
 /// The link in process, for `hil replay`: writes reach the `OfflineComputer` at once while the link is up; a
 /// drop lasts its outage and reconnecting works once it is over; a bluetoothd or computer restart comes back
 /// at once. No status notifications. On the scenario's transport: hid sends what a report can say as reports,
 /// udp sends movement as packets (refused unless paired), as the real phone does; ble and tcp send commands.
-public final class OfflineLink: PhoneLink {
+package final class OfflineLink: PhoneLink {
     private struct State {
         var up = false
         var radioBack: MonotonicTime?
@@ -23,7 +23,7 @@ public final class OfflineLink: PhoneLink {
 
     private let transport: Transport
 
-    public init(computer: OfflineComputer, clock: any DriverClock, transport: Transport = .ble) {
+    package init(computer: OfflineComputer, clock: any DriverClock, transport: Transport = .ble) {
         self.computer = computer
         self.clock = clock
         self.transport = transport
@@ -33,12 +33,12 @@ public final class OfflineLink: PhoneLink {
     static let noticeTime = Duration.milliseconds(20)
     static let restartTime = Duration.milliseconds(500)
 
-    public func connect() async throws -> String {
+    package func connect() async throws -> String {
         state.withLock { $0.up = true }
         return "02:00:00:00:00:FE"
     }
 
-    public func send(_ bytes: [UInt8], confirmed: Bool, what: String) async throws -> [String] {
+    package func send(_ bytes: [UInt8], confirmed: Bool, what: String) async throws -> [String] {
         guard state.withLock({ $0.up }) else { throw DriverError("\(what): the link is down") }
         if transport == .hid || transport == .udp, let command = try? Command.decode(bytes),
            transport == .hid || PointerTranslator.isMovement(command),
@@ -60,7 +60,7 @@ public final class OfflineLink: PhoneLink {
 
     /// A recorded item reaches the computer as it is: a command as a command, a report or packet as a pointer
     /// report of this transport (from the phone's bound source).
-    public func sendRecorded(_ payload: SendPayload, confirmed: Bool) async throws -> [String] {
+    package func sendRecorded(_ payload: SendPayload, confirmed: Bool) async throws -> [String] {
         guard state.withLock({ $0.up }) else { throw DriverError("\(payload): the link is down") }
         let pointer: PointerPayload.Transport
         switch payload {
@@ -77,28 +77,28 @@ public final class OfflineLink: PhoneLink {
         return [payload.description]
     }
 
-    public func openFastPath() async throws {
+    package func openFastPath() async throws {
         state.withLock { $0.translator = PointerTranslator() }
     }
 
-    public func closeFastPath() {}
+    package func closeFastPath() {}
 
-    public func requestPairing() async throws {
+    package func requestPairing() async throws {
         computer.showCode()
     }
 
-    public func enterCode(_ digits: String) async throws -> PairingObservation {
+    package func enterCode(_ digits: String) async throws -> PairingObservation {
         let (refusal, status) = computer.enter(digits)
         return PairingObservation(refusal: refusal, status: status)
     }
 
-    public func watchStatus() async {}
+    package func watchStatus() async {}
 
-    public func statuses(from start: MonotonicTime, to end: MonotonicTime) -> [StatusObservation] { [] }
+    package func statuses(from start: MonotonicTime, to end: MonotonicTime) -> [StatusObservation] { [] }
 
-    public var statusCount: Int { 0 }
+    package var statusCount: Int { 0 }
 
-    public func takeDown(_ side: LinkSide, for outage: Duration) async throws -> any LinkOutage {
+    package func takeDown(_ side: LinkSide, for outage: Duration) async throws -> any LinkOutage {
         let back = clock.now() + outage
         state.withLock {
             $0.up = false
@@ -110,18 +110,18 @@ public final class OfflineLink: PhoneLink {
     }
 
     /// Offline there is no network to slow down: the step is noted, nothing else.
-    public func setNetwork(_ conditions: NetworkConditions?) async throws -> String {
+    package func setNetwork(_ conditions: NetworkConditions?) async throws -> String {
         "offline: no network, \(conditions.map { "\($0)" } ?? "reset") not applied"
     }
 
     /// Offline a partition is an outage as a link drop is.
-    public func partition(for outage: Duration) async throws -> any LinkOutage {
+    package func partition(for outage: Duration) async throws -> any LinkOutage {
         try await takeDown(.computer, for: outage)
     }
 
     /// The computer gets the packets as the real one does: from the phone's socket while its link is up they move
     /// the pointer, from anywhere else (or after the session ended) they are refused.
-    public func forge(_ count: Int, from source: ForgedSource) async throws -> String {
+    package func forge(_ count: Int, from source: ForgedSource) async throws -> String {
         let bound = source == .phone && state.withLock { $0.up }
         for index in 0..<count { computer.receivePointer(ForgedSource.packet(index).encoded(), transport: .udp, bound: bound) }
         return "offline: \(count) packet(s) from the \(source.rawValue), \(bound ? "bound" : "unbound")"
@@ -133,7 +133,7 @@ public final class OfflineLink: PhoneLink {
         func restored() async -> (at: MonotonicTime, note: String) { (back, "") }
     }
 
-    public func reconnect(timeout: Duration) async -> String? {
+    package func reconnect(timeout: Duration) async -> String? {
         let now = clock.now()
         return state.withLock { state in
             if let back = state.radioBack, now < back { return "the computer's radio is off" }
@@ -142,7 +142,7 @@ public final class OfflineLink: PhoneLink {
         }
     }
 
-    public func disconnect() async throws {
+    package func disconnect() async throws {
         state.withLock {
             $0.up = false
             $0.radioBack = nil
@@ -151,16 +151,16 @@ public final class OfflineLink: PhoneLink {
         try await clock.sleep(for: Self.noticeTime)
     }
 
-    public func forgetComputer() async throws {
+    package func forgetComputer() async throws {
         state.withLock { $0.up = false }
     }
 
-    public func connectAgain(timeout: Duration) async -> String? {
+    package func connectAgain(timeout: Duration) async -> String? {
         state.withLock { $0.up = true }
         return nil
     }
 
-    public func restartStack(_ computer: any ComputerUnderTest, release: ReleaseCheck) async throws -> LinkObservation {
+    package func restartStack(_ computer: any ComputerUnderTest, release: ReleaseCheck) async throws -> LinkObservation {
         self.computer.linkDown("bluetoothd restarts")
         try await clock.sleep(for: Self.restartTime)
         return LinkObservation(connected: true, attempts: 1, elapsedMs: Self.restartTime.milliseconds,

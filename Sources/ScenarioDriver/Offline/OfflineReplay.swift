@@ -1,28 +1,28 @@
 import Foundation
-public import Scenario
+package import Scenario
 
 /// A scenario run offline: the same driver as on a rig, with the computer in process (`OfflineComputer`), the
 /// link in process and a virtual clock. Its frames and received-command expectations are judged (the others
 /// need a real computer: status, pairing codes, link timing); a scenario that contradicts the phone model or
 /// the mapping fails here, before it runs on a rig.
-public struct OfflineReplay: Sendable {
+package struct OfflineReplay: Sendable {
     /// One line per command: its time, its JSON and the frames it maps to.
-    public private(set) var lines: [String] = []
+    package private(set) var lines: [String] = []
     /// Commands that cannot be mapped and expectations that do not hold, each with the reason.
-    public private(set) var errors: [String] = []
-    public private(set) var commandCount = 0
-    public private(set) var frameCount = 0
+    package private(set) var errors: [String] = []
+    package private(set) var commandCount = 0
+    package private(set) var frameCount = 0
     /// Expectations that hold.
-    public private(set) var checkedSteps = 0
-    public private(set) var summary = ""
+    package private(set) var checkedSteps = 0
+    package private(set) var summary = ""
     /// The steps' results, as a rig run reports them.
-    public private(set) var steps: [StepResult] = []
+    package private(set) var steps: [StepResult] = []
 
     /// The verdicts an offline run gives.
-    public static let judged: Set<ScenarioDriver.Verdict> = [.events, .received]
+    package static let judged: Set<ScenarioDriver.Verdict> = [.events, .received]
 
     /// Replays `scenario`.
-    public static func run(_ scenario: Scenario) async -> OfflineReplay {
+    package static func run(_ scenario: Scenario) async -> OfflineReplay {
         let clock = VirtualClock()
         let computer = OfflineComputer(clock: clock, lockout: .seconds(scenario.run.lockoutSeconds ?? RunSettings.defaultLockoutSeconds))
         let link = OfflineLink(computer: computer, clock: clock, transport: scenario.run.transport ?? .ble)

@@ -1,20 +1,20 @@
-public import InputCodes
+package import InputCodes
 import Synchronization
 
 /// A clock that never waits: sleeping moves it on at once. `hil replay` runs a scenario in it.
-public final class VirtualClock: DriverClock {
+package final class VirtualClock: DriverClock {
     private let current: Mutex<UInt64>
 
     /// Starts at `start` (1 s, so no time is zero).
-    public init(start: MonotonicTime = MonotonicTime(nanoseconds: 1_000_000_000)) {
+    package init(start: MonotonicTime = MonotonicTime(nanoseconds: 1_000_000_000)) {
         current = Mutex(start.nanoseconds)
     }
 
-    public func now() -> MonotonicTime {
+    package func now() -> MonotonicTime {
         MonotonicTime(nanoseconds: current.withLock { $0 })
     }
 
-    public func sleep(until time: MonotonicTime) async throws {
+    package func sleep(until time: MonotonicTime) async throws {
         current.withLock { $0 = max($0, time.nanoseconds) }
     }
 }
