@@ -80,15 +80,34 @@ let package = Package(
             name: "Recording",
             dependencies: ["Scenario", "GestureScript", "Report", "InputCodes", "RemoteTouchProtocol", "Verifier", "StrictJSON"]),
 
-        // The phone side's BLE client over BlueZ D-Bus (the virtual central grows from it).
-        .target(name: "Central", dependencies: ["DBus", "BlueZAPI", "RemoteTouchProtocol"]),
+        // The phone's links for every transport (ble and hid over BlueZ with the BLE client, tcp and udp over
+        // sockets and Bonjour), and the faults a rig can inject into each.
+        .target(
+            name: "PhoneLinks",
+            dependencies: [
+                "DBus", "BlueZAPI", "RemoteTouchProtocol", "Scenario", "ScenarioDriver", "GestureModel", "GestureScript", "InputCodes",
+                "Verifier", "Evdev", "NetSocket", "Avahi", "Rig",
+            ]),
 
-        // The scenario runner: peripheral under test, the phone driven in real time, frames judged.
+        // The computer under test: the `hil peripheral` process, its standby twin, and the evdev frames it injects.
+        .target(name: "ComputerProcess", dependencies: ["ScenarioDriver", "Evdev", "InputCodes", "Report", "Rig"]),
+
+        // Evidence of a scenario: HCI and network captures, packet times, the timeline.
+        .target(name: "Evidence", dependencies: ["ScenarioDriver", "Scenario", "InputCodes", "Report", "Rig", "PhoneLinks"]),
+
+        // hil bench and hil soak: streams through the real link, latency, rate and loss.
+        .target(
+            name: "Bench",
+            dependencies: [
+                "Runner", "PhoneLinks", "ComputerProcess", "ScenarioDriver", "DBus", "Evdev", "InputCodes", "LatencyStats", "RemoteTouchProtocol", "Rig",
+            ]),
+
+        // The run session: the plan, lanes, the stop and the exit-code policy; a scenario's setup, steps and teardown.
         .target(
             name: "Runner",
             dependencies: [
-                "Scenario", "ScenarioDriver", "Central", "DBus", "Evdev", "InputCodes", "Verifier", "GestureModel", "GestureScript", "RemoteTouchProtocol",
-                "LatencyStats", "Report", "Rig", "NetSocket", "Avahi",
+                "Scenario", "ScenarioDriver", "PhoneLinks", "ComputerProcess", "Evidence", "DBus", "Evdev", "InputCodes", "Verifier",
+                "GestureModel", "GestureScript", "RemoteTouchProtocol", "LatencyStats", "Report", "Rig", "NetSocket", "Avahi",
             ]),
 
         // Reports from results.json: merged shards, baseline comparison, self-contained HTML, Markdown summary.
@@ -109,7 +128,7 @@ let package = Package(
         .executableTarget(
             name: "hil",
             dependencies: [
-                "RemoteTouchProtocol", "CommandMapping", "GestureScript", "Rig", "Peripheral", "DBus", "Scenario", "ScenarioDriver", "Runner",
+                "RemoteTouchProtocol", "CommandMapping", "GestureScript", "Rig", "Peripheral", "DBus", "Scenario", "ScenarioDriver", "Runner", "Bench", "Evidence", "ComputerProcess",
                 "Report", "LatencyStats", "Recording", "InputCodes", "StrictJSON", "Lab", "GestureModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -129,7 +148,10 @@ let package = Package(
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
         .testTarget(
             name: "RunnerTests",
-            dependencies: ["Runner", "ScenarioDriver", "InputCodes", "LatencyStats", "Report", "Rig", "Scenario", "NetSocket", "RemoteTouchProtocol", "HILTestSupport"]),
+            dependencies: [
+                "Runner", "Bench", "Evidence", "ComputerProcess", "PhoneLinks", "ScenarioDriver", "InputCodes", "LatencyStats", "Report", "Rig",
+                "Scenario", "NetSocket", "RemoteTouchProtocol", "HILTestSupport",
+            ]),
         .testTarget(
             name: "ReportTests", dependencies: ["Report", "LatencyStats", "StrictJSON", "HILTestSupport"],
             exclude: ["Snapshots"]),
@@ -142,11 +164,11 @@ let package = Package(
         .testTarget(
             name: "PeripheralTests",
             dependencies: [
-                "Peripheral", "Central", "DBus", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "Report",
+                "Peripheral", "PhoneLinks", "DBus", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "Report",
                 "HILTestSupport", "NetSocket", "StrictJSON",
             ]),
         // Boots the real vm rig through the built `hil`; depends on it so `swift test` builds it.
-        .testTarget(name: "VMRigIntegrationTests", dependencies: ["hil", "Rig", "HILTestSupport"]),
+        .testTarget(name: "VMRigIntegrationTests", dependencies: ["hil", "Rig", "Evidence", "HILTestSupport"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CDBus", "CEvdev", "InputCodes"]),
     ]
 )

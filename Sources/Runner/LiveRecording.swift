@@ -3,6 +3,7 @@ import Foundation
 package import InputCodes
 import Rig
 package import Scenario
+import ComputerProcess
 
 /// The computer side for `hil record`'s live mode: a fresh `hil peripheral` serving one transport (its own state
 /// folder, so the phone pairs anew), its receipts log, and its uinput device's frames read as `hil run` reads them.
@@ -48,7 +49,7 @@ package final class LiveRecording: Sendable {
         case .tcp, .udp:
             launch.endpoints = [settings.transport.rawValue]
             if let netns = settings.netns {
-                launch.network = ScenarioRunner.NetworkHosts(
+                launch.network = NetworkHosts(
                     phoneNetns: "", phoneBus: "", computerNetns: netns, computerBus: settings.avahiBus ?? "none")
             }
         }

@@ -1,6 +1,8 @@
 import Foundation
 import ScenarioDriver
 import Scenario
+import Rig
+import ComputerProcess
 
 extension ScenarioRunner {
     /// A scenario's setup and steps: its link, its computer (the one started ahead, or a fresh one), the next

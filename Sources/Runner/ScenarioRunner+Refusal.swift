@@ -2,6 +2,7 @@ import Foundation
 import Rig
 import Scenario
 import ScenarioDriver
+import ComputerProcess
 
 extension ScenarioRunner {
     /// R10: the computer started without permission to open uinput must refuse to start, saying why, and

@@ -1,5 +1,5 @@
 package import ScenarioDriver
-import Central
+import PhoneLinks
 import DBus
 import Evdev
 import InputCodes
@@ -10,6 +10,8 @@ import RemoteTouchProtocol
 package import Rig
 package import Scenario
 import Verifier
+import ComputerProcess
+package import Evidence
 
 /// Runs scenarios over the real link inside a rig that is up: a fresh `hil peripheral` per scenario on the
 /// peripheral adapter, the phone's gesture model driven in real time on the central adapter, and the uinput
@@ -44,7 +46,7 @@ package struct ScenarioRunner: Sendable {
         package var stop: RunStop?
 
         /// The rig's two hosts, or the error that `what` needs them and this rig has none.
-        func networkHosts(for what: String) throws -> NetworkHosts {
+        package func networkHosts(for what: String) throws -> NetworkHosts {
             guard let network else {
                 throw RunnerError("\(what) needs the rig's two hosts (network namespaces with avahi-daemon, HIL_NET_*), and this rig has none: run in the vm rig, or see `hil doctor`")
             }
@@ -75,37 +77,6 @@ package struct ScenarioRunner: Sendable {
                 context.uinputName = String(decoding: uinputName.utf8.prefix(79 - suffix.utf8.count), as: UTF8.self) + suffix
             }
             return context
-        }
-    }
-
-    /// The phone and computer hosts of a rig's network (network namespaces joined by veth, each with its own
-    /// avahi-daemon on its own bus).
-    package struct NetworkHosts: Sendable, Equatable {
-        package var phoneNetns: String
-        package var phoneBus: String
-        package var computerNetns: String
-        package var computerBus: String
-        /// The computer host's address (the udp transport's phone is given it).
-        package var computerAddress: String
-        /// The rig's third host, for forged packets; nil when it has none.
-        package var attacker: RigNetwork.Attacker?
-
-        package init(phoneNetns: String, phoneBus: String, computerNetns: String, computerBus: String,
-                    computerAddress: String = RigNetwork.twoHosts.computer.address, attacker: RigNetwork.Attacker? = nil)
-        {
-            self.phoneNetns = phoneNetns
-            self.phoneBus = phoneBus
-            self.computerNetns = computerNetns
-            self.computerBus = computerBus
-            self.computerAddress = computerAddress
-            self.attacker = attacker
-        }
-
-        /// The rig's hosts (`HIL_NET_*`).
-        package init(_ network: RigNetwork) {
-            self.init(phoneNetns: network.phone.netns, phoneBus: network.phone.bus, computerNetns: network.computer.netns,
-                      computerBus: network.computer.bus, computerAddress: network.computer.address,
-                      attacker: network.attacker)
         }
     }
 
@@ -331,15 +302,6 @@ package struct ScenarioRunner: Sendable {
             lockoutSeconds: scenario.run.lockoutSeconds)
         guard transport.isNetwork else { return launch }
         return launch.serving([transport.rawValue], on: try context.networkHosts(for: "the \(transport.rawValue) transport"))
-    }
-
-    static func poll(for what: String, timeout: Duration, _ read: () -> String?) async throws -> String {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let value = read(), !value.isEmpty { return value }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        throw RunnerError("no \(what) within \(timeout)")
     }
 
     static func slug(_ name: String) -> String {

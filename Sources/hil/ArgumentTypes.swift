@@ -3,6 +3,7 @@ public import RemoteTouchProtocol
 public import Scenario
 import Peripheral
 public import Runner
+import Evidence
 
 // Option values argument-parser parses itself: a bad value is refused with the allowed ones, and `--help` lists
 // them.

@@ -5,6 +5,7 @@ import Rig
 import Report
 import Runner
 import Scenario
+import Bench
 
 /// Streams cursor commands through the real link and measures latency, rate and loss on both write paths.
 struct BenchCommand: AsyncParsableCommand {

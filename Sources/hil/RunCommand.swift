@@ -6,6 +6,8 @@ import Rig
 import Runner
 import Scenario
 import Synchronization
+import ComputerProcess
+import Evidence
 
 /// Replays scenarios through a real BLE link and checks what comes out of uinput.
 struct RunCommand: AsyncParsableCommand {
@@ -325,7 +327,7 @@ struct RunCommand: AsyncParsableCommand {
             latencyScale: definition?.latencyScale ?? 1, writePath: writePath, workDirectory: work)
         var result = context
         result.emulatedControllers = definition?.controllers == .btvirt
-        result.network = environment.network.map(ScenarioRunner.NetworkHosts.init)
+        result.network = environment.network.map(NetworkHosts.init)
         return (rigName, result)
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import Rig
 import Runner
 import Scenario
+import Bench
 
 /// Streams cursor commands for many minutes and reports loss, latency and the computer's memory every minute.
 struct SoakCommand: AsyncParsableCommand {

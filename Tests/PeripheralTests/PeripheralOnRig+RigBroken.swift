@@ -1,4 +1,4 @@
-import Central
+import PhoneLinks
 import DBus
 import Foundation
 import HILTestSupport

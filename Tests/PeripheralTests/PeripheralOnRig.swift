@@ -1,4 +1,4 @@
-import Central
+import PhoneLinks
 import CommandMapping
 import DBus
 import Evdev

@@ -1,6 +1,7 @@
 import LatencyStats
 @testable import Runner
 import Testing
+@testable import Bench
 
 @Suite("hil bench: what counts as a sustained rate")
 struct BenchRuleTests {

@@ -3,6 +3,7 @@ import GestureScript
 import Rig
 import Runner
 import Testing
+@testable import PhoneLinks
 
 @Suite("netem through tc: the command lines, and what a kernel without sch_netem answers")
 struct NetemTests {

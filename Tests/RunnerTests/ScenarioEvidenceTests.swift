@@ -3,6 +3,7 @@ import Report
 @testable import Runner
 import ScenarioDriver
 import Testing
+@testable import Evidence
 
 @Suite("A scenario's timeline: what goes on which track")
 struct ScenarioEvidenceTests {

@@ -2,6 +2,7 @@ import InputCodes
 @testable import Runner
 import ScenarioDriver
 import Testing
+@testable import Bench
 
 @Suite("hil soak: each command's frame, matched per value")
 struct SoakMatchTests {

@@ -4,6 +4,8 @@ import NetSocket
 import RemoteTouchProtocol
 @testable import Runner
 import Testing
+import Rig
+@testable import PhoneLinks
 
 /// The virtual iPad's TCP connection against a loopback socket that plays the computer: what goes out (stamps,
 /// batches, pings) and what it makes of the answers (pongs, pairing states, the computer closing).

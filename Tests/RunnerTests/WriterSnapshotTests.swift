@@ -4,6 +4,7 @@ import Report
 @testable import Runner
 import ScenarioDriver
 import Testing
+@testable import Bench
 
 /// `hil run`'s results.json and junit.xml, `hil bench`'s bench.json and `hil soak`'s soak.json for fixed runs,
 /// compared byte for byte with the golden files in Tests/ReportTests/Snapshots (the same files ReportTests checks

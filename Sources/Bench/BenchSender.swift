@@ -1,0 +1,159 @@
+package import PhoneLinks
+import Foundation
+import InputCodes
+package import RemoteTouchProtocol
+import Rig
+package import ScenarioDriver
+import ComputerProcess
+import Runner
+
+/// Who sends a `hil bench` stream, and how: hil's own client over D-Bus (`dbus`) or the AcquireWrite socket
+/// (`fd`), or the reference client, a plain Python program on dbus-python, doing the same (`python-dbus`,
+/// `python-fd`). Every sender records each command's send time and payload, which the peripheral's receipts are
+/// matched to.
+package struct BenchSender: Sendable {
+    package enum Client: Sendable {
+        case dbus
+        case socket(Int32)
+        /// The reference client's program, its transport (`dbus` or `fd`) and where its send times go.
+        case reference(script: String, transport: String, folder: String)
+        /// A network transport (tcp, or udp with its control connection), paired, from the phone host.
+        case tcp(TCPPhoneLink)
+        /// The hid transport: reports on the report characteristic's acquired socket.
+        case reports(Int32)
+    }
+
+    package let path: String
+    package let client: Client
+    package let bluez: BlueZCentral
+    package let link: BlueZCentral.Peripheral
+
+    /// - Throws: `RunnerError` for an unknown path or a reference path without the client, or the central's
+    ///   error when the socket cannot be acquired.
+    static func open(_ path: String, settings: BenchRunner.Settings, bluez: BlueZCentral, link: BlueZCentral.Peripheral,
+                     folder: String, context: ScenarioRunner.Context, peripheral: PeripheralUnderTest) async throws -> BenchSender
+    {
+        switch path {
+        case "tcp", "udp":
+            return BenchSender(path: path, client: .tcp(try await pairedTCP(context, peripheral, udp: path == "udp")), bluez: bluez, link: link)
+        case "hid":
+            guard let report = link.report else { throw RunnerError("hid: the computer has no report characteristic (\(RemoteTouchService.reportUUID))") }
+            // As the phone does on each connection: a neutral report, then a read, so the computer's side is
+            // acquired before the stream (BLEPhoneLink.openFastPath).
+            try await bluez.write(report, HIDReport(dx: 0, dy: 0).encoded(), withResponse: false)
+            _ = try await bluez.read(report)
+            return BenchSender(path: path, client: .reports(try await bluez.acquireWrite(report).fd), bluez: bluez, link: link)
+        case "dbus":
+            return BenchSender(path: path, client: .dbus, bluez: bluez, link: link)
+        case "fd":
+            return BenchSender(path: path, client: .socket(try await bluez.acquireWrite(link.command).fd), bluez: bluez, link: link)
+        case "python-dbus", "python-fd":
+            guard let script = settings.referenceClient, FileManager.default.isReadableFile(atPath: script) else {
+                throw RunnerError("\(path): the reference client \(settings.referenceClient ?? "(none)") is not there; pass --reference-client or run from the project folder (Rigs/reference/bench_client.py)")
+            }
+            let transport = String(path.dropFirst("python-".count))
+            return BenchSender(path: path, client: .reference(script: script, transport: transport, folder: folder), bluez: bluez, link: link)
+        default:
+            throw RunnerError("unknown bench path \(path): dbus, fd, python-dbus, python-fd, hid, tcp or udp")
+        }
+    }
+
+    /// The virtual iPad, found over Bonjour, connected and paired with the code the computer shows, in basic mouse mode.
+    private static func pairedTCP(_ context: ScenarioRunner.Context, _ peripheral: PeripheralUnderTest, udp: Bool) async throws -> TCPPhoneLink {
+        let phone = try await TCPPhoneLink(
+            settings: .init(try context.networkHosts(for: "the tcp path"), latencyScale: context.latencyScale, udp: udp), phase: { _ in })
+        _ = try await phone.connect()
+        let before = peripheral.pairingCode()
+        try await phone.requestPairing()
+        let code = try await Poll.nonEmpty("the pairing code for the tcp session", timeout: .seconds(5)) {
+            let code = peripheral.pairingCode()
+            return code == before ? nil : code
+        }
+        let paired = try await phone.enterCode(code)
+        guard paired.status.state == .paired else { throw RunnerError("the tcp session did not pair: \(paired.refusal ?? "\(paired.status)")") }
+        _ = try await phone.send(Command.modeChange(mode: .basicMouse).encoded(), confirmed: true, what: "modeChange")
+        return phone
+    }
+
+    /// What the path measured besides the streams: for tcp, the heartbeat's ping round trips (the latency the
+    /// iPad app shows).
+    package var note: String? {
+        guard case .tcp(let phone) = client, let trips = phone.connection?.roundTrips.sorted(), !trips.isEmpty else { return nil }
+        return String(format: "%@: %d ping(s) answered, round trip p50 %.2f ms, max %.2f ms", path, trips.count, trips[trips.count / 2],
+                      trips[trips.count - 1])
+    }
+
+    package func close() {
+        if case .socket(let fd) = client { Glibc.close(fd) }
+        if case .reports(let fd) = client { Glibc.close(fd) }
+        if case .tcp(let phone) = client { phone.close() }
+    }
+
+    /// Sends one stream, paced from its first command; the rate achieved and how often the socket was full.
+    package func send(rate: Double, count: Int, sends: inout [StageBreakdown.Send]) async throws -> (achievedHz: Double, blocked: Int) {
+        if case .reference(let script, let transport, let folder) = client {
+            return try await reference(script: script, transport: transport, folder: folder, rate: rate, count: count, sends: &sends)
+        }
+        let clock = ContinuousClock()
+        let origin = clock.now
+        let interval = 1.0 / rate
+        var blocked = 0
+        for index in 0..<count {
+            try await Task.sleep(until: origin + .nanoseconds(Int64(Double(index) * interval * 1e9)), clock: clock)
+            let delta = Self.delta(index, path: path)
+            let bytes = Command.cursorMove(delta: delta).encoded()
+            let at = MonotonicTime.now()
+            var wire = [String(decoding: bytes, as: UTF8.self)]
+            if case .socket(let fd) = client {
+                blocked += try AcquiredSocket.write(fd, bytes, what: "cursor command \(index)")
+            } else if case .reports(let fd) = client {
+                let report = HIDReport(dx: Int(delta.x), dy: Int(delta.y)).encoded()
+                blocked += try AcquiredSocket.write(fd, report, what: "report \(index)")
+                wire = [PointerPayload.text(report, transport: .hid)]
+            } else if case .tcp(let phone) = client {
+                wire = try await phone.send(bytes, confirmed: false, what: "cursor command \(index)")
+            } else {
+                try await bluez.write(link.command, bytes, withResponse: false)
+            }
+            sends += wire.map { .init(at: at.nanoseconds, payload: $0) }
+        }
+        let span = (clock.now - origin) / .seconds(1)
+        return (span > 0 ? Double(count) / span : 0, blocked)
+    }
+
+    /// Command i's delta. It differs from its neighbours' so each receipt matches one send: `1 + i % 997` points
+    /// right; on udp, whose packets carry int8 deltas, `1 + i % 127` right and `i / 127 % 127` down, so one command
+    /// is one packet.
+    package static func delta(_ index: Int, path: String) -> Point {
+        path == "udp" ? Point(x: Double(1 + index % 127), y: Double(index / 127 % 127)) : Point(x: Double(1 + index % 997), y: 0)
+    }
+
+    /// Runs the reference client for one stream and reads back its send times (CLOCK_MONOTONIC, as ours).
+    private func reference(script: String, transport: String, folder: String, rate: Double, count: Int,
+                           sends: inout [StageBreakdown.Send]) async throws -> (achievedHz: Double, blocked: Int)
+    {
+        let name = "\(folder)/\(path)-\(sends.count)"
+        let arguments = [script, "--characteristic", link.command, "--path", transport, "--rate", String(rate),
+                         "--count", String(count), "--sends", name + ".sends"]
+        let child = try ChildProcess("/usr/bin/python3", arguments, output: .file(name + ".out"), ownProcessGroup: true)
+        let limit = Duration.seconds(Double(count) / rate + 60)
+        guard let ended = await child.exitStatus(timeout: limit) else {
+            _ = await child.teardown()
+            throw RunnerError("the reference client did not finish \(count) commands within \(limit); its output is in \(name).out")
+        }
+        let output = (try? String(contentsOfFile: name + ".out", encoding: .utf8)) ?? ""
+        guard ended == .exited(0),
+              let last = output.split(separator: "\n").last(where: { $0.hasPrefix("{") }),
+              let summary = try? JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any],
+              let achieved = summary["achievedHz"] as? Double, let blocked = summary["blocked"] as? Int
+        else {
+            throw RunnerError("the reference client (\(path)) \(ended): \(output.split(separator: "\n").suffix(5).joined(separator: " | "))")
+        }
+        let lines = ((try? String(contentsOfFile: name + ".sends", encoding: .utf8)) ?? "").split(separator: "\n")
+        for line in lines {
+            guard let space = line.firstIndex(of: " "), let at = UInt64(line[..<space]) else { continue }
+            sends.append(.init(at: at, payload: String(line[line.index(after: space)...])))
+        }
+        return (achieved, blocked)
+    }
+}

@@ -1,0 +1,120 @@
+package import ScenarioDriver
+import PhoneLinks
+import DBus
+import Evdev
+package import InputCodes
+import Foundation
+package import LatencyStats
+import RemoteTouchProtocol
+package import Runner
+
+/// `hil soak`: cursor commands at a steady rate through the real link for many minutes, with a report every
+/// minute: sent, verified (its evdev frame seen), lost, latency p50/p99, and the computer's resident memory.
+package struct SoakRunner: Sendable {
+    package struct Minute: Sendable {
+        package var minute: Int
+        package var sent: Int
+        package var verified: Int
+        package var latency: LatencySummary
+        /// The computer side's VmRSS at the end of the minute, KiB.
+        package var residentKiB: Int?
+        /// Sent this minute but not seen as a frame (lost by the link, or missed by the evdev reader).
+        package var unverified: Int { max(0, sent - verified) }
+    }
+
+    package struct Summary: Sendable {
+        package var minutes: [Minute]
+        /// From the computer's receipts at the end: commands it never received (lost by the link).
+        package var lostByLink: Int
+        package var sent: Int
+        package var readerDrops: Int
+    }
+
+    package let context: ScenarioRunner.Context
+
+    package init(context: ScenarioRunner.Context) {
+        self.context = context
+    }
+
+    package func run(minutes: Int, rateHz: Double, path: String, report: @Sendable (Minute) -> Void) async throws -> Summary {
+        let folder = context.workDirectory + "/soak"
+        let session = try await PairedSession.open(context, folder: folder)
+        let (bluez, peripheral, collector, link) = (session.bluez, session.peripheral, session.collector, session.link)
+        defer { peripheral.stopBlocking() }
+        defer { collector.stop() }
+        let fd: Int32? = path == "fd" ? try await bluez.acquireWrite(link.command).fd : nil
+        defer { if let fd { close(fd) } }
+
+        let clock = ContinuousClock()
+        let interval = 1.0 / rateHz
+        var sends: [StageBreakdown.Send] = []
+        var results: [Minute] = []
+        var index = 0
+        var heads: [Int32: Int] = [:]  // per REL_X value, how many of its frames are matched already
+        for minute in 1...minutes {
+            let minuteStart = sends.count
+            let minuteOrigin = clock.now
+            var tick = 0
+            while clock.now < minuteOrigin + .seconds(60) {
+                try await Task.sleep(until: minuteOrigin + .nanoseconds(Int64(Double(tick) * interval * 1e9)), clock: clock)
+                tick += 1
+                let bytes = Command.cursorMove(delta: Point(x: Double(1 + index % 997), y: 0)).encoded()
+                let at = MonotonicTime.now()
+                if let fd {
+                    try AcquiredSocket.write(fd, bytes, what: "cursor command \(index)")
+                } else {
+                    try await bluez.write(link.command, bytes, withResponse: false)
+                }
+                sends.append(.init(at: at.nanoseconds, payload: String(decoding: bytes, as: UTF8.self)))
+                index += 1
+            }
+            // Frames of this minute's commands, once the last ones have landed (no new frame for 300 ms, at most
+            // 5 s; the stream pauses meanwhile).
+            var seen = -1
+            let settleBy = ContinuousClock.now + .seconds(5)
+            while ContinuousClock.now < settleBy {
+                let count = collector.frames(since: MonotonicTime(nanoseconds: sends[minuteStart].at)).count
+                if count == seen { break }
+                seen = count
+                try await Task.sleep(for: .milliseconds(300))
+            }
+            let frames = collector.frames(since: MonotonicTime(nanoseconds: 0))
+            var latency = LatencyRecorder()
+            let matches = Self.match(sends[minuteStart...], frames: frames, heads: &heads)
+            for (send, frame) in matches {
+                latency.record(Double(frames[frame].time.nanoseconds - sends[send].at) / 1e6)
+            }
+            let verified = matches.count
+            let entry = Minute(minute: minute, sent: sends.count - minuteStart, verified: verified, latency: latency.summary,
+                               residentKiB: peripheral.residentKiB())
+            results.append(entry)
+            report(entry)
+        }
+        try? await bluez.forget(link)
+        await peripheral.stop()
+        let receipts = peripheral.receipts()
+        let alignment = StageBreakdown.align(sends, receipts)
+        return Summary(minutes: results, lostByLink: sends.count - alignment.count, sent: sends.count, readerDrops: collector.droppedCount)
+    }
+
+    /// Each send's frame: the first unmatched frame with the send's REL_X value (each command moves by its own
+    /// value, 1…997, repeating), stamped at or after the send. Matched per value, not in one order: bluetoothd
+    /// delivers some writes out of order, and an in-order match counted those as unverified. A lost command
+    /// leaves its send unmatched without shifting the others. `heads` carries, per value, how many of its frames
+    /// (in collector order) earlier calls matched or passed over.
+    package static func match(_ sends: ArraySlice<StageBreakdown.Send>, frames: [EvdevFrame], heads: inout [Int32: Int]) -> [(send: Int, frame: Int)] {
+        let keyed = sends.map { (key: Self.value(of: $0.payload), at: $0.at) }
+        let values = frames.map { frame -> (key: Int32?, at: UInt64) in
+            let only = frame.events.count == 1 && frame.events[0].code == .relX ? frame.events[0].value : nil
+            return (only, frame.time.nanoseconds)
+        }
+        return StageBreakdown.pairInOrder(keyed, values, heads: &heads)
+            .map { (send: sends.startIndex + $0.key, frame: $0.value) }
+            .sorted { $0.send < $1.send }
+    }
+
+    /// The REL_X a soak command moves by: `{"cursorMove":{"delta":[17,0]}}` → 17.
+    package static func value(of payload: String) -> Int32? {
+        payload.split(separator: "[").last?.split(separator: ",").first.flatMap { Int32($0) }
+    }
+}

@@ -1,0 +1,71 @@
+package import Evdev
+package import InputCodes
+import Foundation
+import Synchronization
+
+/// Reads the uinput device's frames on a thread of its own, so the phone's real-time driving never waits
+/// on the reader; remembers SYN_DROPPED (the scenario is then inconclusive).
+package final class FrameCollector: @unchecked Sendable {
+    // Safety: `reader` is used only by the collecting thread after init (and by `heldKeys`, which opens its own
+    // descriptor); shared state is in `state`.
+    private let reader: EvdevReader
+    private let state = Mutex(State())
+
+    package struct State {
+        package var frames: [EvdevFrame] = []
+        package var dropped = false
+        package var droppedCount = 0
+        package var stopped = false
+        package var error: String?
+    }
+
+    package init(reader: EvdevReader) {
+        self.reader = reader
+        let thread = Thread { [self] in
+            while !state.withLock({ $0.stopped }) {
+                do throws(EvdevError) {
+                    if let frame = try self.reader.nextFrame(timeout: .milliseconds(50)) {
+                        state.withLock { $0.frames.append(frame) }
+                    }
+                } catch where error.code == .dropped {
+                    state.withLock {
+                        $0.dropped = true
+                        $0.droppedCount += 1
+                    }
+                } catch {
+                    state.withLock { state in
+                        state.error = error.description
+                        state.stopped = true
+                    }
+                }
+            }
+        }
+        thread.name = "evdev-collector"
+        thread.start()
+    }
+
+    /// Waits (at most 10 s) for the uinput device named `uinputName` to appear and reads it; `grab`: EVIOCGRAB, so
+    /// the desktop does not act on a scenario's events (a live recording leaves the device to it).
+    package static func open(_ uinputName: String, grab: Bool) throws -> FrameCollector {
+        let node = try EvdevReader.waitForDevice(named: uinputName, timeout: .seconds(10))
+        return FrameCollector(reader: try EvdevReader(devnode: node, grab: grab))
+    }
+
+    /// Frames that arrived at or after `since`.
+    package func frames(since: MonotonicTime) -> [EvdevFrame] {
+        state.withLock { $0.frames.filter { $0.time >= since } }
+    }
+
+    package var dropped: Bool { state.withLock { $0.dropped } }
+    /// How many times the kernel reported SYN_DROPPED (the reader fell behind and events were lost to it).
+    package var droppedCount: Int { state.withLock { $0.droppedCount } }
+    package var failure: String? { state.withLock { $0.error } }
+
+    package func heldKeys() -> [String] {
+        ((try? reader.heldKeys()) ?? []).map(\.description)
+    }
+
+    package func stop() {
+        state.withLock { $0.stopped = true }
+    }
+}

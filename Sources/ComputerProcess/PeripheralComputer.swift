@@ -1,0 +1,109 @@
+import Evdev
+import Foundation
+package import InputCodes
+package import ScenarioDriver
+import Synchronization
+
+/// The computer under test on a rig: `hil peripheral` as its own process (a fresh state folder per scenario)
+/// and the frames of its uinput device, read on a thread of their own. A restart starts a new process on the
+/// same state folder, with a new uinput device to read.
+package final class PeripheralComputer: ComputerUnderTest {
+    /// The first generation's launch; a restart starts the next generation on the same folder.
+    package let launch: PeripheralUnderTest.Launch
+    private let state: Mutex<(current: PeripheralUnderTest, collector: FrameCollector, earlier: [PeripheralUnderTest],
+                              earlierFrames: [EvdevFrame])>
+
+    /// Starts the computer, or releases the one `prepared` for it ahead, and opens its uinput device; `phase` is
+    /// told when each is done.
+    package init(_ launch: PeripheralUnderTest.Launch, prepared: PeripheralUnderTest? = nil, phase: (String) -> Void = { _ in }) async throws {
+        self.launch = launch
+        let peripheral: PeripheralUnderTest
+        if let prepared {
+            try await prepared.release()
+            peripheral = prepared
+        } else {
+            peripheral = try await PeripheralUnderTest.start(launch)
+        }
+        phase("peripheral registered")
+        do {
+            state = Mutex((peripheral, try FrameCollector.open(launch.uinputName, grab: true), [], []))
+            phase("uinput device open")
+        } catch {
+            await peripheral.stop()
+            throw error
+        }
+    }
+
+    /// The current generation of the computer (a restart starts another).
+    package var current: PeripheralUnderTest { state.withLock { $0.current } }
+
+    /// Every generation, oldest first.
+    package var generations: [PeripheralUnderTest] { state.withLock { $0.earlier + [$0.current] } }
+
+    private var collector: FrameCollector { state.withLock { $0.collector } }
+
+    package func frames(since: MonotonicTime) -> [EvdevFrame] { collector.frames(since: since) }
+
+    package var droppedEvents: Bool { collector.dropped }
+
+    /// How many times the kernel reported SYN_DROPPED to the current device's reader.
+    package var droppedCount: Int { collector.droppedCount }
+
+    /// Every frame of every generation's uinput device, oldest first (evdev.log).
+    package var allFrames: [EvdevFrame] {
+        state.withLock { $0.earlierFrames + $0.collector.frames(since: MonotonicTime(nanoseconds: 0)) }
+    }
+
+    package func heldKeys() -> [String] { collector.heldKeys() }
+
+    /// What the kernel holds once a release in flight had `settle` to arrive: asked every 5 ms, so a scenario that
+    /// ends with nothing held does not wait; one that still holds a key after `settle` fails on it.
+    package func heldKeys(settling settle: Duration) async throws -> [String] {
+        let deadline = ContinuousClock.now + settle
+        while true {
+            let held = heldKeys()
+            if held.isEmpty || ContinuousClock.now >= deadline { return held }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    package func receipts() -> [StageBreakdown.Receipt] {
+        generations.flatMap { $0.receipts() }
+    }
+
+    package func pairingCode() -> String? { current.pairingCode() }
+
+    package var log: String { current.log }
+
+    package func restart(whileStopped: () async throws -> Void) async throws -> String {
+        let old = current
+        collector.stop()
+        let status = await old.stop()
+        try? FileManager.default.removeItem(atPath: old.codeFile)
+        try await whileStopped()
+        var next = launch
+        next.generation = generations.count + 1
+        let fresh = try await PeripheralUnderTest.start(next)
+        let reader: FrameCollector
+        do {
+            reader = try FrameCollector.open(launch.uinputName, grab: true)
+        } catch {
+            await fresh.stop()
+            throw error
+        }
+        state.withLock { state in
+            state.earlier.append(state.current)
+            state.earlierFrames += state.collector.frames(since: MonotonicTime(nanoseconds: 0))
+            state.current = fresh
+            state.collector = reader
+        }
+        return status != 0 ? "the computer exited \(status) when stopped for its restart" : ""
+    }
+
+    /// Stops reading frames and stops the computer; its exit status.
+    @discardableResult
+    package func stop() async -> Int32 {
+        collector.stop()
+        return await current.stop()
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import GestureModel
+package import GestureScript
+package import InputCodes
+package import ScenarioDriver
+import Rig
+package import Verifier
+
+extension BLEPhoneLink {
+    /// Powers the computer's adapter (or, with `.phone`, the phone's) off for `outage`: the phone sees an
+    /// unexpected disconnect.
+    package func takeDown(_ side: LinkSide, for outage: Duration) async throws -> any LinkOutage {
+        let remote = try connected()
+        let adapter = side == .computer ? settings.peripheralAdapter : central.adapter
+        var silenceNote = ""
+        if settings.emulatedControllers {
+            silenceNote = try await powerOffSilenced(adapter)
+        } else {
+            try await central.setPowered(adapter, false)
+        }
+        let central = central
+        let restore = Task { () -> (MonotonicTime, String) in
+            try? await Task.sleep(for: outage)
+            do {
+                let (back, note) = try await Self.powerOnSettled(adapter, central)
+                return (back, note + silenceNote)
+            } catch {
+                return (.now(), "; rig: \(adapter) did not power on again: \(error)" + silenceNote)
+            }
+        }
+        try await waitUntilDisconnected(remote, what: "the link drop")
+        let whose = side == .computer ? "the computer's" : "the phone's"
+        return RestoringOutage(description: "\(whose) adapter \(adapter) off", restore: restore)
+    }
+
+    /// Powers an emulated controller's adapter off with its advertising silenced first, and checks on the HCI
+    /// monitor channel that the kernel did not turn it on again before the power-off (see `AdvertisingWatch`);
+    /// if it did, powers the adapter on (the HCI Reset stops the controller) and off again, up to 3 times. Returns
+    /// the rig's note for the step, "" when the first power-off was clean.
+    private func powerOffSilenced(_ adapter: String) async throws -> String {
+        var notes: [String] = []
+        var cycles = 0
+        while true {
+            let watch: AdvertisingWatch?
+            do { watch = try AdvertisingWatch(adapter: adapter) } catch {
+                watch = nil
+                notes.append("cannot watch \(adapter)'s advertising: \(error)")
+            }
+            if let problem = EmulatedRadio.silenceAdvertising(adapter) {
+                notes.append("could not silence \(adapter)'s emulated advertiser first (\(problem)): a phone may connect to a ghost")
+            }
+            try await central.setPowered(adapter, false)
+            guard watch?.leftAdvertising() == true else {
+                if cycles > 0 {
+                    notes.append("the kernel turned \(adapter)'s advertising on again before it went off, so the rig powered it on and off again (\(cycles) time(s))")
+                }
+                break
+            }
+            guard cycles < 3 else {
+                notes.append("\(adapter)'s emulated controller was still advertising when it went off, \(cycles) power cycles later: a phone may connect to a ghost")
+                break
+            }
+            cycles += 1
+            // Settled before the next power-off, as after an outage: a power-off in the middle of the kernel's
+            // follow-up to the power-on is what made bluetoothd 5.66 crash (AdapterSettleWatch).
+            let (_, note) = try await Self.powerOnSettled(adapter, central)
+            if !note.isEmpty { notes.append(String(note.dropFirst("; rig: ".count))) }
+        }
+        return notes.map { "; rig: \($0)" }.joined()
+    }
+
+    /// Powers an adapter on after a link fault and holds until the kernel is done with it (`AdapterSettleWatch`,
+    /// opened before the power-on so that it sees every command sent with it). Returns when the adapter came on (the
+    /// radio is back then) and the rig's note ("" when the first try powered it on and it settled).
+    package static func powerOnSettled(_ adapter: String, _ central: BlueZCentral) async throws -> (back: MonotonicTime, note: String) {
+        let watch: AdapterSettleWatch?
+        var watchNote = ""
+        do { watch = try AdapterSettleWatch(adapter: adapter) } catch {
+            watch = nil
+            watchNote = "; rig: cannot watch \(adapter)'s commands after power-on: \(error)"
+        }
+        let tries = try await powerOn(adapter, central)
+        let back = MonotonicTime.now()
+        let note = tries > 1 ? "; rig: \(adapter) powered on at try \(tries) (the emulated controller timed out a command; dmesg has it)" : ""
+        let settled = await watch?.settle().note(adapter) ?? ""
+        return (back, note + settled + watchNote)
+    }
+
+    /// bluetoothd stops and starts again. The computer must notice, let go of what it holds, register its
+    /// application and advertisement again and serve; the phone (whose Bluetooth stack restarted too: one
+    /// bluetoothd serves both adapters in a rig) scans as soon as its adapter is back and connects.
+    package func restartStack(_ computer: any ComputerUnderTest, release: ReleaseCheck) async throws -> LinkObservation {
+        let start = ContinuousClock.now
+        let heldBefore = computer.heldKeys()
+        let daemon = try BluetoothDaemon.running()
+        let logBefore = computer.log.utf8.count
+        try await daemon.restart()
+        let startedAt = ContinuousClock.now
+        let stoppedMs = (startedAt - start).milliseconds
+        let released = await release.afterDrop(heldBefore: heldBefore, downAt: .now())
+        let (scanning, servingAt) = try await waitUntilServing(from: startedAt)
+        let servingMs = servingAt.map { ($0 - startedAt).milliseconds }
+        var failure = ""
+        var connected = false
+        if servingAt != nil {
+            do {
+                let found = try await central.connectToRemoteTouch(timeout: .seconds(Int64(15 * settings.latencyScale)), scanning: scanning)
+                replace(found)
+                connected = true
+            } catch {
+                failure = "; the phone could not connect again: \(error)"
+            }
+        } else {
+            failure = "; the computer's advertisement was not active within \(format((15 * settings.latencyScale) * 1000)) ms of bluetoothd's start"
+        }
+        let elapsedMs = (ContinuousClock.now - start).milliseconds
+        // The computer's own account: "registered again 412.3 ms after bluetoothd came back".
+        let ownLines = String(decoding: computer.log.utf8.dropFirst(logBefore), as: UTF8.self)
+        let registered = ownLines.split(separator: "\n").first { $0.contains("registered again") }
+            .map { " (its log: \($0.split(separator: " ").drop { !$0.hasPrefix("registered") }.joined(separator: " ")))" } ?? ""
+        let serving = servingMs.map { "advertising again \(format($0)) ms after bluetoothd started\(registered)" } ?? "not advertising"
+        let summary = "bluetoothd (pid \(daemon.pid)\(daemon.underSystemd ? ", bluetooth.service" : "")) stopped and started again in "
+            + "\(format(stoppedMs)) ms; the computer was \(serving); the phone shows \(connected ? "connected" : "disconnected") after "
+            + "\(format(elapsedMs)) ms\(failure)\n\(released.note)"
+        return LinkObservation(connected: connected, attempts: connected ? 1 : 0, elapsedMs: elapsedMs, summary: summary,
+                               stillHeld: released.stillHeld, servingMs: servingMs)
+    }
+
+    /// Scans as soon as the phone's adapter is powered (before the computer advertises, see startDiscovery), and
+    /// watches the computer's adapter until its advertisement is active.
+    private func waitUntilServing(from startedAt: ContinuousClock.Instant) async throws -> (scanning: Bool, servingAt: ContinuousClock.Instant?) {
+        var scanning = false
+        let giveUp = startedAt + .seconds(Int64(15 * settings.latencyScale))
+        while ContinuousClock.now < giveUp {
+            if !scanning, await central.isPowered(central.adapter) {
+                scanning = (try? await central.startDiscovery()) != nil
+            }
+            if let active = await central.activeAdvertisements(on: settings.peripheralAdapter), active >= 1 { return (scanning, .now) }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return (scanning, nil)
+    }
+
+    private func format(_ value: Double) -> String { String(format: "%.1f", value) }
+}

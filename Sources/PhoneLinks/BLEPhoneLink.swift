@@ -1,0 +1,272 @@
+import DBus
+import Foundation
+package import GestureScript
+package import InputCodes
+import RemoteTouchProtocol
+package import Scenario
+import ScenarioDriver
+import Synchronization
+package import Verifier
+import Rig
+
+/// The phone's BLE link over BlueZ on the rig's central adapter: writes over D-Bus or the `AcquireWrite` socket,
+/// pairing through the pairing characteristic, status notifications, and the link's faults done to the real
+/// radio (an adapter powered off, bluetoothd restarted).
+package final class BLEPhoneLink: PhoneLink {
+    package struct Settings: Sendable {
+        package var peripheralAdapter: String
+        package var writePath: RunSettings.WritePath
+        package var latencyScale: Double
+        /// The rig's controllers are btvirt's emulated ones (see `EmulatedRadio`).
+        package var emulatedControllers: Bool
+        /// Connect only to the computer's adapter's address: other lanes' computers advertise too.
+        package var onlyThisComputer = false
+        /// The hid transport: what a pointer report can say goes as 6-byte reports on the report characteristic
+        /// (write without response); the rest as JSON commands on the command characteristic.
+        package var reports = false
+
+        package init(
+            peripheralAdapter: String, writePath: RunSettings.WritePath, latencyScale: Double, emulatedControllers: Bool,
+            onlyThisComputer: Bool = false, reports: Bool = false
+        ) {
+            self.peripheralAdapter = peripheralAdapter
+            self.writePath = writePath
+            self.latencyScale = latencyScale
+            self.emulatedControllers = emulatedControllers
+            self.onlyThisComputer = onlyThisComputer
+            self.reports = reports
+        }
+    }
+
+    package let central: BlueZCentral
+    package let settings: Settings
+    package let statusWatcher = StatusWatcher()
+    /// `buttons`: the bitmap of the last report sent (hid).
+    private let state = Mutex<(remote: BlueZCentral.Peripheral?, fd: Int32?, translator: PointerTranslator, buttons: MouseButtons)>(
+        (nil, nil, PointerTranslator(), []))
+
+    /// Starts scanning at once: the phone scans before the computer advertises (see `BlueZCentral.startDiscovery`).
+    package init(centralAdapter: String, settings: Settings) async throws {
+        let connection = try await DBusConnection.connect(.system)
+        var address: String?
+        if settings.onlyThisComputer {
+            address = try await BlueZCentral(connection: connection, adapter: centralAdapter).address(of: settings.peripheralAdapter)
+        }
+        central = BlueZCentral(connection: connection, adapter: centralAdapter, computerAddress: address)
+        self.settings = settings
+        try await central.startDiscovery()
+    }
+
+    deinit {
+        closeFastPath()
+        statusWatcher.stop()
+    }
+
+    /// The computer's device, once connected.
+    package var remote: BlueZCentral.Peripheral? { state.withLock { $0.remote } }
+
+    /// The computer's device found again (after a restart of bluetoothd or of the computer: new object paths).
+    package func replace(_ found: BlueZCentral.Peripheral) {
+        state.withLock { $0.remote = found }
+    }
+
+    /// The computer's device, or the error that the phone is not connected.
+    package func connected() throws -> BlueZCentral.Peripheral {
+        guard let remote else { throw RunnerError("the phone is not connected to the computer") }
+        return remote
+    }
+
+    package func connect() async throws -> String {
+        let found = try await central.connectToRemoteTouch(scanning: true)
+        state.withLock { $0.remote = found }
+        return found.address
+    }
+
+    package func send(_ bytes: [UInt8], confirmed: Bool, what: String) async throws -> [String] {
+        let remote = try connected()
+        if settings.reports, let command = try? Command.decode(bytes),
+           let inputs = state.withLock({ $0.translator.translate(command) })
+        {
+            let reports = inputs.flatMap { $0.reports() }
+            try await sendReports(reports, to: remote, what: what)
+            return reports.map { PointerPayload.text($0.encoded(), transport: .hid) }
+        }
+        try await writeCommand(bytes, to: remote, confirmed: confirmed, what: what)
+        return [String(decoding: bytes, as: UTF8.self)]
+    }
+
+    /// A `send` step's item as it is: a command on the command characteristic (never turned into reports), a report
+    /// on the report characteristic (hid only); a udp packet has no way over BLE.
+    package func sendRecorded(_ payload: SendPayload, confirmed: Bool) async throws -> [String] {
+        let remote = try connected()
+        switch payload {
+        case .command(let command):
+            try await writeCommand(command.encoded(), to: remote, confirmed: confirmed, what: command.name)
+        case .report(let report):
+            guard settings.reports else {
+                throw RunnerError("a send step's report items go to the hid transport's report characteristic; this run is ble (the scenario's run.transports should say [\"hid\"])")
+            }
+            try await sendReports([report], to: remote, what: "report")
+        case .packet:
+            throw RunnerError("a send step's packet items go to the udp transport's movement port; this run is \(settings.reports ? "hid" : "ble")")
+        }
+        return [payload.description]
+    }
+
+    /// One write of the command characteristic: on the `AcquireWrite` socket when open and unconfirmed, else over D-Bus.
+    private func writeCommand(_ bytes: [UInt8], to remote: BlueZCentral.Peripheral, confirmed: Bool, what: String) async throws {
+        if let fd = state.withLock({ $0.fd }), !confirmed {
+            try AcquiredSocket.write(fd, bytes, what: what)
+        } else {
+            try await central.write(remote.command, bytes, withResponse: confirmed)
+        }
+    }
+
+    /// The hid transport's reports, each one write without response over D-Bus.
+    ///
+    /// A report that changes the buttons goes as a write request, and the next waits for its answer: bluetoothd
+    /// spreads writes without response over its 3 ATT channels (EATT), and a click's press and release sent 0.4 ms
+    /// apart arrived swapped (the computer saw the release first and then held the button). Motion stays without
+    /// response.
+    private func sendReports(_ reports: [HIDReport], to remote: BlueZCentral.Peripheral, what: String) async throws {
+        guard let characteristic = remote.report else {
+            throw RunnerError("the computer has no report characteristic (\(RemoteTouchService.reportUUID)): the hid transport needs a computer that serves it")
+        }
+        for report in reports {
+            let changesButtons = state.withLock { state in
+                defer { state.buttons = report.buttons }
+                return state.buttons != report.buttons
+            }
+            if changesButtons {
+                try await central.write(characteristic, report.encoded(), withResponse: true)
+            } else {
+                try await central.write(characteristic, report.encoded(), withResponse: false)
+            }
+        }
+    }
+
+    package func openFastPath() async throws {
+        // A new connection starts from a fresh report state: the computer let go of every button when the link went.
+        state.withLock { state in
+            state.translator = PointerTranslator()
+            state.buttons = []
+        }
+        if settings.reports { try await primeReports() }
+        guard settings.writePath == .fd else { return }
+        let remote = try connected()
+        let fd = try await central.acquireWrite(remote.command).fd
+        state.withLock { $0.fd = fd }
+        // The report characteristic is not acquired: BlueZ refuses D-Bus writes to an acquired characteristic ("Write
+        // acquired"), and button changes go as write requests (sendReports).
+    }
+
+    /// The first report of a connection is a neutral one, and the next wait for a read of the report characteristic:
+    /// bluetoothd acquires the computer's write socket on that first write command and answers the read after it,
+    /// so no report races the acquisition (see `GattEndpoint.reportInterface`).
+    private func primeReports() async throws {
+        let remote = try connected()
+        guard let report = remote.report else { return }
+        try await central.write(report, HIDReport(dx: 0, dy: 0).encoded(), withResponse: false)
+        _ = try await central.read(report)
+    }
+
+    package func closeFastPath() {
+        if let fd = state.withLock({ state in defer { state.fd = nil }; return state.fd }) { close(fd) }
+    }
+
+    package func requestPairing() async throws {
+        _ = try await central.read(try connected().pairing)
+    }
+
+    package func enterCode(_ digits: String) async throws -> PairingObservation {
+        let remote = try connected()
+        var refusal: String?
+        do {
+            try await central.write(remote.pairing, Array(digits.utf8), withResponse: true)
+        } catch {
+            refusal = error.dbusName.map { "\($0): \(error.message)" } ?? error.message
+        }
+        let bytes = try await central.read(remote.pairing)
+        do {
+            return PairingObservation(refusal: refusal, status: try PairingStatus.decode(bytes))
+        } catch {
+            throw RunnerError("the pairing characteristic's value is not a PairingStatus: \(error) (\(String(decoding: bytes, as: UTF8.self)))")
+        }
+    }
+
+    package func watchStatus() async {
+        guard let remote else { return }
+        await statusWatcher.watch(central, remote)
+    }
+
+    package func statuses(from start: MonotonicTime, to end: MonotonicTime) -> [StatusObservation] {
+        statusWatcher.received(from: start, to: end)
+    }
+
+    package var statusCount: Int { statusWatcher.count }
+
+    package func reconnect(timeout: Duration) async -> String? {
+        guard let remote else { return "the phone knows no computer" }
+        do {
+            try await central.reconnect(remote, timeout: timeout)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    package func disconnect() async throws {
+        let remote = try connected()
+        try await central.disconnect(remote)
+        try await waitUntilDisconnected(remote, what: "the disconnect")
+    }
+
+    /// Disconnects, forgets the computer (its cached services are stale: reading them after the restart fails
+    /// with UnknownObject) and scans, so the restarted computer's first advertisement is seen.
+    package func forgetComputer() async throws {
+        let remote = try connected()
+        if await central.isConnected(remote) {
+            try await central.disconnect(remote)
+            try await waitUntilDisconnected(remote, what: "the phone's disconnect while the computer restarted")
+        }
+        try await central.forget(remote)
+        try await central.startDiscovery()
+    }
+
+    package func connectAgain(timeout: Duration) async -> String? {
+        do {
+            let found = try await central.connectToRemoteTouch(timeout: timeout, scanning: true)
+            state.withLock { $0.remote = found }
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    package func waitUntilDisconnected(_ remote: BlueZCentral.Peripheral, what: String, within: Duration = .seconds(10)) async throws {
+        let noticeBy = ContinuousClock.now + within
+        while await central.isConnected(remote) {
+            guard ContinuousClock.now < noticeBy else { throw RunnerError("the central did not see \(what) within \(within)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Powers an adapter on and waits until it is, trying up to 3 times: btvirt's emulated controller sometimes
+    /// times out a command while the kernel powers it on with an advertisement to resume (dmesg: `Opcode 0x2006
+    /// failed: -22`, `command 0x2006 tx timeout`, then `Opcode 0x0c03 failed: -110`), and that power-on fails.
+    /// Returns the try that worked.
+    package static func powerOn(_ adapter: String, _ central: BlueZCentral) async throws -> Int {
+        var lastError: (any Error)?
+        for attempt in 1...3 {
+            do {
+                try await central.setPowered(adapter, true)
+                try await central.waitUntilPowered(adapter, true, timeout: .seconds(10))
+                return attempt
+            } catch {
+                lastError = error
+                try? await Task.sleep(for: .milliseconds(500))
+            }
+        }
+        throw RunnerError("\(adapter) did not power on in 3 tries: \(lastError.map { "\($0)" } ?? "")")
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+package import GestureScript
+import Rig
+
+/// The kernel's netem qdisc on a host's interface, through `tc` (iproute2): how a `network` or `partition` step
+/// delays, drops and cuts the network between the rig's hosts. The one owner of the `tc` command lines.
+package enum Netem {
+    /// `delay D [J distribution normal] [loss L%]`.
+    package static func arguments(_ conditions: NetworkConditions) -> [String] {
+        var arguments = ["delay", "\(conditions.delayMs)ms"]
+        if conditions.jitterMs > 0 { arguments += ["\(conditions.jitterMs)ms", "distribution", "normal"] }
+        if conditions.lossPercent > 0 { arguments += ["loss", "\(conditions.lossPercent)%"] }
+        return arguments
+    }
+
+    /// `tc -n NETNS qdisc replace dev IFACE root netem ARGS`, or `qdisc del` for nil (nothing to delete is fine).
+    /// - Throws: `RunnerError` with tc's answer; on a kernel without sch_netem, saying so.
+    package static func apply(_ arguments: [String]?, on interface: String, in netns: String) throws {
+        let command = ["-n", netns, "qdisc"]
+            + (arguments.map { ["replace", "dev", interface, "root", "netem"] + $0 } ?? ["del", "dev", interface, "root"])
+        let process = try ChildProcess("/usr/sbin/tc", command, output: .joined, ownProcessGroup: false)
+        let output = String(decoding: process.output?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        guard process.wait() != 0 else { return }
+        if arguments == nil && (output.contains("No such file") || output.contains("Cannot delete qdisc with handle of zero")) { return }
+        throw RunnerError("tc \(command.joined(separator: " ")) failed: \(output)\(hint(output))")
+    }
+
+    /// What tc's answer means for a rig.
+    package static func hint(_ output: String) -> String {
+        output.contains("qdisc kind is unknown")
+            ? " (this kernel has no sch_netem: network faults need a kernel with it, such as the vm rig's guest, which loads it)" : ""
+    }
+}

@@ -1,0 +1,258 @@
+import Foundation
+package import InputCodes
+package import NetSocket
+package import RemoteTouchProtocol
+import Synchronization
+package import Verifier
+import Rig
+
+/// One TCP connection of the virtual iPad to the computer: messages batched into at most one frame per 8 ms
+/// (the seed's 120 Hz), a ping every `pingInterval` while nothing else is sent, and a reader thread that keeps the
+/// computer's replies: pongs, pairing states, status (with their CLOCK_MONOTONIC arrival) and refusals. No answer
+/// at all for `deadAfter` means the link is dead, as the app decides from its heartbeat.
+package final class TCPPhoneConnection: Sendable {
+    package static let frameInterval: Duration = .milliseconds(8)
+    /// `TCP_USER_TIMEOUT` of the phone's connections.
+    package static let userTimeout: Duration = .seconds(2)
+
+    package let socket: TCPSocket
+    private let pingInterval: Duration
+    private let deadAfter: Duration
+    private let onStatus: @Sendable (StatusObservation) -> Void
+    private let state = Mutex(State())
+    /// Held from taking a batch to its last byte sent, so batches leave in the order they were taken.
+    private let flushing = Mutex(())
+    private let heartbeat = Mutex<Task<Void, Never>?>(nil)
+
+    package struct State {
+        package var pending: [PhoneMessage] = []
+        package var lastFrame: ContinuousClock.Instant?
+        package var flushScheduled = false
+        package var lastHeard = ContinuousClock.now
+        package var down: String?
+        package var pairingWaiters: [(id: Int, continuation: CheckedContinuation<PairingStatus?, Never>)] = []
+        package var nextWaiter = 0
+        package var errors: [StatusError] = []
+        package var pongs: [(sent: Double, at: MonotonicTime)] = []
+        /// The UDP port the computer bound to this connection (`udpBound`).
+        package var boundPort: UInt16?
+    }
+
+    package init(socket: TCPSocket, pingInterval: Duration, deadAfter: Duration, onStatus: @escaping @Sendable (StatusObservation) -> Void) {
+        self.socket = socket
+        self.pingInterval = pingInterval
+        self.deadAfter = deadAfter
+        self.onStatus = onStatus
+    }
+
+    /// The phone's clock for timestamps: CLOCK_MONOTONIC in milliseconds, never going back.
+    package static func timestamp() -> Double { Double(MonotonicTime.now().nanoseconds) / 1e6 }
+
+    /// Why the connection is down, or nil while it is up.
+    package var down: String? { state.withLock { $0.down } }
+
+    /// Round trips of the pings answered so far, in milliseconds.
+    package var roundTrips: [Double] { state.withLock { $0.pongs.map { Double($0.at.nanoseconds) / 1e6 - $0.sent } } }
+
+    /// Refusals the computer sent so far, oldest first.
+    package var errors: [StatusError] { state.withLock { $0.errors } }
+
+    package func start() {
+        let thread = Thread { [self] in readLoop() }
+        thread.name = "tcp-phone"
+        thread.start()
+        let task = Task { [self] in
+            while !Task.isCancelled, down == nil {
+                try? await Task.sleep(for: pingInterval / 2)
+                let (idle, silent) = state.withLock { state in
+                    (state.lastFrame.map { ContinuousClock.now - $0 >= pingInterval } ?? true, ContinuousClock.now - state.lastHeard)
+                }
+                if silent > deadAfter {
+                    markDown("no answer from the computer for \(silent.formatted(.units(allowed: [.milliseconds]))) (pings unanswered)")
+                    socket.close()
+                    break
+                }
+                if idle { try? await enqueue(.ping) }
+            }
+        }
+        heartbeat.withLock { $0 = task }
+    }
+
+    // MARK: Sending
+
+    /// Queues a message; it leaves in the next frame, at once when the last frame left 8 ms ago or more. It is
+    /// stamped as it is queued, under the queue's lock, so stamps never go back in time from one message to the next:
+    /// stamped before the lock, the driver's and the heartbeat's messages could queue out of order, and the computer
+    /// refuses a message older than the one before it (seen once in a suite run: a dragStart refused as nonMonotonic).
+    package func enqueue(_ body: PhoneMessage.Body) async throws {
+        let due: ContinuousClock.Instant? = try flushing.withLock { _ throws in
+            let now = ContinuousClock.now
+            enum Plan { case now([PhoneMessage]), later(ContinuousClock.Instant), queued }
+            let plan: Plan = state.withLock { state in
+                state.pending.append(PhoneMessage(timestamp: Self.timestamp(), body))
+                if state.flushScheduled { return .queued }
+                if let last = state.lastFrame, now - last < Self.frameInterval {
+                    state.flushScheduled = true
+                    return .later(last + Self.frameInterval)
+                }
+                state.lastFrame = now
+                defer { state.pending = [] }
+                return .now(state.pending)
+            }
+            switch plan {
+            case .now(let batch):
+                try write(batch)
+                return nil
+            case .later(let due): return due
+            case .queued: return nil
+            }
+        }
+        guard let due else { return }
+        Task { [self] in
+            try? await Task.sleep(until: due)
+            flushing.withLock { _ in
+                let batch = state.withLock { state in
+                    defer { state.pending = []; state.flushScheduled = false; state.lastFrame = .now }
+                    return state.pending
+                }
+                if !batch.isEmpty { try? write(batch) }
+            }
+        }
+    }
+
+    /// Bytes that are not a command (a fault scenario's malformed payloads) go out as a frame body of their own.
+    package func sendRaw(_ body: [UInt8]) throws {
+        try flushing.withLock { _ throws in try check(socket.send(NetworkFrame.encode(body))) }
+        state.withLock { $0.lastFrame = .now }
+    }
+
+    private func write(_ batch: [PhoneMessage]) throws {
+        for start in stride(from: 0, to: batch.count, by: PhoneMessage.maxBatch) {
+            let part = Array(batch[start..<min(batch.count, start + PhoneMessage.maxBatch)])
+            try check(socket.send(NetworkFrame.encode(PhoneMessage.frameBody(part))))
+        }
+    }
+
+    private func check(_ result: TCPSocket.SendResult) throws {
+        guard result != .sent else { return }
+        let reason = down ?? "the connection to the computer failed while sending"
+        markDown(reason)
+        throw RunnerError("cannot send to the computer: \(reason)")
+    }
+
+    /// Sends `body` and waits for the computer's pairing state (nil when the connection went first or it did not
+    /// come within `timeout`); also the refusals the computer sent meanwhile (a wrong code's comes first).
+    package func pairing(_ body: PhoneMessage.Body, timeout: Duration) async -> (status: PairingStatus?, refusals: [StatusError]) {
+        let errorsBefore = errors.count
+        let status: PairingStatus? = await withCheckedContinuation { continuation in
+            let id = state.withLock { state in
+                state.nextWaiter += 1
+                state.pairingWaiters.append((state.nextWaiter, continuation))
+                return state.nextWaiter
+            }
+            Task { [self] in
+                do {
+                    try await enqueue(body)
+                } catch {
+                    markDown(down ?? "\(error)")
+                }
+            }
+            Task { [self] in
+                try? await Task.sleep(for: timeout)
+                resumeWaiters(only: id)
+            }
+        }
+        return (status, Array(errors.dropFirst(errorsBefore)))
+    }
+
+    /// Binds the phone's UDP port to this connection (`bindUDP`) and waits for `udpBound`; nil once bound, else why
+    /// not (the computer's refusal, the connection going, no answer within `timeout`).
+    package func bindUDP(port: UInt16, timeout: Duration) async -> String? {
+        let errorsBefore = errors.count
+        do {
+            try await enqueue(.bindUDP(port: port))
+        } catch {
+            return "\(error)"
+        }
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let (bound, down, refusal) = state.withLock { ($0.boundPort, $0.down, $0.errors.dropFirst(errorsBefore).first) }
+            if bound == port { return nil }
+            if let refusal { return "\(refusal.code): \(refusal.message)" }
+            if let down { return down }
+            do { try await Task.sleep(for: .milliseconds(2)) } catch { return "cancelled (the run was interrupted)" }
+        }
+        return "no udpBound from the computer within \(timeout)"
+    }
+
+    // MARK: Receiving
+
+    private func readLoop() {
+        var reader = NetworkFrame.Reader()
+        loop: while true {
+            switch socket.receive() {
+            case .timedOut: continue
+            case .ended(let error):
+                markDown(error.map { "the connection failed: \($0)" } ?? "the computer closed the connection")
+                break loop
+            case .bytes(let bytes):
+                reader.append(bytes)
+                while let next = reader.next() {
+                    guard case .frame(let body) = next else {
+                        markDown("the computer sent a frame of a bad length")
+                        socket.close()
+                        break loop
+                    }
+                    received(body)
+                }
+            }
+        }
+    }
+
+    private func received(_ body: [UInt8]) {
+        let at = MonotonicTime.now()
+        state.withLock { $0.lastHeard = .now }
+        guard let message = try? ComputerMessage.decode(body) else { return }
+        switch message {
+        case .pong(let sent, _): state.withLock { $0.pongs.append((sent, at)) }
+        case .status(let status): onStatus(StatusObservation(at: at, status: status))
+        case .error(let error): state.withLock { $0.errors.append(error) }
+        case .udpBound(_, let port): state.withLock { $0.boundPort = port }
+        case .pairing(let status):
+            let waiter = state.withLock { state in state.pairingWaiters.isEmpty ? nil : state.pairingWaiters.removeFirst() }
+            waiter?.continuation.resume(returning: status)
+        }
+    }
+
+    private func markDown(_ reason: String) {
+        let first = state.withLock { state in
+            defer { if state.down == nil { state.down = reason } }
+            return state.down == nil
+        }
+        if first { resumeWaiters() }
+    }
+
+    /// Ends the waits for a pairing state with nil: every one (the connection is down), or one that timed out.
+    private func resumeWaiters(only id: Int? = nil) {
+        let waiters = state.withLock { state in
+            let ending = state.pairingWaiters.filter { id == nil || $0.id == id }
+            state.pairingWaiters.removeAll { id == nil || $0.id == id }
+            return ending
+        }
+        for waiter in waiters { waiter.continuation.resume(returning: nil) }
+    }
+
+    /// Closes the connection in order (FIN): the user disconnects.
+    package func close(reason: String) {
+        heartbeat.withLock { $0?.cancel() }
+        markDown(reason)
+        socket.close()
+    }
+
+    /// Aborts the connection (RST): the app's socket is gone at once.
+    package func reset(reason: String) {
+        heartbeat.withLock { $0?.cancel() }
+        markDown(reason)
+        socket.reset()
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+package import GestureScript
+import InputCodes
+import Rig
+package import ScenarioDriver
+
+extension TCPPhoneLink {
+    /// The phone's side: its app's connection is reset (the computer gets an RST at once) and the phone host's
+    /// interface goes down for the outage. The computer's side: the computer host's interface goes down, no RST;
+    /// each side notices from its own heartbeat (the phone's unanswered pings, the computer's stall deadline).
+    package func takeDown(_ side: LinkSide, for outage: Duration) async throws -> any LinkOutage {
+        let connection = try connected()
+        guard let netns = side == .phone ? settings.phoneNetns : settings.computerNetns else {
+            throw RunnerError("a \(side == .phone ? "phone" : "computer")-side link drop needs the rig's two hosts (HIL_NET_*): this rig has no network namespaces to take down")
+        }
+        let interface = try Self.vethInterface(in: netns)
+        if side == .phone { connection.reset(reason: "the phone's network went down") }
+        try Self.setLink(interface, in: netns, up: false)
+        let down = RestoringOutage(description: "\(side == .phone ? "the phone's" : "the computer's") interface \(interface) down",
+                                   after: outage) { try Self.setLink(interface, in: netns, up: true) }
+        let deadline = ContinuousClock.now + .milliseconds(Int64(4000 * settings.latencyScale))
+        try await waitUntilDown(connection, by: deadline, "the phone did not notice the link drop within \(deadline)")
+        return down
+    }
+
+    /// Returns once the phone has seen `connection` go down; throws `failure` when it has not by `deadline`.
+    package func waitUntilDown(_ connection: TCPPhoneConnection, by deadline: ContinuousClock.Instant,
+                       _ failure: @autoclosure () -> String) async throws
+    {
+        while connection.down == nil {
+            guard ContinuousClock.now < deadline else { throw RunnerError(failure()) }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// `ip -n NETNS link set IFACE up|down`.
+    package static func setLink(_ interface: String, in netns: String, up: Bool) throws {
+        _ = try ip(["-n", netns, "link", "set", interface, up ? "up" : "down"])
+    }
+
+    /// The host's end of the veth pair (`ip -n NETNS -o link show type veth`: `5: hilp0@if4: <…>`).
+    package static func vethInterface(in netns: String) throws -> String {
+        let output = try ip(["-n", netns, "-o", "link", "show", "type", "veth"])
+        guard let line = output.split(separator: "\n").first, let name = line.split(separator: ":").dropFirst().first?
+            .trimmingCharacters(in: .whitespaces).split(separator: "@").first
+        else { throw RunnerError("no veth interface in the network namespace \(netns) (ip -n \(netns) link shows none)") }
+        return String(name)
+    }
+
+    private static func ip(_ arguments: [String]) throws -> String {
+        let process = try ChildProcess("/usr/sbin/ip", arguments, output: .joined, ownProcessGroup: false)
+        let output = String(decoding: process.output?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        guard process.wait() == 0 else {
+            throw RunnerError("ip \(arguments.joined(separator: " ")) failed: \(output.trimmingCharacters(in: .whitespacesAndNewlines))")
+        }
+        return output
+    }
+}
