@@ -57,7 +57,7 @@ let package = Package(
         .target(
             name: "Peripheral",
             dependencies: [
-                "DBus", "BlueZAPI", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "StrictJSON", "Report", "NetSocket", "Avahi",
+                "DBus", "BlueZAPI", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "StrictJSON", "Records", "NetSocket", "Avahi",
             ]),
 
         // The verifier: what a scenario step expects of the evdev frames, and the verdict.
@@ -73,12 +73,12 @@ let package = Package(
         // the offline link and computer behind `hil replay`.
         .target(
             name: "ScenarioDriver",
-            dependencies: ["Scenario", "GestureModel", "GestureScript", "RemoteTouchProtocol", "Verifier", "InputCodes", "CommandMapping", "StrictJSON", "Report"]),
+            dependencies: ["Scenario", "GestureModel", "GestureScript", "RemoteTouchProtocol", "Verifier", "InputCodes", "CommandMapping", "StrictJSON", "Records"]),
 
         // Recording: a session's receipts and frames → a scenario of send steps with derived expectations (hil record).
         .target(
             name: "Recording",
-            dependencies: ["Scenario", "GestureScript", "Report", "InputCodes", "RemoteTouchProtocol", "Verifier", "StrictJSON"]),
+            dependencies: ["Scenario", "GestureScript", "Records", "InputCodes", "RemoteTouchProtocol", "Verifier", "StrictJSON"]),
 
         // The phone's links for every transport (ble and hid over BlueZ with the BLE client, tcp and udp over
         // sockets and Bonjour), and the faults a rig can inject into each.
@@ -90,10 +90,10 @@ let package = Package(
             ]),
 
         // The computer under test: the `hil peripheral` process, its standby twin, and the evdev frames it injects.
-        .target(name: "ComputerProcess", dependencies: ["ScenarioDriver", "Evdev", "InputCodes", "Report", "Rig"]),
+        .target(name: "ComputerProcess", dependencies: ["ScenarioDriver", "Evdev", "InputCodes", "Records", "Rig"]),
 
         // Evidence of a scenario: HCI and network captures, packet times, the timeline.
-        .target(name: "Evidence", dependencies: ["ScenarioDriver", "Scenario", "InputCodes", "Report", "Rig", "PhoneLinks"]),
+        .target(name: "Evidence", dependencies: ["ScenarioDriver", "Scenario", "InputCodes", "Records", "Rig", "PhoneLinks"]),
 
         // hil bench and hil soak: streams through the real link, latency, rate and loss.
         .target(
@@ -107,14 +107,17 @@ let package = Package(
             name: "Runner",
             dependencies: [
                 "Scenario", "ScenarioDriver", "PhoneLinks", "ComputerProcess", "Evidence", "DBus", "Evdev", "InputCodes", "Verifier",
-                "GestureModel", "GestureScript", "RemoteTouchProtocol", "LatencyStats", "Report", "Rig", "NetSocket", "Avahi",
+                "GestureModel", "GestureScript", "RemoteTouchProtocol", "LatencyStats", "Records", "Report", "Rig", "NetSocket", "Avahi",
             ]),
 
-        // Reports from results.json: merged shards, baseline comparison, self-contained HTML, Markdown summary.
-        .target(name: "Report", dependencies: ["StrictJSON", "LatencyStats"]),
+        // The results model and the file formats it owns: results.json (read, written, merged), the receipts log, the
+        // ready file, bench.json, soak.json, timeline.json. The computer side may import it; it renders nothing.
+        .target(name: "Records", dependencies: ["StrictJSON", "LatencyStats"]),
+        // Renders records: the self-contained HTML report, the Markdown summary, junit.xml, the baseline comparison.
+        .target(name: "Report", dependencies: ["Records", "StrictJSON", "LatencyStats"]),
 
         // Many boxes on labgrid: places reserved and locked through labgrid-client, shards run over SSH, merged.
-        .target(name: "Lab", dependencies: ["Rig", "Report", "StrictJSON"]),
+        .target(name: "Lab", dependencies: ["Rig", "Records", "Report", "StrictJSON"]),
 
         // Rigs: definitions, the host probe, the vm guest.
         .target(name: "Rig", dependencies: ["StrictJSON", "CLinux"]),
@@ -129,7 +132,7 @@ let package = Package(
             name: "hil",
             dependencies: [
                 "RemoteTouchProtocol", "CommandMapping", "GestureScript", "Rig", "Peripheral", "DBus", "Scenario", "ScenarioDriver", "Runner", "Bench", "Evidence", "ComputerProcess",
-                "Report", "LatencyStats", "Recording", "InputCodes", "StrictJSON", "Lab", "GestureModel",
+                "Records", "Report", "LatencyStats", "Recording", "InputCodes", "StrictJSON", "Lab", "GestureModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -143,28 +146,28 @@ let package = Package(
         .testTarget(name: "RigTests", dependencies: ["Rig", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCodes", "HILTestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "HILTestSupport"]),
-        .testTarget(name: "ScenarioDriverTests", dependencies: ["ScenarioDriver", "Scenario", "Verifier", "GestureScript", "InputCodes", "StrictJSON", "Report"]),
+        .testTarget(name: "ScenarioDriverTests", dependencies: ["ScenarioDriver", "Scenario", "Verifier", "GestureScript", "InputCodes", "StrictJSON", "Records", "Report"]),
         .testTarget(name: "LatencyStatsTests", dependencies: ["LatencyStats"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
         .testTarget(
             name: "RunnerTests",
             dependencies: [
-                "Runner", "Bench", "Evidence", "ComputerProcess", "PhoneLinks", "ScenarioDriver", "InputCodes", "LatencyStats", "Report", "Rig",
+                "Runner", "Bench", "Evidence", "ComputerProcess", "PhoneLinks", "ScenarioDriver", "InputCodes", "LatencyStats", "Records", "Report", "Rig",
                 "Scenario", "NetSocket", "RemoteTouchProtocol", "HILTestSupport",
             ]),
         .testTarget(
-            name: "ReportTests", dependencies: ["Report", "LatencyStats", "StrictJSON", "HILTestSupport"],
+            name: "ReportTests", dependencies: ["Records", "Report", "LatencyStats", "StrictJSON", "HILTestSupport"],
             exclude: ["Snapshots"]),
         .testTarget(
             name: "RecordingTests",
-            dependencies: ["Recording", "Scenario", "ScenarioDriver", "GestureScript", "Report", "InputCodes", "RemoteTouchProtocol", "StrictJSON", "HILTestSupport"]),
-        .testTarget(name: "LabTests", dependencies: ["Lab", "Report", "HILTestSupport"]),
+            dependencies: ["Recording", "Scenario", "ScenarioDriver", "GestureScript", "Records", "Report", "InputCodes", "RemoteTouchProtocol", "StrictJSON", "HILTestSupport"]),
+        .testTarget(name: "LabTests", dependencies: ["Lab", "Records", "Report", "HILTestSupport"]),
         .testTarget(name: "VerifierTests", dependencies: ["Verifier", "InputCodes", "RemoteTouchProtocol"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "ScenarioDriver", "Verifier", "GestureScript", "StrictJSON", "InputCodes", "HILTestSupport"]),
         .testTarget(
             name: "PeripheralTests",
             dependencies: [
-                "Peripheral", "PhoneLinks", "DBus", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "Report",
+                "Peripheral", "PhoneLinks", "DBus", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "Records", "Report",
                 "HILTestSupport", "NetSocket", "StrictJSON",
             ]),
         // Boots the real vm rig through the built `hil`; depends on it so `swift test` builds it.

@@ -1,4 +1,4 @@
-import Report
+import Records
 
 extension BenchRunner {
     /// bench.json (format `hil-bench/1`) for `hil bench`'s results, written by Report.

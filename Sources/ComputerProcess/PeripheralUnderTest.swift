@@ -1,5 +1,5 @@
 import Foundation
-package import Report
+package import Records
 package import Rig
 import Synchronization
 

@@ -1,5 +1,5 @@
 import Foundation
-package import Report
+package import Records
 import Rig
 
 /// The packets of a capture file as timeline marks, read by Debian's tshark (it knows btsnoop and pcap; nothing here

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 package import InputCodes
-package import Report
+package import Records
 package import Rig
 package import Scenario
 package import ScenarioDriver

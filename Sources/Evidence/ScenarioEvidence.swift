@@ -1,6 +1,6 @@
 import Foundation
 package import InputCodes
-package import Report
+package import Records
 package import ScenarioDriver
 
 /// What a scenario's timeline is made of, besides the packets: the phone's sends, the computer's receipts (with

@@ -1,4 +1,5 @@
 import Foundation
+package import Records
 package import Report
 
 extension LabRun {

@@ -1,6 +1,6 @@
 import Foundation
 package import RemoteTouchProtocol
-import Report
+import Records
 import Synchronization
 
 /// What every endpoint of the computer shares: the one command path (`CommandProcessor`: decode, paired?, map,

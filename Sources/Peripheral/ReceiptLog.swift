@@ -1,6 +1,6 @@
 package import InputCodes
 import Foundation
-import Report
+import Records
 import Synchronization
 
 /// One line per write of the command characteristic, for latency breakdowns, in `ReceiptLine`'s format: when it

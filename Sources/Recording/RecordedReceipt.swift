@@ -1,6 +1,6 @@
 import GestureScript
 import RemoteTouchProtocol
-package import Report
+package import Records
 import Scenario
 
 /// One line of the computer's receipts log with its line number, and what a recording makes of it: a send item's

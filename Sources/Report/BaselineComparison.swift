@@ -1,4 +1,5 @@
 package import LatencyStats
+package import Records
 
 /// Each gesture kind's p95 in a run against the same kind's p95 in a baseline run.
 ///

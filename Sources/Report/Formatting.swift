@@ -1,4 +1,5 @@
 import Foundation
+package import Records
 
 /// Numbers as the reports print them.
 enum Formatting {

@@ -1,4 +1,5 @@
 import LatencyStats
+package import Records
 
 /// A short Markdown summary of a run for a CI job page: one line of totals, the failures, a latency table per
 /// step kind, and the regressions when there is a baseline.

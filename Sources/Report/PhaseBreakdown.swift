@@ -1,4 +1,5 @@
 import LatencyStats
+package import Records
 
 /// Where a run's time went, from its scenarios' phases (`phasesMs`): for each phase, the time scenarios spent in
 /// it (from the end of the phase before, or the scenario's start), as a median and a total; the steps apart

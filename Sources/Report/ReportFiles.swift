@@ -1,4 +1,5 @@
 import Foundation
+package import Records
 
 /// The report files of a run, side by side with its results.json: `report.html` and `summary.md`.
 package enum ReportFiles {

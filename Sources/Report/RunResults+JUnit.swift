@@ -1,4 +1,5 @@
 import Foundation
+package import Records
 
 extension RunResults {
     /// The run as JUnit XML (junit.xml), for CI: one test case per scenario, classname its folder, failures and

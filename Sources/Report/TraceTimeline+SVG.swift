@@ -1,4 +1,5 @@
 import Foundation
+package import Records
 
 extension TraceTimeline {
     /// The timeline as an inline SVG strip for the HTML report: a row per track, time left to right from the first

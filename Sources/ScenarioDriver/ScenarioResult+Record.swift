@@ -1,10 +1,9 @@
-package import ScenarioDriver
 package import Foundation
 import LatencyStats
-package import Report
+package import Records
 
-/// The runner's results as Report's values: Report owns every file format (results.json, junit.xml, bench.json,
-/// soak.json); the runner hands it plain values and never builds JSON or XML itself.
+/// The driver's results as records: Records owns the file formats (results.json, bench.json, soak.json) and Report renders
+/// them (junit.xml, HTML, Markdown); the runner hands them plain values and never builds JSON or XML itself.
 extension ScenarioResult {
     /// The scenario as a results.json record: times as measured (Report rounds them when it writes), the
     /// scenario's latency summary over its steps, an empty message as none.

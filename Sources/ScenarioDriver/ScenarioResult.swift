@@ -1,4 +1,4 @@
-package import Report
+package import Records
 import Verifier
 
 /// What became of one step.

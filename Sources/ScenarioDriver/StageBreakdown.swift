@@ -1,4 +1,4 @@
-package import Report
+package import Records
 
 /// Splits a step's latency at the command whose frame completed its match: the gesture's own span, the link,
 /// the peripheral and the kernel (docs/results-format.md). Pure: fed with the phone's sends and the

@@ -2,7 +2,7 @@ public import ArgumentParser
 public import RemoteTouchProtocol
 public import Scenario
 import Peripheral
-public import Runner
+import Runner
 import Evidence
 
 // Option values argument-parser parses itself: a bad value is refused with the allowed ones, and `--help` lists

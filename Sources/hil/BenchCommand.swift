@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import LatencyStats
 import Rig
-import Report
+import Records
 import Runner
 import Scenario
 import Bench

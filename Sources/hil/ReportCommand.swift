@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Records
 import Report
 
 /// Reports from the results.json files `hil run` writes: Markdown for a CI job page, HTML, a baseline comparison.

@@ -1,6 +1,7 @@
 import ScenarioDriver
 import ArgumentParser
 import Foundation
+import Records
 import Report
 import Rig
 import Runner

@@ -1,5 +1,6 @@
 import Foundation
 import GestureModel
+import Records
 import Report
 import Runner
 import ScenarioDriver

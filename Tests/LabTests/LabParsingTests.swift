@@ -1,6 +1,6 @@
 import Foundation
 @testable import Lab
-import Report
+import Records
 import Testing
 
 @Suite("labgrid-client's output, read: env, places, reserve and lock")

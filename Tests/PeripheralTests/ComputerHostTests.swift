@@ -2,7 +2,7 @@ import Foundation
 import InputCodes
 import Peripheral
 import RemoteTouchProtocol
-import Report
+import Records
 import Synchronization
 import Testing
 

@@ -2,7 +2,6 @@ import Foundation
 import HILTestSupport
 import InputCodes
 import Recording
-import Report
 import Scenario
 import ScenarioDriver
 import StrictJSON

@@ -3,7 +3,7 @@ import GestureScript
 import HILTestSupport
 import InputCodes
 import Recording
-import Report
+import Records
 import Scenario
 import ScenarioDriver
 import StrictJSON

@@ -1,4 +1,5 @@
 import LatencyStats
+import Records
 import Report
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import Records
 import Report
 import StrictJSON
 import Testing

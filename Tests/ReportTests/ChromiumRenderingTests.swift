@@ -1,5 +1,6 @@
 import Foundation
 import LatencyStats
+import Records
 import Report
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import FoundationXML
 import LatencyStats
+import Records
 import Report
 import Testing
 

@@ -1,5 +1,5 @@
 import LatencyStats
-import Report
+import Records
 import Testing
 
 @Suite("Merging the shards of a run")

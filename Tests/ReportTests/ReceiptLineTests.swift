@@ -1,4 +1,4 @@
-import Report
+import Records
 import Testing
 
 @Suite("The receipts log's line format (ReceiptLine)")

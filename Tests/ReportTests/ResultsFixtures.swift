@@ -1,7 +1,7 @@
 import Foundation
 import HILTestSupport
 import LatencyStats
-import Report
+import Records
 import StrictJSON
 
 /// Results documents for the tests, written as docs/results-format.md describes them.

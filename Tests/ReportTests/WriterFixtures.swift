@@ -1,5 +1,5 @@
 import LatencyStats
-import Report
+import Records
 
 /// Fixed results for the writers' snapshots; the runs are the ones RunnerTests.WriterSnapshotTests builds as
 /// `ScenarioResult`s, so both sides are checked against the same golden files.

@@ -1,5 +1,5 @@
 import InputCodes
-import Report
+import Records
 @testable import Runner
 import ScenarioDriver
 import Testing

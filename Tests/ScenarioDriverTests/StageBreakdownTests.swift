@@ -1,4 +1,4 @@
-import Report
+import Records
 import ScenarioDriver
 import Testing
 

@@ -3,7 +3,7 @@ import Foundation
 import GestureModel
 package import InputCodes
 package import RemoteTouchProtocol
-package import Report
+import Records
 import Synchronization
 
 /// The computer in process, for `hil replay`: each write decoded, refused unless the phone paired, mapped to
