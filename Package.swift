@@ -61,7 +61,7 @@ let package = Package(
             ]),
 
         // The verifier: what a scenario step expects of the evdev frames, and the verdict.
-        .target(name: "Verifier", dependencies: ["InputCodes", "RemoteTouchProtocol", "GestureModel"]),
+        .target(name: "Verifier", dependencies: ["InputCodes", "RemoteTouchProtocol", "GestureModel", "LatencyStats"]),
 
         // Scenarios: gesture scripts with expectations, limits and run settings.
         .target(
@@ -162,7 +162,7 @@ let package = Package(
             name: "RecordingTests",
             dependencies: ["Recording", "Scenario", "ScenarioDriver", "GestureScript", "Records", "Report", "InputCodes", "RemoteTouchProtocol", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "LabTests", dependencies: ["Lab", "Records", "Report", "HILTestSupport"]),
-        .testTarget(name: "VerifierTests", dependencies: ["Verifier", "InputCodes", "RemoteTouchProtocol"]),
+        .testTarget(name: "VerifierTests", dependencies: ["Verifier", "InputCodes", "RemoteTouchProtocol", "LatencyStats"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "ScenarioDriver", "Verifier", "GestureScript", "StrictJSON", "InputCodes", "HILTestSupport"]),
         .testTarget(
             name: "PeripheralTests",

@@ -1,5 +1,6 @@
 package import Records
 import Verifier
+package import LatencyStats
 
 /// What became of one step.
 package struct StepResult: Sendable, Hashable {
@@ -99,8 +100,6 @@ package struct ScenarioResult: Sendable, Hashable {
 
     package var latencies: [Double] { steps.compactMap(\.latencyMs) }
 
-    /// `p` in 0...1 of the step latencies, nearest rank.
-    package func latency(percentile p: Double) -> Double? {
-        Judge.percentile(latencies, p)
-    }
+    /// The step latencies' count, p50, p95, p99 and max, as results.json and the reports give them (HdrHistogram).
+    package var latencySummary: LatencySummary { LatencyRecorder(latencies).summary }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LatencyStats
 package import GestureModel
 package import InputCodes
 
@@ -131,23 +132,18 @@ package enum Judge {
         return problems
     }
 
-    /// Scenario-wide latency limits against the steps' latencies (nearest-rank percentiles).
+    /// Scenario-wide latency limits against the steps' latencies: p95 as HdrHistogram gives it (`LatencyRecorder`, the
+    /// one percentile definition of the console, results.json and the reports), the maximum exact.
     package static func limits(_ limits: LatencyLimits, latencies: [Double], scale: Double) -> [String] {
         var problems: [String] = []
-        if let p95 = limits.p95Ms, let measured = percentile(latencies, 0.95), measured > p95 * scale {
+        let summary = LatencyRecorder(latencies).summary
+        if let p95 = limits.p95Ms, let measured = summary.p95, measured > p95 * scale {
             problems.append("p95 latency \(format(measured)) ms is over the limit \(format(p95 * scale)) ms (\(format(p95)) × rig scale \(format(scale)))")
         }
-        if let max = limits.maxMs, let measured = percentile(latencies, 1), measured > max * scale {
+        if let max = limits.maxMs, let measured = summary.max, measured > max * scale {
             problems.append("max latency \(format(measured)) ms is over the limit \(format(max * scale)) ms (\(format(max)) × rig scale \(format(scale)))")
         }
         return problems
-    }
-
-    /// `p` in 0...1 of `values`, nearest rank.
-    package static func percentile(_ values: [Double], _ p: Double) -> Double? {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return nil }
-        return sorted[min(sorted.count - 1, max(0, Int((Double(sorted.count) * p).rounded(.up)) - 1))]
     }
 
     static func format(_ value: Double) -> String { String(format: "%.1f", value) }

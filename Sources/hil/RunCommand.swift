@@ -272,7 +272,7 @@ struct RunCommand: AsyncParsableCommand {
 
     /// One scenario's line, and the details of one that did not pass.
     private static func printOutcome(_ result: ScenarioResult, label: String) {
-        let p95 = result.latency(percentile: 0.95).map { String(format: "p95 %.1f ms", $0) } ?? "no latency"
+        let p95 = result.latencySummary.p95.map { String(format: "p95 %.1f ms", $0) } ?? "no latency"
         print("\(label) \(result.outcome.rawValue.uppercased()) \(result.name) — \(result.steps.filter { $0.outcome != .unchecked }.count) checked steps, \(p95), \(String(format: "%.1f", result.durationMs / 1000)) s")
         if result.outcome.record.isFailure {
             print(RunReport.detail(result).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
@@ -284,7 +284,8 @@ struct RunCommand: AsyncParsableCommand {
         print("")
         print("outcome       p50 ms   p95 ms   max ms  scenario")
         for result in results {
-            let cells = [0.5, 0.95, 1].map { result.latency(percentile: $0).map { String(format: "%8.1f", $0) } ?? "       -" }
+            let summary = result.latencySummary
+            let cells = [summary.p50, summary.p95, summary.max].map { $0.map { String(format: "%8.1f", $0) } ?? "       -" }
             print("\(result.outcome.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) \(cells.joined(separator: " ")) \(result.name)")
         }
         print("")

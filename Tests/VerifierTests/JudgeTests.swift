@@ -1,4 +1,6 @@
+import Foundation
 import InputCodes
+import LatencyStats
 import RemoteTouchProtocol
 import Testing
 import Verifier
@@ -101,5 +103,19 @@ struct JudgeTests {
         #expect(Judge.limits(LatencyLimits(maxMs: 20), latencies: [10, 30], scale: 1)
             == ["max latency 30.0 ms is over the limit 20.0 ms (20.0 × rig scale 1.0)"])
         #expect(Judge.limits(LatencyLimits(maxMs: 20), latencies: [10, 30], scale: 2) == [])
+    }
+
+    @Test("a p95 limit is judged with the percentile the console, results.json and the reports print (HdrHistogram)")
+    func limitUsesTheOnePercentile() throws {
+        // At a second, HdrHistogram's buckets are about half a millisecond wide, and a percentile below the maximum is
+        // its bucket's top: here above the 19th of 20 samples, which nearest rank would give. A limit between the two
+        // fails, as the printed p95 says it should.
+        let latencies = Array(repeating: 1000.777, count: 19) + [2000]
+        let p95 = try #require(LatencyRecorder(latencies).summary.p95)
+        #expect(p95 > 1000.777 && p95 < 2000)
+        #expect(Judge.limits(LatencyLimits(p95Ms: p95), latencies: latencies, scale: 1) == [])
+        let problems = Judge.limits(LatencyLimits(p95Ms: (1000.777 + p95) / 2), latencies: latencies, scale: 1)
+        #expect(problems.count == 1)
+        #expect(problems.first?.hasPrefix("p95 latency \(String(format: "%.1f", p95)) ms is over the limit") == true)
     }
 }
