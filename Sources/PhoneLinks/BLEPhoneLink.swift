@@ -12,7 +12,7 @@ import Rig
 /// The phone's BLE link over BlueZ on the rig's central adapter: writes over D-Bus or the `AcquireWrite` socket,
 /// pairing through the pairing characteristic, status notifications, and the link's faults done to the real
 /// radio (an adapter powered off, bluetoothd restarted).
-package final class BLEPhoneLink: PhoneLink {
+package final class BLEPhoneLink: PhoneLink, RigFaults {
     package struct Settings: Sendable {
         package var peripheralAdapter: String
         package var writePath: RunSettings.WritePath

@@ -15,7 +15,7 @@ package import Verifier
 /// phone host's avahi-daemon (`_claude-controller._tcp`), connects over TCP from the phone's network namespace,
 /// pairs with the 6-digit code, sends the gesture model's commands as timestamped messages batched at 120 Hz, and
 /// pings as its heartbeat. Link faults are done to the real network: a reset connection, an interface down.
-package final class TCPPhoneLink: PhoneLink {
+package final class TCPPhoneLink: PhoneLink, NetworkFaults {
     package struct Settings: Sendable {
         /// The phone host: its network namespace and its avahi-daemon's bus.
         package var phoneNetns: String?
@@ -256,6 +256,16 @@ extension TCPPhoneLink {
 }
 
 extension TCPPhoneLink {
+    /// The end of a scenario: the computer stops while the phone app leaves it.
+    package func tearDown(erred: Bool, phase: (String) -> Void, stopComputer: @escaping @Sendable () async -> Void) async
+        -> LinkTeardown
+    {
+        async let computerStopped: Void = stopComputer()
+        close()
+        await computerStopped
+        return LinkTeardown()
+    }
+
     /// The phone app leaves the computer at the end of a scenario: its connection closes (FIN).
     package func close() {
         state.withLock { $0.connection?.close(reason: "the scenario ended") }

@@ -143,39 +143,30 @@ package struct ScenarioRunner: Sendable {
         return result
     }
 
-    /// The scenario's end: the phone stops listening, the link goes down, the computer stops while the phone
-    /// forgets it, and the receipts are read. The peripheral's adapter is powered on again only once the computer
-    /// has stopped: with its advertisement still registered, the kernel resumes advertising at power-on, and
-    /// btvirt's emulated controller sometimes times that out (`command 0x2006 tx timeout`) and, once in a long run,
-    /// never answers again, which made every later scenario an error.
+    /// The scenario's end: checks done, the phone's link tears itself down while the computer stops (each
+    /// transport knows when the computer may stop, `PhoneLink.tearDown`), and the stopped computer's receipts are read.
     private func finish(_ result: inout ScenarioResult, phone: (any PhoneLink)?, computer: PeripheralComputer?,
                         drive: ScenarioDriver.Drive?, scenario: Scenario, options: ScenarioDriver.Options, phases: PhaseLog) async
     {
-        // As the phone app stops listening when it leaves the computer: before the computer stops.
-        (phone as? BLEPhoneLink)?.statusWatcher.stop()
         phases.record("checks done")
         if let computer { noteEarlyExit(computer, result: &result) }
-        // The link goes first, then the computer stops while the phone forgets it. Not both at once: the phone's
-        // bluetoothd subscribes again on every reconnect, so bluetoothd may be waiting for the computer's answer to
-        // AcquireNotify, and an UnregisterApplication it takes then frees the characteristic under that call
-        // (bluez issue #525): bluetoothd 5.66 crashed so at the end of "the phone gives up after the last
-        // reconnect attempt". With the link down first, bluetoothd drops the pending call instead.
-        let ble = phone as? BLEPhoneLink
-        var linkDown = true
-        if let ble { linkDown = await powerOffComputersAdapter(ble, result: &result) }
-        async let computerStopped = computer?.stop()
-        if let ble, ble.remote != nil {
-            if linkDown { linkDown = await dropLink(ble, result: &result) }
-            phases.record("link down, computer forgotten")
-        } else if let phone = phone as? TCPPhoneLink {
-            phone.close()
-        }
-        _ = await computerStopped
-        if let computer {
+        let stopComputer: @Sendable () async -> Void = {
+            guard let computer else { return }
+            await computer.stop()
             phases.record("peripheral stopped")
-            addReceipts(computer, drive: drive, scenario: scenario, options: options, result: &result)
         }
-        if let ble { await restoreAdapters(ble, linkDown: linkDown, result: &result, phases: phases) }
+        if let phone {
+            let teardown = await phone.tearDown(erred: result.outcome == .error, phase: phases.record, stopComputer: stopComputer)
+            for problem in teardown.problems {
+                if result.outcome == .passed { result.outcome = .error }
+                result.message += problem + "\n"
+            }
+            for note in teardown.notes { result.message += note + "\n" }
+            if let why = teardown.rigBroken { result.rigBroke(why) }
+        } else {
+            await stopComputer()
+        }
+        if let computer { addReceipts(computer, drive: drive, scenario: scenario, options: options, result: &result) }
     }
 
     /// Stops the computer started ahead for a next scenario that will not run (the last one, or an interrupted run).
@@ -198,80 +189,6 @@ package struct ScenarioRunner: Sendable {
         guard let drive, !result.steps.isEmpty else { return }
         result.steps = drive.steps(withReceipts: computer.receipts(), scenario: scenario, options: options)
         if result.outcome == .passed && result.steps.contains(where: { $0.outcome == .failed }) { result.outcome = .failed }
-    }
-
-    /// The next scenario is a new phone: the link goes, and the phone forgets the computer so no cached services
-    /// or connection state carry over. Powering the peripheral's adapter off drops the link at once, where
-    /// BlueZ's Disconnect (and RemoveDevice on a live link) give profiles 2 s first; BlueZ answers once the kernel
-    /// has closed the adapter's connections. Returns false when that failed (the scenario is then an error).
-    private func powerOffComputersAdapter(_ phone: BLEPhoneLink, result: inout ScenarioResult) async -> Bool {
-        guard phone.remote != nil else { return true }
-        do {
-            try await phone.central.setPowered(context.peripheralAdapter, false)
-            return true
-        } catch {
-            if result.outcome == .passed { result.outcome = .error }
-            result.message += "tearing the link down failed: \(error)\n"
-            return false
-        }
-    }
-
-    /// After the computer's adapter went off: the phone sees the link down and forgets the computer.
-    private func dropLink(_ phone: BLEPhoneLink, result: inout ScenarioResult) async -> Bool {
-        guard let remote = phone.remote else { return true }
-        do {
-            try await phone.waitUntilDisconnected(remote, what: "the end of the scenario", within: .seconds(30))
-            try await phone.central.forget(remote)
-            return true
-        } catch {
-            if result.outcome == .passed { result.outcome = .error }
-            result.message += "tearing the link down failed: \(error)\n"
-            return false
-        }
-    }
-
-    /// After the computer stopped: the peripheral's adapter is powered on for the next scenario. After an error the
-    /// phone's adapter is powered off and on too, which drops a connection attempt left pending (BlueZ then answers
-    /// every Connect with "Operation already in progress", and one error became every later scenario's), and it
-    /// forgets every device it knew.
-    private func restoreAdapters(_ phone: BLEPhoneLink, linkDown: Bool, result: inout ScenarioResult, phases: PhaseLog) async {
-        let central = phone.central
-        let adapterOn = await powerOnComputersAdapter(central, result: &result)
-        phases.record("computer's adapter on")
-        guard result.outcome == .error || !linkDown || !adapterOn else { return }
-        do {
-            try await central.setPowered(context.centralAdapter, false)
-            try await central.waitUntilPowered(context.centralAdapter, false)
-            // BlueZ removes devices only on a powered adapter (RemoveDevice answers NotReady otherwise).
-            _ = try await BLEPhoneLink.powerOn(context.centralAdapter, central)
-            let forgotten = try await central.forgetAllDevices()
-            result.message += "rig: after the error the phone's adapter \(context.centralAdapter) was powered off and on and \(forgotten) device(s) forgotten, for the next scenario\n"
-        } catch {
-            result.message += "rig: resetting the phone's adapter after the error failed, the next scenario may be affected: \(error)\n"
-            do {
-                _ = try await BLEPhoneLink.powerOn(context.centralAdapter, central)
-            } catch {
-                result.rigBroke("the phone's adapter \(context.centralAdapter) no longer powers on (\(error))")
-            }
-        }
-        phases.record("phone reset after the error")
-    }
-
-    /// Powers the computer's adapter on for the next scenario, also when the phone never connected: a computer that
-    /// could not power it on is found here too. One that no longer powers on breaks the rig (`rigBroken`): the run
-    /// stops instead of failing every later scenario. Returns whether it is on.
-    private func powerOnComputersAdapter(_ central: BlueZCentral, result: inout ScenarioResult) async -> Bool {
-        do {
-            let tries = try await BLEPhoneLink.powerOn(context.peripheralAdapter, central)
-            if tries > 1 {
-                result.message += "rig: \(context.peripheralAdapter) powered on at try \(tries) after the scenario (the emulated controller timed out a command; dmesg has it)\n"
-            }
-            return true
-        } catch {
-            result.message += "rig: the computer's adapter did not power on again after the scenario: \(error)\n"
-            result.rigBroke("the computer's adapter \(context.peripheralAdapter) no longer powers on (\(error))")
-            return false
-        }
     }
 
     func folder(_ scenario: Scenario, number: Int) -> String {

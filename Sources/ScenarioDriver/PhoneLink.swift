@@ -4,8 +4,10 @@ package import Verifier
 package import Scenario
 import RemoteTouchProtocol
 
-/// The phone's side of one transport, as the scenario driver sees it: connect, send, pair, status, and the
-/// link's faults. One implementation per transport (BLE over BlueZ on a rig; in-process for `hil replay`).
+/// The phone's side of one transport, as the scenario driver sees it: what a phone does (connect, send, pair,
+/// status, reconnect) and its own teardown. The faults a rig injects are `RigFaults` and `NetworkFaults`, which a
+/// link adopts where its rig can do them. One implementation per transport (BLE over BlueZ on a rig; in-process
+/// for `hil replay`).
 /// Methods are called from one task at a time, in the driver's order.
 package protocol PhoneLink: AnyObject, Sendable {
     /// Connects to the computer (found by the transport's own discovery); returns its address, which the phone
@@ -38,9 +40,6 @@ package protocol PhoneLink: AnyObject, Sendable {
     /// How many status notifications arrived in all.
     var statusCount: Int { get }
 
-    /// Takes the link down without the user asking (BLE: one side's adapter off) for `outage`; returns once the
-    /// phone has seen it go down. The outage ends by itself.
-    func takeDown(_ side: LinkSide, for outage: Duration) async throws -> any LinkOutage
     /// One try to connect again to the computer the phone knows; nil when connected, else why not.
     func reconnect(timeout: Duration) async -> String?
     /// The user disconnects; returns once the link is down.
@@ -51,34 +50,17 @@ package protocol PhoneLink: AnyObject, Sendable {
     func connectAgain(timeout: Duration) async -> String?
     /// How this transport's app reconnects after an unexpected drop (BLE: every `reconnectInterval`, R12).
     func reconnectPolicy(_ run: RunSettings) -> ReconnectPolicy
-    /// Restarts the transport's system service (BLE: bluetoothd) and waits for the computer to serve again and the
-    /// phone to reconnect. `release` checks what the computer still holds once the link is down.
-    func restartStack(_ computer: any ComputerUnderTest, release: ReleaseCheck) async throws -> LinkObservation
-
-    /// Network transports: puts delay, jitter and loss on the network between the hosts until the next call (nil:
-    /// none); returns what was done, for the step's message.
-    func setNetwork(_ conditions: NetworkConditions?) async throws -> String
-    /// Network transports: the network between the hosts drops everything for `outage` (no RST, interfaces up);
-    /// returns once the phone has seen its link go down, as `takeDown`.
-    func partition(for outage: Duration) async throws -> any LinkOutage
-    /// The udp transport: a host that is not the bound phone sends `count` movement packets to the computer's UDP
-    /// port; returns what was sent, for the step's message.
-    func forge(_ count: Int, from source: ForgedSource) async throws -> String
+    /// The scenario is over: the phone stops listening and lets the link go, `stopComputer` stops the computer at the
+    /// moment this transport needs (BLE: once its adapter is off, while the phone forgets it), and the link puts the
+    /// rig back as the next scenario needs it. Never throws: what went wrong is in the returned teardown.
+    /// - Parameters:
+    ///   - erred: the scenario is an error already (the rig then resets more).
+    ///   - phase: records a teardown phase's end, for the run's time table.
+    func tearDown(erred: Bool, phase: (String) -> Void, stopComputer: @escaping @Sendable () async -> Void) async
+        -> LinkTeardown
 }
 
 extension PhoneLink {
-    package func setNetwork(_ conditions: NetworkConditions?) async throws -> String {
-        throw DriverError("a network step sets delay and loss on the network between the phone and computer hosts: it does not apply to this transport (mark the scenario \"transports\": [\"tcp\", \"udp\"])")
-    }
-
-    package func partition(for outage: Duration) async throws -> any LinkOutage {
-        throw DriverError("a partition step cuts the network between the phone and computer hosts: it does not apply to this transport (mark the scenario \"transports\": [\"tcp\", \"udp\"])")
-    }
-
-    package func forge(_ count: Int, from source: ForgedSource) async throws -> String {
-        throw DriverError("forgedPackets sends UDP movement packets: it applies to the udp transport only (mark the scenario \"transports\": [\"udp\"])")
-    }
-
     /// A command through `send`; a report or a packet is refused (the transports that carry them override this).
     package func sendRecorded(_ payload: SendPayload, confirmed: Bool) async throws -> [String] {
         guard case .command(let command) = payload else {
@@ -93,7 +75,42 @@ extension PhoneLink {
     }
 }
 
-/// A link taken down by `PhoneLink.takeDown`, coming back by itself.
+/// Faults a rig injects into a link, which the user did not ask for: a link adopts it where its rig can do them.
+package protocol RigFaults: PhoneLink {
+    /// Takes the link down without the user asking (BLE: one side's adapter off) for `outage`; returns once the
+    /// phone has seen it go down. The outage ends by itself.
+    func takeDown(_ side: LinkSide, for outage: Duration) async throws -> any LinkOutage
+    /// Restarts the transport's system service (BLE: bluetoothd) and waits for the computer to serve again and the
+    /// phone to reconnect. `release` checks what the computer still holds once the link is down.
+    func restartStack(_ computer: any ComputerUnderTest, release: ReleaseCheck) async throws -> LinkObservation
+}
+
+/// Faults on the network between the phone and computer hosts: the network transports' links adopt it.
+package protocol NetworkFaults: RigFaults {
+    /// Network transports: puts delay, jitter and loss on the network between the hosts until the next call (nil:
+    /// none); returns what was done, for the step's message.
+    func setNetwork(_ conditions: NetworkConditions?) async throws -> String
+    /// Network transports: the network between the hosts drops everything for `outage` (no RST, interfaces up);
+    /// returns once the phone has seen its link go down, as `takeDown`.
+    func partition(for outage: Duration) async throws -> any LinkOutage
+    /// The udp transport: a host that is not the bound phone sends `count` movement packets to the computer's UDP
+    /// port; returns what was sent, for the step's message.
+    func forge(_ count: Int, from source: ForgedSource) async throws -> String
+}
+
+/// What a link's teardown found: problems that make a scenario that passed an error, the rig's notes, and why the
+/// rig can run no further scenario, if it cannot.
+package struct LinkTeardown: Sendable {
+    /// "tearing the link down failed: …"
+    package var problems: [String] = []
+    /// "rig: …" lines for the scenario's message.
+    package var notes: [String] = []
+    package var rigBroken: String?
+
+    package init() {}
+}
+
+/// A link taken down by `RigFaults.takeDown`, coming back by itself.
 package protocol LinkOutage: Sendable {
     /// What went down, for the step's message: "the computer's adapter hci0 off".
     var description: String { get }

@@ -30,6 +30,32 @@ package struct ReleaseCheck: Sendable {
 }
 
 extension ScenarioDriver {
+    /// The network faults a step asks for, by the step.
+    enum NetworkFault {
+        case network, partition, forge
+    }
+
+    /// The link's rig faults, or why a `step` cannot run on this transport.
+    func rigFaults(_ step: String) throws -> any RigFaults {
+        guard let faults = phone as? any RigFaults else {
+            throw DriverError("a \(step) step is a fault the rig injects into the link, and this transport's link takes none")
+        }
+        return faults
+    }
+
+    /// The link's network faults, or why the step cannot run on this transport.
+    func networkFaults(_ fault: NetworkFault) throws -> any NetworkFaults {
+        if let faults = phone as? any NetworkFaults { return faults }
+        switch fault {
+        case .network:
+            throw DriverError("a network step sets delay and loss on the network between the phone and computer hosts: it does not apply to this transport (mark the scenario \"transports\": [\"tcp\", \"udp\"])")
+        case .partition:
+            throw DriverError("a partition step cuts the network between the phone and computer hosts: it does not apply to this transport (mark the scenario \"transports\": [\"tcp\", \"udp\"])")
+        case .forge:
+            throw DriverError("forgedPackets sends UDP movement packets: it applies to the udp transport only (mark the scenario \"transports\": [\"udp\"])")
+        }
+    }
+
     var release: ReleaseCheck { ReleaseCheck(computer: computer, clock: clock, latencyScale: options.latencyScale) }
 
     /// Acts on the link, then (when it is back) re-sends the phone's mode and takes the fast path again, and
@@ -38,12 +64,12 @@ extension ScenarioDriver {
         let seen: LinkObservation
         switch step {
         case .linkDrop(let outage, let side) where linkUp:
-            seen = try await dropLink(for: outage) { try await phone.takeDown(side, for: outage) }
+            seen = try await dropLink(for: outage) { try await rigFaults(step.name).takeDown(side, for: outage) }
         case .partition(let outage) where linkUp:
-            seen = try await dropLink(for: outage) { try await phone.partition(for: outage) }
+            seen = try await dropLink(for: outage) { try await networkFaults(.partition).partition(for: outage) }
         case .disconnect where linkUp: seen = try await disconnect()
         case .reconnect(let timeout) where !linkUp: seen = await reconnect(timeout: timeout)
-        case .restartBluetoothd where linkUp: seen = try await phone.restartStack(computer, release: release)
+        case .restartBluetoothd where linkUp: seen = try await rigFaults(step.name).restartStack(computer, release: release)
         case .restartPeripheral where linkUp: seen = try await restartComputer()
         default:
             seen = LinkObservation(connected: linkUp, attempts: 0, elapsedMs: 0, summary: "",

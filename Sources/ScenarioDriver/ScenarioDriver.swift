@@ -177,13 +177,13 @@ package final class ScenarioDriver {
             try await sendMalformed(count)
         }
         if case .network(let conditions) = step {
-            let done = try await phone.setNetwork(conditions)
+            let done = try await networkFaults(.network).setNetwork(conditions)
             commandLog.append("\(clock.now()) network: \(done)\n")
             segment?.note = done
         }
         if case .forgedPackets(let count, let source) = step {
             let started = clock.now()
-            let sent = try await phone.forge(count, from: source)
+            let sent = try await networkFaults(.forge).forge(count, from: source)
             try await awaitReceipts(count, since: started)
             commandLog.append("\(clock.now()) forged: \(sent)\n")
             segment?.note = sent

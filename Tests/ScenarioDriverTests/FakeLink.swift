@@ -6,7 +6,7 @@ import Verifier
 
 /// A phone link for driver tests: writes reach an in-process computer (`OfflineLink`), but reconnecting can be
 /// made to fail, and writes can be delivered out of order (each pair of writes swapped).
-final class FakeLink: PhoneLink {
+final class FakeLink: PhoneLink, RigFaults {
     struct State {
         var reconnectsToFail = 0
         var reconnectTries = 0
@@ -79,6 +79,10 @@ final class FakeLink: PhoneLink {
 
     func restartStack(_ computer: any ComputerUnderTest, release: ReleaseCheck) async throws -> LinkObservation {
         try await inner.restartStack(computer, release: release)
+    }
+
+    func tearDown(erred: Bool, phase: (String) -> Void, stopComputer: @escaping @Sendable () async -> Void) async -> LinkTeardown {
+        await inner.tearDown(erred: erred, phase: phase, stopComputer: stopComputer)
     }
 }
 

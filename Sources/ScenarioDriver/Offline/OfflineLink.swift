@@ -10,7 +10,7 @@ package import Scenario
 /// drop lasts its outage and reconnecting works once it is over; a bluetoothd or computer restart comes back
 /// at once. No status notifications. On the scenario's transport: hid sends what a report can say as reports,
 /// udp sends movement as packets (refused unless paired), as the real phone does; ble and tcp send commands.
-package final class OfflineLink: PhoneLink {
+package final class OfflineLink: PhoneLink, NetworkFaults {
     private struct State {
         var up = false
         var radioBack: MonotonicTime?
@@ -166,5 +166,13 @@ package final class OfflineLink: PhoneLink {
         return LinkObservation(connected: true, attempts: 1, elapsedMs: Self.restartTime.milliseconds,
                                summary: "bluetoothd restarted: offline, the computer serves again after \(Self.restartTime)",
                                servingMs: Self.restartTime.milliseconds)
+    }
+
+    /// Offline the link holds nothing to let go of: the computer stops, and that is all.
+    package func tearDown(erred: Bool, phase: (String) -> Void, stopComputer: @escaping @Sendable () async -> Void) async
+        -> LinkTeardown
+    {
+        await stopComputer()
+        return LinkTeardown()
     }
 }
