@@ -2,7 +2,6 @@ import ScenarioDriver
 import ArgumentParser
 import Foundation
 import Records
-import Report
 import Rig
 import Runner
 import Scenario
@@ -131,11 +130,7 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
-    /// How long a scenario under way may take to end after an interrupt (cancelled, then torn down: a second or two;
-    /// see `RunStop.run`), inside the vm rig's 30 s for an interrupted job.
-    static let interruptGrace: Duration = .seconds(10)
-
-    /// Inside a rig: run every scenario.
+    /// Inside a rig: run every scenario (`RunSession`), and exit with its status.
     private func runInside(_ scenarios: [Scenario]) async throws {
         var (rigName, context) = try Self.rigContext(rigs: rigOptions.rigs, output: output, writePath: writePath)
         if let scratch = try RigOptions.environment().scratch {
@@ -145,98 +140,29 @@ struct RunCommand: AsyncParsableCommand {
             context.scratch = ScratchFolder(path: folder, results: context.workDirectory)
         }
         context.failFast = failFast
-        // Ctrl-C: stop the peripheral under test, keep what was judged (written at once), exit 130. A rig that
-        // broke (an adapter that no longer powers on) stops the run too: every later scenario could only error.
-        let stopping = RunStop()
-        context.stop = stopping
+        let stop = RunStop()
+        context.stop = stop
         context.capture = capture
-        let work = context.workDirectory
         defer { fflush(nil) }
         print("hil run: \(scenarios.count) scenario(s) on rig \(rigName) (latency scale \(context.latencyScale)), peripheral \(context.peripheralAdapter), central \(context.centralAdapter)")
         let lanes = try Self.laneContexts(context, requested: self.lanes)
         if lanes.count > 1 {
             print("hil run: \(lanes.count) lanes at once (\(lanes.map { "\($0.peripheralAdapter)+\($0.centralAdapter)" }.joined(separator: ", "))); a scenario that restarts or floods bluetoothd runs alone")
         }
-        let pool = LanePool(lanes: lanes)
         let writer = RunResultsWriter(
             environment: environment(rig: rigName, context, lanes: lanes.count), startedAt: Date(), start: .now,
-            shard: shard.map { (index: $0.index, count: $0.count) }, folder: work)
-        // Written as the run goes (LiveResults), at once on Ctrl-C, and at the end.
-        let live = LiveResults(write: { try writer.write($0) }, report: { printError("hil run: the results so far could not be written (the run goes on): \($0)") })
-        let interrupts = InterruptForwarder {
-            guard stopping.interrupt() else { return }
-            PeripheralUnderTest.interruptAll()
-            do {
-                try live.writeNow()
-            } catch {
-                printError("hil run: the results so far could not be written: \(error)")
-            }
-        }
+            shard: shard.map { (index: $0.index, count: $0.count) }, folder: context.workDirectory)
+        let settings = RunSession.Settings(
+            plan: RunPlan(scenarios, repeats: repeats, choice: TransportChoice.plan(transport)), repeats: repeats, lanes: lanes,
+            work: context.workDirectory, baseline: baseline, writer: writer)
+        // Live progress also when standard output is a file or a pipe (a CI log): every line is flushed.
+        let console = RunSession.Console(line: { print($0); fflush(nil) }, problem: { printError($0); fflush(nil) })
+        let session = RunSession(settings, stop: stop, console: console)
+        // Ctrl-C: stop the peripheral under test, keep what was judged (written at once), exit 130.
+        let interrupts = InterruptForwarder { session.interrupt() }
         defer { interrupts.cancel() }
-        let plan = RunPlan(scenarios, repeats: repeats, choice: TransportChoice.plan(transport))
-        let total = plan.perRepeat * repeats
-        for (number, result) in plan.notApplicable {
-            live.add(result, number: number)
-            print("[\((number - 1) % plan.perRepeat + 1)/\(plan.perRepeat)] NOT APPLICABLE \(result.name): \(result.message)")
-        }
-        let (count, repeats) = (plan.perRepeat, repeats)
-        let announce: @Sendable (LanePool.Item, ScenarioResult) -> Void = { item, finished in
-            var result = finished
-            result.repetition = item.repetition
-            let label = repeats > 1 ? "[repeat \(item.repetition)/\(repeats), \(item.index + 1)/\(count)]" : "[\(item.index + 1)/\(count)]"
-            if stopping.wasInterrupted {
-                print("\(label) INTERRUPTED \(item.scenario.name)")
-            } else {
-                live.add(result, number: item.number)
-                Self.printOutcome(result, label: label)
-                if let broken = stopping.note(result) {
-                    printError("hil run: the rig broke: \(broken); stopping the run, as every later scenario could only error")
-                }
-            }
-            // Live progress also when standard output is a file or a pipe (a CI log): flush every stream.
-            fflush(nil)
-        }
-        // A computer started ahead for a scenario that will not run now (interrupted, rig broken) is stopped by the pool.
-        let ended = await stopping.run({ await pool.run(plan.items, stop: { stopping.isStopping }, finished: announce) },
-                                       grace: Self.interruptGrace)
-        if !ended {
-            printError("hil run: the scenario under way did not end within \(Self.interruptGrace) of the interrupt (a D-Bus call BlueZ did not answer, or its teardown); it is left behind, not kept")
-        }
-        for problem in context.scratch?.finish() ?? [] { printError("hil run: \(problem)") }
-        try conclude(live: live, wallMs: writer.wallMs, stopping: stopping, total: total, work: work)
-    }
-
-    /// The run's end: the results written a last time, the reports, the tables and totals, and the exit status
-    /// (130 interrupted, 125 the rig broke, 1 a scenario did not pass).
-    private func conclude(live: LiveResults, wallMs: Double, stopping: RunStop, total: Int, work: String) throws {
-        let results = live.results
-        // After an interrupt the file already holds every result (written at once), unless that write failed.
-        try live.writeNow(final: true, unlessCurrent: stopping.wasInterrupted)
-        var comparison: BaselineComparison?
-        do {
-            try ReportFiles.write(nextTo: work + "/results.json", baselineFile: baseline)
-            if let baseline {
-                comparison = BaselineComparison(
-                    current: try RunResults.load(contentsOf: work + "/results.json"), baseline: try RunResults.load(contentsOf: baseline))
-            }
-        } catch {
-            printError("hil run: the report could not be written: \(error)")
-        }
-        Self.printTables(results, repeats: repeats)
-        let outcomes = results.map(\.outcome.record)
-        let failed = outcomes.filter(\.isFailure).count
-        print(RunTotals.line(outcomes) + " in \(String(format: "%.1f", wallMs / 1000)) s")
-        if let comparison { Self.printBaseline(comparison) }
-        print("results: \(work)/results.json, \(work)/junit.xml, \(work)/\(ReportFiles.htmlName), \(work)/\(ReportFiles.markdownName)")
-        if stopping.wasInterrupted {
-            print("interrupted: \(total - results.count) scenario run(s) not done")
-            throw ExitCode(130)
-        }
-        if let broken = stopping.rigFailure {
-            printError(Self.rigBrokenMessage(broken, notDone: total - results.count, results: work))
-            throw ExitCode(125)
-        }
-        if failed > 0 { throw ExitCode.failure }
+        let exit = await session.run()
+        if exit != .passed { throw ExitCode(exit.rawValue) }
     }
 
     /// The run's environment for results.json: kernel, BlueZ, rig, adapters, lanes.
@@ -257,63 +183,6 @@ struct RunCommand: AsyncParsableCommand {
               let seconds = text.split(separator: " ").first.flatMap({ Double($0) })
         else { return nil }
         return seconds * 1000
-    }
-
-    /// Why the run stopped early when its rig broke, and what to do about it.
-    static func rigBrokenMessage(_ broken: String, notDone: Int, results: String) -> String {
-        """
-        hil run: stopped because the rig broke: \(broken). \(notDone) scenario run(s) not done; the results so far \
-        are in \(results) (the scenario that broke it is an error there, with its message).
-          → the rig needs a restart: in the vm rig, run again (each run boots a fresh guest; the guest's dmesg and \
-        btvirt log are in rig-logs); on a box, `bluetoothctl show`, `rfkill list` and dmesg say why, and restarting \
-        bluetoothd or re-plugging the controller brings it back (exit status 125)
-        """
-    }
-
-    /// One scenario's line, and the details of one that did not pass.
-    private static func printOutcome(_ result: ScenarioResult, label: String) {
-        let p95 = result.latencySummary.p95.map { String(format: "p95 %.1f ms", $0) } ?? "no latency"
-        print("\(label) \(result.outcome.rawValue.uppercased()) \(result.name) — \(result.steps.filter { $0.outcome != .unchecked }.count) checked steps, \(p95), \(String(format: "%.1f", result.durationMs / 1000)) s")
-        if result.outcome.record.isFailure {
-            print(RunReport.detail(result).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
-        }
-    }
-
-    /// The table per scenario, the one per step kind and, with --repeat, the stability table.
-    private static func printTables(_ results: [ScenarioResult], repeats: Int) {
-        print("")
-        print("outcome       p50 ms   p95 ms   max ms  scenario")
-        for result in results {
-            let summary = result.latencySummary
-            let cells = [summary.p50, summary.p95, summary.max].map { $0.map { String(format: "%8.1f", $0) } ?? "       -" }
-            print("\(result.outcome.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) \(cells.joined(separator: " ")) \(result.name)")
-        }
-        print("")
-        print(RunReport.kindTable(results))
-        if let transports = RunReport.transportTable(results) {
-            print("")
-            print(transports)
-        }
-        let time = PhaseBreakdown(ScenarioResult.records(results))
-        if time.scenarios > 0 {
-            print("")
-            print("where the time went: \(time.summaryLine)")
-            print(time.table)
-        }
-        if repeats > 1 {
-            print("")
-            print(RunReport.stabilityTable(results))
-        }
-    }
-
-    /// Which gesture kinds regressed against --baseline.
-    private static func printBaseline(_ comparison: BaselineComparison) {
-        let regressed = comparison.regressions
-        print(regressed.isEmpty
-            ? "baseline: no gesture kind regressed (\(BaselineComparison.ruleText))"
-            : "baseline: REGRESSED " + regressed.map { kind in
-                "\(kind.kind) p95 \(kind.baseline?.p95.map { String(format: "%.1f", $0) } ?? "-") → \(kind.current?.p95.map { String(format: "%.1f", $0) } ?? "-") ms"
-            }.joined(separator: "; "))
     }
 
     /// Inside a rig: where things are, from the rig's environment and its rig file.

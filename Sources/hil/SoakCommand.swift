@@ -51,19 +51,14 @@ struct SoakCommand: AsyncParsableCommand {
         let path = self.path.rawValue
         print("hil soak: \(minutes) min at \(Int(rate)) Hz on the \(path) path, rig \(rigName)")
         fflush(nil)
-        @Sendable func f(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "-" }
         let summary = try await SoakRunner(context: context).run(minutes: minutes, rateHz: rate, path: path) { minute in
-            let memory = minute.residentKiB.map { String(format: "%.1f MiB", Double($0) / 1024) } ?? "-"
-            print("minute \(minute.minute): sent \(minute.sent), verified \(minute.verified), unverified \(minute.unverified), p50 \(f(minute.latency.p50)) ms, p99 \(f(minute.latency.p99)) ms, peripheral RSS \(memory)")
+            print(minute.line)
             fflush(nil)
         }
-        let verified = summary.minutes.reduce(0) { $0 + $1.verified }
-        let first = summary.minutes.first?.residentKiB
-        let last = summary.minutes.last?.residentKiB
-        print("total: sent \(summary.sent), verified \(verified), lost by the link \(summary.lostByLink) (the computer's receipts), SYN_DROPPED \(summary.readerDrops); peripheral RSS \(first.map { String(format: "%.1f", Double($0) / 1024) } ?? "-") MiB at minute 1, \(last.map { String(format: "%.1f", Double($0) / 1024) } ?? "-") MiB at the end")
+        print(summary.totalLine)
         try summary.json(rig: rigName, rateHz: rate, path: path).write(toFile: context.workDirectory + "/soak.json", atomically: true, encoding: .utf8)
         print("results: \(context.workDirectory)/soak.json")
         fflush(nil)
-        if summary.lostByLink > 0 || summary.minutes.contains(where: { $0.unverified > 0 }) { throw ExitCode.failure }
+        if !summary.passed { throw ExitCode.failure }
     }
 }

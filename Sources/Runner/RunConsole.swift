@@ -1,0 +1,58 @@
+import Foundation
+import LatencyStats
+import Records
+package import Report
+package import ScenarioDriver
+
+/// What `hil run` prints: a line per scenario as it finishes, the tables at the end, the baseline's verdict, and
+/// why a run stopped on a broken rig. Plain text; the files are `RunReport`'s and Report's.
+package enum RunConsole {
+    /// One scenario's line, and the details of one that did not pass.
+    package static func outcome(_ result: ScenarioResult, label: String) -> String {
+        let p95 = result.latencySummary.p95.map { String(format: "p95 %.1f ms", $0) } ?? "no latency"
+        let checked = result.steps.filter { $0.outcome != .unchecked }.count
+        var text = "\(label) \(result.outcome.rawValue.uppercased()) \(result.name) — \(checked) checked steps, \(p95), "
+            + String(format: "%.1f s", result.durationMs / 1000)
+        if result.outcome.record.isFailure {
+            text += "\n" + RunReport.detail(result).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
+        }
+        return text
+    }
+
+    /// The table per scenario, the one per step kind, per transport when there are several, where the time went
+    /// and, with --repeat, the stability table.
+    package static func tables(_ results: [ScenarioResult], repeats: Int) -> String {
+        var lines = ["", "outcome       p50 ms   p95 ms   max ms  scenario"]
+        for result in results {
+            let summary = result.latencySummary
+            let cells = [summary.p50, summary.p95, summary.max].map { $0.map { String(format: "%8.1f", $0) } ?? "       -" }
+            lines.append("\(result.outcome.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) \(cells.joined(separator: " ")) \(result.name)")
+        }
+        lines += ["", RunReport.kindTable(results)]
+        if let transports = RunReport.transportTable(results) { lines += ["", transports] }
+        let time = PhaseBreakdown(ScenarioResult.records(results))
+        if time.scenarios > 0 { lines += ["", "where the time went: \(time.summaryLine)", time.table] }
+        if repeats > 1 { lines += ["", RunReport.stabilityTable(results)] }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Which gesture kinds regressed against --baseline.
+    package static func baseline(_ comparison: BaselineComparison) -> String {
+        let regressed = comparison.regressions
+        guard !regressed.isEmpty else { return "baseline: no gesture kind regressed (\(BaselineComparison.ruleText))" }
+        return "baseline: REGRESSED " + regressed.map { kind in
+            "\(kind.kind) p95 \(kind.baseline?.p95.map { String(format: "%.1f", $0) } ?? "-") → \(kind.current?.p95.map { String(format: "%.1f", $0) } ?? "-") ms"
+        }.joined(separator: "; ")
+    }
+
+    /// Why the run stopped early when its rig broke, and what to do about it.
+    package static func rigBroken(_ broken: String, notDone: Int, results: String) -> String {
+        """
+        hil run: stopped because the rig broke: \(broken). \(notDone) scenario run(s) not done; the results so far \
+        are in \(results) (the scenario that broke it is an error there, with its message).
+          → the rig needs a restart: in the vm rig, run again (each run boots a fresh guest; the guest's dmesg and \
+        btvirt log are in rig-logs); on a box, `bluetoothctl show`, `rfkill list` and dmesg say why, and restarting \
+        bluetoothd or re-plugging the controller brings it back (exit status 125)
+        """
+    }
+}

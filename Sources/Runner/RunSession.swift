@@ -1,0 +1,151 @@
+import ComputerProcess
+import Foundation
+import Records
+import Report
+import ScenarioDriver
+
+/// One `hil run` inside a rig that is up: the plan over the lanes, the results written as the run goes, the stop
+/// (an interrupt or a broken rig), the reports and tables at the end, and the exit status (`RunExit`). The
+/// executable parses options, builds the session, forwards signals to `interrupt()` and exits with what `run`
+/// returns.
+package final class RunSession: Sendable {
+    package struct Settings: Sendable {
+        package var plan: RunPlan
+        package var repeats: Int
+        /// One context per lane (adapters, uinput name), each with the run's write path, capture mode, stop…
+        package var lanes: [ScenarioRunner.Context]
+        /// results.json, junit.xml, the reports: the work directory of the lanes' contexts.
+        package var work: String
+        /// An earlier run's results.json to compare each gesture kind's p95 with.
+        package var baseline: String?
+        package var writer: RunResultsWriter
+
+        package init(plan: RunPlan, repeats: Int, lanes: [ScenarioRunner.Context], work: String, baseline: String?,
+                     writer: RunResultsWriter)
+        {
+            self.plan = plan
+            self.repeats = repeats
+            self.lanes = lanes
+            self.work = work
+            self.baseline = baseline
+            self.writer = writer
+        }
+    }
+
+    /// Where the session's lines go: the run's progress and tables, and problems (standard error).
+    package struct Console: Sendable {
+        package var line: @Sendable (String) -> Void
+        package var problem: @Sendable (String) -> Void
+
+        package init(line: @escaping @Sendable (String) -> Void, problem: @escaping @Sendable (String) -> Void) {
+            self.line = line
+            self.problem = problem
+        }
+    }
+
+    /// How long a scenario under way may take to end after an interrupt (cancelled, then torn down: a second or two;
+    /// see `RunStop.run`), inside the vm rig's 30 s for an interrupted job.
+    package static let interruptGrace: Duration = .seconds(10)
+
+    package let settings: Settings
+    package let stop: RunStop
+    let console: Console
+    /// Written as the run goes, at once on an interrupt, and at the end.
+    let live: LiveResults
+
+    /// - Parameter stop: the lanes' contexts' stop (`ScenarioRunner.Context.stop`), which this session decides.
+    package init(_ settings: Settings, stop: RunStop, console: Console) {
+        self.settings = settings
+        self.stop = stop
+        self.console = console
+        let writer = settings.writer
+        live = LiveResults(write: { try writer.write($0) }, report: {
+            console.problem("hil run: the results so far could not be written (the run goes on): \($0)")
+        })
+    }
+
+    /// Ctrl-C, SIGTERM, SIGHUP: the computers under test stop, what was judged is written at once, and the scenario
+    /// under way is cancelled; `run` then returns `.interrupted`.
+    package func interrupt() {
+        guard stop.interrupt() else { return }
+        PeripheralUnderTest.interruptAll()
+        do {
+            try live.writeNow()
+        } catch {
+            console.problem("hil run: the results so far could not be written: \(error)")
+        }
+    }
+
+    /// Runs the plan and ends the run: results written a last time, the reports, the tables and totals.
+    package func run() async -> RunExit {
+        let plan = settings.plan
+        let total = plan.perRepeat * settings.repeats
+        for (number, result) in plan.notApplicable {
+            live.add(result, number: number)
+            console.line("[\((number - 1) % plan.perRepeat + 1)/\(plan.perRepeat)] NOT APPLICABLE \(result.name): \(result.message)")
+        }
+        let pool = LanePool(lanes: settings.lanes)
+        // A computer started ahead for a scenario that will not run now (interrupted, rig broken) is stopped by the pool.
+        let ended = await stop.run({ [self] in
+            await pool.run(plan.items, stop: { [stop] in stop.isStopping }, finished: announce)
+        }, grace: Self.interruptGrace)
+        if !ended {
+            console.problem("hil run: the scenario under way did not end within \(Self.interruptGrace) of the interrupt (a D-Bus call BlueZ did not answer, or its teardown); it is left behind, not kept")
+        }
+        for problem in settings.lanes.first?.scratch?.finish() ?? [] { console.problem("hil run: \(problem)") }
+        return conclude(total: total)
+    }
+
+    /// A scenario finished: its line, kept in the results, and a rig it broke stops the run.
+    private func announce(_ item: LanePool.Item, _ finished: ScenarioResult) {
+        var result = finished
+        result.repetition = item.repetition
+        let (count, repeats) = (settings.plan.perRepeat, settings.repeats)
+        let label = repeats > 1 ? "[repeat \(item.repetition)/\(repeats), \(item.index + 1)/\(count)]" : "[\(item.index + 1)/\(count)]"
+        if stop.wasInterrupted {
+            console.line("\(label) INTERRUPTED \(item.scenario.name)")
+            return
+        }
+        live.add(result, number: item.number)
+        console.line(RunConsole.outcome(result, label: label))
+        if let broken = stop.note(result) {
+            console.problem("hil run: the rig broke: \(broken); stopping the run, as every later scenario could only error")
+        }
+    }
+
+    /// The run's end: the results written a last time, the reports, the tables and totals, and the exit status.
+    private func conclude(total: Int) -> RunExit {
+        let results = live.results
+        let work = settings.work
+        do {
+            // After an interrupt the file already holds every result (written at once), unless that write failed.
+            try live.writeNow(final: true, unlessCurrent: stop.wasInterrupted)
+        } catch {
+            console.problem("hil run: results.json could not be written in \(work): \(error)")
+            return .failed
+        }
+        var comparison: BaselineComparison?
+        do {
+            try ReportFiles.write(nextTo: work + "/results.json", baselineFile: settings.baseline)
+            if let baseline = settings.baseline {
+                comparison = BaselineComparison(
+                    current: try RunResults.load(contentsOf: work + "/results.json"), baseline: try RunResults.load(contentsOf: baseline))
+            }
+        } catch {
+            console.problem("hil run: the report could not be written: \(error)")
+        }
+        console.line(RunConsole.tables(results, repeats: settings.repeats))
+        let outcomes = results.map(\.outcome.record)
+        console.line(RunTotals.line(outcomes) + " in \(String(format: "%.1f", settings.writer.wallMs / 1000)) s")
+        if let comparison { console.line(RunConsole.baseline(comparison)) }
+        console.line("results: \(work)/results.json, \(work)/junit.xml, \(work)/\(ReportFiles.htmlName), \(work)/\(ReportFiles.markdownName)")
+        let exit = RunExit(interrupted: stop.wasInterrupted, rigBroken: stop.rigFailure != nil,
+                           failures: outcomes.filter(\.isFailure).count)
+        switch exit {
+        case .interrupted: console.line("interrupted: \(total - results.count) scenario run(s) not done")
+        case .rigBroken: console.problem(RunConsole.rigBroken(stop.rigFailure ?? "?", notDone: total - results.count, results: work))
+        case .passed, .failed: break
+        }
+        return exit
+    }
+}

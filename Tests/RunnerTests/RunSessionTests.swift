@@ -1,0 +1,74 @@
+import Foundation
+import Records
+import Runner
+import Scenario
+import ScenarioDriver
+import Synchronization
+import Testing
+
+/// The lines a session printed.
+final class Lines: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}
+
+/// The run session's policy without a rig: its exit status, what it writes, and what it says.
+@Suite("hil run's session: exit status, results written, lines printed")
+struct RunSessionTests {
+    @Test("the exit status: an interrupt outranks a broken rig, which outranks the verdicts")
+    func exitPolicy() {
+        #expect(RunExit(interrupted: false, rigBroken: false, failures: 0) == .passed)
+        #expect(RunExit(interrupted: false, rigBroken: false, failures: 3) == .failed)
+        #expect(RunExit(interrupted: false, rigBroken: true, failures: 0) == .rigBroken)
+        #expect(RunExit(interrupted: true, rigBroken: true, failures: 2) == .interrupted)
+        #expect([RunExit.passed, .failed, .rigBroken, .interrupted].map(\.rawValue) == [0, 1, 125, 130])
+    }
+
+    /// A session over scenarios that apply to no transport asked for: nothing needs a rig.
+    static func session(_ folder: String, stop: RunStop, lines: Lines) throws -> RunSession {
+        let scenario = try RunPlanTests.scenario("ble only", #"{"transports": ["ble"]}"#)
+        let context = ScenarioRunner.Context(
+            hil: "/bin/false", peripheralAdapter: "hci0", centralAdapter: "hci1", uinputName: "test", latencyScale: 1,
+            writePath: nil, workDirectory: folder)
+        let writer = RunResultsWriter(
+            environment: RunEnvironment(rig: "none"), startedAt: Date(), start: .now, shard: nil, folder: folder)
+        let settings = RunSession.Settings(
+            plan: RunPlan([scenario], repeats: 1, choice: .only(.tcp)), repeats: 1, lanes: [context], work: folder,
+            baseline: nil, writer: writer)
+        let console = RunSession.Console(line: { line in lines.append(line) },
+                                         problem: { line in lines.append("E: " + line) })
+        return RunSession(settings, stop: stop, console: console)
+    }
+
+    @Test("a run of not-applicable scenarios passes, writes results.json, junit.xml and the reports, and ends with the totals")
+    func notApplicableRun() async throws {
+        let folder = NSTemporaryDirectory() + "run-session-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let lines = Lines()
+        let exit = await (try Self.session(folder, stop: RunStop(), lines: lines)).run()
+        #expect(exit == .passed)
+        let printed = lines.all
+        #expect(printed.first?.hasPrefix("[1/1] NOT APPLICABLE ble only: not applicable on tcp") == true, "\(printed)")
+        #expect(printed.contains { $0.hasPrefix("0 passed, 0 failed, 1 not applicable in ") }, "\(printed)")
+        for file in ["results.json", "junit.xml", "report.html", "summary.md"] {
+            #expect(FileManager.default.fileExists(atPath: folder + "/" + file), "\(file)")
+        }
+        let results = try RunResults.load(contentsOf: folder + "/results.json")
+        #expect(results.scenarios.map(\.outcome) == [.notApplicable])
+    }
+
+    @Test("an interrupt before the run: exit 130, the results so far kept, and how many runs were not done")
+    func interrupted() async throws {
+        let folder = NSTemporaryDirectory() + "run-session-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let lines = Lines()
+        let session = try Self.session(folder, stop: RunStop(), lines: lines)
+        session.interrupt()
+        #expect(await session.run() == .interrupted)
+        #expect(lines.all.contains("interrupted: 0 scenario run(s) not done"))
+        #expect(FileManager.default.fileExists(atPath: folder + "/results.json"))
+    }
+}
