@@ -42,7 +42,10 @@ let package = Package(
         // Linux input: uinput injection and evdev reading (libevdev), CLOCK_MONOTONIC time.
         .target(name: "Evdev", dependencies: ["CEvdev", "InputCodes"]),
         // D-Bus over libdbus-1: one thread owns the connection; async calls, exported objects, signals.
-        .target(name: "DBus", dependencies: ["CDBus"]),
+        .target(name: "DBus", dependencies: ["CDBus", "TextMarkup"]),
+
+        // The one escaper of each markup language the package writes: HTML/XML and Markdown table cells.
+        .target(name: "TextMarkup"),
 
         // TCP sockets for the network transports, opened in a network namespace when the rig has two hosts.
         .target(name: "NetSocket", dependencies: ["CLinux"]),
@@ -114,7 +117,7 @@ let package = Package(
         // ready file, bench.json, soak.json, timeline.json. The computer side may import it; it renders nothing.
         .target(name: "Records", dependencies: ["StrictJSON", "LatencyStats"]),
         // Renders records: the self-contained HTML report, the Markdown summary, junit.xml, the baseline comparison.
-        .target(name: "Report", dependencies: ["Records", "StrictJSON", "LatencyStats"]),
+        .target(name: "Report", dependencies: ["Records", "StrictJSON", "LatencyStats", "TextMarkup"]),
 
         // Many boxes on labgrid: places reserved and locked through labgrid-client, shards run over SSH, merged.
         .target(name: "Lab", dependencies: ["Rig", "Records", "Report", "StrictJSON"]),

@@ -1,3 +1,4 @@
+import TextMarkup
 /// The objects a connection exports, and how a method call reaches one: `Introspectable`, `Properties` and
 /// `ObjectManager` are answered here for every object; other calls go to the object's own interfaces.
 struct DBusObjectTree: Sendable {
@@ -245,8 +246,6 @@ struct DBusObjectTree: Sendable {
         return types
     }
 
-    private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    /// Introspection data is XML: `Markup.escape`, the package's one XML escaper.
+    private static func escape(_ text: String) -> String { Markup.escape(text) }
 }

@@ -2,6 +2,7 @@ import Foundation
 import LatencyStats
 import StrictJSON
 package import Records
+import TextMarkup
 
 /// A run's report as one self-contained HTML file: inline CSS and SVG, no scripts, no network references, so it
 /// opens from disk or a CI artifact store. Well-formed XML as well (XHTML-compatible markup): every element

@@ -1,6 +1,7 @@
 import Foundation
 import LatencyStats
 package import Records
+import TextMarkup
 
 /// The report's charts as inline SVG (no scripts, no external references): a latency CDF and a histogram per
 /// step kind on a log axis, and the per-stage breakdown as stacked bars.

@@ -1,5 +1,6 @@
 import LatencyStats
 package import Records
+import TextMarkup
 
 /// A short Markdown summary of a run for a CI job page: one line of totals, the failures, a latency table per
 /// step kind, and the regressions when there is a baseline.
@@ -97,19 +98,6 @@ package enum MarkdownSummary {
             + [summary.p50, summary.p95, summary.p99, summary.max].map(Formatting.ms).joined(separator: " | ") + " |"
     }
 
-    /// Text for a table cell: one line, pipes escaped, no HTML.
-    static func cell(_ text: String) -> String {
-        var output = ""
-        for character in text {
-            switch character {
-            case "|": output += "\\|"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "&": output += "&amp;"
-            case "\n", "\r", "\r\n", "\t": output += " "
-            default: output.append(character)
-            }
-        }
-        return output
-    }
+    /// Text for a table cell (`Markup.markdownCell`).
+    static func cell(_ text: String) -> String { Markup.markdownCell(text) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 package import Records
+import TextMarkup
 
 extension RunResults {
     /// The run as JUnit XML (junit.xml), for CI: one test case per scenario, classname its folder, failures and

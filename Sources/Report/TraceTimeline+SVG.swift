@@ -1,5 +1,6 @@
 import Foundation
 package import Records
+import TextMarkup
 
 extension TraceTimeline {
     /// The timeline as an inline SVG strip for the HTML report: a row per track, time left to right from the first

@@ -138,20 +138,7 @@ package final class VMRunner: Sendable {
                     console: @escaping @Sendable (String) -> Void) throws(RigError) -> Result
     {
         let machine = rig.machine ?? RigDefinition.Machine()
-        let work = try Self.makeWorkDirectory()
-        let share = (work as NSString).appendingPathComponent("share")
-        let consoleLog = (share as NSString).appendingPathComponent("console.log")
-        do {
-            try FileManager.default.createDirectory(atPath: share, withIntermediateDirectories: true)
-            try job.script.write(toFile: (share as NSString).appendingPathComponent("job.sh"), atomically: true, encoding: .utf8)
-        } catch {
-            throw RigError(.boot, "cannot prepare the guest's share folder \(share): \(error.localizedDescription)",
-                           hint: "check free space and permissions under \(NSTemporaryDirectory())")
-        }
-        guard let log = FileHandle(forWritingAtPath: Self.create(consoleLog)) else {
-            throw RigError(.boot, "cannot write \(consoleLog)")
-        }
-
+        let (work, share, consoleLog, log) = try Self.prepareShare(job)
         let clock = ContinuousClock()
         let start = clock.now
         let watcher = ConsoleWatcher(log: log, console: console, start: start)
@@ -221,6 +208,26 @@ package final class VMRunner: Sendable {
         let interrupted = stopReason == .interrupted
         if !keepShare && code == 0 && !interrupted { try? FileManager.default.removeItem(atPath: work) }
         return Result(exitCode: code, readyAfter: watcher.readyAt, totalAfter: total, shareDirectory: share, interrupted: interrupted)
+    }
+
+    /// A fresh work folder with the guest's share folder in it, the job's script there, and the console log open.
+    private static func prepareShare(_ job: VMJob) throws(RigError)
+        -> (work: String, share: String, consoleLog: String, log: FileHandle)
+    {
+        let work = try makeWorkDirectory()
+        let share = (work as NSString).appendingPathComponent("share")
+        let consoleLog = (share as NSString).appendingPathComponent("console.log")
+        do {
+            try FileManager.default.createDirectory(atPath: share, withIntermediateDirectories: true)
+            try job.script.write(toFile: (share as NSString).appendingPathComponent("job.sh"), atomically: true, encoding: .utf8)
+        } catch {
+            throw RigError(.boot, "cannot prepare the guest's share folder \(share): \(error.localizedDescription)",
+                           hint: "check free space and permissions under \(NSTemporaryDirectory())")
+        }
+        guard let log = FileHandle(forWritingAtPath: create(consoleLog)) else {
+            throw RigError(.boot, "cannot write \(consoleLog)")
+        }
+        return (work, share, consoleLog, log)
     }
 
     private func arguments(share: String, machine: RigDefinition.Machine, bare: Bool) -> [String] {

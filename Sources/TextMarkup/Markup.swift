@@ -1,6 +1,7 @@
-/// Text made safe for HTML and XML: escaped, and without characters XML cannot carry. The one XML escaper of the
-/// package: the HTML report and junit.xml both use it.
-enum Markup {
+/// Text made safe for the markup languages the package writes: HTML and XML (escaped, without characters XML cannot
+/// carry) for the HTML report, junit.xml and D-Bus introspection data; Markdown table cells for the summary. The one
+/// escaper of each.
+package enum Markup {
     /// Escapes `&`, `<`, `>`, `"` and (unless `apostrophes` is false) `'`; control characters other than tab,
     /// newline and carriage return (which XML 1.0 forbids even as references) become U+FFFD.
     ///
@@ -8,7 +9,7 @@ enum Markup {
     ///   - text: the text to put in an element or a double-quoted attribute.
     ///   - apostrophes: whether `'` becomes `&#39;`; junit.xml keeps it as it is (its attributes are
     ///     double-quoted), as it always did.
-    static func escape(_ text: String, apostrophes: Bool = true) -> String {
+    package static func escape(_ text: String, apostrophes: Bool = true) -> String {
         var output = ""
         output.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -21,6 +22,22 @@ enum Markup {
             case "\t", "\n", "\r": output.unicodeScalars.append(scalar)
             case "\u{0}"..."\u{1F}", "\u{7F}", "\u{FFFE}", "\u{FFFF}": output += "\u{FFFD}"
             default: output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
+    }
+
+    /// Text for a Markdown table cell: one line, pipes escaped, no HTML (`<`, `>` and `&` as references).
+    package static func markdownCell(_ text: String) -> String {
+        var output = ""
+        for character in text {
+            switch character {
+            case "|": output += "\\|"
+            case "<": output += "&lt;"
+            case ">": output += "&gt;"
+            case "&": output += "&amp;"
+            case "\n", "\r", "\r\n", "\t": output += " "
+            default: output.append(character)
             }
         }
         return output
