@@ -19,7 +19,7 @@ net_packages=(iproute2 util-linux avahi-daemon avahi-utils)
 # Tools the tests and rig scripts call. chromium: the report's rendering test (Tests/ReportTests) opens the HTML
 # report in it headless (--dump-dom, --screenshot). python3-dbus: hil bench --reference's client (Rigs/reference).
 # tcpdump: hil run's network.pcap; tshark: the timeline's packet times, and the test that decodes captures (with
-# mergecap, from wireshark-common, which tshark depends on).
+# mergecap, from wireshark-common, which tshark depends on); editcap (wireshark-common): hil run cuts a kept scenario's window out of the run's capture.
 tool_packages=(ca-certificates xz-utils zstd python3-jsonschema python3-dbus chromium tcpdump tshark)
 
 packages=("${build_packages[@]}" "${rig_packages[@]}" "${net_packages[@]}" "${tool_packages[@]}")

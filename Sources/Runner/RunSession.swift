@@ -1,4 +1,5 @@
 import ComputerProcess
+import Evidence
 import Foundation
 import Records
 import Report
@@ -84,16 +85,33 @@ package final class RunSession: Sendable {
             live.add(result, number: number)
             console.line("[\((number - 1) % plan.perRepeat + 1)/\(plan.perRepeat)] NOT APPLICABLE \(result.name): \(result.message)")
         }
-        let pool = LanePool(lanes: settings.lanes)
+        // One capture process per tool for the whole run; each scenario that keeps its captures cuts its window.
+        let capture = await startCapture()
+        let pool = LanePool(lanes: settings.lanes.map { lane in
+            var lane = lane
+            lane.runCapture = capture
+            return lane
+        })
         // A computer started ahead for a scenario that will not run now (interrupted, rig broken) is stopped by the pool.
         let ended = await stop.run({ [self] in
             await pool.run(plan.items, stop: { [stop] in stop.isStopping }, finished: announce)
         }, grace: Self.interruptGrace)
+        for problem in await capture?.stop() ?? [] { console.problem("hil run: \(problem)") }
         if !ended {
             console.problem("hil run: the scenario under way did not end within \(Self.interruptGrace) of the interrupt (a D-Bus call BlueZ did not answer, or its teardown); it is left behind, not kept")
         }
         for problem in settings.lanes.first?.scratch?.finish() ?? [] { console.problem("hil run: \(problem)") }
         return conclude(total: total)
+    }
+
+    /// The run's capture tools for the transports its scenarios run on, in the scratch folder when the rig has one
+    /// (a local file system), else beside the results; nil when the run captures nothing.
+    private func startCapture() async -> RunCapture? {
+        guard let lane = settings.lanes.first, lane.capture != .never, !settings.plan.items.isEmpty else { return nil }
+        let folder = (lane.scratch?.path ?? settings.work) + "/run-capture"
+        return await RunCapture.start(
+            lane.capture, transports: Set(settings.plan.items.map(\.transport)), folder: folder, adapter: lane.peripheralAdapter,
+            phoneNetns: lane.network?.phoneNetns)
     }
 
     /// A scenario finished: its line, kept in the results, and a rig it broke stops the run.

@@ -41,6 +41,8 @@ package struct ScenarioRunner: Sendable {
         package var network: NetworkHosts?
         /// Which scenarios keep their captures (`hil run --capture`).
         package var capture: CaptureMode = .failed
+        /// The run's capture tools, which each scenario cuts its window from (`RunSession` starts them).
+        package var runCapture: RunCapture?
         /// The run's stop: once it was interrupted, no computer starts, and a scenario still under way (not kept) makes
         /// no timeline (tshark's start alone took 7-11 s in the TCG guest, and the vm rig gives an interrupted job 30 s).
         package var stop: RunStop?
@@ -104,10 +106,9 @@ package struct ScenarioRunner: Sendable {
             return await refusal(scenario, folder: folder, start: start, result: result)
         }
         let options = ScenarioDriver.Options(latencyScale: context.latencyScale, failFast: context.failFast)
-        let capture = await ScenarioCapture.start(
+        let capture = ScenarioCapture(
             context.capture, transport: transport, folder: folder, relativeFolder: (folder as NSString).lastPathComponent,
-            adapter: context.peripheralAdapter, phoneNetns: context.network?.phoneNetns)
-        if context.capture != .never { phases.record("capture started") }
+            run: context.runCapture)
         // Setup and steps run apart, where an interrupt cancels them; the teardown below runs whatever they did.
         let parts = ScenarioParts()
         do {
@@ -128,8 +129,7 @@ package struct ScenarioRunner: Sendable {
         }
         let (phone, computer, drive) = (parts.phone, parts.computer, parts.drive)
         await finish(&result, phone: phone, computer: computer, drive: drive, scenario: scenario, options: options, phases: phases)
-        await capture.stop()
-        if context.capture != .never { phases.record("capture stopped") }
+        capture.stop()
         result.captures = capture.finish(result, interrupted: context.stop?.wasInterrupted ?? false) {
             ScenarioEvidence(
                 device: context.uinputName, frames: computer?.allFrames, droppedCount: computer?.droppedCount ?? 0,
