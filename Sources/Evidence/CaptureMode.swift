@@ -1,4 +1,4 @@
-package import ScenarioDriver
+package import Records
 
 /// Which scenarios keep their captures (`hil run --capture`). Every scenario is captured unless `never`: whether
 /// it fails is known only at its end.
@@ -15,7 +15,7 @@ package enum CaptureMode: String, Sendable, CaseIterable {
         switch self {
         case .always: true
         case .never: false
-        case .failed: outcome.record.isFailure
+        case .failed: outcome.isFailure
         }
     }
 }

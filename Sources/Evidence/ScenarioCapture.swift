@@ -4,7 +4,7 @@ package import InputCodes
 package import Records
 import Rig
 package import Scenario
-package import ScenarioDriver
+import ScenarioDriver
 import Synchronization
 import PhoneLinks
 
@@ -84,13 +84,13 @@ package final class ScenarioCapture: Sendable {
     /// timeline are written, and the files are listed; otherwise the captures are deleted. `evidence` (the frames
     /// and receipts) is gathered only for a scenario that keeps its captures. When the run was `interrupted` the
     /// capture files stay as they are, and capture.log says why no timeline was made.
-    package func finish(_ result: ScenarioResult, interrupted: Bool = false, evidence gather: () -> ScenarioEvidence) -> [ScenarioRecord.Capture] {
+    package func finish(_ result: ScenarioResult, interrupted: Bool = false, evidence gather: () -> ScenarioEvidence) -> [ScenarioResult.Capture] {
         guard mode != .never else { return [] }
         let names = Self.names
         guard mode.keeps(result.outcome) else { return [] }
         let evidence = gather()
         let packets = cut()
-        var captures: [ScenarioRecord.Capture] = []
+        var captures: [ScenarioResult.Capture] = []
         if let tool, let packets {
             captures.append(.init(kind: tool.kind, path: relativeFolder + "/" + (packets as NSString).lastPathComponent))
         }

@@ -35,7 +35,7 @@ struct ResultsReader {
         let passed = required(top, "passed", at: root, Self.count)
         let failed = required(top, "failed", at: root, Self.count)
         let latency = top["latency"].flatMap { $0 == .null ? nil : runLatency($0, at: root.appending("latency")) }
-        var scenarios: [ScenarioRecord] = []
+        var scenarios: [ScenarioResult] = []
         if let list = required(top, "scenarios", at: root, Self.array) {
             for (index, value) in list.enumerated() {
                 if let scenario = scenario(value, at: root.appending("scenarios").appending(index)) {
@@ -126,12 +126,12 @@ struct ResultsReader {
             max: optional(object, "max", at: path, Self.milliseconds))
     }
 
-    mutating func scenario(_ value: JSONValue, at path: JSONPath) -> ScenarioRecord? {
+    mutating func scenario(_ value: JSONValue, at path: JSONPath) -> ScenarioResult? {
         guard let object = attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return nil }
         let file = required(object, "file", at: path, Self.string)
         let name = required(object, "name", at: path, Self.string)
         let outcome = required(object, "outcome", at: path) { v, p throws(JSONSchemaError) in
-            try v.enumeration(ScenarioRecord.Outcome.self, at: p)
+            try v.enumeration(ScenarioResult.Outcome.self, at: p)
         }
         var requirements: [String] = []
         if let list = optional(object, "requirements", at: path, Self.array) {
@@ -143,21 +143,21 @@ struct ResultsReader {
             }
         }
         let latency = object["latencyMs"].flatMap { $0 == .null ? nil : summary($0, at: path.appending("latencyMs")) }
-        var steps: [StepRecord] = []
+        var steps: [StepResult] = []
         if let list = required(object, "steps", at: path, Self.array) {
             for (index, element) in list.enumerated() {
                 if let step = step(element, at: path.appending("steps").appending(index)) { steps.append(step) }
             }
         }
         guard let file, let name, let outcome else { return nil }
-        var record = ScenarioRecord(
-            file: file, name: name, requirements: requirements, outcome: outcome,
+        var record = ScenarioResult(
+            file: file, name: name, requirements: requirements, outcome: outcome, steps: steps,
+            message: optional(object, "message", at: path, Self.string) ?? "",
             durationMs: optional(object, "durationMs", at: path, Self.milliseconds), latencyMs: latency,
-            message: optional(object, "message", at: path, Self.string), steps: steps,
             statusNotifications: optional(object, "statusNotifications", at: path, Self.count),
             repetition: optional(object, "repeat", at: path) { v, p throws(JSONSchemaError) in
                 try v.integer(at: p, in: 1...Int(Int32.max))
-            },
+            } ?? 1,
             phasesMs: phases(object, at: path),
             transport: optional(object, "transport", at: path, Self.string),
             additional: Self.unknown(
@@ -168,29 +168,29 @@ struct ResultsReader {
     }
 
     /// `"captures": { "timeline": "003-swipe/timeline.json", "hci": "003-swipe/hci.btsnoop" }`, in the file's order.
-    mutating func captures(_ object: JSONObject, at path: JSONPath) -> [ScenarioRecord.Capture] {
+    mutating func captures(_ object: JSONObject, at path: JSONPath) -> [ScenarioResult.Capture] {
         guard let captures = optional(object, "captures", at: path, Self.object) else { return [] }
         return captures.entries.compactMap { entry in
             optional(captures, entry.key, at: path.appending("captures"), Self.string)
-                .map { ScenarioRecord.Capture(kind: entry.key, path: $0) }
+                .map { ScenarioResult.Capture(kind: entry.key, path: $0) }
         }
     }
 
     /// `"phasesMs": { "connected": 1130, "steps done": 1700 }`, in the file's order.
-    mutating func phases(_ object: JSONObject, at path: JSONPath) -> [ScenarioRecord.Phase]? {
+    mutating func phases(_ object: JSONObject, at path: JSONPath) -> [ScenarioResult.Phase]? {
         guard let phases = optional(object, "phasesMs", at: path, Self.object) else { return nil }
         return phases.entries.compactMap { entry in
             optional(phases, entry.key, at: path.appending("phasesMs"), Self.milliseconds)
-                .map { ScenarioRecord.Phase(name: entry.key, atMs: $0) }
+                .map { ScenarioResult.Phase(name: entry.key, atMs: $0) }
         }
     }
 
-    mutating func step(_ value: JSONValue, at path: JSONPath) -> StepRecord? {
+    mutating func step(_ value: JSONValue, at path: JSONPath) -> StepResult? {
         guard let object = attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return nil }
         let index = required(object, "index", at: path, Self.count)
         let kind = required(object, "kind", at: path, Self.string)
         let outcome = required(object, "outcome", at: path) { v, p throws(JSONSchemaError) in
-            try v.enumeration(StepRecord.Outcome.self, at: p)
+            try v.enumeration(StepResult.Outcome.self, at: p)
         }
         let latency = optional(object, "latencyMs", at: path, Self.milliseconds)
         var stages: [LatencyStage: Double]?
@@ -205,9 +205,9 @@ struct ResultsReader {
             stages = parts
         }
         guard let index, let kind, let outcome else { return nil }
-        return StepRecord(
+        return StepResult(
             index: index, kind: kind, outcome: outcome, commands: optional(object, "commands", at: path, Self.count),
-            latencyMs: latency, stagesMs: stages, message: optional(object, "message", at: path, Self.string),
+            latencyMs: latency, stagesMs: stages, message: optional(object, "message", at: path, Self.string) ?? "",
             additional: Self.unknown(
                 object, known: ["index", "kind", "outcome", "commands", "latencyMs", "stagesMs", "message"]))
     }

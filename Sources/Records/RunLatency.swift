@@ -25,7 +25,7 @@ package struct RunLatency: Sendable, Equatable {
     ///
     /// - Parameter scenarios: the scenarios whose steps to count, of one file or of several merged.
     /// - Returns: the distributions; a kind has stages when at least one of its steps had `stagesMs`.
-    package static func recomputed(from scenarios: [ScenarioRecord]) -> RunLatency {
+    package static func recomputed(from scenarios: [ScenarioResult]) -> RunLatency {
         var all = LatencyRecorder()
         var byKind: [String: LatencyRecorder] = [:]
         var stages: [String: [LatencyStage: LatencyRecorder]] = [:]

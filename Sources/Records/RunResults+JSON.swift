@@ -28,7 +28,7 @@ extension RunResults {
     /// Whether the run repeated its scenarios (`hil run --repeat`): then every scenario has `repeat`, and the
     /// document has `stability`.
     package var isRepeated: Bool {
-        scenarios.contains { ($0.repetition ?? 1) > 1 }
+        scenarios.contains { $0.repetition > 1 }
     }
 
     /// The results document as a JSON value: the keys in the order of docs/results-format.md, times in ms
@@ -70,12 +70,12 @@ extension RunResults {
                 ]))
             }))
         }
-        document.set("scenarios", .array(scenarios.map(Self.json)))
+        document.set("scenarios", .array(scenarios.map { Self.json($0, repeated: isRepeated) }))
         for entry in additional.entries { document.set(entry.key, entry.value) }
         return .object(document)
     }
 
-    private static func json(_ scenario: ScenarioRecord) -> JSONValue {
+    private static func json(_ scenario: ScenarioResult, repeated: Bool) -> JSONValue {
         var object = JSONObject([
             ("file", .string(scenario.file)), ("name", .string(scenario.name)),
             ("requirements", .array(scenario.requirements.map(JSONValue.string))),
@@ -83,10 +83,10 @@ extension RunResults {
         ])
         if let duration = scenario.durationMs { object.set("durationMs", .number(duration.rounded())) }
         if let count = scenario.statusNotifications { object.set("statusNotifications", .number(Double(count))) }
-        if let latency = scenario.latencyMs { object.set("latencyMs", latency.jsonValue) }
-        if let repetition = scenario.repetition { object.set("repeat", .number(Double(repetition))) }
+        object.set("latencyMs", scenario.latencySummary.jsonValue)
+        if repeated { object.set("repeat", .number(Double(scenario.repetition))) }
         if let transport = scenario.transport { object.set("transport", .string(transport)) }
-        if let message = scenario.message { object.set("message", .string(message)) }
+        if !scenario.message.isEmpty { object.set("message", .string(scenario.message)) }
         if let phases = scenario.phasesMs {
             object.set("phasesMs", .object(JSONObject(phases.map { ($0.name, .number($0.atMs.rounded())) })))
         }
@@ -98,7 +98,7 @@ extension RunResults {
         return .object(object)
     }
 
-    private static func json(_ step: StepRecord) -> JSONValue {
+    private static func json(_ step: StepResult) -> JSONValue {
         var object = JSONObject([
             ("index", .number(Double(step.index))), ("kind", .string(step.kind)),
             ("outcome", .string(step.outcome.rawValue)),
@@ -110,7 +110,7 @@ extension RunResults {
                 stages[stage].map { (stage.rawValue, JSONValue.number(LatencySummary.microseconds($0))) }
             })))
         }
-        if let message = step.message { object.set("message", .string(message)) }
+        if !step.message.isEmpty { object.set("message", .string(step.message)) }
         for entry in step.additional.entries { object.set(entry.key, entry.value) }
         return .object(object)
     }

@@ -25,13 +25,13 @@ package struct RunResults: Sendable, Equatable {
     package var latency: RunLatency
     /// True when `latency` was computed here from the steps' samples (merged shards, or a file without it).
     package var latencyRecomputed: Bool
-    package var scenarios: [ScenarioRecord]
+    package var scenarios: [ScenarioResult]
     /// Top-level keys this version does not know, kept as they were.
     package var additional: JSONObject
 
     package init(sources: [String] = [], rig: String? = nil, startedAt: String? = nil, wallMs: Double? = nil,
                 shard: RunShard? = nil, environments: [RunEnvironment] = [], passed: Int? = nil, failed: Int? = nil,
-                latency: RunLatency? = nil, scenarios: [ScenarioRecord], additional: JSONObject = JSONObject())
+                latency: RunLatency? = nil, scenarios: [ScenarioResult], additional: JSONObject = JSONObject())
     {
         self.sources = sources
         self.rig = rig
@@ -109,10 +109,10 @@ package struct RunResults: Sendable, Equatable {
     }
 
     /// The scenarios that did not pass, in run order.
-    package var failures: [ScenarioRecord] { scenarios.filter(\.outcome.isFailure) }
+    package var failures: [ScenarioResult] { scenarios.filter(\.outcome.isFailure) }
 
     /// The scenarios not run because they do not apply to the transport asked for.
-    package var notApplicable: [ScenarioRecord] { scenarios.filter { $0.outcome == .notApplicable } }
+    package var notApplicable: [ScenarioResult] { scenarios.filter { $0.outcome == .notApplicable } }
 
     /// For merged shards of an n-shard run, the shard numbers that are not among them.
     package var missingShards: [Int] {

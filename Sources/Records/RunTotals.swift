@@ -3,8 +3,8 @@
 /// not pass, so the exit status and JUnit agree with it; the parenthesis says how many of those are no verdict
 /// on the product (inconclusive: evidence lost or a rig too slow to judge; error: the rig or the device broke).
 package enum RunTotals {
-    package static func line(_ outcomes: [ScenarioRecord.Outcome]) -> String {
-        func count(_ outcome: ScenarioRecord.Outcome) -> Int { outcomes.filter { $0 == outcome }.count }
+    package static func line(_ outcomes: [ScenarioResult.Outcome]) -> String {
+        func count(_ outcome: ScenarioResult.Outcome) -> Int { outcomes.filter { $0 == outcome }.count }
         let passed = count(.passed)
         let skipped = count(.notApplicable)
         let notPassed = outcomes.filter(\.isFailure).count

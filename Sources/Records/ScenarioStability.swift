@@ -4,9 +4,9 @@ package struct ScenarioStability: Sendable, Equatable {
     package var file: String
     package var name: String
     /// The verdict of each repeat, in repeat order.
-    package var outcomes: [ScenarioRecord.Outcome]
+    package var outcomes: [ScenarioResult.Outcome]
 
-    package init(file: String, name: String, outcomes: [ScenarioRecord.Outcome]) {
+    package init(file: String, name: String, outcomes: [ScenarioResult.Outcome]) {
         self.file = file
         self.name = name
         self.outcomes = outcomes
@@ -22,7 +22,7 @@ package struct ScenarioStability: Sendable, Equatable {
     ///
     /// - Parameter scenarios: every scenario record of the run, repeats included.
     /// - Returns: one entry per scenario file.
-    package static func of(_ scenarios: [ScenarioRecord]) -> [ScenarioStability] {
+    package static func of(_ scenarios: [ScenarioResult]) -> [ScenarioStability] {
         var order: [String] = []
         var byFile: [String: ScenarioStability] = [:]
         for scenario in scenarios {

@@ -30,7 +30,7 @@ package struct TransportLatency: Sendable, Equatable {
     }
 
     /// One entry per transport that has step latencies, in the order the transports first appear.
-    package static func of(_ scenarios: [ScenarioRecord]) -> [TransportLatency] {
+    package static func of(_ scenarios: [ScenarioResult]) -> [TransportLatency] {
         var order: [String] = []
         for scenario in scenarios {
             if let transport = scenario.transport, !order.contains(transport) { order.append(transport) }

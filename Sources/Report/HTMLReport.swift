@@ -101,10 +101,10 @@ package enum HTMLReport {
             html += "<p class=\"file\">\(Markup.escape(facts.joined(separator: " · ")))</p>\n"
             for step in scenario.problemSteps {
                 html += "<h4>steps[\(step.index)] (\(Markup.escape(step.kind))) \(step.outcome.rawValue)</h4>\n"
-                html += "<pre>\(Markup.escape(step.message ?? "(no message)"))</pre>\n"
+                html += "<pre>\(Markup.escape(step.message.isEmpty ? "(no message)" : step.message))</pre>\n"
             }
-            if let message = scenario.message, !message.isEmpty {
-                html += "<h4>scenario</h4>\n<pre>\(Markup.escape(message))</pre>\n"
+            if !scenario.message.isEmpty {
+                html += "<h4>scenario</h4>\n<pre>\(Markup.escape(scenario.message))</pre>\n"
             } else if scenario.problemSteps.isEmpty {
                 html += "<p>No step failed and the scenario has no message.</p>\n"
             }
@@ -115,9 +115,9 @@ package enum HTMLReport {
     }
 
     /// A failure's captures as links (relative to the report, which sits beside results.json) and its timeline strip.
-    private static func evidence(_ scenario: ScenarioRecord, timelines: [String: TraceTimeline]) -> String {
+    private static func evidence(_ scenario: ScenarioResult, timelines: [String: TraceTimeline]) -> String {
         guard !scenario.captures.isEmpty else { return "" }
-        let titles = Dictionary(uniqueKeysWithValues: ScenarioRecord.Capture.kinds.map { ($0.kind, $0.title) })
+        let titles = Dictionary(uniqueKeysWithValues: ScenarioResult.Capture.kinds.map { ($0.kind, $0.title) })
         let links = scenario.captures.map { capture in
             "<a href=\"\(Markup.escape(capture.path))\">\(Markup.escape(titles[capture.kind] ?? capture.kind))</a>"
         }

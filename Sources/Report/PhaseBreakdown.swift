@@ -26,7 +26,7 @@ package struct PhaseBreakdown: Sendable, Equatable {
     package var overheadTotalMs: Double
     package var overheadMedianMs: Double?
 
-    package init(_ records: [ScenarioRecord]) {
+    package init(_ records: [ScenarioResult]) {
         var order: [String] = []
         var spans: [String: [Double]] = [:]
         var overheads: [Double] = []

@@ -67,7 +67,7 @@ extension RunResults {
     /// The captures of failed scenarios as `<system-out>` lines in the attachments convention CI servers read
     /// (Jenkins' JUnit Attachments plugin, Azure DevOps): `[[ATTACHMENT|path]]`, the path relative to junit.xml's
     /// folder (as results.json's are). Empty when there are none.
-    static func attachments(_ scenarios: [ScenarioRecord]) -> String {
+    static func attachments(_ scenarios: [ScenarioResult]) -> String {
         let lines = scenarios.flatMap(\.captures).map { "[[ATTACHMENT|\($0.path)]]" }
         guard !lines.isEmpty else { return "" }
         return "      <system-out>\(escape(lines.joined(separator: "\n")))</system-out>\n"
@@ -79,7 +79,7 @@ extension RunResults {
             + "  <testsuite name=\"hil run\" \(counts)>\n"
     }
 
-    private func seconds(_ scenarios: [ScenarioRecord]) -> Double {
+    private func seconds(_ scenarios: [ScenarioResult]) -> Double {
         scenarios.reduce(0) { $0 + ($1.durationMs ?? 0) } / 1000
     }
 
@@ -98,7 +98,7 @@ extension RunResults {
     }
 }
 
-extension ScenarioRecord {
+extension ScenarioResult {
     /// Why the scenario did not pass, in full: each failed or inconclusive step with its message indented, then
     /// the scenario-level problems. Empty for a passed scenario without a message.
     package var detail: String {

@@ -3,6 +3,7 @@ package import Scenario
 package import ScenarioDriver
 import Synchronization
 import ComputerProcess
+package import Records
 
 /// Runs scenarios on every lane of the rig at once (a lane: one computer adapter, one phone adapter, its own
 /// uinput device name; `ScenarioRunner.Context.lane`). Each lane takes the next scenario from one queue and

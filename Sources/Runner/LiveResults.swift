@@ -1,6 +1,7 @@
 import Foundation
 package import ScenarioDriver
 import Synchronization
+package import Records
 
 /// A run's results as they come in, written out while the run goes, so a run that is stopped before it can write
 /// them at its end (the vm rig's 30 s grace after an interrupt or a timeout, a guest that is killed) still leaves

@@ -1,6 +1,6 @@
 import Foundation
 import LatencyStats
-import Records
+package import Records
 package import Report
 package import ScenarioDriver
 
@@ -12,8 +12,8 @@ package enum RunConsole {
         let p95 = result.latencySummary.p95.map { String(format: "p95 %.1f ms", $0) } ?? "no latency"
         let checked = result.steps.filter { $0.outcome != .unchecked }.count
         var text = "\(label) \(result.outcome.rawValue.uppercased()) \(result.name) — \(checked) checked steps, \(p95), "
-            + String(format: "%.1f s", result.durationMs / 1000)
-        if result.outcome.record.isFailure {
+            + String(format: "%.1f s", (result.durationMs ?? 0) / 1000)
+        if result.outcome.isFailure {
             text += "\n" + RunReport.detail(result).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
         }
         return text
@@ -30,7 +30,7 @@ package enum RunConsole {
         }
         lines += ["", RunReport.kindTable(results)]
         if let transports = RunReport.transportTable(results) { lines += ["", transports] }
-        let time = PhaseBreakdown(ScenarioResult.records(results))
+        let time = PhaseBreakdown(results)
         if time.scenarios > 0 { lines += ["", "where the time went: \(time.summaryLine)", time.table] }
         if repeats > 1 { lines += ["", RunReport.stabilityTable(results)] }
         return lines.joined(separator: "\n")

@@ -1,5 +1,6 @@
 package import Scenario
 package import ScenarioDriver
+package import Records
 
 /// The scenario runs of a `hil run`: each scenario on each transport asked for, repeated. A scenario that does not
 /// apply to a transport (its `run.transports`) is not run there: it is reported not applicable, never passed.

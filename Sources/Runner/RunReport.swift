@@ -18,12 +18,12 @@ package enum RunReport {
 
     /// JUnit XML, written by Report (`RunResults.junitXML`): one test case per scenario, flaky ones marked.
     package static func junit(_ results: [ScenarioResult]) -> String {
-        RunResults(scenarios: ScenarioResult.records(results)).junitXML
+        RunResults(scenarios: results).junitXML
     }
 
-    /// Failed steps with their messages, then scenario-level problems (`ScenarioRecord.detail`).
+    /// Failed steps with their messages, then scenario-level problems (`ScenarioResult.detail`).
     package static func detail(_ result: ScenarioResult) -> String {
-        result.record(repeated: false).detail
+        result.detail
     }
 
     /// The run's latencies by step kind, with the median of each stage, for the end of `hil run`'s output.
@@ -39,9 +39,9 @@ package enum RunReport {
         for kind in byKind.keys.sorted() {
             let steps = byKind[kind]!
             let summary = LatencyRecorder(steps.compactMap(\.latencyMs)).summary
-            let staged = steps.compactMap(\.stages)
-            let stages = staged.isEmpty ? "-" : (0..<4).map { stage in
-                String(format: "%.2f", LatencyRecorder(staged.map { $0.values[stage] }).percentile(50) ?? 0)
+            let staged = steps.compactMap(\.stagesMs)
+            let stages = staged.isEmpty ? "-" : [LatencyStage.gesture, .link, .peripheral, .kernel].map { stage in
+                String(format: "%.2f", LatencyRecorder(staged.map { $0[stage] ?? 0 }).percentile(50) ?? 0)
             }.joined(separator: " / ")
             let cells = [summary.p50, summary.p95, summary.p99, summary.max].map(cell).joined(separator: " ")
             lines.append(
@@ -53,7 +53,7 @@ package enum RunReport {
 
     /// Step latency per transport, when the run used more than one: `tcp  n 40  p50 6.1  p95 180.2 …`.
     package static func transportTable(_ results: [ScenarioResult]) -> String? {
-        let entries = TransportLatency.of(ScenarioResult.records(results))
+        let entries = TransportLatency.of(results)
         guard entries.count > 1 else { return nil }
         var lines = ["transport      n   p50 ms   p95 ms   p99 ms   max ms  link p50   the seed claims"]
         for entry in entries {
@@ -67,7 +67,7 @@ package enum RunReport {
 
     /// `hil run --repeat`'s table: each scenario's verdicts, flaky ones marked.
     package static func stabilityTable(_ results: [ScenarioResult]) -> String {
-        let entries = ScenarioStability.of(ScenarioResult.records(results))
+        let entries = ScenarioStability.of(results)
         let repeats = entries.map(\.outcomes.count).max() ?? 0
         var lines = ["stability over \(repeats) repeats (P passed, F failed, I inconclusive, E error, N not applicable):"]
         for entry in entries {

@@ -1,7 +1,7 @@
 import ComputerProcess
 import Evidence
 import Foundation
-import Records
+package import Records
 import Report
 import ScenarioDriver
 
@@ -153,7 +153,7 @@ package final class RunSession: Sendable {
             console.problem("hil run: the report could not be written: \(error)")
         }
         console.line(RunConsole.tables(results, repeats: settings.repeats))
-        let outcomes = results.map(\.outcome.record)
+        let outcomes = results.map(\.outcome)
         console.line(RunTotals.line(outcomes) + " in \(String(format: "%.1f", settings.writer.wallMs / 1000)) s")
         if let comparison { console.line(RunConsole.baseline(comparison)) }
         console.line("results: \(work)/results.json, \(work)/junit.xml, \(work)/\(ReportFiles.htmlName), \(work)/\(ReportFiles.markdownName)")

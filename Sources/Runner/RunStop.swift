@@ -1,5 +1,6 @@
 package import ScenarioDriver
 import Synchronization
+package import Records
 
 /// Why a run stops taking scenarios before its list is done: it was interrupted (Ctrl-C, SIGTERM, the vm rig's
 /// timeout), or the rig broke (`ScenarioResult.rigBroken`: an adapter that will not power on again, after which

@@ -3,6 +3,7 @@ import Rig
 import Scenario
 import ScenarioDriver
 import ComputerProcess
+package import Records
 
 extension ScenarioRunner {
     /// R10: the computer started without permission to open uinput must refuse to start, saying why, and
@@ -54,7 +55,7 @@ extension ScenarioRunner {
             ? "refused to start (exit \(status)): \(output.split(separator: "\n").last.map(String.init) ?? "")\n"
             : (problems + ["its output:", peripheral.lastLines(10)]).joined(separator: "\n") + "\n"
         result.steps = scenario.script.steps.enumerated().map { index, step in
-            StepResult(index: index, kind: step.name, outcome: .unchecked, latencyMs: nil, commands: 0, message: "not run: the computer refused to start")
+            StepResult(index: index, kind: step.name, outcome: .unchecked, commands: 0, latencyMs: nil, message: "not run: the computer refused to start")
         }
         return result
     }

@@ -12,6 +12,7 @@ package import Scenario
 import Verifier
 import ComputerProcess
 package import Evidence
+package import Records
 
 /// Runs scenarios over the real link inside a rig that is up: a fresh `hil peripheral` per scenario on the
 /// peripheral adapter, the phone's gesture model driven in real time on the central adapter, and the uinput
@@ -139,7 +140,7 @@ package struct ScenarioRunner: Sendable {
         if !result.captures.isEmpty { phases.record("captures written") }
         context.scratch?.saveLater((folder as NSString).lastPathComponent)
         result.durationMs = (ContinuousClock.now - start).milliseconds
-        result.phases = phases.phases
+        result.phasesMs = phases.phases
         return result
     }
 

@@ -2,6 +2,7 @@ import InputCodes
 import RemoteTouchProtocol
 package import Scenario
 import Verifier
+package import Records
 
 extension ScenarioDriver.Drive {
     /// The scenario's verdict once its steps ran, from the steps, what the computer holds at the end (nothing
@@ -39,8 +40,8 @@ extension ScenarioDriver.Drive {
         let alignment = StageBreakdown.align(sends, receipts)
         for index in steps.indices {
             guard let first = steps[index].firstSendNs, let completed = steps[index].completedNs else { continue }
-            steps[index].stages = StageBreakdown.stages(
-                firstSend: first, completed: completed, sends: sends, receipts: receipts, alignment: alignment)
+            steps[index].stagesMs = StageBreakdown.stages(
+                firstSend: first, completed: completed, sends: sends, receipts: receipts, alignment: alignment)?.byStage
         }
         guard options.judged.contains(.received) else { return steps }
         for position in steps.indices {

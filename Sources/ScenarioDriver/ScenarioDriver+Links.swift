@@ -2,6 +2,7 @@ import GestureModel
 import GestureScript
 package import InputCodes
 import Verifier
+package import Records
 
 /// Checks what the computer still holds once the link is down: it must let go of everything as it notices the
 /// drop (R12). Polls for up to 2 s (times the latency scale).
@@ -104,7 +105,7 @@ extension ScenarioDriver {
         let problems = Judge.link(expectation, seen, scale: options.latencyScale)
         let outcome: StepResult.Outcome = !problems.isEmpty ? .failed : (expectation == nil ? .unchecked : .passed)
         let message = seen.refusal != nil ? problems : problems + [seen.summary]
-        return StepResult(index: index, kind: step.name, outcome: outcome, latencyMs: nil, commands: 0,
+        return StepResult(index: index, kind: step.name, outcome: outcome, commands: 0, latencyMs: nil,
                           message: message.joined(separator: "\n"))
     }
 

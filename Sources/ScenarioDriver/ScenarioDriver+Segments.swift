@@ -3,6 +3,7 @@ import GestureModel
 import InputCodes
 import RemoteTouchProtocol
 import Verifier
+package import Records
 
 /// A run of steps judged together: a step with an expectation of its own and the steps without one that follow
 /// it (a wait extends the step before).
@@ -108,8 +109,8 @@ extension ScenarioDriver {
 
     func appendUnchecked(_ indices: ClosedRange<Int>, commandsOfFirst: Int) {
         for index in indices {
-            results.append(StepResult(index: index, kind: scenario.script.steps[index].name, outcome: .unchecked, latencyMs: nil,
-                                      commands: index == indices.lowerBound ? commandsOfFirst : 0, message: ""))
+            results.append(StepResult(index: index, kind: scenario.script.steps[index].name, outcome: .unchecked, commands: index == indices.lowerBound ? commandsOfFirst : 0,
+                                      latencyMs: nil, message: ""))
         }
     }
 
@@ -181,7 +182,7 @@ extension ScenarioDriver {
         let unsent = closing.unsent == 0 ? "" : "\(closing.unsent) command(s) not sent: the link was down"
         var step = StepResult(
             index: closing.step, kind: scenario.script.steps[closing.step].name, outcome: outcome,
-            latencyMs: verdict.latency?.milliseconds, commands: closing.commands,
+            commands: closing.commands, latencyMs: verdict.latency?.milliseconds,
             message: [verdict.message, unsent, closing.note].filter { !$0.isEmpty }.joined(separator: "\n"))
         if let latency = verdict.latency, let first = closing.firstSend {
             step.firstSendNs = first.nanoseconds

@@ -4,6 +4,7 @@ import InputCodes
 import RemoteTouchProtocol
 import Scenario
 import Verifier
+package import Records
 
 extension ScenarioDriver {
     /// The phone asks to pair (so the computer shows a code), enters `code`, and reads the pairing state again;
@@ -35,14 +36,14 @@ extension ScenarioDriver {
             + "\(status.state.rawValue), \(status.attemptsRemaining) attempt(s) left"
             + (status.secondsRemaining.map { ", \($0) s remaining" } ?? "")
         guard let expectation = scenario.expectations[index].pairing, options.judged.contains(.pairing) else {
-            return StepResult(index: index, kind: "pair", outcome: .unchecked, latencyMs: nil, commands: 0, message: summary)
+            return StepResult(index: index, kind: "pair", outcome: .unchecked, commands: 0, latencyMs: nil, message: summary)
         }
         let problems = Judge.pairing(expectation, seen)
         if !problems.isEmpty, let reason = Judge.lockoutRanOut(expectation, seen, lockout: lockedBefore, codeSentAt: codeSentAt) {
-            return StepResult(index: index, kind: "pair", outcome: .inconclusive, latencyMs: nil, commands: 0,
+            return StepResult(index: index, kind: "pair", outcome: .inconclusive, commands: 0, latencyMs: nil,
                               message: ([reason] + problems + [summary]).joined(separator: "\n"))
         }
-        return StepResult(index: index, kind: "pair", outcome: problems.isEmpty ? .passed : .failed, latencyMs: nil, commands: 0,
+        return StepResult(index: index, kind: "pair", outcome: problems.isEmpty ? .passed : .failed, commands: 0, latencyMs: nil,
                           message: (problems + [summary]).joined(separator: "\n"))
     }
 

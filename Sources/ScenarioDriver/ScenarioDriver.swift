@@ -5,6 +5,7 @@ package import InputCodes
 import RemoteTouchProtocol
 package import Scenario
 import Verifier
+package import Records
 
 /// Runs a scenario's steps against a phone link and a computer under test, in the time of `clock`: the phone's
 /// gesture model, 16 ms pacing, segments judged as they close, idle (R11), the reconnect policy (R12), the mode
@@ -210,8 +211,8 @@ package final class ScenarioDriver {
         let steps = scenario.script.steps
         for skipped in 0..<steps.count where !results.contains(where: { $0.index == skipped }) {
             let why = skipped <= index ? "not judged" : "not run"
-            results.append(StepResult(index: skipped, kind: steps[skipped].name, outcome: .unchecked, latencyMs: nil,
-                                      commands: 0, message: "\(why): an earlier step failed (--fail-fast)"))
+            results.append(StepResult(index: skipped, kind: steps[skipped].name, outcome: .unchecked, commands: 0,
+                                      latencyMs: nil, message: "\(why): an earlier step failed (--fail-fast)"))
         }
         results.sort { $0.index < $1.index }
     }

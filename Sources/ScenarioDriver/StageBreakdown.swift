@@ -31,6 +31,8 @@ package enum StageBreakdown {
 
         package static let names = ["gesture", "link", "peripheral", "kernel"]
         package var values: [Double] { [gesture, link, peripheral, kernel] }
+        /// The stages by name, as a step's result keeps them (`StepResult.stagesMs`).
+        package var byStage: [LatencyStage: Double] { [.gesture: gesture, .link: link, .peripheral: peripheral, .kernel: kernel] }
     }
 
     /// The i-th send's receipt index. Sends and receipts with the same payload are matched in order (bluetoothd

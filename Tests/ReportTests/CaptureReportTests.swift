@@ -19,19 +19,18 @@ struct CaptureReportTests {
         ], notes: ["network.pcap is not on the timeline: tshark is not installed."])
     }
 
-    static func failed(captures: [ScenarioRecord.Capture]) -> ScenarioRecord {
-        var record = ScenarioRecord(file: "Scenarios/drag.json", name: "drag then click", outcome: .failed, durationMs: 2100,
-                                    message: "BTN_LEFT held at the end", steps: [
-                                        StepRecord(index: 0, kind: "drag", outcome: .failed, message: "expected [BTN_LEFT 0]"),
-                                    ])
+    static func failed(captures: [ScenarioResult.Capture]) -> ScenarioResult {
+        var record = ScenarioResult(file: "Scenarios/drag.json", name: "drag then click", outcome: .failed, steps: [
+                                        StepResult(index: 0, kind: "drag", outcome: .failed, message: "expected [BTN_LEFT 0]"),
+                                    ], message: "BTN_LEFT held at the end", durationMs: 2100)
         record.captures = captures
         return record
     }
 
     static let captures = [
-        ScenarioRecord.Capture(kind: "timeline", path: "003-drag-then-click/timeline.json"),
-        ScenarioRecord.Capture(kind: "hci", path: "003-drag-then-click/hci.btsnoop"),
-        ScenarioRecord.Capture(kind: "evdev", path: "003-drag-then-click/evdev.log"),
+        ScenarioResult.Capture(kind: "timeline", path: "003-drag-then-click/timeline.json"),
+        ScenarioResult.Capture(kind: "hci", path: "003-drag-then-click/hci.btsnoop"),
+        ScenarioResult.Capture(kind: "evdev", path: "003-drag-then-click/evdev.log"),
     ]
 
     @Test("a timeline is Chrome trace-event JSON: metadata names each track, spans are X events, instants i events, µs from the origin")
@@ -70,7 +69,7 @@ struct CaptureReportTests {
 
     @Test("captures round-trip through results.json, and junit.xml attaches them to the failure only")
     func resultsAndJUnit() throws {
-        let passed = ScenarioRecord(file: "Scenarios/tap.json", name: "tap", outcome: .passed, steps: [])
+        let passed = ScenarioResult(file: "Scenarios/tap.json", name: "tap", outcome: .passed, steps: [])
         let results = RunResults(scenarios: [Self.failed(captures: Self.captures), passed])
         let read = try RunResults.parse(Array(results.jsonText.utf8), file: "results.json")
         #expect(read.scenarios[0].captures == Self.captures)

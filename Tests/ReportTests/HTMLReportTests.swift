@@ -129,8 +129,8 @@ struct HTMLReportTests {
     @Test("a run with no latency and no failures still renders: no charts, the reason said")
     func empty() throws {
         let results = RunResults(scenarios: [
-            ScenarioRecord(file: "a.json", name: "waits", outcome: .passed, steps: [
-                StepRecord(index: 0, kind: "wait", outcome: .unchecked),
+            ScenarioResult(file: "a.json", name: "waits", outcome: .passed, steps: [
+                StepResult(index: 0, kind: "wait", outcome: .unchecked),
             ]),
         ])
         let html = HTMLReport.render(results)

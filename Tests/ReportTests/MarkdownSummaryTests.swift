@@ -42,9 +42,8 @@ struct MarkdownSummaryTests {
 
     @Test("regressions against a baseline get their own table; pipes and newlines in names stay in their cell")
     func regressions() {
-        let scenario = ScenarioRecord(
-            file: "a.json", name: "swipe | fast\nand far", outcome: .failed, message: "p95 250 ms over the 200 ms limit\nmore",
-            steps: [])
+        let scenario = ScenarioResult(
+            file: "a.json", name: "swipe | fast\nand far", outcome: .failed, steps: [], message: "p95 250 ms over the 200 ms limit\nmore")
         let current = RunResults(
             rig: "hardware",
             latency: RunLatency(all: LatencySummary(count: 52, p50: 20, p95: 250, p99: 260, max: 270), byKind: [

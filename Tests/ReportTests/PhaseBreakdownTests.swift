@@ -4,9 +4,8 @@ import Testing
 
 @Suite("Where a run's time went, from its scenarios' phases")
 struct PhaseBreakdownTests {
-    static func record(_ name: String, durationMs: Double?, _ phases: [(String, Double)]?) -> ScenarioRecord {
-        ScenarioRecord(file: name + ".json", name: name, outcome: .passed, durationMs: durationMs, steps: [],
-                       phasesMs: phases?.map { ScenarioRecord.Phase(name: $0.0, atMs: $0.1) })
+    static func record(_ name: String, durationMs: Double?, _ phases: [(String, Double)]?) -> ScenarioResult {
+        ScenarioResult(file: name + ".json", name: name, outcome: .passed, steps: [], durationMs: durationMs, phasesMs: phases?.map { ScenarioResult.Phase(name: $0.0, atMs: $0.1) })
     }
 
     @Test("each phase's time runs from the end of the one before; the steps apart, the rest is overhead")

@@ -14,19 +14,17 @@ enum WriterFixtures {
         [.gesture: gesture, .link: link, .peripheral: peripheral, .kernel: kernel]
     }
 
-    static func phases(_ connected: Double, _ done: Double) -> [ScenarioRecord.Phase] {
+    static func phases(_ connected: Double, _ done: Double) -> [ScenarioResult.Phase] {
         [.init(name: "connected", atMs: connected), .init(name: "steps done", atMs: done)]
     }
 
     /// A scenario as `hil run` records it: its latency summary over its steps.
-    static func scenario(_ file: String, _ name: String, _ requirements: [String], _ outcome: ScenarioRecord.Outcome,
-                         steps: [StepRecord], message: String? = nil, durationMs: Double, statusNotifications: Int = 0,
-                         repetition: Int? = nil, phases: [ScenarioRecord.Phase] = []) -> ScenarioRecord
+    static func scenario(_ file: String, _ name: String, _ requirements: [String], _ outcome: ScenarioResult.Outcome,
+                         steps: [StepResult], message: String = "", durationMs: Double, statusNotifications: Int = 0,
+                         repetition: Int = 1, phases: [ScenarioResult.Phase] = []) -> ScenarioResult
     {
-        ScenarioRecord(
-            file: file, name: name, requirements: requirements, outcome: outcome, durationMs: durationMs,
-            latencyMs: LatencyRecorder(steps.compactMap(\.latencyMs)).summary, message: message, steps: steps,
-            statusNotifications: statusNotifications, repetition: repetition, phasesMs: phases)
+        ScenarioResult(
+            file: file, name: name, requirements: requirements, outcome: outcome, steps: steps, message: message, durationMs: durationMs, latencyMs: LatencyRecorder(steps.compactMap(\.latencyMs)).summary, statusNotifications: statusNotifications, repetition: repetition, phasesMs: phases)
     }
 
     static var single: RunResults {
@@ -34,32 +32,32 @@ enum WriterFixtures {
             scenario(
                 "Scenarios/buttons/buttons-by-mode.json", "back & forward follow the mode", ["R3.1", "R3.2"], .passed,
                 steps: [
-                    StepRecord(index: 0, kind: "mode", outcome: .unchecked, commands: 1),
-                    StepRecord(index: 1, kind: "button", outcome: .passed, commands: 1, latencyMs: 8.40712,
+                    StepResult(index: 0, kind: "mode", outcome: .unchecked, commands: 1),
+                    StepResult(index: 1, kind: "button", outcome: .passed, commands: 1, latencyMs: 8.40712,
                                stagesMs: stages(0, 7.20349, 1.15051, 0.0531)),
-                    StepRecord(index: 2, kind: "button", outcome: .passed, commands: 1, latencyMs: 13.1004,
+                    StepResult(index: 2, kind: "button", outcome: .passed, commands: 1, latencyMs: 13.1004,
                                stagesMs: stages(0, 11.6, 1.44449, -0.0021)),
                 ],
                 durationMs: 1700.5, statusNotifications: 1, phases: phases(1130.4, 1700.5)),
             scenario(
                 "Scenarios/taps/double-tap.json", "double tap <300 ms> is \"double\"", ["R2.1"], .failed,
                 steps: [
-                    StepRecord(index: 0, kind: "tap", outcome: .passed, commands: 1, latencyMs: 9.703,
+                    StepResult(index: 0, kind: "tap", outcome: .passed, commands: 1, latencyMs: 9.703,
                                stagesMs: stages(0, 8.407, 1.23, 0.07)),
-                    StepRecord(index: 1, kind: "tap", outcome: .failed, commands: 2,
+                    StepResult(index: 1, kind: "tap", outcome: .failed, commands: 2,
                                message: "expected: BTN_LEFT 1, 0, 1, 0\nactual:   BTN_LEFT 1, 0 & nothing else\n"
                                    + "bell \u{7} escape \u{1B}[0m quote ' tab\there"),
-                    StepRecord(index: 2, kind: "tap", outcome: .passed, commands: 1, latencyMs: 48.2),
+                    StepResult(index: 2, kind: "tap", outcome: .passed, commands: 1, latencyMs: 48.2),
                 ],
                 message: "p95 48.2 ms > limit 40 ms (×4 on vm)", durationMs: 2900, statusNotifications: 1,
                 phases: phases(1210, 2900)),
             scenario(
                 "Scenarios/swipes/swipe-fast.json", "fast swipe", [], .inconclusive,
                 steps: [
-                    StepRecord(index: 0, kind: "swipe", outcome: .inconclusive, commands: 12, latencyMs: 182.5274,
+                    StepResult(index: 0, kind: "swipe", outcome: .inconclusive, commands: 12, latencyMs: 182.5274,
                                stagesMs: stages(176.127, 9.807, 1.1, 0.1),
                                message: "SYN_DROPPED: the reader fell behind"),
-                    StepRecord(index: 1, kind: "wait", outcome: .unchecked, commands: 0),
+                    StepResult(index: 1, kind: "wait", outcome: .unchecked, commands: 0),
                 ],
                 durationMs: 2500.25, phases: phases(1100, 2500)),
             scenario(
@@ -74,22 +72,22 @@ enum WriterFixtures {
     }
 
     static var repeated: RunResults {
-        let verdicts: [(String, String, [ScenarioRecord.Outcome])] = [
+        let verdicts: [(String, String, [ScenarioResult.Outcome])] = [
             ("Scenarios/a/steady.json", "steady", [.passed, .passed, .passed]),
             ("Scenarios/b/flaky.json", "flaky <one>", [.passed, .failed, .passed]),
             ("Scenarios/c/broken.json", "broken & \"stuck\"", [.error, .error, .error]),
         ]
-        var scenarios: [ScenarioRecord] = []
+        var scenarios: [ScenarioResult] = []
         for repetition in 1...3 {
             for (file, name, outcomes) in verdicts {
                 let outcome = outcomes[repetition - 1]
-                let step = StepRecord(
+                let step = StepResult(
                     index: 0, kind: "swipe", outcome: outcome == .failed ? .failed : .passed, commands: 3,
                     latencyMs: outcome == .error ? nil : 10 + Double(repetition) * 1.2345,
-                    message: outcome == .failed ? "expected REL_X 30\nactual REL_X 29" : nil)
+                    message: outcome == .failed ? "expected REL_X 30\nactual REL_X 29" : "")
                 scenarios.append(scenario(
                     file, name, ["R1.1"], outcome, steps: outcome == .error ? [] : [step],
-                    message: outcome == .error ? "rig failed: bluetoothd is gone" : nil,
+                    message: outcome == .error ? "rig failed: bluetoothd is gone" : "",
                     durationMs: 1000 + Double(repetition) * 10.5, statusNotifications: repetition,
                     repetition: repetition, phases: phases(500, 900 + Double(repetition))))
             }

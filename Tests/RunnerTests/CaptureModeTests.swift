@@ -1,6 +1,7 @@
 @testable import Runner
 import ScenarioDriver
 import Testing
+import Records
 @testable import Evidence
 
 @Suite("hil run --capture: which scenarios keep their files; packet times onto the monotonic clock")

@@ -3,6 +3,7 @@ import Runner
 import ScenarioDriver
 import Synchronization
 import Testing
+import Records
 
 @Suite("A run's results written as it goes: checkpoints, the interrupt's write, the end's")
 struct LiveResultsTests {

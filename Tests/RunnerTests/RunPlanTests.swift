@@ -3,6 +3,7 @@ import Scenario
 import ScenarioDriver
 import StrictJSON
 import Testing
+import Records
 
 @Suite("hil run's plan: each scenario on the transports asked for; not applicable where it does not apply")
 struct RunPlanTests {

@@ -3,6 +3,7 @@ import Synchronization
 import Runner
 import ScenarioDriver
 import Testing
+import Records
 
 @Suite("Why a run stops early: an interrupt, or a rig that broke")
 struct RunStopTests {

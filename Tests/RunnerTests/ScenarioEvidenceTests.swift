@@ -10,7 +10,7 @@ struct ScenarioEvidenceTests {
     @Test("steps span their window (a failed one flagged), each send, receipt, uinput write and frame is a mark; refused receipts are flagged")
     func tracks() {
         var result = ScenarioResult(file: "s.json", name: "drag", requirements: [], outcome: .failed, steps: [
-            StepResult(index: 0, kind: "drag", outcome: .failed, latencyMs: nil, commands: 2, message: "expected BTN_LEFT 0"),
+            StepResult(index: 0, kind: "drag", outcome: .failed, commands: 2, latencyMs: nil, message: "expected BTN_LEFT 0"),
         ], message: "", durationMs: 100)
         result.transport = "ble"
         let evidence = ScenarioEvidence(

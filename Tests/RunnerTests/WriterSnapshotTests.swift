@@ -102,38 +102,38 @@ enum RunFixtures {
             file: "Scenarios/buttons/buttons-by-mode.json", name: "back & forward follow the mode",
             requirements: ["R3.1", "R3.2"], outcome: .passed,
             steps: [
-                StepResult(index: 0, kind: "mode", outcome: .unchecked, latencyMs: nil, commands: 1, message: ""),
-                StepResult(index: 1, kind: "button", outcome: .passed, latencyMs: 8.40712, commands: 1, message: "",
-                           stages: stages(0, 7.20349, 1.15051, 0.0531)),
-                StepResult(index: 2, kind: "button", outcome: .passed, latencyMs: 13.1004, commands: 1, message: "",
-                           stages: stages(0, 11.6, 1.44449, -0.0021)),
+                StepResult(index: 0, kind: "mode", outcome: .unchecked, commands: 1, latencyMs: nil, message: ""),
+                StepResult(index: 1, kind: "button", outcome: .passed, commands: 1, latencyMs: 8.40712, stagesMs: stages(0, 7.20349, 1.15051, 0.0531).byStage,
+                           message: ""),
+                StepResult(index: 2, kind: "button", outcome: .passed, commands: 1, latencyMs: 13.1004, stagesMs: stages(0, 11.6, 1.44449, -0.0021).byStage,
+                           message: ""),
             ],
             message: "", durationMs: 1700.5)
         passed.statusNotifications = 1
-        passed.phases = phases(1130.4, 1700.5)
+        passed.phasesMs = phases(1130.4, 1700.5)
         var failed = ScenarioResult(
             file: "Scenarios/taps/double-tap.json", name: "double tap <300 ms> is \"double\"",
             requirements: ["R2.1"], outcome: .failed,
             steps: [
-                StepResult(index: 0, kind: "tap", outcome: .passed, latencyMs: 9.703, commands: 1, message: "",
-                           stages: stages(0, 8.407, 1.23, 0.07)),
-                StepResult(index: 1, kind: "tap", outcome: .failed, latencyMs: nil, commands: 2,
+                StepResult(index: 0, kind: "tap", outcome: .passed, commands: 1, latencyMs: 9.703, stagesMs: stages(0, 8.407, 1.23, 0.07).byStage,
+                           message: ""),
+                StepResult(index: 1, kind: "tap", outcome: .failed, commands: 2, latencyMs: nil,
                            message: "expected: BTN_LEFT 1, 0, 1, 0\nactual:   BTN_LEFT 1, 0 & nothing else\n"
                                + "bell \u{7} escape \u{1B}[0m quote ' tab\there"),
-                StepResult(index: 2, kind: "tap", outcome: .passed, latencyMs: 48.2, commands: 1, message: ""),
+                StepResult(index: 2, kind: "tap", outcome: .passed, commands: 1, latencyMs: 48.2, message: ""),
             ],
             message: "p95 48.2 ms > limit 40 ms (×4 on vm)", durationMs: 2900.0)
         failed.statusNotifications = 1
-        failed.phases = phases(1210, 2900)
+        failed.phasesMs = phases(1210, 2900)
         var inconclusive = ScenarioResult(
             file: "Scenarios/swipes/swipe-fast.json", name: "fast swipe", requirements: [], outcome: .inconclusive,
             steps: [
-                StepResult(index: 0, kind: "swipe", outcome: .inconclusive, latencyMs: 182.5274, commands: 12,
-                           message: "SYN_DROPPED: the reader fell behind", stages: stages(176.127, 9.807, 1.1, 0.1)),
-                StepResult(index: 1, kind: "wait", outcome: .unchecked, latencyMs: nil, commands: 0, message: ""),
+                StepResult(index: 0, kind: "swipe", outcome: .inconclusive, commands: 12, latencyMs: 182.5274,
+                           stagesMs: stages(176.127, 9.807, 1.1, 0.1).byStage, message: "SYN_DROPPED: the reader fell behind"),
+                StepResult(index: 1, kind: "wait", outcome: .unchecked, commands: 0, latencyMs: nil, message: ""),
             ],
             message: "", durationMs: 2500.25)
-        inconclusive.phases = phases(1100, 2500)
+        inconclusive.phasesMs = phases(1100, 2500)
         let error = ScenarioResult(
             file: "scenario-at-root.json", name: "peripheral crashes", requirements: ["R10"], outcome: .error,
             steps: [],
@@ -195,7 +195,7 @@ enum RunFixtures {
                 let outcome = outcomes[repetition - 1]
                 let step = StepResult(
                     index: 0, kind: "swipe", outcome: outcome == .failed ? .failed : .passed,
-                    latencyMs: outcome == .error ? nil : 10 + Double(repetition) * 1.2345, commands: 3,
+                    commands: 3, latencyMs: outcome == .error ? nil : 10 + Double(repetition) * 1.2345,
                     message: outcome == .failed ? "expected REL_X 30\nactual REL_X 29" : "")
                 var result = ScenarioResult(
                     file: file, name: name, requirements: ["R1.1"], outcome: outcome,
@@ -204,7 +204,7 @@ enum RunFixtures {
                     durationMs: 1000 + Double(repetition) * 10.5)
                 result.repetition = repetition
                 result.statusNotifications = repetition
-                result.phases = phases(500, 900 + Double(repetition))
+                result.phasesMs = phases(500, 900 + Double(repetition))
                 results.append(result)
             }
         }

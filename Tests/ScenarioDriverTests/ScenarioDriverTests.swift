@@ -3,6 +3,7 @@ import ScenarioDriver
 import StrictJSON
 import Testing
 import Verifier
+import Records
 
 /// The driver against fake links and the in-process computer, in virtual time: no rig, no BlueZ.
 @Suite("Scenario driver with fake links")
@@ -95,7 +96,7 @@ struct ScenarioDriverTests {
         let moves = run.link.sent.filter { $0.contains("cursorMove") }
         #expect(receipts.filter { $0.contains("cursorMove") } != moves, "the fake link did not reorder")
         #expect(Set(receipts) == Set(run.link.sent))
-        #expect(run.steps[0].stages != nil)
+        #expect(run.steps[0].stagesMs != nil)
         // A twin that expects one command more fails on the received count.
         let twin = try await Self.run(json.replacingOccurrences(of: "\"cursorMove\": 12", with: "\"cursorMove\": 13"), swapPairs: true)
         #expect(twin.steps[0].outcome == .failed)

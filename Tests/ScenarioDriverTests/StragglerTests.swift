@@ -2,6 +2,7 @@ import InputCodes
 import ScenarioDriver
 import Testing
 import Verifier
+import Records
 
 /// A frame that turns up after its step was judged (its step's match was met and 50 ms were quiet) but is stamped
 /// before the next step's first command: the 20-repeat's "unexpected REL_X 3 at -352 ms" charged to a tap.

@@ -7,6 +7,7 @@ import ScenarioDriver
 import StrictJSON
 import Testing
 import Verifier
+import Records
 
 @Suite("Scenarios: link steps (linkDrop, disconnect, reconnect)")
 struct LinkStepTests {

@@ -1,5 +1,6 @@
 import Foundation
 package import Scenario
+package import Records
 
 /// A scenario run offline: the same driver as on a rig, with the computer in process (`OfflineComputer`), the
 /// link in process and a virtual clock. Its frames and received-command expectations are judged (the others

@@ -1,8 +1,9 @@
 package import LatencyStats
 package import StrictJSON
 
-/// One scenario in results.json: its verdict, its steps, its latency.
-package struct ScenarioRecord: Sendable, Equatable {
+/// One scenario: what the runner makes of it as it runs, and its entry in results.json (its verdict, its steps,
+/// its latency). The one model of a scenario's result, from `hil run` to `hil report`.
+package struct ScenarioResult: Sendable, Equatable {
     package enum Outcome: String, Sendable, Hashable, CaseIterable {
         case passed, failed
         /// No verdict on the product: the kernel dropped events (SYN_DROPPED), or the rig was too slow to judge a
@@ -22,21 +23,28 @@ package struct ScenarioRecord: Sendable, Equatable {
     package var requirements: [String]
     package var outcome: Outcome
     package var durationMs: Double?
-    /// The scenario's own summary of its step latencies, as written by `hil run`.
+    /// The scenario's summary of its step latencies as a file gave it; nil for a run's own result, whose summary
+    /// comes from its steps (`latencySummary`).
     package var latencyMs: LatencySummary?
-    /// Scenario-level problems: latency limits, keys held at the end, a crash of the device under test.
-    package var message: String?
-    package var steps: [StepRecord]
+    /// Scenario-level problems: latency limits, keys held at the end, a crash of the device under test; empty
+    /// when there are none.
+    package var message: String
+    package var steps: [StepResult]
     /// Status notifications (R5) the phone received during the scenario.
     package var statusNotifications: Int?
-    /// Which repeat of the suite this is (`hil run --repeat`), from 1; nil in a run without repeats.
-    package var repetition: Int?
+    /// Which repeat of the suite this is (`hil run --repeat`), from 1. results.json has it only for a run that
+    /// repeated its scenarios.
+    package var repetition = 1
     /// When each phase of the scenario ended, in ms from its start, in order (`phasesMs`).
     package var phasesMs: [Phase]?
     /// The transport it ran on (`ble`, `tcp`); nil in files from before transports.
     package var transport: String?
     /// The evidence kept for this scenario (`hil run --capture`), paths relative to results.json's folder.
     package var captures: [Capture] = []
+    /// Set when the rig can no longer run scenarios after this one (an adapter that will not power on again), with
+    /// why: every later scenario could only error, so `hil run` stops there. Its message says it as well. The run's
+    /// own: not in results.json.
+    package var rigBroken: String?
     /// Keys this version does not know or does not interpret, kept as they were.
     package var additional: JSONObject
 
@@ -68,10 +76,10 @@ package struct ScenarioRecord: Sendable, Equatable {
         }
     }
 
-    package init(file: String, name: String, requirements: [String] = [], outcome: Outcome, durationMs: Double? = nil,
-                latencyMs: LatencySummary? = nil, message: String? = nil, steps: [StepRecord],
-                statusNotifications: Int? = nil, repetition: Int? = nil, phasesMs: [Phase]? = nil, transport: String? = nil,
-                additional: JSONObject = JSONObject())
+    package init(file: String, name: String, requirements: [String] = [], outcome: Outcome, steps: [StepResult] = [],
+                 message: String = "", durationMs: Double? = nil, latencyMs: LatencySummary? = nil,
+                 statusNotifications: Int? = 0, repetition: Int = 1, phasesMs: [Phase]? = [], transport: String? = nil,
+                 additional: JSONObject = JSONObject())
     {
         self.file = file
         self.name = name
@@ -88,23 +96,32 @@ package struct ScenarioRecord: Sendable, Equatable {
         self.additional = additional
     }
 
-    /// The scenario's p95: the file's, else HdrHistogram's over its steps' latencies.
-    package var p95Ms: Double? {
-        if let p95 = latencyMs?.p95 { return p95 }
-        return LatencyRecorder(steps.compactMap(\.latencyMs)).summary.p95
+    /// The rig broke at this scenario: it is an error whatever its steps said (the rig did not do its part, so no
+    /// verdict of it stands), and the first reason found is kept.
+    package mutating func rigBroke(_ why: String) {
+        outcome = .error
+        rigBroken = rigBroken ?? why
     }
 
+    /// Every step latency, in step order.
+    package var latencies: [Double] { steps.compactMap(\.latencyMs) }
+
+    /// count, p50, p95, p99 and max of the step latencies (HdrHistogram, as everywhere), or the summary the file gave.
+    package var latencySummary: LatencySummary { latencyMs ?? LatencyRecorder(latencies).summary }
+
+    package var p95Ms: Double? { latencySummary.p95 }
+
     /// The failed and inconclusive steps: the reasons for a failed verdict.
-    package var problemSteps: [StepRecord] { steps.filter(\.isProblem) }
+    package var problemSteps: [StepResult] { steps.filter(\.isProblem) }
 
     /// One line saying why the scenario did not pass: the first failed step's first message line, else the
     /// scenario's message; empty for a passed scenario without a message.
     package var firstReason: String {
         for step in problemSteps {
-            let line = step.message.flatMap(Self.firstLine) ?? ""
+            let line = Self.firstLine(step.message) ?? ""
             return "steps[\(step.index)] (\(step.kind)) \(step.outcome.rawValue)" + (line.isEmpty ? "" : ": \(line)")
         }
-        if let line = message.flatMap(Self.firstLine), !line.isEmpty { return line }
+        if let line = Self.firstLine(message), !line.isEmpty { return line }
         return outcome == .passed ? "" : outcome.rawValue
     }
 
