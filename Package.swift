@@ -102,7 +102,8 @@ let package = Package(
         .target(
             name: "Bench",
             dependencies: [
-                "Runner", "PhoneLinks", "ComputerProcess", "ScenarioDriver", "DBus", "Evdev", "InputCodes", "LatencyStats", "RemoteTouchProtocol", "Rig",
+                "Runner", "PhoneLinks", "ComputerProcess", "ScenarioDriver", "Records", "DBus", "Evdev", "InputCodes", "LatencyStats",
+                "RemoteTouchProtocol", "Rig",
             ]),
 
         // The run session: the plan, lanes, the stop and the exit-code policy; a scenario's setup, steps and teardown.
@@ -110,7 +111,7 @@ let package = Package(
             name: "Runner",
             dependencies: [
                 "Scenario", "ScenarioDriver", "PhoneLinks", "ComputerProcess", "Evidence", "DBus", "Evdev", "InputCodes", "Verifier",
-                "GestureModel", "GestureScript", "RemoteTouchProtocol", "LatencyStats", "Records", "Report", "Rig", "NetSocket", "Avahi",
+                "GestureModel", "GestureScript", "RemoteTouchProtocol", "LatencyStats", "Records", "Report", "Rig",
             ]),
 
         // The results model and the file formats it owns: results.json (read, written, merged), the receipts log, the
