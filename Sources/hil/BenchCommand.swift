@@ -13,18 +13,21 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench",
         abstract: "Measure write → evdev latency, achieved rate and lost commands on both write paths, side by side.",
         discussion: """
-            On a rig (--rig auto, as hil run), one hil peripheral is started and paired; then, for each write
-            path (dbus: WriteValue without response; fd: the AcquireWrite socket), --count cursor commands are
-            sent at --rate Hz and each one's evdev frame is timed (matched through the peripheral's receipts).
-            Lost commands never reached the computer (no receipt); unseen ones reached it but the evdev reader
-            did not see their frame (it fell behind: SYN_DROPPED). A ladder of rates (100 Hz up to 1000 Hz) then
-            finds the highest rate each path sustains: each rung is --repetitions streams of --rung-seconds, and a
-            rung is sustained only when every repetition is (nothing lost or unseen, at least 95 % of the rate
-            achieved, p99 within 100 ms: a link that falls behind queues before it loses); the median and the
-            range over the repetitions are printed. --reference runs the same streams from a plain client on
-            another stack (Python with dbus-python: Rigs/reference/bench_client.py) on the same link and prints it
-            side by side, so the report shows what hil's own client adds. The JSON written to --output/bench.json
-            is stable (format hil-bench/1) so runs can be compared.
+            On a rig (--rig auto, as hil run), one hil peripheral is started and paired; then, for each write \
+            path (dbus: WriteValue without response; fd: the AcquireWrite socket), --count cursor commands are \
+            sent at --rate Hz and each one's evdev frame is timed (matched through the peripheral's receipts). \
+            Lost commands never reached the computer (no receipt); unseen ones reached it but the evdev reader \
+            did not see their frame (it fell behind: SYN_DROPPED).
+
+            A ladder of rates (100 Hz up to 1000 Hz) then finds the highest rate each path sustains: each rung \
+            is --repetitions streams of --rung-seconds, and a rung is sustained only when every repetition is \
+            (nothing lost or unseen, at least 95 % of the rate achieved, p99 within 100 ms: a link that falls \
+            behind queues before it loses); the median and the range over the repetitions are printed.
+
+            --reference runs the same streams from a plain client on another stack (Python with dbus-python: \
+            Rigs/reference/bench_client.py) on the same link and prints it side by side, so the report shows \
+            what hil's own client adds. The JSON written to --output/bench.json is stable (format hil-bench/1) \
+            so runs can be compared.
             """
     )
 

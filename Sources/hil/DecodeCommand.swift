@@ -9,6 +9,7 @@ struct DecodeCommand: AsyncParsableCommand {
         abstract: "Decode a command characteristic payload and show the evdev frames it maps to.",
         discussion: """
             Example: hil decode '{"button":{"action":"back"}}' --mode presentation
+
             Exit status 1 when the payload is refused, with the reason the peripheral would log.
             """
     )

@@ -6,8 +6,8 @@ struct HIL: AsyncParsableCommand {
         commandName: "hil",
         abstract: "RemoteTouch hardware-in-the-loop rig: replays phone gestures and checks the input events they cause.",
         discussion: """
-            The phone (BLE central) turns gestures into JSON commands; the computer (BLE peripheral) turns them
-            into cursor, click, key and media events. `hil` emulates the phone, runs the computer side on real
+            The phone (BLE central) turns gestures into JSON commands; the computer (BLE peripheral) turns them \
+            into cursor, click, key and media events. `hil` emulates the phone, runs the computer side on real \
             BlueZ and uinput, and verifies what comes out.
             """,
         version: "0.1.0",

@@ -10,10 +10,10 @@ struct PeripheralCommand: AsyncParsableCommand {
         commandName: "peripheral",
         abstract: "Run the RemoteTouch peripheral: advertise, pair with a 6-digit code, inject commands through uinput.",
         discussion: """
-            Registers the RemoteTouch GATT service (12345678-1234-1234-1234-123456789ABC) with bluetoothd on the
-            adapter, advertises it, and injects every command of a paired central through a uinput device
-            named "RemoteTouch HIL Virtual Input". A central that reads the pairing characteristic gets a code
-            shown here (and written to --pairing-code-file); it expires after 60 s; 3 wrong codes lock pairing
+            Registers the RemoteTouch GATT service (12345678-1234-1234-1234-123456789ABC) with bluetoothd on the \
+            adapter, advertises it, and injects every command of a paired central through a uinput device \
+            named "RemoteTouch HIL Virtual Input". A central that reads the pairing characteristic gets a code \
+            shown here (and written to --pairing-code-file); it expires after 60 s; 3 wrong codes lock pairing \
             for 5 minutes. Pairings persist in the state folder. Ctrl-C unregisters and releases held keys.
 
             Needs write access to /dev/uinput and a running bluetoothd; `hil doctor` checks both.

@@ -10,12 +10,13 @@ struct ReplayCommand: AsyncParsableCommand {
         commandName: "replay",
         abstract: "Replay gesture scripts offline through the phone's gesture model and the computer-side mapping.",
         discussion: """
-            No BlueZ and no uinput: each script's steps become touch traces, the phone model turns them into
-            the commands it would send (with their times), and the mapping turns each command into the evdev
-            frames the computer would inject. Each step's expectations are then checked against those frames
-            (with no link latency), so a scenario that contradicts the phone model or the mapping shows up here
-            before it runs on a rig. Exit status 1 when a file is invalid, a command cannot be mapped, or an
-            expectation does not hold.
+            No BlueZ and no uinput: each script's steps become touch traces, the phone model turns them into \
+            the commands it would send (with their times), and the mapping turns each command into the evdev \
+            frames the computer would inject. Each step's expectations are then checked against those frames \
+            (with no link latency), so a scenario that contradicts the phone model or the mapping shows up here \
+            before it runs on a rig.
+
+            Exit status 1 when a file is invalid, a command cannot be mapped, or an expectation does not hold.
             """
     )
 

@@ -15,15 +15,17 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Run scenarios over a real BLE link on a rig and check the uinput events they cause.",
         discussion: """
-            Every file is loaded and checked first (as hil validate). Then the rig comes up once (--rig auto:
-            hardware, else virtual, else vm; in the vm rig, hil itself runs inside the guest) and each scenario
-            runs with a fresh hil peripheral on the peripheral adapter, the phone's gesture model driven in real
+            Every file is loaded and checked first (as hil validate). Then the rig comes up once (--rig auto: \
+            hardware, else virtual, else vm; in the vm rig, hil itself runs inside the guest) and each scenario \
+            runs with a fresh hil peripheral on the peripheral adapter, the phone's gesture model driven in real \
             time on the central adapter, and the uinput device's frames judged step by step.
-            Results in --output: results.json (docs/results-format.md), junit.xml, report.html and summary.md
+
+            Results in --output: results.json (docs/results-format.md), junit.xml, report.html and summary.md \
             (docs/report.md), and each scenario's logs. --list shows the requirement coverage instead of running.
-            Exit status 0 only when every scenario passed; 1 when one did not; 125 when the rig broke during the run
-            (an adapter that no longer powers on: the run stops there, as every later scenario could only error,
-            and keeps its results); 130 when interrupted; 124 when over --timeout (vm rig).
+
+            Exit status 0 only when every scenario passed; 1 when one did not; 125 when the rig broke during the \
+            run (an adapter that no longer powers on: the run stops there, as every later scenario could only \
+            error, and keeps its results); 130 when interrupted; 124 when over --timeout (vm rig).
             """
     )
 

@@ -11,11 +11,13 @@ struct SoakCommand: AsyncParsableCommand {
         commandName: "soak",
         abstract: "Stream gestures through the real link for minutes; every minute: sent, verified, lost, p50/p99, the computer's memory.",
         discussion: """
-            On a rig (--rig auto, as hil run), one hil peripheral is paired and cursor commands stream at --rate Hz
-            on --path for --minutes. Each minute prints the commands sent, those whose evdev frame was seen
-            (the others: unverified), latency p50/p99, and the peripheral's resident memory (VmRSS). At the end the
-            computer's receipts give the commands the link lost in all. soak.json in --output keeps every minute.
-            Exit 1 when anything was lost.
+            On a rig (--rig auto, as hil run), one hil peripheral is paired and cursor commands stream at --rate \
+            Hz on --path for --minutes. Each minute prints the commands sent, those whose evdev frame was seen \
+            (the others: unverified), latency p50/p99, and the peripheral's resident memory (VmRSS). At the end \
+            the computer's receipts give the commands the link lost in all. soak.json in --output keeps every \
+            minute.
+
+            Exit status 1 when anything was lost.
             """
     )
 

@@ -16,18 +16,18 @@ struct VMExecCommand: AsyncParsableCommand {
         commandName: "exec",
         abstract: "Run a command inside a fresh vm rig guest, with hci0, hci1 and /dev/uinput ready.",
         discussion: """
-            The guest boots Debian's kernel with this host's root filesystem (read-only, with a writable overlay),
-            so the command sees the same programs and project files; only /run is the guest's own, and
-            what the guest writes stays in the guest (results come back through $HIL_SHARE).
-            Inside, dbus-daemon, btvirt (two LE controllers) and bluetoothd are up and both adapters powered
-            before the command starts. The guest's console streams here; the exit status is the command's.
+            The guest boots Debian's kernel with this host's root filesystem (read-only, with a writable \
+            overlay), so the command sees the same programs and project files; only /run is the guest's own, and \
+            what the guest writes stays in the guest (results come back through $HIL_SHARE). Inside, \
+            dbus-daemon, btvirt (two LE controllers) and bluetoothd are up and both adapters powered before the \
+            command starts. The guest's console streams here; the exit status is the command's.
 
             --rig names a vm rig of the rig files (auto: the one named vm).
 
             Example: hil vm exec -- sh -c 'ls -l /dev/uinput; bluetoothctl list'
 
-            Exit status: the command's; 124 on timeout; 125 when the rig failed (no boot, adapters never ready);
-            130 when interrupted.
+            Exit status: the command's; 124 on timeout; 125 when the rig failed (no boot, adapters never \
+            ready); 130 when interrupted.
             """
     )
 
@@ -71,11 +71,12 @@ struct RigExecCommand: AsyncParsableCommand {
         commandName: "exec",
         abstract: "Run a command with a rig up; --rig auto picks hardware, else virtual, else vm, and says why.",
         discussion: """
-            vm: the command runs in a fresh guest (as hil vm exec). virtual: btvirt makes two controllers here
-            (with a private bus and bluetoothd when the rig file says so), the command runs here, the rig is
+            vm: the command runs in a fresh guest (as hil vm exec). virtual: btvirt makes two controllers here \
+            (with a private bus and bluetoothd when the rig file says so), the command runs here, the rig is \
             taken down after. hardware: the command runs here on the system's bluetoothd.
-            The command finds the rig in HIL_RIG, HIL_PERIPHERAL_ADAPTER and HIL_CENTRAL_ADAPTER
-            (and DBUS_SYSTEM_BUS_ADDRESS for a private bus).
+
+            The command finds the rig in HIL_RIG, HIL_PERIPHERAL_ADAPTER and HIL_CENTRAL_ADAPTER (and \
+            DBUS_SYSTEM_BUS_ADDRESS for a private bus).
 
             Exit status: the command's; 124 on timeout; 125 when the rig failed; 130 when interrupted.
             """
