@@ -96,7 +96,7 @@ package final class PeripheralUnderTest: Sendable {
             "peripheral", "--adapter", launch.adapter, "--state-dir", stateDirectory, "--pairing-code-file", codeFile,
             "--uinput-name", launch.uinputName, "--receipts-log", receiptsFile, "--ready-file", readyFile,
         ]
-        if let lockoutSeconds = launch.lockoutSeconds { arguments += ["--lockout-seconds", String(lockoutSeconds)] }
+        if let lockoutSeconds = launch.lockoutSeconds { arguments += ["--lockout", "\(lockoutSeconds)s"] }
         if let uinputPath = launch.uinputPath { arguments += ["--uinput-path", uinputPath] }
         if launch.held { arguments += ["--start-when", startFile] }
         arguments += launch.transportArguments

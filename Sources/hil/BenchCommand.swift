@@ -20,7 +20,7 @@ struct BenchCommand: AsyncParsableCommand {
             did not see their frame (it fell behind: SYN_DROPPED).
 
             A ladder of rates (100 Hz up to 1000 Hz) then finds the highest rate each path sustains: each rung \
-            is --repetitions streams of --rung-seconds, and a rung is sustained only when every repetition is \
+            is --repetitions streams of --rung-duration, and a rung is sustained only when every repetition is \
             (nothing lost or unseen, at least 95 % of the rate achieved, p99 within 100 ms: a link that falls \
             behind queues before it loses); the median and the range over the repetitions are printed.
 
@@ -46,8 +46,8 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Find the highest rate each path sustains with nothing lost.")
     var findMax = true
 
-    @Option(help: "Seconds each ladder stream lasts.")
-    var rungSeconds = 5.0
+    @Option(help: DurationArgument<BareSeconds>.help("How long each ladder stream lasts."))
+    var rungDuration = DurationArgument<BareSeconds>(.seconds(5))
 
     @Option(help: "Streams per ladder rung; a rung is sustained only when every one is.")
     var repetitions = 3
@@ -66,13 +66,13 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where bench.json and the peripheral's logs go.", valueName: "dir"))
     var output = "bench"
 
-    @Option(help: "Stop after this many seconds.")
-    var timeout = 900
+    @Option(help: DurationArgument<BareSeconds>.help("Stop after this long."))
+    var timeout = DurationArgument<BareSeconds>(.seconds(900))
 
     func validate() throws {
         guard count >= 10 else { throw ValidationError("--count must be at least 10") }
         guard rate > 0 && rate <= 5000 else { throw ValidationError("--rate is 1 to 5000 Hz") }
-        guard rungSeconds >= 1 && rungSeconds <= 60 else { throw ValidationError("--rung-seconds is 1 to 60") }
+        guard (1...60).contains(rungDuration.seconds) else { throw ValidationError("--rung-duration is 1s to 60s") }
         guard (1...10).contains(repetitions) else { throw ValidationError("--repetitions is 1 to 10") }
         if reference && !FileManager.default.isReadableFile(atPath: referenceClient) {
             throw ValidationError("--reference: no reference client at \(referenceClient); run from the project folder or pass --reference-client")
@@ -84,7 +84,7 @@ struct BenchCommand: AsyncParsableCommand {
             try await runInside()
             return
         }
-        try rigOptions.runInRig(output: output, timeout: .seconds(timeout))
+        try rigOptions.runInRig(output: output, timeout: timeout.duration)
     }
 
     private func runInside() async throws {
@@ -98,7 +98,7 @@ struct BenchCommand: AsyncParsableCommand {
             transport == .ble ? ble + (reference ? ble.map { "python-" + $0 } : []) : [transport.rawValue]
         }
         settings.findMax = findMax
-        settings.rungSeconds = rungSeconds
+        settings.rungSeconds = rungDuration.seconds
         settings.repetitions = repetitions
         settings.referenceClient = (referenceClient as NSString).expandingTildeInPath
         print("hil bench: \(count) cursor commands at \(Int(rate)) Hz per path (\(settings.paths.joined(separator: ", "))) on rig \(rigName)")

@@ -68,11 +68,11 @@ struct LabRunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("An ssh_config file for every ssh and scp to the boxes (keys, known hosts).", valueName: "file"))
     var sshConfig: String?
 
-    @Option(help: ArgumentHelp("How long to wait for the places to be free.", valueName: "seconds"))
-    var reserveTimeout: Int = 600
+    @Option(help: DurationArgument<BareSeconds>.help("How long to wait for the places to be free."))
+    var reserveTimeout = DurationArgument<BareSeconds>(.seconds(600))
 
-    @Option(help: ArgumentHelp("Stop the whole run after this many seconds (exit status 124; places given back).", valueName: "seconds"))
-    var timeout: Int?
+    @Option(help: DurationArgument<BareSeconds>.help("Stop the whole run after this long (exit status 124; places given back)."))
+    var timeout: DurationArgument<BareSeconds>?
 
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("hil run's options and scenario paths, for every box.", valueName: "hil run arguments"))
     var runArguments: [String] = []
@@ -83,7 +83,7 @@ struct LabRunCommand: AsyncParsableCommand {
         if runArguments.contains(where: { $0 == "--shard" || $0.hasPrefix("--shard=") }) {
             throw ValidationError("hil lab run gives each box its --shard itself: leave it out")
         }
-        if (timeout ?? 1) < 1 { throw ValidationError("--timeout must be at least 1 second") }
+        if let timeout, timeout.duration < .seconds(1) { throw ValidationError("--timeout must be at least 1s, not \(timeout)") }
     }
 
     func run() async throws {
@@ -92,17 +92,17 @@ struct LabRunCommand: AsyncParsableCommand {
         let settings = LabRun.Settings(
             places: places, tags: tags, runArguments: runArguments.isEmpty ? ["Scenarios"] : runArguments, output: output,
             sshConfig: sshConfig.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
-            reserveTimeout: .seconds(reserveTimeout), timeout: timeout.map { .seconds($0) })
+            reserveTimeout: reserveTimeout.duration, timeout: timeout?.duration)
         let run = LabRun(labgrid: labgrid, settings: settings) { line in
             print(line)
             fflush(nil)
         }
         let interrupts = InterruptForwarder { run.requestStop(.interrupted) }
         defer { interrupts.cancel() }
-        let limit = timeout.map { seconds in
+        let limit = timeout.map { timeout in
             Task {
-                try await Task.sleep(for: .seconds(seconds))
-                printError("hil lab: the run took longer than \(seconds) s (--timeout); stopping")
+                try await Task.sleep(for: timeout.duration)
+                printError("hil lab: the run took longer than \(timeout) (--timeout); stopping")
                 run.requestStop(.timedOut)
             }
         }

@@ -14,7 +14,7 @@ struct PeripheralCommand: AsyncParsableCommand {
             adapter, advertises it, and injects every command of a paired central through a uinput device \
             named "RemoteTouch HIL Virtual Input". A central that reads the pairing characteristic gets a code \
             shown here (and written to --pairing-code-file); it expires after 60 s; 3 wrong codes lock pairing \
-            for 5 minutes. Pairings persist in the state folder. Ctrl-C unregisters and releases held keys.
+            for --lockout. Pairings persist in the state folder. Ctrl-C unregisters and releases held keys.
 
             Needs write access to /dev/uinput and a running bluetoothd; `hil doctor` checks both.
             """
@@ -40,8 +40,8 @@ struct PeripheralCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The uinput device node.", valueName: "path"))
     var uinputPath = "/dev/uinput"
 
-    @Option(help: "Lockout after 3 wrong codes, in seconds (R4: 300; shorter for tests).")
-    var lockoutSeconds = 300
+    @Option(help: DurationArgument<BareSeconds>.help("How long 3 wrong codes lock pairing (R4; shorter for tests)."))
+    var lockout = DurationArgument<BareSeconds>(.seconds(300))
 
     @Option(help: "Battery level to report when this machine has no battery.")
     var battery = 100
@@ -99,7 +99,7 @@ struct PeripheralCommand: AsyncParsableCommand {
         if transports.values.contains(.tcp) && transports.values.contains(.udp) && tcpPort == controlPort {
             throw ValidationError("--tcp-port and --control-port are both \(tcpPort): the tcp and udp transports need a port each")
         }
-        if lockoutSeconds < 1 { throw ValidationError("--lockout-seconds must be positive") }
+        if lockout.duration < .seconds(1) { throw ValidationError("--lockout is 1s or more, not \(lockout)") }
         if uinputName.isEmpty || uinputName.utf8.count > 79 { throw ValidationError("--uinput-name has 1 to 79 bytes") }
     }
 
@@ -113,7 +113,7 @@ struct PeripheralCommand: AsyncParsableCommand {
         configuration.uinputName = uinputName
         configuration.uinputPath = uinputPath
         configuration.fallbackBatteryLevel = battery
-        configuration.pairing.lockout = .seconds(lockoutSeconds)
+        configuration.pairing.lockout = lockout.duration
         configuration.receiptsFile = receiptsLog
         configuration.busName = busName
         configuration.readyFile = readyFile

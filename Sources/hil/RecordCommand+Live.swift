@@ -28,7 +28,7 @@ extension RecordCommand {
             throw fail("the computer side did not start: \(error)")
         }
         let place = transport.transport.isNetwork ? settings.netns.map { "network namespace \($0)" } ?? "this host's network" : settings.adapter
-        say("recording \(transport.rawValue) on \(place): the computer serves. Connect and pair the phone, then use it; \(duration.map { "stops after \($0) s or at " } ?? "")Ctrl-C to end.")
+        say("recording \(transport.rawValue) on \(place): the computer serves. Connect and pair the phone, then use it; \(duration.map { "stops after \($0) or at " } ?? "")Ctrl-C to end.")
         let reason = await waitForEnd(recording)
         let status = await recording.stop()
         let frames = recording.frames()
@@ -41,7 +41,7 @@ extension RecordCommand {
         }
         say("stopped (\(reason)); the computer exited with status \(status)")
         try convert(receiptsFile: recording.receiptsFile, evdevFile: evdevFile, source: "a live session")
-        say("its receipts.log and evdev.log stay in \(work): `hil record --from \(work) --transport \(transport.rawValue) --output FILE` converts them again (e.g. with another --gap-ms)")
+        say("its receipts.log and evdev.log stay in \(work): `hil record --from \(work) --transport \(transport.rawValue) --output FILE` converts them again (e.g. with another --gap)")
     }
 
     /// Prints the pairing code when one is shown and a progress line each second something changed; returns why
@@ -50,13 +50,13 @@ extension RecordCommand {
         let interrupted = InterruptFlag()
         let interrupts = InterruptForwarder { interrupted.set() }
         defer { interrupts.cancel() }
-        let deadline = duration.map { ContinuousClock.now + .milliseconds(Int64($0 * 1000)) }
+        let deadline = duration.map { ContinuousClock.now + $0.duration }
         var shownCode: String?
         var lastProgress = ""
         var tick = 0
         while true {
             if interrupted.isSet { return "Ctrl-C" }
-            if let deadline, ContinuousClock.now >= deadline { return "after --duration \(duration ?? 0) s" }
+            if let deadline, ContinuousClock.now >= deadline { return "after --duration \(duration.map(\.description) ?? "")" }
             if let ended = recording.ended {
                 printError("hil record: \(ended)")
                 return "the computer ended"

@@ -18,7 +18,7 @@ struct RecordCommand: AsyncParsableCommand {
             and writes --output. --from DIR converts a finished session instead: a hil run scenario folder run \
             with --capture always (receipts.log + evdev.log), or a live recording's --work-dir.
 
-            Each burst of writes (split at idle gaps of --gap-ms) becomes a send step with the writes as received, \
+            Each burst of writes (split at idle gaps of --gap) becomes a send step with the writes as received, \
             expecting the key and button events that came out exactly, the motion totals within \
             --tolerance-percent, and nothing else. Refused writes, pairing, pings and udp binding are left out: \
             no code, port or address reaches the file. The scenario is checked as hil validate checks it before it \
@@ -44,14 +44,15 @@ struct RecordCommand: AsyncParsableCommand {
                                valueName: "dir"))
     var from: String?
 
-    @Option(help: "An idle time at least this long between two writes starts a new step.")
-    var gapMs = SessionRecorder.defaultGapMs
+    @Option(help: DurationArgument<BareMilliseconds>.help(
+        "An idle time at least this long between two writes starts a new step."))
+    var gap = DurationArgument<BareMilliseconds>(.milliseconds(SessionRecorder.defaultGapMs))
 
     @Option(help: "How far each motion total may stray on replay, in percent of it (an allowance under one count is exact).")
     var tolerancePercent = SessionRecorder.defaultTolerancePercent
 
-    @Option(help: "Live: stop after this many seconds (default: at Ctrl-C).")
-    var duration: Double?
+    @Option(help: DurationArgument<BareSeconds>.help("Live: stop after this long.", discussion: "Default: at Ctrl-C."))
+    var duration: DurationArgument<BareSeconds>?
 
     @Option(help: ArgumentHelp("Live: the computer's adapter (ble, hid).", discussion: "Default: $HIL_PERIPHERAL_ADAPTER, else hci0."))
     var adapter: String?
@@ -70,9 +71,11 @@ struct RecordCommand: AsyncParsableCommand {
     var workDir: String?
 
     func validate() throws {
-        if gapMs < 1 || gapMs > 600_000 { throw ValidationError("--gap-ms is 1 to 600000") }
+        if gap.duration < .milliseconds(1) || gap.duration > .seconds(600) {
+            throw ValidationError("--gap is 1ms to 10m, not \(gap)")
+        }
         if !(0...100).contains(tolerancePercent) { throw ValidationError("--tolerance-percent is 0 to 100") }
-        if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
+        if let duration, duration.duration <= .zero { throw ValidationError("--duration must be positive") }
         if from != nil && (duration != nil || adapter != nil || workDir != nil || netns != nil || avahiBus != nil) {
             throw ValidationError("--from converts a finished session: --duration, --adapter, --netns, --avahi-bus and --work-dir are for a live one")
         }
@@ -90,7 +93,7 @@ struct RecordCommand: AsyncParsableCommand {
     var options: SessionRecorder.Options {
         var options = SessionRecorder.Options(transport: transport.transport)
         options.name = name
-        options.gap = .milliseconds(Int64(gapMs))
+        options.gap = gap.duration
         options.tolerancePercent = tolerancePercent
         return options
     }

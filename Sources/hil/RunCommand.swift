@@ -44,9 +44,9 @@ struct RunCommand: AsyncParsableCommand {
         "Override every scenario's write path: dbus (WriteValue) or fd (AcquireWrite).", valueName: "path"))
     var writePath: RunSettings.WritePath?
 
-    @Option(help: ArgumentHelp("Stop the whole run after this many seconds (exit status 124); default 1800 per repeat.",
-                               valueName: "seconds"))
-    var timeout: Int?
+    @Option(help: DurationArgument<BareSeconds>.help(
+        "Stop the whole run after this long (exit status 124).", discussion: "Default: 30m for each --repeat."))
+    var timeout: DurationArgument<BareSeconds>?
 
     @Option(help: ArgumentHelp(
         "Run only slice i of n (1 ≤ i ≤ n), e.g. 2/3, so a CI matrix can split the suite across boxes.",
@@ -127,7 +127,7 @@ struct RunCommand: AsyncParsableCommand {
             try await runInside(scenarios)
         } else {
             // Outside a rig: bring the chosen one up and run this same command line inside it.
-            try rigOptions.runInRig(output: output, timeout: .seconds(timeout ?? 1800 * repeats),
+            try rigOptions.runInRig(output: output, timeout: timeout?.duration ?? .seconds(1800 * repeats),
                                     replacing: [("--host-name", hostName ?? ProcessInfo.processInfo.hostName)])
         }
     }

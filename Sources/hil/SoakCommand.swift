@@ -12,7 +12,7 @@ struct SoakCommand: AsyncParsableCommand {
         abstract: "Stream gestures through the real link for minutes; every minute: sent, verified, lost, p50/p99, the computer's memory.",
         discussion: """
             On a rig (--rig auto, as hil run), one hil peripheral is paired and cursor commands stream at --rate \
-            Hz on --path for --minutes. Each minute prints the commands sent, those whose evdev frame was seen \
+            Hz on --path for --duration. Each minute prints the commands sent, those whose evdev frame was seen \
             (the others: unverified), latency p50/p99, and the peripheral's resident memory (VmRSS). At the end \
             the computer's receipts give the commands the link lost in all. soak.json in --output keeps every \
             minute.
@@ -23,8 +23,8 @@ struct SoakCommand: AsyncParsableCommand {
 
     @OptionGroup var rigOptions: RigOptions
 
-    @Option(help: "How long to stream.")
-    var minutes = 30
+    @Option(help: DurationArgument<BareMinutes>.help("How long to stream, in whole minutes."))
+    var duration = DurationArgument<BareMinutes>(.seconds(30 * 60))
 
     @Option(help: "Commands per second.")
     var rate = 120.0
@@ -36,7 +36,9 @@ struct SoakCommand: AsyncParsableCommand {
     var output = "soak"
 
     func validate() throws {
-        guard (1...24 * 60).contains(minutes) else { throw ValidationError("--minutes is 1 to 1440") }
+        guard let minutes = duration.wholeMinutes, (1...24 * 60).contains(minutes) else {
+            throw ValidationError("--duration is whole minutes, 1m to 24h, not \(duration)")
+        }
         guard rate > 0 && rate <= 2000 else { throw ValidationError("--rate is 1 to 2000 Hz") }
     }
 
@@ -45,12 +47,13 @@ struct SoakCommand: AsyncParsableCommand {
             try await runInside()
             return
         }
-        try rigOptions.runInRig(output: output, timeout: .seconds(minutes * 60 + 300))
+        try rigOptions.runInRig(output: output, timeout: duration.duration + .seconds(300))
     }
 
     private func runInside() async throws {
         let (rigName, context) = try RunCommand.rigContext(rigs: rigOptions.rigs, output: output, writePath: nil)
         let path = self.path.rawValue
+        let minutes = duration.wholeMinutes ?? 0
         print("hil soak: \(minutes) min at \(Int(rate)) Hz on the \(path) path, rig \(rigName)")
         fflush(nil)
         let summary = try await SoakRunner(context: context).run(minutes: minutes, rateHz: rate, path: path) { minute in

@@ -98,8 +98,8 @@ struct RigExecCommand: AsyncParsableCommand {
 
 /// What `hil rig exec` and `hil vm exec` take besides the rig (`RigOptions`).
 struct JobOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Stop the command after this many seconds (exit status 124).", valueName: "seconds"))
-    var timeout: Int = 1800
+    @Option(help: DurationArgument<BareSeconds>.help("Stop the command after this long (exit status 124)."))
+    var timeout = DurationArgument<BareSeconds>(.seconds(1800))
 
     @Flag(help: "Print how long the image, the rig and the command took.")
     var timing = false
@@ -112,7 +112,7 @@ struct JobOptions: ParsableArguments {
 
     func validate() throws {
         if command.isEmpty { throw ValidationError("give the command after --, e.g. -- bluetoothctl list") }
-        if timeout <= 0 { throw ValidationError("--timeout must be positive") }
+        if timeout.duration <= .zero { throw ValidationError("--timeout must be positive") }
     }
 }
 
@@ -120,7 +120,7 @@ struct JobOptions: ParsableArguments {
 enum RigExecution {
     static func run(_ rig: RigDefinition, catalog: RigCatalog, facts: HostFacts, job: JobOptions, bare: Bool) throws {
         try run(rig, catalog: catalog, facts: facts, command: job.command,
-                options: .init(timeout: .seconds(job.timeout), timing: job.timing, keep: job.keep, bare: bare))
+                options: .init(timeout: job.timeout.duration, timing: job.timing, keep: job.keep, bare: bare))
     }
 
     static func run(_ rig: RigDefinition, catalog: RigCatalog, facts: HostFacts, command: [String],

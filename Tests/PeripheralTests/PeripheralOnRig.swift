@@ -106,7 +106,7 @@ struct PeripheralOnRig {
         let uinputName = "RemoteTouch HIL test \(getpid())"
         let peripheral = try PeripheralProcess(arguments: [
             "--adapter", RigGuest.peripheralAdapter, "--state-dir", state, "--pairing-code-file", state + "/code",
-            "--uinput-name", uinputName, "--lockout-seconds", "2",
+            "--uinput-name", uinputName, "--lockout", "2s",
         ], output: state + "/output.log")
         defer { if peripheral.process.isRunning { _ = peripheral.interrupt() } }
         let node = try EvdevReader.waitForDevice(named: uinputName, timeout: .seconds(20))

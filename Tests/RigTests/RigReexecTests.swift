@@ -27,9 +27,9 @@ struct RigReexecTests {
                               executable: "/hil")
         #expect(bench.command(replacing: [("--rigs", "/R"), ("--output", "/o")])
             == ["/hil", "bench", "--count", "50", "--no-find-max", "--paths", "fd", "--rigs", "/R", "--output", "/o"])
-        let soak = RigReexec(commandLine: ["hil", "soak", "--minutes=2", "--path", "dbus", "--rate", "50"], executable: "/hil")
+        let soak = RigReexec(commandLine: ["hil", "soak", "--duration=2m", "--path", "dbus", "--rate", "50"], executable: "/hil")
         #expect(soak.command(replacing: [("--output", "/o")])
-            == ["/hil", "soak", "--minutes=2", "--path", "dbus", "--rate", "50", "--output", "/o"])
+            == ["/hil", "soak", "--duration=2m", "--path", "dbus", "--rate", "50", "--output", "/o"])
     }
 
     @Test("--rigs is not mistaken for --rig; removed options go with their value; after -- nothing is touched")

@@ -1,0 +1,101 @@
+import ArgumentParser
+
+/// The unit a time option reads a bare number in (`--timeout 600`): the option's unit from before it took units, so
+/// command lines written then keep their meaning.
+protocol BareDurationUnit: Sendable {
+    /// The unit, as `DurationArgument.help` names it ("seconds").
+    static var name: String { get }
+    /// One of it.
+    static var unit: DurationUnit { get }
+}
+
+/// A bare number is seconds: `--timeout`, `--lockout`, record's `--duration`, bench's `--rung-duration`.
+enum BareSeconds: BareDurationUnit {
+    static let name = "seconds"
+    static let unit = DurationUnit.s
+}
+
+/// A bare number is minutes: soak's `--duration` (it was `--minutes`).
+enum BareMinutes: BareDurationUnit {
+    static let name = "minutes"
+    static let unit = DurationUnit.m
+}
+
+/// A bare number is milliseconds: record's `--gap` (it was `--gap-ms`).
+enum BareMilliseconds: BareDurationUnit {
+    static let name = "milliseconds"
+    static let unit = DurationUnit.ms
+}
+
+/// The units a time option takes, as they are written after the number.
+enum DurationUnit: String, CaseIterable, Sendable {
+    case ms, s, m, h
+
+    var nanoseconds: Int64 {
+        switch self {
+        case .ms: 1_000_000
+        case .s: 1_000_000_000
+        case .m: 60_000_000_000
+        case .h: 3_600_000_000_000
+        }
+    }
+}
+
+/// A time option's value (`valueName` `duration`): a number with a unit — `250ms`, `30s`, `5m`, `1h`, `1.5s` — or
+/// a bare number in `Bare`'s unit. Anything else is refused with the accepted forms, which `--help` lists too; the
+/// default prints in the largest unit that keeps it whole (`1800` seconds: `30m`).
+struct DurationArgument<Bare: BareDurationUnit>: ExpressibleByArgument, Sendable, Hashable, CustomStringConvertible {
+    var duration: Duration
+
+    init(_ duration: Duration) {
+        self.duration = duration
+    }
+
+    init?(argument: String) {
+        // "ms" before "m" and "s": the longest suffix that matches.
+        let unit = DurationUnit.allCases.sorted { $0.rawValue.count > $1.rawValue.count }
+            .first { argument.hasSuffix($0.rawValue) }
+        let number = unit.map { String(argument.dropLast($0.rawValue.count)) } ?? argument
+        guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+              number.filter({ $0 == "." }).count <= 1, number != ".", let value = Double(number)
+        else { return nil }
+        let nanoseconds = (value * Double((unit ?? Bare.unit).nanoseconds)).rounded()
+        guard nanoseconds.isFinite, nanoseconds < Double(Int64.max) else { return nil }
+        duration = .nanoseconds(Int64(nanoseconds))
+    }
+
+    /// The whole nanoseconds it lasts.
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+
+    var seconds: Double { Double(nanoseconds) / 1e9 }
+
+    /// In the largest unit that keeps it whole (`30m`, `250ms`), else in seconds (`0.0005s`).
+    var description: String {
+        let nanoseconds = self.nanoseconds
+        guard nanoseconds != 0 else { return "0s" }
+        for unit in DurationUnit.allCases.reversed() where nanoseconds % unit.nanoseconds == 0 {
+            return "\(nanoseconds / unit.nanoseconds)\(unit.rawValue)"
+        }
+        return "\(seconds)s"
+    }
+
+    var defaultValueDescription: String { description }
+
+    /// The accepted forms, for `--help` and the message that refuses anything else.
+    static var allValueStrings: [String] { DurationUnit.allCases.map { "<n>" + $0.rawValue } }
+
+    /// An option's help: `abstract`, then what a bare number means, with `duration` as the value's name.
+    static func help(_ abstract: String, discussion: String = "") -> ArgumentHelp {
+        ArgumentHelp(abstract + " A bare number is \(Bare.name).", discussion: discussion, valueName: "duration")
+    }
+}
+
+extension DurationArgument {
+    /// How many minutes it lasts, when that is a whole number (soak's `--duration`).
+    var wholeMinutes: Int? {
+        nanoseconds % DurationUnit.m.nanoseconds == 0 ? Int(nanoseconds / DurationUnit.m.nanoseconds) : nil
+    }
+}
