@@ -85,7 +85,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--characteristic", required=True,
                         help="the command characteristic's object path (/org/bluez/hci1/dev_…/service…/char…)")
-    parser.add_argument("--path", choices=["dbus", "fd"], required=True)
+    parser.add_argument("--write-path", choices=["dbus", "fd"], required=True)
     parser.add_argument("--rate", type=float, required=True, help="commands per second")
     parser.add_argument("--count", type=int, required=True)
     parser.add_argument("--sends", required=True, help="where the send times go")
@@ -95,7 +95,7 @@ def main():
     bus = dbus.SystemBus()
     characteristic = bus.get_object("org.bluez", arguments.characteristic)
     try:
-        result = stream(characteristic, arguments.path, arguments.rate, arguments.count, arguments.sends)
+        result = stream(characteristic, arguments.write_path, arguments.rate, arguments.count, arguments.sends)
     except (dbus.exceptions.DBusException, OSError, RuntimeError) as error:
         name = error.get_dbus_name() if isinstance(error, dbus.exceptions.DBusException) else type(error).__name__
         print("bench_client: %s: %s" % (name, error), file=sys.stderr)

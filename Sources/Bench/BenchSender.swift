@@ -133,7 +133,7 @@ package struct BenchSender: Sendable {
                            sends: inout [StageBreakdown.Send]) async throws -> (achievedHz: Double, blocked: Int)
     {
         let name = "\(folder)/\(path)-\(sends.count)"
-        let arguments = [script, "--characteristic", link.command, "--path", transport, "--rate", String(rate),
+        let arguments = [script, "--characteristic", link.command, "--write-path", transport, "--rate", String(rate),
                          "--count", String(count), "--sends", name + ".sends"]
         let child = try ChildProcess("/usr/bin/python3", arguments, output: .file(name + ".out"), ownProcessGroup: true)
         let limit = Duration.seconds(Double(count) / rate + 60)

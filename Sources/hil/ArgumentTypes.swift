@@ -8,7 +8,7 @@ import Evidence
 // Option values argument-parser parses itself: a bad value is refused with the allowed ones, and `--help` lists
 // them.
 
-/// `--write-path dbus|fd` (hil run), `--path dbus|fd` (hil soak).
+/// `--write-path dbus|fd` (hil run, hil soak; a list in hil bench).
 extension RunSettings.WritePath: ExpressibleByArgument {}
 
 /// `--capture always|failed|never` (hil run).
@@ -26,8 +26,8 @@ extension Shard: ExpressibleByArgument {
     public var defaultValueDescription: String { description }
 }
 
-/// A comma-separated list of an option's values, each one once, in the order given: `--paths dbus,fd` (hil bench),
-/// `--transports ble,tcp` (hil peripheral). `--help` lists each value, and every value in both orders.
+/// A comma-separated list of an option's values, each one once, in the order given: `--write-path dbus,fd` (hil
+/// bench), `--transport ble,tcp` (hil peripheral). `--help` lists each value; the option's help says it takes several.
 struct CommaSeparated<Value>: ExpressibleByArgument, CustomStringConvertible
 where Value: RawRepresentable<String> & CaseIterable & Hashable & Sendable {
     var values: [Value]
@@ -44,13 +44,10 @@ where Value: RawRepresentable<String> & CaseIterable & Hashable & Sendable {
 
     var description: String { values.map(\.rawValue).joined(separator: ",") }
     var defaultValueDescription: String { description }
-    static var allValueStrings: [String] {
-        let names = Value.allCases.map(\.rawValue)
-        return names + (names.count > 1 ? [names.joined(separator: ","), names.reversed().joined(separator: ",")] : [])
-    }
+    static var allValueStrings: [String] { Value.allCases.map(\.rawValue) }
 }
 
-/// `--paths dbus,fd` (hil bench).
+/// `--write-path dbus,fd` (hil bench).
 typealias WritePaths = CommaSeparated<RunSettings.WritePath>
 /// `--transports ble,tcp` (hil peripheral).
 typealias ComputerTransports = CommaSeparated<PeripheralConfiguration.Transport>

@@ -39,9 +39,10 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Commands per second.")
     var rate = 100.0
 
-    @Option(help: ArgumentHelp("Write paths, comma-separated, in the order they run: dbus (WriteValue), fd (AcquireWrite).",
-                               valueName: "paths"))
-    var paths = WritePaths([.dbus, .fd])
+    @Option(help: ArgumentHelp(
+        "The write paths of the ble transport, in the order they run: dbus (WriteValue), fd (AcquireWrite), or both (dbus,fd).",
+        valueName: "path"))
+    var writePath = WritePaths([.dbus, .fd])
 
     @Flag(inversion: .prefixedNo, help: "Find the highest rate each path sustains with nothing lost.")
     var findMax = true
@@ -53,7 +54,7 @@ struct BenchCommand: AsyncParsableCommand {
     var repetitions = 3
 
     @Option(help: ArgumentHelp(
-        "Which transports to measure, side by side: ble (the BLE write paths, --paths), hid (6-byte reports on the report characteristic, over its acquired socket), tcp (the iPad design's network transport: Bonjour, pairing, 120 Hz batches), udp (5-byte movement packets after pairing over the control connection); several separated by commas (ble,hid,tcp,udp) or all.",
+        "Which transports to measure, side by side: ble (the BLE write paths, --write-path), hid (6-byte reports on the report characteristic, over its acquired socket), tcp (the iPad design's network transport: Bonjour, pairing, 120 Hz batches), udp (5-byte movement packets after pairing over the control connection); several separated by commas (ble,hid,tcp,udp) or all.",
         valueName: "transport"))
     var transport: TransportChoice = .one(.ble)
 
@@ -93,7 +94,7 @@ struct BenchCommand: AsyncParsableCommand {
         var settings = BenchRunner.Settings()
         settings.count = count
         settings.rateHz = rate
-        let ble = paths.values.map(\.rawValue)
+        let ble = writePath.values.map(\.rawValue)
         settings.paths = transport.transports.flatMap { transport in
             transport == .ble ? ble + (reference ? ble.map { "python-" + $0 } : []) : [transport.rawValue]
         }

@@ -12,7 +12,7 @@ struct SoakCommand: AsyncParsableCommand {
         abstract: "Stream gestures through the real link for minutes; every minute: sent, verified, lost, p50/p99, the computer's memory.",
         discussion: """
             On a rig (--rig auto, as hil run), one hil peripheral is paired and cursor commands stream at --rate \
-            Hz on --path for --duration. Each minute prints the commands sent, those whose evdev frame was seen \
+            Hz on --write-path for --duration. Each minute prints the commands sent, those whose evdev frame was seen \
             (the others: unverified), latency p50/p99, and the peripheral's resident memory (VmRSS). At the end \
             the computer's receipts give the commands the link lost in all. soak.json in --output keeps every \
             minute.
@@ -23,14 +23,14 @@ struct SoakCommand: AsyncParsableCommand {
 
     @OptionGroup var rigOptions: RigOptions
 
-    @Option(help: DurationArgument<BareMinutes>.help("How long to stream, in whole minutes."))
+    @Option(help: DurationArgument<BareMinutes>.help("How long to stream: whole minutes, 1m to 24h."))
     var duration = DurationArgument<BareMinutes>(.seconds(30 * 60))
 
     @Option(help: "Commands per second.")
     var rate = 120.0
 
-    @Option(help: ArgumentHelp("Write path: dbus (WriteValue) or fd (AcquireWrite).", valueName: "path"))
-    var path: RunSettings.WritePath = .fd
+    @Option(help: ArgumentHelp("The write path: dbus (WriteValue) or fd (AcquireWrite).", valueName: "path"))
+    var writePath: RunSettings.WritePath = .fd
 
     @Option(help: ArgumentHelp("Where soak.json and the peripheral's logs go.", valueName: "dir"))
     var output = "soak"
@@ -52,7 +52,7 @@ struct SoakCommand: AsyncParsableCommand {
 
     private func runInside() async throws {
         let (rigName, context) = try RunCommand.rigContext(rigs: rigOptions.rigs, output: output, writePath: nil)
-        let path = self.path.rawValue
+        let path = writePath.rawValue
         let minutes = duration.wholeMinutes ?? 0
         print("hil soak: \(minutes) min at \(Int(rate)) Hz on the \(path) path, rig \(rigName)")
         fflush(nil)

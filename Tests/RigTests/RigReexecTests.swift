@@ -23,13 +23,13 @@ struct RigReexecTests {
 
     @Test("bench and soak: options they never listed by hand pass on too")
     func benchAndSoak() {
-        let bench = RigReexec(commandLine: ["hil", "bench", "--count", "50", "--no-find-max", "--paths", "fd", "--rigs", "R"],
+        let bench = RigReexec(commandLine: ["hil", "bench", "--count", "50", "--no-find-max", "--write-path", "fd", "--rigs", "R"],
                               executable: "/hil")
         #expect(bench.command(replacing: [("--rigs", "/R"), ("--output", "/o")])
-            == ["/hil", "bench", "--count", "50", "--no-find-max", "--paths", "fd", "--rigs", "/R", "--output", "/o"])
-        let soak = RigReexec(commandLine: ["hil", "soak", "--duration=2m", "--path", "dbus", "--rate", "50"], executable: "/hil")
+            == ["/hil", "bench", "--count", "50", "--no-find-max", "--write-path", "fd", "--rigs", "/R", "--output", "/o"])
+        let soak = RigReexec(commandLine: ["hil", "soak", "--duration=2m", "--write-path", "dbus", "--rate", "50"], executable: "/hil")
         #expect(soak.command(replacing: [("--output", "/o")])
-            == ["/hil", "soak", "--duration=2m", "--path", "dbus", "--rate", "50", "--output", "/o"])
+            == ["/hil", "soak", "--duration=2m", "--write-path", "dbus", "--rate", "50", "--output", "/o"])
     }
 
     @Test("--rigs is not mistaken for --rig; removed options go with their value; after -- nothing is touched")
