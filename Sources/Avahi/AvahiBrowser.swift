@@ -28,7 +28,7 @@ package enum AvahiBrowser {
                 try? await Task.sleep(for: timeout)
                 return Task.isCancelled ? nil : .failure(AvahiError(
                     "no \(type) service found within \(timeout)",
-                    hint: "is the computer's hil peripheral running with --transports tcp, and avahi-daemon on both hosts? `hil doctor` checks them"))
+                    hint: "is the computer's hil peripheral running with --transport tcp, and avahi-daemon on both hosts? `hil doctor` checks them"))
             }
             let first = await group.next() ?? nil
             group.cancelAll()

@@ -43,7 +43,7 @@ package final class PeripheralUnderTest: Sendable {
         package var generation = 1
         /// Started ahead, held before it touches the bus until `release` (`hil peripheral --start-when`).
         package var held = false
-        /// The transports it serves (`--transports`); it is ready once each serves (its ready file lists them).
+        /// The transports it serves (`--transport`); it is ready once each serves (its ready file lists them).
         package var endpoints: [String] = ["ble"]
         /// Where the tcp endpoint listens and publishes: the rig's computer host (`--netns`, `--avahi-bus`).
         package var network: NetworkHosts?
@@ -74,10 +74,10 @@ package final class PeripheralUnderTest: Sendable {
             return launch
         }
 
-        /// `--transports …` and where tcp listens, when it serves more than BLE.
+        /// `--transport …` and where tcp listens, when it serves more than BLE.
         package var transportArguments: [String] {
             guard endpoints != ["ble"] else { return [] }
-            var arguments = ["--transports", endpoints.joined(separator: ",")]
+            var arguments = ["--transport", endpoints.joined(separator: ",")]
             if let network { arguments += ["--netns", network.computerNetns, "--avahi-bus", network.computerBus] }
             return arguments
         }

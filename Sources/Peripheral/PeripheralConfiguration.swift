@@ -28,7 +28,7 @@ package struct PeripheralConfiguration: Sendable {
     package var startSignal: StartSignal?
     /// R5: status every 2 s while a central is subscribed.
     package var statusInterval: Duration = .seconds(2)
-    /// The transports served at once (`--transports ble,tcp`); they share pairing, lockout and the command path.
+    /// The transports served at once (`--transport ble,tcp`); they share pairing, lockout and the command path.
     package var transports: [Transport] = [.ble]
     /// The TCP endpoint's port, namespace and Bonjour publishing.
     package var tcp = TCPSettings()

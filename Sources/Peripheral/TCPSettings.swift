@@ -1,7 +1,7 @@
 package import DBus
 import RemoteTouchProtocol
 
-/// How the TCP endpoint serves (`hil peripheral --transports tcp`): seeds/ipad-trackpad-design.md's port and
+/// How the TCP endpoint serves (`hil peripheral --transport tcp`): seeds/ipad-trackpad-design.md's port and
 /// Bonjour type, and this project's limits.
 package struct TCPSettings: Sendable {
     package static let defaultPort = NetworkService.port

@@ -14,6 +14,9 @@ extension RunSettings.WritePath: ExpressibleByArgument {}
 /// `--capture always|failed|never` (hil run).
 extension CaptureMode: ExpressibleByArgument {}
 
+/// `--transport ble|hid|tcp|udp` (hil record; run and bench take several: `TransportChoice`).
+extension Transport: ExpressibleByArgument {}
+
 /// `--mode presentation|mediaControl|basicMouse` (hil decode).
 extension ControlMode: ExpressibleByArgument {}
 
@@ -49,5 +52,5 @@ where Value: RawRepresentable<String> & CaseIterable & Hashable & Sendable {
 
 /// `--write-path dbus,fd` (hil bench).
 typealias WritePaths = CommaSeparated<RunSettings.WritePath>
-/// `--transports ble,tcp` (hil peripheral).
+/// `--transport ble,tcp` (hil peripheral).
 typealias ComputerTransports = CommaSeparated<PeripheralConfiguration.Transport>

@@ -67,9 +67,10 @@ struct PeripheralCommand: AsyncParsableCommand {
                                valueName: "file"))
     var startWhen: String?
 
-    @Option(help: ArgumentHelp("The transports to serve at once, sharing pairing and the command path.",
-                               discussion: "ble: the GATT service above, with the hid transport's report characteristic (…9AC0, 6-byte reports). tcp: the iPad design's network path, length-prefixed JSON on --tcp-port, published over Bonjour as _claude-controller._tcp through avahi-daemon. udp: the connectivity layer's Wi-Fi path, 5-byte movement packets on --udp-port and a TCP control connection on --control-port (docs/protocol.md)."))
-    var transports = ComputerTransports([.ble])
+    @Option(help: ArgumentHelp("The transports to serve at once, sharing pairing and the command path: one, or several separated by commas (ble,tcp).",
+                               discussion: "ble: the GATT service above, with the hid transport's report characteristic (…9AC0, 6-byte reports). tcp: the iPad design's network path, length-prefixed JSON on --tcp-port, published over Bonjour as _claude-controller._tcp through avahi-daemon. udp: the connectivity layer's Wi-Fi path, 5-byte movement packets on --udp-port and a TCP control connection on --control-port (docs/protocol.md).",
+                               valueName: "transport"))
+    var transport = ComputerTransports([.ble])
 
     @Option(help: "TCP port of the tcp transport.")
     var tcpPort: UInt16 = TCPSettings.defaultPort
@@ -96,7 +97,7 @@ struct PeripheralCommand: AsyncParsableCommand {
             throw ValidationError("--adapter takes a name like hci0, not \(adapter)")
         }
         if !(0...100).contains(battery) { throw ValidationError("--battery is 0 to 100") }
-        if transports.values.contains(.tcp) && transports.values.contains(.udp) && tcpPort == controlPort {
+        if transport.values.contains(.tcp) && transport.values.contains(.udp) && tcpPort == controlPort {
             throw ValidationError("--tcp-port and --control-port are both \(tcpPort): the tcp and udp transports need a port each")
         }
         if lockout.duration < .seconds(1) { throw ValidationError("--lockout is 1s or more, not \(lockout)") }
@@ -118,7 +119,7 @@ struct PeripheralCommand: AsyncParsableCommand {
         configuration.busName = busName
         configuration.readyFile = readyFile
         configuration.startSignal = startWhen.map(StartSignal.init(path:))
-        configuration.transports = transports.values
+        configuration.transports = transport.values
         configuration.tcp.port = tcpPort
         configuration.tcp.netns = netns
         configuration.tcp.serviceName = serviceName

@@ -16,8 +16,8 @@ extension RecordCommand {
         }
         var settings = LiveRecording.Settings(
             hil: RunCommand.executable, adapter: adapter ?? environment.peripheralAdapter, uinputName: uinputName, folder: work,
-            transport: transport.transport)
-        if transport.transport.isNetwork {
+            transport: transport)
+        if transport.isNetwork {
             settings.netns = netns ?? environment.network?.computer.netns
             settings.avahiBus = avahiBus ?? environment.network?.computer.bus
         }
@@ -27,7 +27,7 @@ extension RecordCommand {
         } catch {
             throw fail("the computer side did not start: \(error)")
         }
-        let place = transport.transport.isNetwork ? settings.netns.map { "network namespace \($0)" } ?? "this host's network" : settings.adapter
+        let place = transport.isNetwork ? settings.netns.map { "network namespace \($0)" } ?? "this host's network" : settings.adapter
         say("recording \(transport.rawValue) on \(place): the computer serves. Connect and pair the phone, then use it; \(duration.map { "stops after \($0) or at " } ?? "")Ctrl-C to end.")
         let reason = await waitForEnd(recording)
         let status = await recording.stop()

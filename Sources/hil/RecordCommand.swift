@@ -26,13 +26,9 @@ struct RecordCommand: AsyncParsableCommand {
             """
     )
 
-    enum TransportName: String, ExpressibleByArgument, CaseIterable {
-        case ble, hid, tcp, udp
-        var transport: Transport { Transport(rawValue: rawValue)! }
-    }
-
-    @Option(help: "The transport the phone uses: ble (JSON commands), hid (reports), tcp, udp.")
-    var transport: TransportName
+    @Option(help: ArgumentHelp("The one transport the phone uses: ble (JSON commands), hid (reports), tcp, udp.",
+                               valueName: "transport"))
+    var transport: Transport
 
     @Option(help: ArgumentHelp("Where to write the scenario.", valueName: "file"))
     var output: String
@@ -91,7 +87,7 @@ struct RecordCommand: AsyncParsableCommand {
     }
 
     var options: SessionRecorder.Options {
-        var options = SessionRecorder.Options(transport: transport.transport)
+        var options = SessionRecorder.Options(transport: transport)
         options.name = name
         options.gap = gap.duration
         options.tolerancePercent = tolerancePercent

@@ -60,7 +60,7 @@ struct TCPTransportOnRig {
             set -u
             bash Rigs/net/two-hosts.sh wait 30 || exit 1
             dir=/tmp/hil-republish; rm -rf "$dir"; mkdir -p "$dir"
-            '\#(binary)' peripheral --transports tcp --netns "$HIL_NET_COMPUTER_NETNS" --avahi-bus "$HIL_NET_COMPUTER_BUS" \
+            '\#(binary)' peripheral --transport tcp --netns "$HIL_NET_COMPUTER_NETNS" --avahi-bus "$HIL_NET_COMPUTER_BUS" \
                 --service-name 'HIL republish test' --state-dir "$dir/state" --ready-file "$dir/ready" >"$dir/out" 2>&1 &
             pid=$!
             n=0; until [ -s "$dir/ready" ]; do n=$((n + 1)); [ $n -lt 300 ] || { echo "not ready"; cat "$dir/out"; exit 1; }; sleep 0.1; done
