@@ -13,16 +13,23 @@ struct LabCommand: AsyncParsableCommand {
 
 /// Options every `hil lab` command shares.
 struct LabOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The labgrid coordinator (labgrid 26's gRPC one).", valueName: "host:port"))
-    var coordinator: String = ProcessInfo.processInfo.environment["LG_COORDINATOR"] ?? "127.0.0.1:20408"
+    @Option(help: ArgumentHelp("The labgrid coordinator (labgrid 26's gRPC one).",
+                               discussion: "Default: $LG_COORDINATOR, else 127.0.0.1:20408.", valueName: "host:port"))
+    var coordinator: String?
 
-    @Option(help: ArgumentHelp("labgrid-client to run (default: .venv-labgrid/bin/labgrid-client, made by Rigs/labgrid/venv.sh, then PATH).",
+    @Option(help: ArgumentHelp("labgrid-client to run.",
+                               discussion: "Default: .venv-labgrid/bin/labgrid-client (made by Rigs/labgrid/venv.sh), else PATH's.",
                                valueName: "path"))
     var labgridClient: String?
 
+    /// `--coordinator`, else `LG_COORDINATOR`, else labgrid's default port here.
+    var coordinatorAddress: String {
+        coordinator ?? ProcessInfo.processInfo.environment["LG_COORDINATOR"] ?? "127.0.0.1:20408"
+    }
+
     func labgrid() throws -> Labgrid {
         do {
-            return try Labgrid(client: labgridClient, coordinator: coordinator)
+            return try Labgrid(client: labgridClient, coordinator: coordinatorAddress)
         } catch {
             printError("hil lab: \(error)")
             throw ExitCode.failure
@@ -128,6 +135,6 @@ struct LabStatusCommand: AsyncParsableCommand {
             printError("hil lab status: \(error)")
             throw ExitCode.failure
         }
-        print(LabStatusTable.render(places, coordinator: lab.coordinator))
+        print(LabStatusTable.render(places, coordinator: lab.coordinatorAddress))
     }
 }

@@ -33,7 +33,7 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where to write the scenario.", valueName: "file"))
     var output: String
 
-    @Option(help: "The scenario's name (default: \"recorded session on TRANSPORT\").")
+    @Option(help: ArgumentHelp("The scenario's name.", discussion: "Default: \"recorded session on TRANSPORT\"."))
     var name: String?
 
     @Option(help: ArgumentHelp("Convert a finished session: a scenario folder of hil run --capture always, or a live recording's work folder.",

@@ -74,10 +74,10 @@ struct RunCommand: AsyncParsableCommand {
     var failFast = false
 
     @Option(help: ArgumentHelp(
-        "Run this many scenarios at once, one per lane of the rig (default 1).",
+        "Run this many scenarios at once, one per lane of the rig.",
         discussion: "A lane is a computer adapter and a phone adapter; a vm rig has machine.lanes of them (1 in Rigs/vm.json). A scenario that restarts bluetoothd or floods it runs alone. On a small machine the lanes load each other: see Rigs/README.md before trusting verdicts from more than one.",
         valueName: "n"))
-    var lanes: Int?
+    var lanes = 1
 
     @Option(help: ArgumentHelp(
         "The transports to run every scenario on: ble, hid, tcp, udp, several (ble,udp), or all (each scenario on each).",
@@ -96,7 +96,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func validate() throws {
         if repeats < 1 || repeats > 1000 { throw ValidationError("--repeat takes 1 to 1000, not \(repeats)") }
-        if let lanes, lanes < 1 { throw ValidationError("--lanes takes 1 or more, not \(lanes)") }
+        if lanes < 1 { throw ValidationError("--lanes takes 1 or more, not \(lanes)") }
     }
 
     func run() async throws {
@@ -204,13 +204,13 @@ struct RunCommand: AsyncParsableCommand {
         return (rigName, result)
     }
 
-    /// The context of each lane to use: the first `requested` (1 unless asked) of the rig's lanes.
-    static func laneContexts(_ context: ScenarioRunner.Context, requested: Int?) throws -> [ScenarioRunner.Context] {
+    /// The context of each lane to use: the first `requested` of the rig's lanes.
+    static func laneContexts(_ context: ScenarioRunner.Context, requested: Int) throws -> [ScenarioRunner.Context] {
         let available = try RigOptions.environment().lanes
-        if let requested, requested > available.count {
+        if requested > available.count {
             throw ValidationError("--lanes \(requested): this rig has \(available.count) (\(available.map(\.description).joined(separator: ", "))); machine.lanes in the vm rig's file sets how many")
         }
-        let lanes = Array(available.prefix(requested ?? 1))
+        let lanes = Array(available.prefix(requested))
         return lanes.indices.map { context.lane($0, of: lanes) }
     }
 
