@@ -7,16 +7,18 @@ package import ScenarioDriver
 /// What `hil run` prints: a line per scenario as it finishes, the tables at the end, the baseline's verdict, and
 /// why a run stopped on a broken rig. Plain text; the files are `RunReport`'s and Report's.
 package enum RunConsole {
-    /// One scenario's line, and the details of one that did not pass.
+    /// One scenario's line.
     package static func outcome(_ result: ScenarioResult, label: String) -> String {
         let p95 = result.latencySummary.p95.map { String(format: "p95 %.1f ms", $0) } ?? "no latency"
         let checked = result.steps.filter { $0.outcome != .unchecked }.count
-        var text = "\(label) \(result.outcome.rawValue.uppercased()) \(result.name) — \(checked) checked steps, \(p95), "
+        return "\(label) \(result.outcome.rawValue.uppercased()) \(result.name) — \(checked) checked steps, \(p95), "
             + String(format: "%.1f s", (result.durationMs ?? 0) / 1000)
-        if result.outcome.isFailure {
-            text += "\n" + RunReport.detail(result).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
-        }
-        return text
+    }
+
+    /// Why a scenario did not pass, indented under its line; nil for one that did not fail.
+    package static func details(_ result: ScenarioResult) -> String? {
+        guard result.outcome.isFailure else { return nil }
+        return RunReport.detail(result).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
     }
 
     /// The table per scenario, the one per step kind, per transport when there are several, where the time went

@@ -33,13 +33,19 @@ package final class RunSession: Sendable {
         }
     }
 
-    /// Where the session's lines go: the run's progress and tables, and problems (standard error).
+    /// Where the session's lines go: the run's progress (a line per scenario, the totals), the details (why a
+    /// scenario did not pass, the tables; `hil run --quiet` drops them), and problems (standard error).
     package struct Console: Sendable {
         package var line: @Sendable (String) -> Void
+        package var details: @Sendable (String) -> Void
         package var problem: @Sendable (String) -> Void
 
-        package init(line: @escaping @Sendable (String) -> Void, problem: @escaping @Sendable (String) -> Void) {
+        /// - Parameter details: where the details go; nil: with the lines.
+        package init(line: @escaping @Sendable (String) -> Void, details: (@Sendable (String) -> Void)? = nil,
+                     problem: @escaping @Sendable (String) -> Void)
+        {
             self.line = line
+            self.details = details ?? line
             self.problem = problem
         }
     }
@@ -126,6 +132,7 @@ package final class RunSession: Sendable {
         }
         live.add(result, number: item.number)
         console.line(RunConsole.outcome(result, label: label))
+        if let details = RunConsole.details(result) { console.details(details) }
         if let broken = stop.note(result) {
             console.problem("hil run: the rig broke: \(broken); stopping the run, as every later scenario could only error")
         }
@@ -152,7 +159,7 @@ package final class RunSession: Sendable {
         } catch {
             console.problem("hil run: the report could not be written: \(error)")
         }
-        console.line(RunConsole.tables(results, repeats: settings.repeats))
+        console.details(RunConsole.tables(results, repeats: settings.repeats))
         let outcomes = results.map(\.outcome)
         console.line(RunTotals.line(outcomes) + " in \(String(format: "%.1f", settings.writer.wallMs / 1000)) s")
         if let comparison { console.line(RunConsole.baseline(comparison)) }

@@ -23,7 +23,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Argument(help: "Script files, or folders searched recursively for *.json.")
     var paths: [String] = ["Scenarios"]
 
-    @Flag(name: .shortAndLong, help: "Print only each script's summary line, not every command.")
+    @Flag(name: .shortAndLong, help: "Print one line per script (its verdict and totals) and the problems, not every command.")
     var quiet = false
 
     func run() async throws {
@@ -46,11 +46,14 @@ struct ReplayCommand: AsyncParsableCommand {
             totalCommands += result.commandCount
             totalFrames += result.frameCount
             let verdict = result.errors.isEmpty ? "ok" : "ERROR"
-            print("[\(index + 1)/\(files.count)] \(verdict) \(file) — \(script.name)\(requirementsText(script))")
-            if !quiet {
+            let heading = "[\(index + 1)/\(files.count)] \(verdict) \(file) — \(script.name)"
+            if quiet {
+                print(heading + ": " + result.summary)
+            } else {
+                print(heading + requirementsText(script))
                 for line in result.lines { print("    " + line) }
+                print("    " + result.summary)
             }
-            print("    " + result.summary)
             for message in result.errors {
                 failures += 1
                 printError("\(file): \(message)")

@@ -68,6 +68,11 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "List the scenarios and the requirement coverage (requirements.json) without running anything.")
     var list = false
 
+    @Flag(name: .shortAndLong, help: ArgumentHelp(
+        "Print one line per scenario, the totals and the problems; not why a scenario failed, nor the tables.",
+        discussion: "Those stay in results.json, summary.md and report.html."))
+    var quiet = false
+
     @Flag(help: ArgumentHelp(
         "End each scenario at its first failed step.",
         discussion: "The steps after it are reported as not run. Quicker when only the verdict matters (mutation tests, a first look at a broken build)."))
@@ -158,7 +163,10 @@ struct RunCommand: AsyncParsableCommand {
             plan: RunPlan(scenarios, repeats: repeats, choice: TransportChoice.plan(transport)), repeats: repeats, lanes: lanes,
             work: context.workDirectory, baseline: baseline, writer: writer)
         // Live progress also when standard output is a file or a pipe (a CI log): every line is flushed.
-        let console = RunSession.Console(line: { print($0); fflush(nil) }, problem: { printError($0); fflush(nil) })
+        let quiet = self.quiet
+        let console = RunSession.Console(
+            line: { print($0); fflush(nil) }, details: { if !quiet { print($0); fflush(nil) } },
+            problem: { printError($0); fflush(nil) })
         let session = RunSession(settings, stop: stop, console: console)
         // Ctrl-C: stop the peripheral under test, keep what was judged (written at once), exit 130.
         let interrupts = InterruptForwarder { session.interrupt() }

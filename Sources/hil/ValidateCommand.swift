@@ -6,11 +6,19 @@ struct ValidateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check scenario files: every problem, as file: json.path: message.",
-        discussion: "Exit status 1 when any file has a problem. Folders are searched recursively for *.json."
+        discussion: """
+            A line per good file and the summary line on standard output; every problem on standard error. \
+            Folders are searched recursively for *.json.
+
+            Exit status 1 when any file has a problem.
+            """
     )
 
     @Argument(help: "Scenario files, or folders.")
     var paths: [String] = ["Scenarios"]
+
+    @Flag(name: .shortAndLong, help: "Print only the problems and the summary line, not a line per good file.")
+    var quiet = false
 
     func run() async throws {
         let files = try ScenarioFiles.expand(paths)
@@ -21,7 +29,7 @@ struct ValidateCommand: AsyncParsableCommand {
                 catalog = try RequirementCatalog.load(contentsOf: file)
             } catch {
                 bad += 1
-                print(error.description)
+                printError(error.description)
             }
         }
         for file in files {
@@ -29,13 +37,13 @@ struct ValidateCommand: AsyncParsableCommand {
                 let scenario = try Scenario.load(contentsOf: file)
                 if let unknown = catalog?.unknownIDs(in: scenario), !unknown.isEmpty {
                     bad += 1
-                    print(unknown.map { "\(file): \($0)" }.joined(separator: "\n"))
+                    printError(unknown.map { "\(file): \($0)" }.joined(separator: "\n"))
                     continue
                 }
-                print("ok  \(file): \(scenario.script.steps.count) steps, \(scenario.checkCount) check(s)")
+                if !quiet { print("ok  \(file): \(scenario.script.steps.count) steps, \(scenario.checkCount) check(s)") }
             } catch {
                 bad += 1
-                print(error.description)
+                printError(error.description)
             }
         }
         print("\(files.count) file(s), \(bad) with problems")
