@@ -176,6 +176,12 @@ let package = Package(
             ]),
         // Boots the real vm rig through the built `hil`; depends on it so `swift test` builds it.
         .testTarget(name: "VMRigIntegrationTests", dependencies: ["hil", "Rig", "Evidence", "HILTestSupport"]),
+        // The command line: every command's options, their values and help, what goes to which stream.
+        .testTarget(
+            name: "hilTests",
+            dependencies: [
+                "hil", "HILTestSupport", "Scenario", "Peripheral", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CDBus", "CEvdev", "InputCodes"]),
     ]
 )

@@ -19,6 +19,31 @@ package func runCapturing(_ executable: String, _ arguments: [String], in folder
     return (process.terminationStatus, output)
 }
 
+/// Runs a program to its end with no input and returns its exit status, its standard output and its standard error
+/// apart, for a test of what goes where. Each stream goes through a file: neither can fill a pipe while the other
+/// is read.
+package func runSeparating(_ executable: String, _ arguments: [String], in folder: URL? = nil) throws
+    -> (status: Int32, output: String, errors: String)
+{
+    let base = FileManager.default.temporaryDirectory.appendingPathComponent("hil-run-\(getpid())-\(UUID().uuidString)")
+    let files = [base.appendingPathExtension("out"), base.appendingPathExtension("err")]
+    defer { for file in files { try? FileManager.default.removeItem(at: file) } }
+    for file in files { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let folder { process.currentDirectoryURL = folder }
+    let handles = try files.map { try FileHandle(forWritingTo: $0) }
+    defer { for handle in handles { try? handle.close() } }
+    process.standardOutput = handles[0]
+    process.standardError = handles[1]
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    let (output, errors) = (try String(contentsOf: files[0], encoding: .utf8), try String(contentsOf: files[1], encoding: .utf8))
+    return (process.terminationStatus, output, errors)
+}
+
 /// Whether a Swift Testing run's output ends with a passing summary of at least one test, and that summary.
 package func testRunPassed(_ status: Int32, _ output: String) -> (passed: Bool, summary: String) {
     let summary = output.split(separator: "\n").last { $0.contains("Test run with") }.map(String.init) ?? ""

@@ -26,7 +26,7 @@ struct RunSessionTests {
     }
 
     /// A session over scenarios that apply to no transport asked for: nothing needs a rig.
-    static func session(_ folder: String, stop: RunStop, lines: Lines) throws -> RunSession {
+    static func session(_ folder: String, stop: RunStop, lines: Lines, details: Lines? = nil) throws -> RunSession {
         let scenario = try RunPlanTests.scenario("ble only", #"{"transports": ["ble"]}"#)
         let context = ScenarioRunner.Context(
             hil: "/bin/false", peripheralAdapter: "hci0", centralAdapter: "hci1", uinputName: "test", latencyScale: 1,
@@ -36,7 +36,9 @@ struct RunSessionTests {
         let settings = RunSession.Settings(
             plan: RunPlan([scenario], repeats: 1, choice: .only(.tcp)), repeats: 1, lanes: [context], work: folder,
             baseline: nil, writer: writer)
-        let console = RunSession.Console(line: { line in lines.append(line) },
+        var detail: (@Sendable (String) -> Void)?
+        if let details { detail = { line in details.append(line) } }
+        let console = RunSession.Console(line: { line in lines.append(line) }, details: detail,
                                          problem: { line in lines.append("E: " + line) })
         return RunSession(settings, stop: stop, console: console)
     }
@@ -57,6 +59,19 @@ struct RunSessionTests {
         }
         let results = try RunResults.load(contentsOf: folder + "/results.json")
         #expect(results.scenarios.map(\.outcome) == [.notApplicable])
+    }
+
+    @Test("the details (the tables) go apart from the lines, so hil run --quiet can leave them out")
+    func details() async throws {
+        let folder = NSTemporaryDirectory() + "run-session-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (lines, details) = (Lines(), Lines())
+        #expect(await (try Self.session(folder, stop: RunStop(), lines: lines, details: details)).run() == .passed)
+        #expect(lines.all.count == 3, "\(lines.all)")
+        #expect(lines.all.first?.hasPrefix("[1/1] NOT APPLICABLE ") == true)
+        #expect(lines.all.last?.hasPrefix("results: ") == true)
+        #expect(details.all.count == 1 && details.all[0].contains("outcome       p50 ms"), "\(details.all)")
     }
 
     @Test("an interrupt before the run: exit 130, the results so far kept, and how many runs were not done")
