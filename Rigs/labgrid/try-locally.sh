@@ -180,7 +180,7 @@ fi
 set +e
 start=$(date +%s)
 "$hil" lab run --coordinator "127.0.0.1:$port" --labgrid-client "$bin/labgrid-client" --places "$total" --tags kind=hil \
-    --ssh-config "$state/ssh_config" --output "$output" --reserve-timeout 60 "${run_args[@]}" &
+    --ssh-config "$state/ssh_config" --output "$output" --reserve-timeout 60s "${run_args[@]}" &
 lab=$!
 if [ "$interrupt_after" = mid-run ]; then
     # Every healthy box's hil run has printed a scenario's verdict ([1/31] PASSED …): the run is in full swing.
