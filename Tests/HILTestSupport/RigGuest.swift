@@ -42,7 +42,7 @@ package enum RigGuest {
         -> (status: Int32, output: String)
     {
         try runCapturing(binary, [
-            "rig", "exec", "--rig", rig, "--timeout", String(timeout), "--",
+            "rig", "exec", "--rig", rig, "--timeout", "\(timeout)s", "--",
             bundle, "--testing-library", "swift-testing", "--no-parallel", "--filter", filter,
         ], in: packageRoot)
     }

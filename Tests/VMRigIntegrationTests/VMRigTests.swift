@@ -143,7 +143,7 @@ struct VMGuestOnRig {
 
     @Test("a run over its timeout is stopped, exits 124, and leaves no QEMU behind", .bootsItsOwnGuest)
     func timeout() async throws {
-        let run = try await hil(["vm", "exec", "--timeout", "4", "--", "sleep", "600"])
+        let run = try await hil(["vm", "exec", "--timeout", "4s", "--", "sleep", "600"])
         #expect(run.status == 124, "\(run.errors)")
         #expect(run.errors.contains("took longer than 4"))
         #expect(run.errors.contains("full console log: "))
@@ -385,7 +385,7 @@ struct RunInterruptOnRig {
         defer { try? FileManager.default.removeItem(atPath: output) }
         // 9 scenarios, 3 times: 27 runs of 2-6 s after a boot of 7-14 s. The first is done by 35 s and the last is not,
         // also on a quiet day: once, the 9 alone all passed in 34.9 s and the run beat its timeout.
-        let run = try await hil(["run", "--timeout", "35", "--repeat", "3", "--output", output, "Scenarios/cursor"])
+        let run = try await hil(["run", "--timeout", "35s", "--repeat", "3", "--output", output, "Scenarios/cursor"])
         let text = run.output + run.errors
         #expect(run.status == 124, "\(text.suffix(3000))")
         #expect(run.errors.contains("took longer than 35"), "\(text.suffix(3000))")
