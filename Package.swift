@@ -31,6 +31,8 @@ let package = Package(
 
         // Pure core: no hardware, no C.
         .target(name: "StrictJSON"),
+        // Waiting: the one cancellation-aware poll, an event raced against a named timeout, and pacing.
+        .target(name: "Waiting"),
         .target(name: "InputCodes"),
         .target(name: "RemoteTouchProtocol", dependencies: ["StrictJSON"]),
         .target(name: "GestureModel", dependencies: ["RemoteTouchProtocol"]),
@@ -42,7 +44,7 @@ let package = Package(
         // Linux input: uinput injection and evdev reading (libevdev), CLOCK_MONOTONIC time.
         .target(name: "Evdev", dependencies: ["CEvdev", "InputCodes"]),
         // D-Bus over libdbus-1: one thread owns the connection; async calls, exported objects, signals.
-        .target(name: "DBus", dependencies: ["CDBus", "TextMarkup"]),
+        .target(name: "DBus", dependencies: ["CDBus", "TextMarkup", "Waiting"]),
 
         // The one escaper of each markup language the package writes: HTML/XML and Markdown table cells.
         .target(name: "TextMarkup"),
@@ -51,7 +53,7 @@ let package = Package(
         .target(name: "NetSocket", dependencies: ["CLinux"]),
 
         // Bonjour through avahi-daemon's D-Bus API: publish (entry groups), browse and resolve.
-        .target(name: "Avahi", dependencies: ["DBus"]),
+        .target(name: "Avahi", dependencies: ["DBus", "Waiting"]),
 
         // BlueZ's D-Bus names and object paths, shared by the computer side and the phone side.
         .target(name: "BlueZAPI"),
@@ -60,7 +62,7 @@ let package = Package(
         .target(
             name: "Peripheral",
             dependencies: [
-                "DBus", "BlueZAPI", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "StrictJSON", "Records", "NetSocket", "Avahi",
+                "DBus", "BlueZAPI", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "StrictJSON", "Records", "NetSocket", "Avahi", "Waiting",
             ]),
 
         // The verifier: what a scenario step expects of the evdev frames, and the verdict.
@@ -89,21 +91,21 @@ let package = Package(
             name: "PhoneLinks",
             dependencies: [
                 "DBus", "BlueZAPI", "RemoteTouchProtocol", "Scenario", "ScenarioDriver", "GestureModel", "GestureScript", "InputCodes",
-                "Verifier", "Evdev", "NetSocket", "Avahi", "Rig",
+                "Verifier", "Evdev", "NetSocket", "Avahi", "Rig", "Waiting",
             ]),
 
         // The computer under test: the `hil peripheral` process, its standby twin, and the evdev frames it injects.
-        .target(name: "ComputerProcess", dependencies: ["ScenarioDriver", "Evdev", "InputCodes", "Records", "Rig"]),
+        .target(name: "ComputerProcess", dependencies: ["ScenarioDriver", "Evdev", "InputCodes", "Records", "Rig", "Waiting"]),
 
         // Evidence of a scenario: HCI and network captures, packet times, the timeline.
-        .target(name: "Evidence", dependencies: ["ScenarioDriver", "Scenario", "InputCodes", "Records", "Rig", "PhoneLinks"]),
+        .target(name: "Evidence", dependencies: ["ScenarioDriver", "Scenario", "InputCodes", "Records", "Rig", "PhoneLinks", "Waiting"]),
 
         // hil bench and hil soak: streams through the real link, latency, rate and loss.
         .target(
             name: "Bench",
             dependencies: [
                 "Runner", "PhoneLinks", "ComputerProcess", "ScenarioDriver", "Records", "DBus", "Evdev", "InputCodes", "LatencyStats",
-                "RemoteTouchProtocol", "Rig",
+                "RemoteTouchProtocol", "Rig", "Waiting",
             ]),
 
         // The run session: the plan, lanes, the stop and the exit-code policy; a scenario's setup, steps and teardown.
@@ -111,7 +113,7 @@ let package = Package(
             name: "Runner",
             dependencies: [
                 "Scenario", "ScenarioDriver", "PhoneLinks", "ComputerProcess", "Evidence", "DBus", "Evdev", "InputCodes", "Verifier",
-                "GestureModel", "GestureScript", "RemoteTouchProtocol", "LatencyStats", "Records", "Report", "Rig",
+                "GestureModel", "GestureScript", "RemoteTouchProtocol", "LatencyStats", "Records", "Report", "Rig", "Waiting",
             ]),
 
         // The results model and the file formats it owns: results.json (read, written, merged), the receipts log, the
@@ -121,10 +123,10 @@ let package = Package(
         .target(name: "Report", dependencies: ["Records", "StrictJSON", "LatencyStats", "TextMarkup"]),
 
         // Many boxes on labgrid: places reserved and locked through labgrid-client, shards run over SSH, merged.
-        .target(name: "Lab", dependencies: ["Rig", "Records", "Report", "StrictJSON"]),
+        .target(name: "Lab", dependencies: ["Rig", "Records", "Report", "StrictJSON", "Waiting"]),
 
         // Rigs: definitions, the host probe, the vm guest.
-        .target(name: "Rig", dependencies: ["StrictJSON", "CLinux"]),
+        .target(name: "Rig", dependencies: ["StrictJSON", "CLinux", "Waiting"]),
 
         // Fuzzing: the decoders and their invariants (FuzzTargets), and the libFuzzer entry point (Fuzz/run.sh
         // builds it with -sanitize=fuzzer; built normally it replays a corpus).
@@ -136,12 +138,13 @@ let package = Package(
             name: "hil",
             dependencies: [
                 "RemoteTouchProtocol", "CommandMapping", "GestureScript", "Rig", "Peripheral", "DBus", "Scenario", "ScenarioDriver", "Runner", "Bench", "Evidence", "ComputerProcess",
-                "Records", "Report", "LatencyStats", "Recording", "InputCodes", "StrictJSON", "Lab", "GestureModel",
+                "Records", "Report", "LatencyStats", "Recording", "InputCodes", "StrictJSON", "Lab", "GestureModel", "Waiting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
         .target(name: "HILTestSupport", dependencies: ["NetSocket", "RemoteTouchProtocol"], path: "Tests/HILTestSupport"),
+        .testTarget(name: "WaitingTests", dependencies: ["Waiting"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON", "HILTestSupport"]),
         .testTarget(name: "RemoteTouchProtocolTests", dependencies: ["RemoteTouchProtocol", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "GestureModelTests", dependencies: ["GestureModel", "RemoteTouchProtocol"]),
@@ -149,7 +152,7 @@ let package = Package(
         .testTarget(name: "GestureScriptTests", dependencies: ["GestureScript", "GestureModel", "RemoteTouchProtocol", "StrictJSON"]),
         .testTarget(name: "RigTests", dependencies: ["Rig", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCodes", "HILTestSupport"]),
-        .testTarget(name: "DBusTests", dependencies: ["DBus", "HILTestSupport"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "HILTestSupport", "Waiting"]),
         .testTarget(name: "ScenarioDriverTests", dependencies: ["ScenarioDriver", "Scenario", "Verifier", "GestureScript", "InputCodes", "StrictJSON", "Records", "Report"]),
         .testTarget(name: "LatencyStatsTests", dependencies: ["LatencyStats"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),

@@ -6,6 +6,7 @@ import Rig
 package import ScenarioDriver
 import ComputerProcess
 import Runner
+import Waiting
 
 /// Who sends a `hil bench` stream, and how: hil's own client over D-Bus (`dbus`) or the AcquireWrite socket
 /// (`fd`), or the reference client, a plain Python program on dbus-python, doing the same (`python-dbus`,

@@ -6,6 +6,7 @@ import RemoteTouchProtocol
 import Rig
 package import ComputerProcess
 import Runner
+import Waiting
 
 /// One computer side under test with the phone paired to it, for streams that are not scenarios (`hil bench`,
 /// `hil soak`): the phone scans first, the peripheral starts, the evdev reader opens its device, the phone

@@ -94,25 +94,41 @@ package final class DBusConnection: Sendable {
     /// Signals matching `rule`, until the stream is dropped (which removes the match) or the connection closes.
     /// The match is in place on the bus when this returns.
     package func signals(_ rule: DBusMatchRule) async throws(DBusError) -> AsyncStream<DBusMessage> {
+        try await subscribe([rule]).stream
+    }
+
+    /// Signals matching any of `rules`, in one stream; the matches are in place on the bus when this returns.
+    /// Finishing the continuation (or cancelling the task that iterates the stream) removes them.
+    func subscribe(_ rules: [DBusMatchRule]) async throws(DBusError)
+        -> (stream: AsyncStream<DBusMessage>, continuation: AsyncStream<DBusMessage>.Continuation)
+    {
         let (stream, continuation) = AsyncStream<DBusMessage>.makeStream(bufferingPolicy: .unbounded)
-        let id = try await loop.perform { loop in .success(loop.subscribe(rule, continuation)) }
+        let ids = try await loop.perform { loop in .success(rules.map { loop.subscribe($0, continuation) }) }
+        var added: [DBusMatchRule] = []
         do {
-            _ = try await call(
-                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-                member: "AddMatch", [.string(rule.text)])
+            for rule in rules {
+                _ = try await call(
+                    destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                    member: "AddMatch", [.string(rule.text)])
+                added.append(rule)
+            }
         } catch {
-            loop.enqueue { $0.unsubscribe(id) }
+            unsubscribe(ids, added)
             throw error
         }
-        continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            self.loop.enqueue { $0.unsubscribe(id) }
+        let matched = added
+        continuation.onTermination = { [weak self] _ in self?.unsubscribe(ids, matched) }
+        return (stream, continuation)
+    }
+
+    private func unsubscribe(_ ids: [Int], _ rules: [DBusMatchRule]) {
+        loop.enqueue { loop in ids.forEach(loop.unsubscribe) }
+        for rule in rules {
             let removal = DBusMessage(
                 kind: .methodCall, path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "RemoveMatch",
                 destination: "org.freedesktop.DBus", noReplyExpected: true, body: [.string(rule.text)])
-            self.loop.enqueue { _ = $0.send(removal) }
+            loop.enqueue { _ = $0.send(removal) }
         }
-        return stream
     }
 
     /// Asks the bus for a well-known name.

@@ -1,0 +1,114 @@
+import Synchronization
+import Testing
+import Waiting
+
+/// A value another task sets: what a poll waits for.
+private final class Box: Sendable {
+    private let value = Mutex<Int?>(nil)
+    var current: Int? { value.withLock { $0 } }
+    func set(_ new: Int) { value.withLock { $0 = new } }
+}
+
+@Suite("Poll: the one cancellation-aware loop for what nothing signals")
+struct PollTests {
+    @Test("times out with a message that names what was awaited and for how long")
+    func timesOut() async {
+        let error = await #expect(throws: WaitTimeout.self) {
+            _ = try await Poll.until("the pairing code", timeout: .milliseconds(50)) { nil as Int? }
+        }
+        #expect(error?.description == "no the pairing code within 0.05 seconds")
+        #expect(error == WaitTimeout("the pairing code", timeout: .milliseconds(50)))
+    }
+
+    @Test("returns as soon as the value comes, long before the timeout")
+    func returnsEarly() async throws {
+        let box = Box()
+        let start = ContinuousClock.now
+        Task {
+            try await Task.sleep(for: .milliseconds(30))
+            box.set(7)
+        }
+        let value = try await Poll.until("seven", timeout: .seconds(60), every: .milliseconds(5)) { box.current }
+        #expect(value == 7)
+        #expect(ContinuousClock.now - start < .seconds(2))
+    }
+
+    @Test("a cancelled task ends the wait at once with CancellationError")
+    func cancellation() async {
+        let start = ContinuousClock.now
+        let waiting = Task { try await Poll.until("nothing", timeout: .seconds(60)) { nil as Int? } }
+        Task {
+            try await Task.sleep(for: .milliseconds(30))
+            waiting.cancel()
+        }
+        let result = await waiting.result
+        #expect(throws: CancellationError.self) { try result.get() }
+        #expect(ContinuousClock.now - start < .seconds(2))
+    }
+
+    @Test("without a time limit: returns the value, or ends at once when cancelled")
+    func unlimited() async throws {
+        var reads = 0
+        let value = try await Poll.until(every: .milliseconds(1)) { () -> Int? in
+            reads += 1
+            return reads == 3 ? reads : nil
+        }
+        #expect(value == 3)
+        let start = ContinuousClock.now
+        let waiting = Task { try await Poll.until(every: .milliseconds(10)) { nil as Int? } }
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+        #expect(ContinuousClock.now - start < .seconds(2))
+    }
+
+    @Test("what read throws ends the wait with that error")
+    func readThrows() async {
+        struct Died: Error {}
+        await #expect(throws: Died.self) {
+            _ = try await Poll.until("a ready file", timeout: .seconds(60)) { () throws -> Int? in throw Died() }
+        }
+    }
+
+    @Test("upTo: nil when the time is up, the value when it comes, CancellationError when cancelled")
+    func upTo() async throws {
+        #expect(try await Poll.upTo(.milliseconds(20), every: .milliseconds(5)) { nil as Int? } == nil)
+        #expect(try await Poll.upTo(.seconds(60)) { 4 } == 4)
+        let start = ContinuousClock.now
+        let waiting = Task { try await Poll.upTo(.seconds(60)) { nil as Int? } }
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+        #expect(ContinuousClock.now - start < .seconds(2))
+    }
+
+    @Test("settled: returns once two reads a quiet interval apart agree, or the last value at the timeout")
+    func settled() async throws {
+        var count = 0
+        let steady = try await Poll.settled(quiet: .milliseconds(5), timeout: .seconds(60)) { () -> Int in
+            count += 1
+            return min(count, 3)
+        }
+        #expect(steady == 3)
+        var growing = 0
+        let start = ContinuousClock.now
+        let last = try await Poll.settled(quiet: .milliseconds(5), timeout: .milliseconds(40)) { () -> Int in
+            growing += 1
+            return growing
+        }
+        #expect(last == growing)
+        #expect(ContinuousClock.now - start < .seconds(2))
+    }
+
+    @Test("retrying: the first try that works and its number; the last error when none does")
+    func retrying() async throws {
+        struct Refused: Error, Equatable { var attempt: Int }
+        let (value, attempt) = try await Poll.retrying(3, pause: .milliseconds(1)) { index in
+            if index < 2 { throw Refused(attempt: index) }
+            return "on \(index)"
+        }
+        #expect(value == "on 2" && attempt == 2)
+        let error = await #expect(throws: Refused.self) {
+            _ = try await Poll.retrying(3, pause: .milliseconds(1)) { index -> Int in throw Refused(attempt: index) }
+        }
+        #expect(error == Refused(attempt: 3))
+    }
+}
