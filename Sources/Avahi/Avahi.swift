@@ -1,4 +1,5 @@
 package import DBus
+import Waiting
 
 /// avahi-daemon's D-Bus API (avahi's `org.freedesktop.Avahi.*.xml` introspection files): the names, the
 /// constants we use, and the server's state. Bonjour on Linux is avahi-daemon; the rig never speaks mDNS itself.
@@ -32,19 +33,30 @@ package enum Avahi {
         return reply.first?.integerValue.flatMap { ServerState(rawValue: Int32(truncatingIfNeeded: $0)) } ?? .invalid
     }
 
-    /// Waits until avahi-daemon on `connection`'s bus is running (its host name established).
+    /// Waits until avahi-daemon on `connection`'s bus is running (its host name established): on its `StateChanged`
+    /// signal, or its name's `NameOwnerChanged` when it was not on the bus yet.
     package static func waitUntilRunning(on connection: DBusConnection, timeout: Duration) async throws(AvahiError) {
-        let deadline = ContinuousClock.now + timeout
-        var last: AvahiError?
-        while ContinuousClock.now < deadline {
-            do throws(AvahiError) {
-                if try await state(on: connection) == .running { return }
-            } catch {
-                last = error
+        let last = Noted<AvahiError?>(nil)
+        do {
+            try await connection.until("avahi-daemon running", timeout: timeout, signalledBy: [
+                DBusMatchRule(sender: service, path: serverPath, interface: server, member: "StateChanged"),
+                DBusMatchRule(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arg0: service),
+            ]) { signal -> Void? in
+                if let signal, signal.member == "StateChanged" {
+                    return signal.body.first?.integerValue == Int64(ServerState.running.rawValue) ? () : nil
+                }
+                do throws(AvahiError) {
+                    return try await state(on: connection) == .running ? () : nil
+                } catch {
+                    last.set(error)
+                    return nil
+                }
             }
-            try? await Task.sleep(for: .milliseconds(50))
+        } catch is WaitTimeout {
+            throw last.value ?? AvahiError("avahi-daemon was not running within \(timeout)", hint: "its log says why (host name collision?)")
+        } catch {
+            throw AvahiError("waiting for avahi-daemon to run: \(error is CancellationError ? "cancelled" : "\(error)")")
         }
-        throw last ?? AvahiError("avahi-daemon was not running within \(timeout)", hint: "its log says why (host name collision?)")
     }
 
     static func call(_ connection: DBusConnection, path: String, interface: String, member: String, _ body: [DBusValue] = [],

@@ -1,7 +1,9 @@
 package import DBus
+import Waiting
 
 /// Finds a service by browsing through avahi-daemon: `Server2.ServiceBrowserPrepare`, subscribe to the browser's
-/// signals, then `Start` (race-free: no `ItemNew` can be missed), and `ResolveService` for each item found.
+/// signals, then `Start` (race-free: no `ItemNew` can be missed), and `ResolveService` for each item found, until one
+/// is accepted or the named timeout.
 package enum AvahiBrowser {
     /// The first service of `type` that resolves (and that `accept` takes), within `timeout`.
     package static func find(_ type: String, on connection: DBusConnection, timeout: Duration,
@@ -15,50 +17,54 @@ package enum AvahiBrowser {
         defer {
             Task { _ = try? await Avahi.call(connection, path: browser, interface: Avahi.serviceBrowser, member: "Free", what: "freeing the browser") }
         }
-        let events: AsyncStream<DBusMessage>
+        // Subscribed to the browser's signals before `Start` (the first check), so no `ItemNew` can be missed.
+        let problems = Noted<[String]>([])
         do {
-            events = try await connection.signals(DBusMatchRule(path: browser, interface: Avahi.serviceBrowser))
-        } catch {
-            throw AvahiError("cannot subscribe to the browser's signals: \(error)")
-        }
-        _ = try await Avahi.call(connection, path: browser, interface: Avahi.serviceBrowser, member: "Start", what: "starting the browser")
-        let result: Result<AvahiService, AvahiError> = await withTaskGroup(of: Result<AvahiService, AvahiError>?.self) { group in
-            group.addTask { await firstResolved(events, type: type, connection: connection, accept: accept) }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return Task.isCancelled ? nil : .failure(AvahiError(
-                    "no \(type) service found within \(timeout)",
-                    hint: "is the computer's hil peripheral running with --transport tcp, and avahi-daemon on both hosts? `hil doctor` checks them"))
+            return try await connection.until("\(type) service", timeout: timeout, signalledBy: [
+                DBusMatchRule(path: browser, interface: Avahi.serviceBrowser)
+            ]) { event -> AvahiService? in
+                guard let event else {
+                    _ = try await Avahi.call(connection, path: browser, interface: Avahi.serviceBrowser, member: "Start", what: "starting the browser")
+                    return nil
+                }
+                return try await found(event, type: type, connection: connection, accept: accept, problems: problems)
             }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first ?? .failure(AvahiError("browsing for \(type) was cancelled"))
+        } catch let error as AvahiError {
+            throw error
+        } catch is WaitTimeout {
+            throw AvahiError(
+                "no \(type) service found within \(timeout)",
+                hint: "is the computer's hil peripheral running with --transport tcp, and avahi-daemon on both hosts? `hil doctor` checks them")
+        } catch is CancellationError {
+            throw AvahiError("browsing for \(type) was cancelled")
+        } catch {
+            let seen = problems.value
+            throw AvahiError("the browser's signals ended (\(error))" + (seen.isEmpty ? "" : ": " + seen.joined(separator: "; ")))
         }
-        return try result.get()
     }
 
-    private static func firstResolved(_ events: AsyncStream<DBusMessage>, type: String, connection: DBusConnection,
-                                      accept: @Sendable (AvahiService) -> Bool) async -> Result<AvahiService, AvahiError>
+    /// The service an `ItemNew` names once resolved and accepted; nil for another signal or a service not taken
+    /// (kept in `problems`).
+    /// - Throws: `AvahiError` when the browser reports its `Failure`.
+    private static func found(_ event: DBusMessage, type: String, connection: DBusConnection, accept: @Sendable (AvahiService) -> Bool,
+                              problems: Noted<[String]>) async throws(AvahiError) -> AvahiService?
     {
-        var problems: [String] = []
-        for await event in events {
-            switch event.member {
-            case "ItemNew":
-                guard event.body.count >= 5, let name = event.body[2].stringValue, let domain = event.body[4].stringValue else { continue }
-                do throws(AvahiError) {
-                    let service = try await resolve(name: name, type: type, domain: domain, interface: event.body[0], on: connection)
-                    if accept(service) { return .success(service) }
-                    problems.append("\(service) is not the one asked for")
-                } catch {
-                    problems.append("\"\(name)\": \(error)")
-                }
-            case "Failure":
-                return .failure(AvahiError("avahi-daemon's browser failed: \(event.body.first?.stringValue ?? "?")"))
-            default:
-                continue
+        switch event.member {
+        case "ItemNew":
+            guard event.body.count >= 5, let name = event.body[2].stringValue, let domain = event.body[4].stringValue else { return nil }
+            do throws(AvahiError) {
+                let service = try await resolve(name: name, type: type, domain: domain, interface: event.body[0], on: connection)
+                if accept(service) { return service }
+                problems.update { $0.append("\(service) is not the one asked for") }
+            } catch {
+                problems.update { $0.append("\"\(name)\": \(error)") }
             }
+            return nil
+        case "Failure":
+            throw AvahiError("avahi-daemon's browser failed: \(event.body.first?.stringValue ?? "?")")
+        default:
+            return nil
         }
-        return .failure(AvahiError("the browser's signals ended" + (problems.isEmpty ? "" : ": " + problems.joined(separator: "; "))))
     }
 
     /// Resolves one browsed item to its host, IPv4 address, port and TXT records.

@@ -1,5 +1,6 @@
 package import DBus
 import Synchronization
+import Waiting
 
 /// Publishes one service through avahi-daemon (`EntryGroupNew`, `AddService` with TXT records, `Commit`) and keeps
 /// it published: when avahi-daemon restarts (its bus name gets a new owner) or the group reports a name
@@ -105,14 +106,29 @@ package final class AvahiPublisher: Sendable {
         throw AvahiError("every name tried for the service collided")
     }
 
+    /// Waits for the entry group's `StateChanged` to leave registering (avahi-daemon probing the name).
     private func waitForGroup(_ group: String, timeout: Duration) async throws(AvahiError) -> Avahi.GroupState {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let reply = try await Avahi.call(connection, path: group, interface: Avahi.entryGroup, member: "GetState", what: "reading the entry group's state")
-            let value = reply.first?.integerValue.flatMap { Avahi.GroupState(rawValue: Int32(truncatingIfNeeded: $0)) } ?? .failure
-            if value != .registering && value != .uncommitted { return value }
-            try? await Task.sleep(for: .milliseconds(20))
+        let connection = connection
+        do {
+            return try await connection.until("established entry group", timeout: timeout, signalledBy: [
+                DBusMatchRule(sender: Avahi.service, path: group, interface: Avahi.entryGroup, member: "StateChanged")
+            ]) { signal -> Avahi.GroupState? in
+                let value: Avahi.GroupState
+                if let signal {
+                    value = signal.body.first?.integerValue.flatMap { Avahi.GroupState(rawValue: Int32(truncatingIfNeeded: $0)) } ?? .failure
+                } else {
+                    let reply = try await Avahi.call(connection, path: group, interface: Avahi.entryGroup, member: "GetState",
+                                                     what: "reading the entry group's state")
+                    value = reply.first?.integerValue.flatMap { Avahi.GroupState(rawValue: Int32(truncatingIfNeeded: $0)) } ?? .failure
+                }
+                return value != .registering && value != .uncommitted ? value : nil
+            }
+        } catch let error as AvahiError {
+            throw error
+        } catch is WaitTimeout {
+            throw AvahiError("the service was not established within \(timeout) (avahi-daemon still probing)")
+        } catch {
+            throw AvahiError("waiting for the entry group \(group): \(error is CancellationError ? "cancelled" : "\(error)")")
         }
-        throw AvahiError("the service was not established within \(timeout) (avahi-daemon still probing)")
     }
 }
