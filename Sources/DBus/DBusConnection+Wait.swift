@@ -39,3 +39,24 @@ extension DBusMessage {
         return body[1].dictionaryValue?[property]?.unwrapped
     }
 }
+
+extension DBusMatchRule {
+    /// `PropertiesChanged` of `interface`'s properties on the object at `path` (or below `pathNamespace`).
+    package static func propertiesChanged(sender: String, path: String? = nil, pathNamespace: String? = nil, of interface: String)
+        -> DBusMatchRule
+    {
+        DBusMatchRule(sender: sender, path: path, pathNamespace: pathNamespace, interface: "org.freedesktop.DBus.Properties",
+                      member: "PropertiesChanged", arg0: interface)
+    }
+
+    /// The object manager's `InterfacesAdded` (BlueZ's at `/`): an object appeared, such as an adapter, a device, a
+    /// characteristic.
+    package static func interfacesAdded(sender: String, manager: String = "/") -> DBusMatchRule {
+        DBusMatchRule(sender: sender, path: manager, interface: "org.freedesktop.DBus.ObjectManager", member: "InterfacesAdded")
+    }
+
+    /// The bus's `NameOwnerChanged` for `name`: its owner came, went or changed (a daemon started or restarted).
+    package static func nameOwnerChanged(_ name: String) -> DBusMatchRule {
+        DBusMatchRule(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arg0: name)
+    }
+}

@@ -2,6 +2,7 @@ import Foundation
 package import RemoteTouchProtocol
 import Records
 import Synchronization
+import Waiting
 
 /// What every endpoint of the computer shares: the one command path (`CommandProcessor`: decode, paired?, map,
 /// inject), pairing with the 6-digit code and its lockout, held keys released when a session ends, status every
@@ -127,9 +128,9 @@ package final class ComputerHost: Sendable {
     private func startStatusTimer() {
         let interval = configuration.statusInterval
         let task = Task { [self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
+            await Pace.every(interval) {
                 publishStatus(error: nil)
+                return true
             }
         }
         tasks.withLock { $0.append(task) }
@@ -139,9 +140,9 @@ package final class ComputerHost: Sendable {
     /// last lines of a burst would otherwise wait for the next 256 commands or the stop).
     private func startReceiptsFlush() {
         let task = Task { [processor] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(250))
+            await Pace.every(.milliseconds(250)) {
                 processor.flushReceipts()
+                return true
             }
         }
         tasks.withLock { $0.append(task) }

@@ -1,4 +1,5 @@
 import Foundation
+import Waiting
 
 /// Holds a started computer before it touches anything a scenario sees: `hil peripheral --start-when FILE` has
 /// started its process, runtime, state folder and log, and creates its uinput device, connects to the bus and
@@ -17,17 +18,26 @@ package struct StartSignal: Sendable {
         self.path = path
     }
 
-    /// Returns once the file exists; how long that took.
-    /// - Throws: `PeripheralError` when the starting process has gone before the file appeared.
+    /// Returns once the file exists; how long that took. (The file is looked for every `interval`: the process that
+    /// starts this one going away must end the wait too, and nothing announces that.)
+    /// - Throws: `PeripheralError` when the starting process has gone before the file appeared, or the task was
+    ///   cancelled.
     package func wait() async throws(PeripheralError) -> Duration {
         let start = ContinuousClock.now
-        while !FileManager.default.fileExists(atPath: path) {
-            guard getppid() == starter else {
-                throw PeripheralError(
-                    "held until \(path) exists, but the process that started it (pid \(starter)) has gone; stopping",
-                    hint: "hil run releases the computers it starts ahead; a held computer outlives it only if hil run was killed")
+        do {
+            try await Poll.until(every: interval) { () throws(PeripheralError) -> Void? in
+                if FileManager.default.fileExists(atPath: path) { return () }
+                guard getppid() == starter else {
+                    throw PeripheralError(
+                        "held until \(path) exists, but the process that started it (pid \(starter)) has gone; stopping",
+                        hint: "hil run releases the computers it starts ahead; a held computer outlives it only if hil run was killed")
+                }
+                return nil
             }
-            try? await Task.sleep(for: interval)
+        } catch let error as PeripheralError {
+            throw error
+        } catch {
+            throw PeripheralError("held until \(path) exists: cancelled")
         }
         return ContinuousClock.now - start
     }

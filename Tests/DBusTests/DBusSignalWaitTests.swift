@@ -54,7 +54,7 @@ struct DBusSignalWaitTests {
             try await fake.power(true)
         }
         #expect(try await fake.untilPowered(timeout: .seconds(60)))
-        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(ContinuousClock.now - start < promptly)
     }
 
     @Test("a state reached before the wait is read at once, without a signal")
@@ -86,7 +86,7 @@ struct DBusSignalWaitTests {
         }
         let result = await waiting.result
         #expect(throws: CancellationError.self) { try result.get() }
-        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(ContinuousClock.now - start < promptly)
     }
 
     @Test("the match is removed from the bus once the wait is over")
@@ -103,3 +103,7 @@ struct DBusSignalWaitTests {
         }
     }
 }
+
+/// How soon "at once" must be: far below the 60 s timeouts of these tests, so a wait that ran to its timeout fails,
+/// and generous, because the whole suite shares two cores (a test's task can wait seconds for a thread).
+private let promptly = Duration.seconds(20)

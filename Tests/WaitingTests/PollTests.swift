@@ -30,7 +30,7 @@ struct PollTests {
         }
         let value = try await Poll.until("seven", timeout: .seconds(60), every: .milliseconds(5)) { box.current }
         #expect(value == 7)
-        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(ContinuousClock.now - start < promptly)
     }
 
     @Test("a cancelled task ends the wait at once with CancellationError")
@@ -43,7 +43,7 @@ struct PollTests {
         }
         let result = await waiting.result
         #expect(throws: CancellationError.self) { try result.get() }
-        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(ContinuousClock.now - start < promptly)
     }
 
     @Test("without a time limit: returns the value, or ends at once when cancelled")
@@ -58,7 +58,7 @@ struct PollTests {
         let waiting = Task { try await Poll.until(every: .milliseconds(10)) { nil as Int? } }
         waiting.cancel()
         await #expect(throws: CancellationError.self) { try await waiting.value }
-        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(ContinuousClock.now - start < promptly)
     }
 
     @Test("what read throws ends the wait with that error")
@@ -77,7 +77,7 @@ struct PollTests {
         let waiting = Task { try await Poll.upTo(.seconds(60)) { nil as Int? } }
         waiting.cancel()
         await #expect(throws: CancellationError.self) { try await waiting.value }
-        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(ContinuousClock.now - start < promptly)
     }
 
     @Test("settled: returns once two reads a quiet interval apart agree, or the last value at the timeout")
@@ -95,7 +95,7 @@ struct PollTests {
             return growing
         }
         #expect(last == growing)
-        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(ContinuousClock.now - start < promptly)
     }
 
     @Test("retrying: the first try that works and its number; the last error when none does")
@@ -112,3 +112,7 @@ struct PollTests {
         #expect(error == Refused(attempt: 3))
     }
 }
+
+/// How soon "at once" must be: far below the 60 s timeouts of these tests, so a wait that ran to its timeout fails,
+/// and generous, because the whole suite shares two cores (a test's task can wait seconds for a thread).
+let promptly = Duration.seconds(20)

@@ -30,7 +30,7 @@ struct WaitTests {
             return -1
         }
         #expect(value == 5)
-        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(ContinuousClock.now - start < promptly)
     }
 
     @Test("a cancelled task ends the wait at once with CancellationError")
@@ -51,7 +51,7 @@ struct WaitTests {
         }
         let result = await waiting.result
         #expect(throws: CancellationError.self) { try result.get() }
-        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(ContinuousClock.now - start < promptly)
     }
 
     @Test("what the operation throws comes through")
@@ -74,7 +74,7 @@ struct PaceTests {
             return runs < 3
         }
         #expect(runs == 3)
-        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(ContinuousClock.now - start < promptly)
     }
 
     @Test("every: a cancelled task ends the pacing at once, without running the body again")
@@ -90,14 +90,17 @@ struct PaceTests {
         }
         pacing.cancel()
         #expect(await pacing.value == 0)
-        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(ContinuousClock.now - start < promptly)
     }
 
-    @Test("after: the action runs once the delay has passed; a cancelled timer never runs it")
+    @Test("after: the action runs once the delay has passed; a cancelled timer ends at once and never runs it")
     func after() async {
         let (fired, continuation) = AsyncStream<String>.makeStream()
-        let calledOff = Pace.after(.milliseconds(20)) { continuation.yield("called off") }
+        let start = ContinuousClock.now
+        let calledOff = Pace.after(.seconds(60)) { continuation.yield("called off") }
         calledOff.cancel()
+        await calledOff.value
+        #expect(ContinuousClock.now - start < promptly)
         Pace.after(.milliseconds(40)) {
             continuation.yield("fired")
             continuation.finish()
