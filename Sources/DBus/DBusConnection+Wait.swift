@@ -2,8 +2,9 @@ import Waiting
 
 extension DBusConnection {
     /// Waits for what a peer signals: subscribes to `rules`, runs `check` once the matches are in place (so a change
-    /// that came before is not missed), then again at each signal that matches, until `check` finds what is awaited.
-    /// Nothing is polled: between signals the wait sleeps on the stream.
+    /// that came before is not missed; this first check runs even when `timeout` is already over), then again at each
+    /// signal that matches, until `check` finds what is awaited. Nothing is polled: between signals the wait sleeps
+    /// on the stream.
     ///
     /// - Parameters:
     ///   - what: what is awaited, for the timeout's message ("no <what> within <timeout>").
@@ -20,8 +21,8 @@ extension DBusConnection {
     ) async throws -> Value {
         let (signals, subscription) = try await subscribe(rules)
         defer { subscription.finish() }
+        if let value = try await check(nil) { return value }
         return try await Wait.within(timeout, for: what) {
-            if let value = try await check(nil) { return value }
             for await signal in signals {
                 if let value = try await check(signal) { return value }
             }

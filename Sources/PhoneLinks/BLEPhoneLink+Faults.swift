@@ -4,6 +4,9 @@ package import GestureScript
 package import InputCodes
 package import ScenarioDriver
 import Rig
+import Waiting
+import DBus
+import BlueZAPI
 package import Verifier
 
 extension BLEPhoneLink {
@@ -19,8 +22,8 @@ extension BLEPhoneLink {
             try await central.setPowered(adapter, false)
         }
         let central = central
-        let restore = Task { () -> (MonotonicTime, String) in
-            try? await Task.sleep(for: outage)
+        let whose = side == .computer ? "the computer's" : "the phone's"
+        let down = RestoringOutage(description: "\(whose) adapter \(adapter) off", after: outage) { [silenceNote] in
             do {
                 let (back, note) = try await Self.powerOnSettled(adapter, central)
                 return (back, note + silenceNote)
@@ -29,8 +32,7 @@ extension BLEPhoneLink {
             }
         }
         try await waitUntilDisconnected(remote, what: "the link drop")
-        let whose = side == .computer ? "the computer's" : "the phone's"
-        return RestoringOutage(description: "\(whose) adapter \(adapter) off", restore: restore)
+        return down
     }
 
     /// Powers an emulated controller's adapter off with its advertising silenced first, and checks on the HCI
@@ -127,18 +129,31 @@ extension BLEPhoneLink {
     }
 
     /// Scans as soon as the phone's adapter is powered (before the computer advertises, see startDiscovery), and
-    /// watches the computer's adapter until its advertisement is active.
+    /// watches the computer's adapter until its advertisement is active: looked at again whenever the restarted
+    /// bluetoothd announces an adapter (`InterfacesAdded`), a power change or an advertisement (`PropertiesChanged`).
     private func waitUntilServing(from startedAt: ContinuousClock.Instant) async throws -> (scanning: Bool, servingAt: ContinuousClock.Instant?) {
-        var scanning = false
+        let scanning = Noted(false)
+        let (central, computerAdapter) = (central, settings.peripheralAdapter)
+        let rules: [DBusMatchRule] = [
+            .nameOwnerChanged(BlueZ.service), .interfacesAdded(sender: BlueZ.service),
+            .propertiesChanged(sender: BlueZ.service, pathNamespace: "/org/bluez", of: BlueZ.adapter),
+            .propertiesChanged(sender: BlueZ.service, pathNamespace: "/org/bluez", of: BlueZ.advertisingManager),
+        ]
         let giveUp = startedAt + .seconds(Int64(15 * settings.latencyScale))
-        while ContinuousClock.now < giveUp {
-            if !scanning, await central.isPowered(central.adapter) {
-                scanning = (try? await central.startDiscovery()) != nil
+        do {
+            let servingAt = try await central.connection.until(
+                "an active advertisement on \(computerAdapter)", timeout: giveUp - .now, signalledBy: rules
+            ) { _ -> ContinuousClock.Instant? in
+                if !scanning.value, await central.isPowered(central.adapter) {
+                    scanning.set((try? await central.startDiscovery()) != nil)
+                }
+                guard let active = await central.activeAdvertisements(on: computerAdapter), active >= 1 else { return nil }
+                return .now
             }
-            if let active = await central.activeAdvertisements(on: settings.peripheralAdapter), active >= 1 { return (scanning, .now) }
-            try await Task.sleep(for: .milliseconds(10))
+            return (scanning.value, servingAt)
+        } catch is WaitTimeout {
+            return (scanning.value, nil)
         }
-        return (scanning, nil)
     }
 
     private func format(_ value: Double) -> String { String(format: "%.1f", value) }

@@ -8,6 +8,7 @@ import ScenarioDriver
 import Synchronization
 package import Verifier
 import Rig
+import Waiting
 
 /// The phone's BLE link over BlueZ on the rig's central adapter: writes over D-Bus or the `AcquireWrite` socket,
 /// pairing through the pairing characteristic, status notifications, and the link's faults done to the real
@@ -244,10 +245,8 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
     }
 
     package func waitUntilDisconnected(_ remote: BlueZCentral.Peripheral, what: String, within: Duration = .seconds(10)) async throws {
-        let noticeBy = ContinuousClock.now + within
-        while await central.isConnected(remote) {
-            guard ContinuousClock.now < noticeBy else { throw RunnerError("the central did not see \(what) within \(within)") }
-            try await Task.sleep(for: .milliseconds(20))
+        guard try await central.waitUntilDisconnected(remote, timeout: within) else {
+            throw RunnerError("the central did not see \(what) within \(within)")
         }
     }
 
@@ -256,17 +255,15 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
     /// failed: -22`, `command 0x2006 tx timeout`, then `Opcode 0x0c03 failed: -110`), and that power-on fails.
     /// Returns the try that worked.
     package static func powerOn(_ adapter: String, _ central: BlueZCentral) async throws -> Int {
-        var lastError: (any Error)?
-        for attempt in 1...3 {
-            do {
+        do {
+            return try await Poll.retrying(3, pause: .milliseconds(500)) { _ in
                 try await central.setPowered(adapter, true)
                 try await central.waitUntilPowered(adapter, true, timeout: .seconds(10))
-                return attempt
-            } catch {
-                lastError = error
-                try? await Task.sleep(for: .milliseconds(500))
-            }
+            }.attempt
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            throw RunnerError("\(adapter) did not power on in 3 tries: \(error)")
         }
-        throw RunnerError("\(adapter) did not power on in 3 tries: \(lastError.map { "\($0)" } ?? "")")
     }
 }

@@ -11,7 +11,7 @@ package final class BlueZCentral: Sendable {
     /// The computer's address when the rig has several (lanes): only that device is connected to; nil: any
     /// device advertising the RemoteTouch service.
     package let computerAddress: String?
-    private static let properties = "org.freedesktop.DBus.Properties"
+    static let properties = "org.freedesktop.DBus.Properties"
     /// How long one discovery scan may find nothing before it is restarted.
     package static let rescanAfter = Duration.seconds(1)
 
@@ -30,88 +30,6 @@ package final class BlueZCentral: Sendable {
         package var pairing: String
         /// The hid transport's report characteristic (…9AC0); nil on a computer without it.
         package var report: String?
-    }
-
-    /// Discovers a device advertising the RemoteTouch service (LE, filtered by UUID), connects to it and waits
-    /// until its GATT services are resolved.
-    /// - Throws: `CentralError` naming the step that did not finish within `timeout`.
-    /// - Parameter scanning: discovery was started already (`startDiscovery`), before the peripheral advertised.
-    package func connectToRemoteTouch(timeout: Duration = .seconds(30), scanning: Bool = false) async throws(CentralError) -> Peripheral {
-        let adapterPath = BlueZ.adapterPath(adapter)
-        let deadline = ContinuousClock.now + timeout
-        if !scanning { try await startDiscovery() }
-        var devicePath: String?
-        var scanStarted = ContinuousClock.now
-        while devicePath == nil {
-            let objects = try await managedObjects()
-            devicePath = objects.first { path, interfaces in
-                let device = interfaces[BlueZ.device]?.dictionaryValue
-                return path.hasPrefix(adapterPath + "/dev_")
-                    && device?["UUIDs"]?.arrayValue?.contains(.string(RemoteTouchService.serviceUUID)) == true
-                    && (computerAddress == nil || device?["Address"]?.stringValue?.uppercased() == computerAddress?.uppercased())
-            }?.key
-            if devicePath == nil {
-                guard ContinuousClock.now < deadline else {
-                    _ = try? await call(adapterPath, BlueZ.adapter, "StopDiscovery", [], "stopping discovery")
-                    throw CentralError("no device advertising \(RemoteTouchService.serviceUUID)\(computerAddress.map { " at \($0)" } ?? "") seen on \(adapter) within \(timeout)")
-                }
-                // A scan that found nothing within a second is started afresh. The controller filters duplicate
-                // reports, so an advertiser is reported once per scan; and the kernel drops reports that arrive
-                // before it has marked discovery active. btvirt answers the scan enable with the reports of a
-                // computer already advertising at once, and often loses that race (HCI trace: the two reports,
-                // then the Discovering event, then silence), for many scans in a row. Scanning before the
-                // computer advertises avoids it; the rescans are the fallback.
-                if ContinuousClock.now - scanStarted > Self.rescanAfter {
-                    _ = try? await call(adapterPath, BlueZ.adapter, "StopDiscovery", [], "stopping discovery")
-                    try await call(adapterPath, BlueZ.adapter, "StartDiscovery", [], "restarting discovery on \(adapter)")
-                    scanStarted = ContinuousClock.now
-                }
-                do {
-                    try await CentralError.pause(.milliseconds(100), "scanning on \(adapter)")
-                } catch {
-                    _ = try? await call(adapterPath, BlueZ.adapter, "StopDiscovery", [], "stopping discovery")
-                    throw error
-                }
-            }
-        }
-        _ = try? await call(adapterPath, BlueZ.adapter, "StopDiscovery", [], "stopping discovery")
-        let device = devicePath!
-        try await call(device, BlueZ.device, "Connect", [], "connecting to \(device)", timeout: timeout)
-        return try await resolve(device, timeout: deadline - ContinuousClock.now)
-    }
-
-    /// The RemoteTouch characteristics of a connected device, once its services are resolved and the three are
-    /// there: after the computer's GATT application went and came back (it restarted), their object paths are
-    /// new and appear as BlueZ rediscovers the services.
-    /// - Throws: `CentralError` when they are not all there within `timeout`.
-    package func resolve(_ device: String, timeout: Duration) async throws(CentralError) -> Peripheral {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let resolved = try await property(device, BlueZ.device, "ServicesResolved")
-            if resolved.boolValue == true { break }
-            guard ContinuousClock.now < deadline else { throw CentralError("services of \(device) not resolved within \(timeout)") }
-            try await CentralError.pause(.milliseconds(50), "resolving the services of \(device)")
-        }
-        while true {
-            let objects = try await managedObjects()
-            func characteristic(_ uuid: String) -> String? {
-                objects.first { path, interfaces in
-                    path.hasPrefix(device + "/")
-                        && interfaces[BlueZ.gattCharacteristic]?.dictionaryValue?["UUID"]?.stringValue?.lowercased() == uuid
-                }?.key
-            }
-            if let command = characteristic(RemoteTouchService.commandUUID), let status = characteristic(RemoteTouchService.statusUUID),
-               let pairing = characteristic(RemoteTouchService.pairingUUID)
-            {
-                return Peripheral(devicePath: device, address: BlueZ.address(ofDevicePath: device) ?? device,
-                                  command: command, status: status, pairing: pairing,
-                                  report: characteristic(RemoteTouchService.reportUUID))
-            }
-            guard ContinuousClock.now < deadline else {
-                throw CentralError("\(device) has no RemoteTouch characteristics (\(RemoteTouchService.commandUUID) …) within \(timeout): is it the RemoteTouch peripheral?")
-            }
-            try await CentralError.pause(.milliseconds(50), "finding the characteristics of \(device)")
-        }
     }
 
     /// Starts LE discovery filtered by the RemoteTouch service, as the phone's scan screen does. Started before
@@ -173,17 +91,6 @@ package final class BlueZCentral: Sendable {
         }
     }
 
-    /// Connects again to a known peripheral and waits until its services are resolved (one try).
-    package func reconnect(_ peripheral: Peripheral, timeout: Duration) async throws(CentralError) {
-        let deadline = ContinuousClock.now + timeout
-        try await call(peripheral.devicePath, BlueZ.device, "Connect", [], "reconnecting to \(peripheral.devicePath)",
-                       timeout: timeout)
-        while try await property(peripheral.devicePath, BlueZ.device, "ServicesResolved").boolValue != true {
-            guard ContinuousClock.now < deadline else { throw CentralError("services of \(peripheral.devicePath) not resolved within \(timeout)") }
-            try await CentralError.pause(.milliseconds(50), "reconnecting to \(peripheral.devicePath)")
-        }
-    }
-
     /// Whether BlueZ sees the link to `peripheral` up.
     package func isConnected(_ peripheral: Peripheral) async -> Bool {
         (try? await property(peripheral.devicePath, BlueZ.device, "Connected").boolValue) == true
@@ -233,15 +140,6 @@ package final class BlueZCentral: Sendable {
         return devices.count
     }
 
-    /// Waits until an adapter of this bluetoothd reports `Powered` as wanted.
-    package func waitUntilPowered(_ adapter: String, _ on: Bool, timeout: Duration = .seconds(5)) async throws(CentralError) {
-        let readyBy = ContinuousClock.now + timeout
-        while try await property(BlueZ.adapterPath(adapter), BlueZ.adapter, "Powered").boolValue != on {
-            guard ContinuousClock.now < readyBy else { throw CentralError("\(adapter) was not powered \(on ? "on" : "off") within \(timeout)") }
-            try await CentralError.pause(.milliseconds(10), "waiting for \(adapter) to power \(on ? "on" : "off")")
-        }
-    }
-
     /// The user's disconnect: `Device1.Disconnect` (BlueZ lets profiles close for up to 2 s before the link goes).
     package func disconnect(_ peripheral: Peripheral) async throws(CentralError) {
         try await call(peripheral.devicePath, BlueZ.device, "Disconnect", [], "disconnecting \(peripheral.devicePath)")
@@ -250,7 +148,7 @@ package final class BlueZCentral: Sendable {
     // MARK: Helpers
 
     @discardableResult
-    private func call(_ path: String, _ interface: String, _ member: String, _ body: [DBusValue], _ what: String,
+    func call(_ path: String, _ interface: String, _ member: String, _ body: [DBusValue], _ what: String,
                       timeout: Duration = .seconds(25)) async throws(CentralError) -> [DBusValue]
     {
         do {
@@ -260,12 +158,12 @@ package final class BlueZCentral: Sendable {
         }
     }
 
-    private func property(_ path: String, _ interface: String, _ name: String) async throws(CentralError) -> DBusValue {
+    func property(_ path: String, _ interface: String, _ name: String) async throws(CentralError) -> DBusValue {
         let reply = try await call(path, Self.properties, "Get", [.string(interface), .string(name)], "reading \(name) of \(path)")
         return reply.first?.unwrapped ?? .bool(false)
     }
 
-    private func managedObjects() async throws(CentralError) -> [String: [String: DBusValue]] {
+    func managedObjects() async throws(CentralError) -> [String: [String: DBusValue]] {
         let reply = try await call("/", "org.freedesktop.DBus.ObjectManager", "GetManagedObjects", [], "listing BlueZ objects")
         var result: [String: [String: DBusValue]] = [:]
         for (path, interfaces) in reply.first?.dictionaryValue ?? [:] {

@@ -11,15 +11,3 @@ package struct CentralError: Error, Sendable, CustomStringConvertible {
 
     package var description: String { dbusName.map { "\(message) (\($0))" } ?? message }
 }
-
-extension CentralError {
-    /// Waits `interval` between two polls of `what`; a cancelled task (an interrupted run) ends the wait with this
-    /// error at once, where swallowing the cancellation would poll without pause until the deadline.
-    package static func pause(_ interval: Duration, _ what: String) async throws(CentralError) {
-        do {
-            try await Task.sleep(for: interval)
-        } catch {
-            throw CentralError("\(what): cancelled (the run was interrupted)")
-        }
-    }
-}

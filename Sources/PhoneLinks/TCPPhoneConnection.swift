@@ -5,6 +5,7 @@ package import RemoteTouchProtocol
 import Synchronization
 package import Verifier
 import Rig
+import Waiting
 
 /// One TCP connection of the virtual iPad to the computer: messages batched into at most one frame per 8 ms
 /// (the seed's 120 Hz), a ping every `pingInterval` while nothing else is sent, and a reader thread that keeps the
@@ -62,17 +63,19 @@ package final class TCPPhoneConnection: Sendable {
         thread.name = "tcp-phone"
         thread.start()
         let task = Task { [self] in
-            while !Task.isCancelled, down == nil {
-                try? await Task.sleep(for: pingInterval / 2)
+            await Pace.every(pingInterval / 2) {
+                guard down == nil else { return false }
                 let (idle, silent) = state.withLock { state in
                     (state.lastFrame.map { ContinuousClock.now - $0 >= pingInterval } ?? true, ContinuousClock.now - state.lastHeard)
                 }
                 if silent > deadAfter {
                     markDown("no answer from the computer for \(silent.formatted(.units(allowed: [.milliseconds]))) (pings unanswered)")
                     socket.close()
-                    break
+                    return false
                 }
+                // A ping that cannot be sent has marked the connection down: the next beat stops.
                 if idle { try? await enqueue(.ping) }
+                return true
             }
         }
         heartbeat.withLock { $0 = task }
@@ -108,8 +111,7 @@ package final class TCPPhoneConnection: Sendable {
             }
         }
         guard let due else { return }
-        Task { [self] in
-            try? await Task.sleep(until: due)
+        Pace.at(due) { [self] in
             flushing.withLock { _ in
                 let batch = state.withLock { state in
                     defer { state.pending = []; state.flushScheduled = false; state.lastFrame = .now }
@@ -144,24 +146,30 @@ package final class TCPPhoneConnection: Sendable {
     /// come within `timeout`); also the refusals the computer sent meanwhile (a wrong code's comes first).
     package func pairing(_ body: PhoneMessage.Body, timeout: Duration) async -> (status: PairingStatus?, refusals: [StatusError]) {
         let errorsBefore = errors.count
-        let status: PairingStatus? = await withCheckedContinuation { continuation in
-            let id = state.withLock { state in
-                state.nextWaiter += 1
-                state.pairingWaiters.append((state.nextWaiter, continuation))
-                return state.nextWaiter
-            }
-            Task { [self] in
-                do {
-                    try await enqueue(body)
-                } catch {
-                    markDown(down ?? "\(error)")
-                }
-            }
-            Task { [self] in
-                try? await Task.sleep(for: timeout)
-                resumeWaiters(only: id)
-            }
+        let id = state.withLock { state in
+            state.nextWaiter += 1
+            return state.nextWaiter
         }
+        var timer: Task<Void, Never>?
+        // The reader resumes the wait with the computer's pairing state; the timer, the connection going down or the
+        // task's cancellation (an interrupted run) with nil.
+        let status: PairingStatus? = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                state.withLock { $0.pairingWaiters.append((id, continuation)) }
+                if Task.isCancelled { resumeWaiters(only: id) }
+                Task { [self] in
+                    do {
+                        try await enqueue(body)
+                    } catch {
+                        markDown(down ?? "\(error)")
+                    }
+                }
+                timer = Pace.after(timeout) { [self] in resumeWaiters(only: id) }
+            }
+        } onCancel: {
+            resumeWaiters(only: id)
+        }
+        timer?.cancel()
         return (status, Array(errors.dropFirst(errorsBefore)))
     }
 
@@ -174,15 +182,20 @@ package final class TCPPhoneConnection: Sendable {
         } catch {
             return "\(error)"
         }
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let (bound, down, refusal) = state.withLock { ($0.boundPort, $0.down, $0.errors.dropFirst(errorsBefore).first) }
-            if bound == port { return nil }
-            if let refusal { return "\(refusal.code): \(refusal.message)" }
-            if let down { return down }
-            do { try await Task.sleep(for: .milliseconds(2)) } catch { return "cancelled (the run was interrupted)" }
+        // The reader thread keeps what the computer answers; it is looked at every 2 ms.
+        do {
+            let outcome: String? = try await Poll.until("udpBound from the computer", timeout: timeout, every: .milliseconds(2)) {
+                let (bound, down, refusal) = state.withLock { ($0.boundPort, $0.down, $0.errors.dropFirst(errorsBefore).first) }
+                if bound == port { return .some(nil) }
+                if let refusal { return "\(refusal.code): \(refusal.message)" }
+                return down.map { .some($0) }
+            }
+            return outcome
+        } catch let timeout as WaitTimeout {
+            return "\(timeout)"
+        } catch {
+            return "cancelled (the run was interrupted)"
         }
-        return "no udpBound from the computer within \(timeout)"
     }
 
     // MARK: Receiving

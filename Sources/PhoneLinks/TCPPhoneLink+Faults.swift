@@ -2,6 +2,7 @@ import Foundation
 package import GestureScript
 import InputCodes
 import Rig
+import Waiting
 package import ScenarioDriver
 
 extension TCPPhoneLink {
@@ -27,9 +28,11 @@ extension TCPPhoneLink {
     package func waitUntilDown(_ connection: TCPPhoneConnection, by deadline: ContinuousClock.Instant,
                        _ failure: @autoclosure () -> String) async throws
     {
-        while connection.down == nil {
-            guard ContinuousClock.now < deadline else { throw RunnerError(failure()) }
-            try await Task.sleep(for: .milliseconds(10))
+        do {
+            // The reader thread marks the connection down; it is looked at every 10 ms.
+            try await Poll.until("the link drop", timeout: deadline - .now) { connection.down.map { _ in () } }
+        } catch is WaitTimeout {
+            throw RunnerError(failure())
         }
     }
 

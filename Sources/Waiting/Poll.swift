@@ -66,7 +66,7 @@ package enum Poll {
     /// - Throws: the last try's error when none succeeded; `CancellationError` when the task is cancelled.
     package static func retrying<Value>(
         _ tries: Int, pause: Duration, _ attempt: (Int) async throws -> Value
-    ) async throws -> (value: Value, try: Int) {
+    ) async throws -> (value: Value, attempt: Int) {
         var index = 0
         let value: Value = try await until(every: pause) {
             index += 1
