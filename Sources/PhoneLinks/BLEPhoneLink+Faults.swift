@@ -48,11 +48,11 @@ extension BLEPhoneLink {
                 watch = nil
                 notes.append("cannot watch \(adapter)'s advertising: \(error)")
             }
-            if let problem = EmulatedRadio.silenceAdvertising(adapter) {
+            if let problem = try await EmulatedRadio.silenceAdvertising(adapter) {
                 notes.append("could not silence \(adapter)'s emulated advertiser first (\(problem)): a phone may connect to a ghost")
             }
             try await central.setPowered(adapter, false)
-            guard watch?.leftAdvertising() == true else {
+            guard try await watch?.leftAdvertising() == true else {
                 if cycles > 0 {
                     notes.append("the kernel turned \(adapter)'s advertising on again before it went off, so the rig powered it on and off again (\(cycles) time(s))")
                 }
@@ -84,7 +84,7 @@ extension BLEPhoneLink {
         let tries = try await powerOn(adapter, central)
         let back = MonotonicTime.now()
         let note = tries > 1 ? "; rig: \(adapter) powered on at try \(tries) (the emulated controller timed out a command; dmesg has it)" : ""
-        let settled = await watch?.settle().note(adapter) ?? ""
+        let settled = try await watch?.settle().note(adapter) ?? ""
         return (back, note + settled + watchNote)
     }
 

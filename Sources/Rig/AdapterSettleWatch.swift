@@ -1,4 +1,5 @@
 import Foundation
+import Waiting
 
 /// Waits until the kernel has finished with an adapter it just powered on: bluetoothd answers `Powered = true`
 /// before the kernel's own follow-up (advertising enabled again for the registered advertisements) has run, and
@@ -34,18 +35,25 @@ package final class AdapterSettleWatch {
         }
     }
 
-    /// Waits until nothing sent to the adapter is unanswered and it has been quiet for `quiet`, at most `within`.
-    package func settle(quiet: Duration = .milliseconds(100), within: Duration = .seconds(3)) async -> Outcome {
+    /// Waits until nothing sent to the adapter is unanswered and it has been quiet for `quiet`, at most `within`:
+    /// the monitor channel is read every 5 ms (the kernel queues its frames; nothing announces the last one).
+    /// - Throws: `CancellationError` when the task is cancelled.
+    package func settle(quiet: Duration = .milliseconds(100), within: Duration = .seconds(3)) async throws -> Outcome {
         let start = ContinuousClock.now
-        while true {
-            let now = ContinuousClock.now
-            for frame in channel.readAvailable() { ledger.add(frame, at: now) }
-            ledger.expire(at: now)
-            let settled = ledger.isSettled(at: now, quiet: quiet)
-            if settled || now - start >= within {
-                return Outcome(settled: settled, waited: now - start, timedOut: ledger.timedOut)
-            }
-            try? await Task.sleep(for: .milliseconds(5))
+        let settled = try await Poll.upTo(within, every: .milliseconds(5)) { () -> Outcome? in
+            let now = read()
+            guard ledger.isSettled(at: now, quiet: quiet) else { return nil }
+            return Outcome(settled: true, waited: now - start, timedOut: ledger.timedOut)
         }
+        if let settled { return settled }
+        return Outcome(settled: false, waited: ContinuousClock.now - start, timedOut: ledger.timedOut)
+    }
+
+    /// Takes the frames queued since the last read into the ledger; returns when.
+    private func read() -> ContinuousClock.Instant {
+        let now = ContinuousClock.now
+        for frame in channel.readAvailable() { ledger.add(frame, at: now) }
+        ledger.expire(at: now)
+        return now
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Waiting
 
 /// Whether an emulated controller was left advertising when its adapter went off, from the HCI commands sent to
 /// it as the kernel's HCI monitor channel shows them (the channel btmon reads).
@@ -22,13 +23,13 @@ package final class AdvertisingWatch {
 
     /// After the adapter was powered off: whether the last advertising enable sent to it before it closed turned
     /// advertising on. Waits up to `within` for the close; nil when no enable or disable was seen at all.
-    package func leftAdvertising(within: Duration = .milliseconds(500)) -> Bool? {
+    /// The channel is read every 5 ms: the kernel queues its frames, and nothing announces the close to a reader.
+    /// - Throws: `CancellationError` when the task is cancelled.
+    package func leftAdvertising(within: Duration = .milliseconds(500)) async throws -> Bool? {
         var frames: [[UInt8]] = []
-        let giveUp = ContinuousClock.now + within
-        while true {
+        _ = try await Poll.upTo(within, every: .milliseconds(5)) { () -> Void? in
             frames += channel.readAvailable()
-            if Self.closed(frames, index: index) || ContinuousClock.now >= giveUp { break }
-            usleep(5_000)
+            return Self.closed(frames, index: index) ? () : nil
         }
         return Self.advertisingLeftOn(frames, index: index)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Waiting
 
 /// A workaround for btvirt, the emulated controllers of the vm and virtual rigs, when the rig takes the
 /// computer's radio away.
@@ -13,8 +14,11 @@ import Foundation
 /// going away would. The kernel can still turn it on again before the power-off; `AdvertisingWatch` catches
 /// that. Needs CAP_NET_RAW (the vm and virtual rigs run as root).
 package enum EmulatedRadio {
-    /// Sends LE Set Advertising Enable (off) to `adapter` ("hci0"); returns why it could not, or nil.
-    package static func silenceAdvertising(_ adapter: String) -> String? {
+    /// Sends LE Set Advertising Enable (off) to `adapter` ("hci0") and waits for the controller to take it (its
+    /// Command Complete on the HCI monitor channel, at most 50 ms) before the kernel's power-off sequence starts;
+    /// returns why it could not, or nil.
+    /// - Throws: `CancellationError` when the task is cancelled.
+    package static func silenceAdvertising(_ adapter: String) async throws -> String? {
         guard adapter.hasPrefix("hci"), let index = UInt16(adapter.dropFirst(3)) else { return "\(adapter) is not an hciN name" }
         let descriptor = socket(31 /* AF_BLUETOOTH */, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 1 /* BTPROTO_HCI */)
         guard descriptor >= 0 else { return "cannot open an HCI socket: \(String(cString: strerror(errno)))" }
@@ -25,12 +29,23 @@ package enum EmulatedRadio {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, 6) }
         }
         guard bound == 0 else { return "cannot bind an HCI socket to \(adapter): \(String(cString: strerror(errno)))" }
+        // The monitor channel, opened before the command is sent, shows the controller's answer to it.
+        let monitor = try? HCIMonitorChannel(adapter: adapter)
         // HCI command packet: type 0x01, opcode 0x200a (OGF 0x08 LE, OCF 0x000a) little-endian, 1 parameter byte.
         let command: [UInt8] = [0x01, 0x0a, 0x20, 0x01, 0x00]
         let written = command.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         guard written == command.count else { return "cannot send LE Set Advertising Enable to \(adapter): \(String(cString: strerror(errno)))" }
-        // Let the controller take it before the kernel's power-off sequence starts.
-        usleep(50_000)
+        // Let the controller take it before the kernel's power-off sequence starts: its answer, or 50 ms when the
+        // monitor channel could not be opened (or the answer does not come).
+        _ = try await Poll.upTo(.milliseconds(50), every: .milliseconds(2)) { () -> Void? in
+            let frames = monitor?.readAvailable() ?? []
+            return frames.contains { answers($0, opcode: 0x200a, index: index) } ? () : nil
+        }
         return nil
+    }
+
+    /// Whether a monitor frame is adapter `index`'s answer to the command `opcode`.
+    static func answers(_ frame: [UInt8], opcode: UInt16, index: UInt16) -> Bool {
+        HCIMonitorChannel.header(frame)?.index == index && HCIMonitorChannel.answeredOpcode(frame) == opcode
     }
 }

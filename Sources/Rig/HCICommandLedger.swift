@@ -25,17 +25,7 @@ struct HCICommandLedger {
             guard let opcode = HCIMonitorChannel.commandOpcode(frame) else { return }
             pending.append((opcode, time))
         case .event:
-            // Command Complete (0x0e): code, length, number of packets, opcode. Command Status (0x0f): code, length,
-            // status, number of packets, opcode.
-            guard frame.count >= 7 else { return }
-            let at: Int
-            switch frame[6] {
-            case 0x0e: at = 9
-            case 0x0f: at = 10
-            default: return
-            }
-            guard frame.count >= at + 2 else { return }
-            let opcode = UInt16(frame[at]) | UInt16(frame[at + 1]) << 8
+            guard let opcode = HCIMonitorChannel.answeredOpcode(frame) else { return }
             if let answered = pending.firstIndex(where: { $0.opcode == opcode }) { pending.remove(at: answered) }
         case .closeIndex:
             // The adapter went away: whatever it was asked is over.

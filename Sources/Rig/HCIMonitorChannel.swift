@@ -54,6 +54,20 @@ package final class HCIMonitorChannel {
         return (UInt16(frame[0]) | UInt16(frame[1]) << 8, UInt16(frame[2]) | UInt16(frame[3]) << 8)
     }
 
+    /// The HCI opcode a Command Complete (0x0e: code, length, number of packets, opcode) or Command Status (0x0f: code,
+    /// length, status, number of packets, opcode) event answers; nil for another frame.
+    static func answeredOpcode(_ frame: [UInt8]) -> UInt16? {
+        guard let header = header(frame), header.opcode == Opcode.event.rawValue, frame.count >= 7 else { return nil }
+        let at: Int
+        switch frame[6] {
+        case 0x0e: at = 9
+        case 0x0f: at = 10
+        default: return nil
+        }
+        guard frame.count >= at + 2 else { return nil }
+        return UInt16(frame[at]) | UInt16(frame[at + 1]) << 8
+    }
+
     /// A sent command's HCI opcode: the payload after the header starts with it (2 bytes, little-endian), then the
     /// parameter length and the parameters. Nil for a frame too short to hold one.
     static func commandOpcode(_ frame: [UInt8]) -> UInt16? {

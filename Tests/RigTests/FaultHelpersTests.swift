@@ -5,9 +5,19 @@ import Testing
 @Suite("Fault steps: rig manipulations that need no rig")
 struct FaultHelpersTests {
     @Test("the emulated advertiser is addressed by hciN; another name is refused before any socket is opened")
-    func adapterNames() {
-        #expect(EmulatedRadio.silenceAdvertising("bluetoothd0") == "bluetoothd0 is not an hciN name")
-        #expect(EmulatedRadio.silenceAdvertising("hci") == "hci is not an hciN name")
+    func adapterNames() async throws {
+        #expect(try await EmulatedRadio.silenceAdvertising("bluetoothd0") == "bluetoothd0 is not an hciN name")
+        #expect(try await EmulatedRadio.silenceAdvertising("hci") == "hci is not an hciN name")
+    }
+
+    @Test("the silence waits for this adapter's answer to LE Set Advertising Enable: Complete or Status, not another's")
+    func silenceAnswered() {
+        typealias Frames = HCICommandLedgerTests
+        #expect(EmulatedRadio.answers(Frames.complete(0x200a), opcode: 0x200a, index: 0))
+        #expect(EmulatedRadio.answers(Frames.status(0x200a), opcode: 0x200a, index: 0))
+        #expect(!EmulatedRadio.answers(Frames.complete(0x200a, index: 1), opcode: 0x200a, index: 0))
+        #expect(!EmulatedRadio.answers(Frames.complete(0x2006), opcode: 0x200a, index: 0))
+        #expect(!EmulatedRadio.answers(AdvertisingWatchTests.silenced, opcode: 0x200a, index: 0))
     }
 
     @Test("a live process is not a zombie; a pid that does not exist is neither alive nor a zombie")
