@@ -3,6 +3,7 @@ import InputCodes
 import LatencyStats
 package import ScenarioDriver
 import Rig
+import Waiting
 package import ComputerProcess
 
 extension BenchRunner {
@@ -11,21 +12,15 @@ extension BenchRunner {
     package func stream(rate: Double, count: Int, sender: BenchSender, collector: FrameCollector,
                 sends: inout [StageBreakdown.Send]) async throws -> StreamRun
     {
-        try await Task.sleep(for: .milliseconds(300))  // let the previous stream's last frames land
+        // Let the previous stream's last frames land: no new frame for 300 ms (at most 5 s).
+        try await Poll.settled(quiet: .milliseconds(300), timeout: .seconds(5)) { collector.frames(since: MonotonicTime(nanoseconds: 0)).count }
         let first = sends.count
         let dropsBefore = collector.droppedCount
         let sent = try await sender.send(rate: rate, count: count, sends: &sends)
         guard sends.count > first else { throw RunnerError("\(sender.path): no command was sent") }
         // Wait for stragglers: until no new frame for 300 ms (at most 5 s).
-        var seen = -1
-        let settleBy = ContinuousClock.now + .seconds(5)
         let since = MonotonicTime(nanoseconds: sends[first].at)
-        while ContinuousClock.now < settleBy {
-            let now = collector.frames(since: since).count
-            if now == seen { break }
-            seen = now
-            try await Task.sleep(for: .milliseconds(300))
-        }
+        try await Poll.settled(quiet: .milliseconds(300), timeout: .seconds(5)) { collector.frames(since: since).count }
         return StreamRun(rate: rate, range: first..<sends.count, achievedHz: sent.achievedHz, blocked: sent.blocked,
                          readerDrops: collector.droppedCount - dropsBefore)
     }

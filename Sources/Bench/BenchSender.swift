@@ -95,12 +95,10 @@ package struct BenchSender: Sendable {
         if case .reference(let script, let transport, let folder) = client {
             return try await reference(script: script, transport: transport, folder: folder, rate: rate, count: count, sends: &sends)
         }
-        let clock = ContinuousClock()
-        let origin = clock.now
-        let interval = 1.0 / rate
+        let schedule = SendSchedule(rate: rate)
         var blocked = 0
         for index in 0..<count {
-            try await Task.sleep(until: origin + .nanoseconds(Int64(Double(index) * interval * 1e9)), clock: clock)
+            try await schedule.wait(for: index)
             let delta = Self.delta(index, path: path)
             let bytes = Command.cursorMove(delta: delta).encoded()
             let at = MonotonicTime.now()
@@ -118,7 +116,7 @@ package struct BenchSender: Sendable {
             }
             sends += wire.map { .init(at: at.nanoseconds, payload: $0) }
         }
-        let span = (clock.now - origin) / .seconds(1)
+        let span = schedule.elapsed
         return (span > 0 ? Double(count) / span : 0, blocked)
     }
 

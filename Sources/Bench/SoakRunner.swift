@@ -6,6 +6,7 @@ package import InputCodes
 import Foundation
 package import LatencyStats
 import RemoteTouchProtocol
+import Waiting
 package import Runner
 
 /// `hil soak`: cursor commands at a steady rate through the real link for many minutes, with a report every
@@ -45,18 +46,16 @@ package struct SoakRunner: Sendable {
         let fd: Int32? = path == "fd" ? try await bluez.acquireWrite(link.command).fd : nil
         defer { if let fd { close(fd) } }
 
-        let clock = ContinuousClock()
-        let interval = 1.0 / rateHz
         var sends: [StageBreakdown.Send] = []
         var results: [Minute] = []
         var index = 0
         var heads: [Int32: Int] = [:]  // per REL_X value, how many of its frames are matched already
         for minute in 1...minutes {
             let minuteStart = sends.count
-            let minuteOrigin = clock.now
+            let schedule = SendSchedule(rate: rateHz)
             var tick = 0
-            while clock.now < minuteOrigin + .seconds(60) {
-                try await Task.sleep(until: minuteOrigin + .nanoseconds(Int64(Double(tick) * interval * 1e9)), clock: clock)
+            while ContinuousClock.now < schedule.origin + .seconds(60) {
+                try await schedule.wait(for: tick)
                 tick += 1
                 let bytes = Command.cursorMove(delta: Point(x: Double(1 + index % 997), y: 0)).encoded()
                 let at = MonotonicTime.now()
@@ -70,14 +69,8 @@ package struct SoakRunner: Sendable {
             }
             // Frames of this minute's commands, once the last ones have landed (no new frame for 300 ms, at most
             // 5 s; the stream pauses meanwhile).
-            var seen = -1
-            let settleBy = ContinuousClock.now + .seconds(5)
-            while ContinuousClock.now < settleBy {
-                let count = collector.frames(since: MonotonicTime(nanoseconds: sends[minuteStart].at)).count
-                if count == seen { break }
-                seen = count
-                try await Task.sleep(for: .milliseconds(300))
-            }
+            let since = MonotonicTime(nanoseconds: sends[minuteStart].at)
+            try await Poll.settled(quiet: .milliseconds(300), timeout: .seconds(5)) { collector.frames(since: since).count }
             let frames = collector.frames(since: MonotonicTime(nanoseconds: 0))
             var latency = LatencyRecorder()
             let matches = Self.match(sends[minuteStart...], frames: frames, heads: &heads)

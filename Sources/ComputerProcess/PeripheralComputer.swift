@@ -3,6 +3,7 @@ import Foundation
 package import InputCodes
 package import ScenarioDriver
 import Synchronization
+import Waiting
 
 /// The computer under test on a rig: `hil peripheral` as its own process (a fresh state folder per scenario)
 /// and the frames of its uinput device, read on a thread of their own. A restart starts a new process on the
@@ -59,12 +60,8 @@ package final class PeripheralComputer: ComputerUnderTest {
     /// What the kernel holds once a release in flight had `settle` to arrive: asked every 5 ms, so a scenario that
     /// ends with nothing held does not wait; one that still holds a key after `settle` fails on it.
     package func heldKeys(settling settle: Duration) async throws -> [String] {
-        let deadline = ContinuousClock.now + settle
-        while true {
-            let held = heldKeys()
-            if held.isEmpty || ContinuousClock.now >= deadline { return held }
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        let released: Void? = try await Poll.upTo(settle, every: .milliseconds(5)) { heldKeys().isEmpty ? () : nil }
+        return released == nil ? heldKeys() : []
     }
 
     package func receipts() -> [StageBreakdown.Receipt] {

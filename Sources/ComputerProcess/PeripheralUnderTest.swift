@@ -2,6 +2,7 @@ import Foundation
 package import Records
 package import Rig
 import Synchronization
+import Waiting
 
 /// Peripherals under test that are running, so an interrupted run can stop them.
 private let running = Mutex<[Int32: ChildProcess]>([:])
@@ -142,17 +143,22 @@ package final class PeripheralUnderTest: Sendable {
     }
 
     private func waitUntilServing(timeout: Duration) async throws(RunnerError) {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let record = try? ReadyRecord.read(from: readyFile), launch.endpoints.allSatisfy(record.endpoints.contains) { return }
-            if let ended = child.termination {
-                throw RunnerError("hil peripheral \(ended) before it served on \(launch.adapter):\n\(lastLines(15))")
+        // The computer writes its ready file once every endpoint serves; it is looked for every 5 ms.
+        do {
+            try await Poll.until("ready file \(readyFile)", timeout: timeout, every: .milliseconds(5)) { () throws(RunnerError) -> Void? in
+                if let record = try? ReadyRecord.read(from: readyFile), launch.endpoints.allSatisfy(record.endpoints.contains) { return () }
+                if let ended = child.termination {
+                    throw RunnerError("hil peripheral \(ended) before it served on \(launch.adapter):\n\(lastLines(15))")
+                }
+                return nil
             }
-            do {
-                try await Task.sleep(for: .milliseconds(5))
-            } catch {
-                throw RunnerError("waiting for hil peripheral to serve on \(launch.adapter): cancelled (the run was interrupted)")
-            }
+            return
+        } catch let error as RunnerError {
+            throw error
+        } catch is CancellationError {
+            throw RunnerError("waiting for hil peripheral to serve on \(launch.adapter): cancelled (the run was interrupted)")
+        } catch {
+            // The time is up: below.
         }
         let tail = lastLines(15)
         await stop()

@@ -2,6 +2,7 @@ import Foundation
 package import Rig
 package import Scenario
 import PhoneLinks
+import Waiting
 
 /// The run's capture tools, started once for the whole run instead of once a scenario: `btmon -w` (every adapter's
 /// HCI traffic from the kernel's monitor channel, btsnoop) when a scenario runs on ble or hid, `tcpdump -w` on the
@@ -129,7 +130,7 @@ package final class RunCapture: Sendable {
                 if let ended = child.termination { throw RunnerError("\(what): it \(ended) (capture.log has its output)") }
                 return ready() ? true : nil
             }
-        } catch let error as RunnerError where error.message.hasPrefix("no \(what) within") {
+        } catch is WaitTimeout {
             _ = await child.teardown(TeardownStep.interrupt)
             throw RunnerError("\(what): not ready within 5 s (capture.log has its output)")
         }
