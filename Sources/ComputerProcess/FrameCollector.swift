@@ -65,6 +65,9 @@ package final class FrameCollector: @unchecked Sendable {
         ((try? reader.heldKeys()) ?? []).map(\.description)
     }
 
+    /// The reader has ended: stopped, or the device went away (what it held until then is in `frames`).
+    package var hasEnded: Bool { state.withLock { $0.stopped } }
+
     package func stop() {
         state.withLock { $0.stopped = true }
     }

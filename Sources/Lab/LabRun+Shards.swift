@@ -1,5 +1,6 @@
 import Foundation
 import Rig
+import Waiting
 
 extension LabRun {
     /// One box's shard while it runs.
@@ -31,26 +32,37 @@ extension LabRun {
             shards.append(Shard(box: box, index: offset + 1, count: boxes.count, remoteOutput: remote, log: log, child: child))
         }
         var stopSent = false
-        while shards.contains(where: { $0.child.termination == nil }) {
-            try? await Task.sleep(for: .seconds(1))
-            for index in shards.indices { follow(&shards[index]) }
-            if let why = stopped, !stopSent {
-                stopSent = true
-                say("lab: \(why.rawValue): interrupting every box's hil run (each writes its results so far)")
-                await withTaskGroup(of: Void.self) { group in
-                    for shard in shards where shard.child.termination == nil {
-                        group.addTask { await LabRemote(box: shard.box, sshConfig: self.settings.sshConfig).stopShard(output: shard.remoteOutput) }
-                    }
+        // Each second: the shards' new lines, and a stop passed on to every box once.
+        if shards.contains(where: { $0.child.termination == nil }) {
+            await Pace.every(.seconds(1)) {
+                for index in shards.indices { follow(&shards[index]) }
+                if let why = stopped, !stopSent {
+                    stopSent = true
+                    await stopShards(shards, why)
                 }
-                Task { [shards] in
-                    // A box that does not stop within 2 minutes has its ssh session closed; the place is given back regardless.
-                    try? await Task.sleep(for: .seconds(120))
-                    for shard in shards where shard.child.termination == nil { _ = await shard.child.teardown() }
-                }
+                return shards.contains { $0.child.termination == nil }
             }
+        }
+        if Task.isCancelled {
+            for shard in shards where shard.child.termination == nil { _ = await shard.child.teardown() }
+            throw LabError("the lab run was cancelled: every box's ssh session was closed")
         }
         for index in shards.indices { follow(&shards[index]) }
         return shards
+    }
+
+    /// Interrupts every box's hil run (each writes its results so far); a box that does not stop within 2 minutes has
+    /// its ssh session closed, and its place is given back regardless.
+    private func stopShards(_ shards: [Shard], _ why: Stop) async {
+        say("lab: \(why.rawValue): interrupting every box's hil run (each writes its results so far)")
+        await withTaskGroup(of: Void.self) { group in
+            for shard in shards where shard.child.termination == nil {
+                group.addTask { await LabRemote(box: shard.box, sshConfig: self.settings.sshConfig).stopShard(output: shard.remoteOutput) }
+            }
+        }
+        Pace.after(.seconds(120)) { [shards] in
+            for shard in shards where shard.child.termination == nil { _ = await shard.child.teardown() }
+        }
     }
 
     /// Prints the shard's new scenario lines (`[3/31] PASSED …`) and its summary, prefixed with the place.

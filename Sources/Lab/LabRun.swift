@@ -1,6 +1,7 @@
 import Foundation
 import Rig
 import Synchronization
+import Waiting
 
 /// `hil lab run`: reserve N places on a labgrid coordinator, lock them, check each box's health, run one shard of
 /// the suite on each healthy box over SSH, fetch and merge the results, and give every place back — whatever
@@ -70,16 +71,23 @@ package final class LabRun: Sendable {
             tokens.append(token)
         }
         say("lab: \(settings.places) reservation(s) for \(settings.tags.joined(separator: " ")): \(tokens.joined(separator: ", "))")
-        let clock = ContinuousClock()
-        let deadline = clock.now + settings.reserveTimeout
+        let deadline = ContinuousClock.now + settings.reserveTimeout
         for token in tokens {
-            while try await !labgrid.waitAllocated(token, timeout: .seconds(3)) {
-                if let why = stopped { throw LabError("lab: \(why.rawValue) while waiting for places") }
-                if clock.now >= deadline {
-                    throw LabError(
-                        "lab: reservation \(token) was not allocated within \(settings.reserveTimeout): fewer than \(settings.places) places tagged \(settings.tags.joined(separator: " ")) are free",
-                        hint: "`hil lab status --coordinator \(labgrid.coordinator)` shows who holds them; ask for fewer with --places")
+            // labgrid-client waits up to 3 s for the allocation; between its waits, a stop is noticed.
+            do {
+                try await Poll.until("allocation of \(token)", timeout: deadline - .now, every: .zero) { () throws(LabError) -> Void? in
+                    if try await labgrid.waitAllocated(token, timeout: .seconds(3)) { return () }
+                    if let why = stopped { throw LabError("lab: \(why.rawValue) while waiting for places") }
+                    return nil
                 }
+            } catch let error as LabError {
+                throw error
+            } catch is WaitTimeout {
+                throw LabError(
+                    "lab: reservation \(token) was not allocated within \(settings.reserveTimeout): fewer than \(settings.places) places tagged \(settings.tags.joined(separator: " ")) are free",
+                    hint: "`hil lab status --coordinator \(labgrid.coordinator)` shows who holds them; ask for fewer with --places")
+            } catch {
+                throw LabError("lab: cancelled while waiting for places")
             }
         }
         var places: [String] = []

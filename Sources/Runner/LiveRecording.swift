@@ -4,6 +4,7 @@ package import InputCodes
 import Rig
 package import Scenario
 import ComputerProcess
+import Waiting
 
 /// The computer side for `hil record`'s live mode: a fresh `hil peripheral` serving one transport (its own state
 /// folder, so the phone pairs anew), its receipts log, and its uinput device's frames read as `hil run` reads them.
@@ -88,7 +89,12 @@ package final class LiveRecording: Sendable {
     /// file and the state folder (the phone's pairing). Returns the computer's exit status.
     package func stop() async -> Int32 {
         let status = await peripheral.stop()
-        try? await Task.sleep(for: .milliseconds(100))
+        // The computer's device is gone: its reader ends by itself once it has read what was there (at most 100 ms).
+        do {
+            _ = try await Poll.upTo(.milliseconds(100), every: .milliseconds(5)) { collector.hasEnded ? () : nil }
+        } catch {
+            // Cancelled: the reader is stopped at once below; the stop must finish all the same.
+        }
         collector.stop()
         try? FileManager.default.removeItem(atPath: peripheral.codeFile)
         try? FileManager.default.removeItem(atPath: peripheral.stateDirectory)

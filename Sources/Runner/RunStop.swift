@@ -1,6 +1,7 @@
 package import ScenarioDriver
 import Synchronization
 package import Records
+import Waiting
 
 /// Why a run stops taking scenarios before its list is done: it was interrupted (Ctrl-C, SIGTERM, the vm rig's
 /// timeout), or the rig broke (`ScenarioResult.rigBroken`: an adapter that will not power on again, after which
@@ -38,11 +39,7 @@ package final class RunStop: Sendable {
     package func cancellable<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
         if interruptSeen { throw CancellationError() }
         let task = Task { try await work() }
-        let id = underWay.withLock { state in
-            defer { state.next += 1 }
-            state.cancels[state.next] = { task.cancel() }
-            return state.next
-        }
+        let id = onInterrupt { task.cancel() }
         defer { _ = underWay.withLock { $0.cancels.removeValue(forKey: id) } }
         // `interrupt` marks the interrupt before it cancels what is registered: an interrupt since the check above
         // is seen here, or sees this task.
@@ -56,22 +53,68 @@ package final class RunStop: Sendable {
     /// `Connect` ends when BlueZ answers it), and a teardown can hang: a scenario still under way after `grace` is
     /// left behind (never kept), and this returns false.
     package func run(_ work: @escaping @Sendable () async -> Void, grace: Duration) async -> Bool {
-        let done = Flag()
+        let ending = Ending()
+        // The interrupt (now or later) starts the grace; the work's end, the grace's end or this task's cancellation
+        // ends the wait, whichever comes first.
+        let id = onInterrupt { ending.startGrace(grace) }
+        defer {
+            _ = underWay.withLock { $0.cancels.removeValue(forKey: id) }
+            ending.callOffGrace()
+        }
+        if interruptSeen { ending.startGrace(grace) }
         Task {
             await work()
-            done.set()
+            ending.finish(true)
         }
-        while !done.isSet {
-            if let at = interruptedAt.withLock({ $0 }), ContinuousClock.now - at > grace { return false }
-            try? await Task.sleep(for: .milliseconds(20))
+        return await withTaskCancellationHandler {
+            await ending.result()
+        } onCancel: {
+            ending.finish(false)
         }
-        return true
     }
 
-    private final class Flag: Sendable {
-        private let value = Mutex(false)
-        var isSet: Bool { value.withLock { $0 } }
-        func set() { value.withLock { $0 = true } }
+    /// Registers what an interrupt does to work under way; returns its key in `underWay`.
+    private func onInterrupt(_ action: @escaping @Sendable () -> Void) -> Int {
+        underWay.withLock { state in
+            defer { state.next += 1 }
+            state.cancels[state.next] = action
+            return state.next
+        }
+    }
+
+    /// How `run`'s wait ends: the first of the work's end (true) and the grace's (false); its grace timer.
+    private final class Ending: Sendable {
+        private let state = Mutex<(result: Bool?, waiter: CheckedContinuation<Bool, Never>?, grace: Task<Void, Never>?)>((nil, nil, nil))
+
+        func finish(_ result: Bool) {
+            let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+                guard state.result == nil else { return nil }
+                state.result = result
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: result)
+        }
+
+        /// Starts the grace timer, once.
+        func startGrace(_ grace: Duration) {
+            state.withLock { state in
+                guard state.grace == nil, state.result == nil else { return }
+                state.grace = Pace.after(grace) { [self] in finish(false) }
+            }
+        }
+
+        func callOffGrace() { state.withLock { $0.grace }?.cancel() }
+
+        func result() async -> Bool {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Bool? in
+                    if state.result == nil { state.waiter = continuation }
+                    return state.result
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        }
     }
 
     /// Looks at a finished scenario: when it broke the rig, the run stops there. Returns the reason when this

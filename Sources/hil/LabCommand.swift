@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Lab
+import Waiting
 
 /// `hil lab`: many boxes as labgrid places (Rigs/README.md, "A lab on labgrid").
 struct LabCommand: AsyncParsableCommand {
@@ -107,8 +108,7 @@ struct LabRunCommand: AsyncParsableCommand {
         let interrupts = InterruptForwarder { run.requestStop(.interrupted) }
         defer { interrupts.cancel() }
         let limit = timeout.map { timeout in
-            Task {
-                try await Task.sleep(for: timeout.duration)
+            Pace.after(timeout.duration) {
                 printError("hil lab: the run took longer than \(timeout) (--timeout); stopping")
                 run.requestStop(.timedOut)
             }

@@ -2,6 +2,7 @@ import Foundation
 import InputCodes
 import Recording
 import Runner
+import Waiting
 
 extension RecordCommand {
     /// Runs the computer side until Ctrl-C, --duration, or the computer ends; prints the pairing code and progress;
@@ -54,26 +55,35 @@ extension RecordCommand {
         var shownCode: String?
         var lastProgress = ""
         var tick = 0
-        while true {
+        func ending() -> String? {
             if interrupted.isSet { return "Ctrl-C" }
             if let deadline, ContinuousClock.now >= deadline { return "after --duration \(duration.map(\.description) ?? "")" }
             if let ended = recording.ended {
                 printError("hil record: \(ended)")
                 return "the computer ended"
             }
-            try? await Task.sleep(for: .milliseconds(100))
+            return nil
+        }
+        var reason = ending()
+        guard reason == nil else { return reason ?? "" }
+        // Every 100 ms: a pairing code as soon as it is shown, a progress line each second something changed.
+        await Pace.every(.milliseconds(100)) {
             if let code = recording.pairingCode(), !code.isEmpty, code != shownCode {
                 say("pairing code: \(code)  (type it on the phone; it is not written into the recording)")
                 shownCode = code
             }
             tick += 1
-            guard tick % 10 == 0 else { continue }
-            let progress = progressLine(recording)
-            if progress != lastProgress {
-                say(progress)
-                lastProgress = progress
+            if tick % 10 == 0 {
+                let progress = progressLine(recording)
+                if progress != lastProgress {
+                    say(progress)
+                    lastProgress = progress
+                }
             }
+            reason = ending()
+            return reason == nil
         }
+        return reason ?? "cancelled"
     }
 
     /// Prints a line at once, also into a pipe or a file (a live recording is followed as it happens).

@@ -63,6 +63,16 @@ struct RunStopTests {
         #expect(!over.withLock { $0 }, "the run waited for the work to end")
     }
 
+    @Test("the run's wait is an event, not a poll: a cancelled waiter returns false at once, the work left behind")
+    func cancelledWaiter() async {
+        let stop = RunStop()
+        let start = ContinuousClock.now
+        let waiting = Task { await stop.run({ try? await Task.sleep(for: .seconds(60)) }, grace: .seconds(60)) }
+        waiting.cancel()
+        #expect(await waiting.value == false)
+        #expect(ContinuousClock.now - start < .seconds(20), "the wait ran to the work's end")
+    }
+
     @Test("an interrupt cancels the scenario work under way, and work begun after it at once; without one the work's value comes back")
     func cancelsWorkUnderWay() async throws {
         let calm = RunStop()
