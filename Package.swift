@@ -78,7 +78,7 @@ let package = Package(
         // the offline link and computer behind `hil replay`.
         .target(
             name: "ScenarioDriver",
-            dependencies: ["Scenario", "GestureModel", "GestureScript", "RemoteTouchProtocol", "Verifier", "InputCodes", "CommandMapping", "StrictJSON", "Records"]),
+            dependencies: ["Scenario", "GestureModel", "GestureScript", "RemoteTouchProtocol", "Verifier", "InputCodes", "CommandMapping", "StrictJSON", "Records", "Waiting"]),
 
         // Recording: a session's receipts and frames → a scenario of send steps with derived expectations (hil record).
         .target(

@@ -3,6 +3,7 @@ import GestureScript
 package import InputCodes
 import Verifier
 package import Records
+import Waiting
 
 /// Checks what the computer still holds once the link is down: it must let go of everything as it notices the
 /// drop (R12). Polls for up to 2 s (times the latency scale).
@@ -16,10 +17,13 @@ package struct ReleaseCheck: Sendable {
     package func afterDrop(heldBefore: [String], downAt: MonotonicTime) async -> (note: String, stillHeld: [String]) {
         let giveUp = downAt + .milliseconds(Int(2000 * latencyScale))
         var held = computer.heldKeys()
-        while !held.isEmpty, clock.now() < giveUp {
+        do {
+            _ = try await Poll.upTo(giveUp - clock.now(), every: .milliseconds(5), on: DriverTime(clock: clock)) { () -> Void? in
+                held = computer.heldKeys()
+                return held.isEmpty ? () : nil
+            }
+        } catch {
             // Cancelled (an interrupted run): the scenario ends now, and what is held is the teardown's to see.
-            do { try await clock.sleep(for: .milliseconds(5)) } catch { break }
-            held = computer.heldKeys()
         }
         let after = ScenarioDriver.format((clock.now() - downAt).milliseconds)
         if !held.isEmpty {

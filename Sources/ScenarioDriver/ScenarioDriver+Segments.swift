@@ -4,6 +4,7 @@ import InputCodes
 import RemoteTouchProtocol
 import Verifier
 package import Records
+import Waiting
 
 /// A run of steps judged together: a step with an expectation of its own and the steps without one that follow
 /// it (a wait extends the step before).
@@ -82,19 +83,17 @@ extension ScenarioDriver {
     /// Waits until the computer's receipts (flushed every 250 ms) hold `count` writes received since `start`, or
     /// none new came for 3 s (at most 60 s), so a step's checks cover every write it sent.
     func awaitReceipts(_ count: Int, since start: MonotonicTime) async throws {
-        let giveUp = clock.now() + .seconds(60)
         var seen = -1
         var quietSince = clock.now()
-        while clock.now() < giveUp {
+        _ = try await Poll.upTo(.seconds(60), every: .milliseconds(100), on: DriverTime(clock: clock)) { () -> Void? in
             let received = computer.receipts().filter { $0.received >= start.nanoseconds }.count
-            if received >= count { break }
+            if received >= count { return () }
             if received != seen {
                 seen = received
                 quietSince = clock.now()
-            } else if clock.now() - quietSince > .seconds(3) {
-                break
+                return nil
             }
-            try await clock.sleep(for: .milliseconds(100))
+            return clock.now() - quietSince > .seconds(3) ? () : nil
         }
     }
 

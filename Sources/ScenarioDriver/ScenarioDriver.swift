@@ -6,6 +6,7 @@ import RemoteTouchProtocol
 package import Scenario
 import Verifier
 package import Records
+import Waiting
 
 /// Runs a scenario's steps against a phone link and a computer under test, in the time of `clock`: the phone's
 /// gesture model, 16 ms pacing, segments judged as they close, idle (R11), the reconnect policy (R12), the mode
@@ -224,13 +225,13 @@ package final class ScenarioDriver {
         try await clock.sleep(until: origin + time)
     }
 
+    /// Reads every 10 ms of the scenario's time until `read` returns a string that is not empty.
     func poll(for what: String, timeout: Duration, _ read: () -> String?) async throws -> String {
-        let deadline = clock.now() + timeout
-        while clock.now() < deadline {
-            if let value = read(), !value.isEmpty { return value }
-            try await clock.sleep(for: .milliseconds(10))
+        do {
+            return try await Poll.until(what, timeout: timeout, on: DriverTime(clock: clock)) { read().flatMap { $0.isEmpty ? nil : $0 } }
+        } catch let timedOut as WaitTimeout {
+            throw DriverError("\(timedOut)")
         }
-        throw DriverError("no \(what) within \(timeout)")
     }
 
     static func format(_ value: Double) -> String { String(format: "%.1f", value) }

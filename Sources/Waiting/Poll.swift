@@ -16,7 +16,14 @@ package enum Poll {
     package static func until<Value>(
         _ what: String, timeout: Duration, every interval: Duration = .milliseconds(10), _ read: () async throws -> Value?
     ) async throws -> Value {
-        guard let value = try await upTo(timeout, every: interval, read) else { throw WaitTimeout(what, timeout: timeout) }
+        try await until(what, timeout: timeout, every: interval, on: ContinuousClock(), read)
+    }
+
+    /// `until` on another clock than real time (a scenario's driver passes its own: virtual time in `hil replay`).
+    package static func until<Value, C: Clock<Duration>>(
+        _ what: String, timeout: Duration, every interval: Duration = .milliseconds(10), on clock: C, _ read: () async throws -> Value?
+    ) async throws -> Value {
+        guard let value = try await upTo(timeout, every: interval, on: clock, read) else { throw WaitTimeout(what, timeout: timeout) }
         return value
     }
 
@@ -27,7 +34,7 @@ package enum Poll {
         async throws -> Value
     {
         // Without a deadline the loop returns only with a value (or throws).
-        try await loop(until: nil, every: interval, read)!
+        try await loop(until: nil, every: interval, on: ContinuousClock(), read)!
     }
 
     /// Reads until `read` returns a string that is not empty.
@@ -43,7 +50,14 @@ package enum Poll {
     package static func upTo<Value>(
         _ timeout: Duration, every interval: Duration = .milliseconds(10), _ read: () async throws -> Value?
     ) async throws -> Value? {
-        try await loop(until: .now + timeout, every: interval, read)
+        try await upTo(timeout, every: interval, on: ContinuousClock(), read)
+    }
+
+    /// `upTo` on another clock than real time.
+    package static func upTo<Value, C: Clock<Duration>>(
+        _ timeout: Duration, every interval: Duration = .milliseconds(10), on clock: C, _ read: () async throws -> Value?
+    ) async throws -> Value? {
+        try await loop(until: clock.now.advanced(by: timeout), every: interval, on: clock, read)
     }
 
     /// Reads `read` every `quiet` until two reads in a row agree (nothing changed for `quiet`), at most `timeout`:
@@ -82,18 +96,18 @@ package enum Poll {
 
     /// Reads every `interval` until a value comes or `deadline` (if any) has passed; `read` is called once more at
     /// the deadline, so a value that came during the last pause is not missed.
-    private static func loop<Value>(
-        until deadline: ContinuousClock.Instant?, every interval: Duration, _ read: () async throws -> Value?
+    private static func loop<Value, C: Clock<Duration>>(
+        until deadline: C.Instant?, every interval: Duration, on clock: C, _ read: () async throws -> Value?
     ) async throws -> Value? {
         while true {
             if let value = try await read() { return value }
             var pause = interval
             if let deadline {
-                let left = deadline - .now
+                let left = clock.now.duration(to: deadline)
                 guard left > .zero else { return nil }
                 pause = min(pause, left)
             }
-            try await Task.sleep(for: pause)
+            try await Task.sleep(for: pause, clock: clock)
         }
     }
 }

@@ -61,6 +61,22 @@ struct PollTests {
         #expect(ContinuousClock.now - start < promptly)
     }
 
+    @Test("on another clock: a virtual one times out in its own time, without waiting in real time")
+    func virtualClock() async {
+        let clock = SteppingClock()
+        let start = ContinuousClock.now
+        var reads = 0
+        let error = await #expect(throws: WaitTimeout.self) {
+            _ = try await Poll.until("the pairing code", timeout: .seconds(3600), every: .seconds(1), on: clock) { () -> Int? in
+                reads += 1
+                return nil
+            }
+        }
+        #expect(error?.description == "no the pairing code within 3600.0 seconds")
+        #expect(reads == 3601)
+        #expect(ContinuousClock.now - start < promptly)
+    }
+
     @Test("what read throws ends the wait with that error")
     func readThrows() async {
         struct Died: Error {}
@@ -116,3 +132,14 @@ struct PollTests {
 /// How soon "at once" must be: far below the 60 s timeouts of these tests, so a wait that ran to its timeout fails,
 /// and generous, because the whole suite shares two cores (a test's task can wait seconds for a thread).
 let promptly = Duration.seconds(20)
+
+/// A clock whose sleeps move it on at once (as `hil replay`'s virtual clock does).
+private final class SteppingClock: Clock, @unchecked Sendable {
+    // Safety: one test task uses it at a time.
+    private var current = ContinuousClock.Instant.now
+    var now: ContinuousClock.Instant { current }
+    var minimumResolution: Duration { .nanoseconds(1) }
+    func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
+        current = max(current, deadline)
+    }
+}
