@@ -144,7 +144,7 @@ let package = Package(
         ),
 
         .target(name: "HILTestSupport", dependencies: ["NetSocket", "RemoteTouchProtocol"], path: "Tests/HILTestSupport"),
-        .testTarget(name: "WaitingTests", dependencies: ["Waiting"]),
+        .testTarget(name: "WaitingTests", dependencies: ["Waiting", "HILTestSupport"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON", "HILTestSupport"]),
         .testTarget(name: "RemoteTouchProtocolTests", dependencies: ["RemoteTouchProtocol", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "GestureModelTests", dependencies: ["GestureModel", "RemoteTouchProtocol"]),

@@ -78,15 +78,7 @@ struct DBusSignalWaitTests {
     func cancelled() async throws {
         let daemon = try PrivateBus()
         let fake = try await FakeAdapter(daemon)
-        let start = ContinuousClock.now
-        let waiting = Task { try await fake.untilPowered(timeout: .seconds(60)) }
-        Task {
-            try await Task.sleep(for: .milliseconds(50))
-            waiting.cancel()
-        }
-        let result = await waiting.result
-        #expect(throws: CancellationError.self) { try result.get() }
-        #expect(ContinuousClock.now - start < promptly)
+        await expectEndsWhenCancelled(after: .milliseconds(50)) { try await fake.untilPowered(timeout: .seconds(60)) }
     }
 
     @Test("the match is removed from the bus once the wait is over")
@@ -104,6 +96,3 @@ struct DBusSignalWaitTests {
     }
 }
 
-/// How soon "at once" must be: far below the 60 s timeouts of these tests, so a wait that ran to its timeout fails,
-/// and generous, because the whole suite shares two cores (a test's task can wait seconds for a thread).
-private let promptly = Duration.seconds(20)

@@ -1,4 +1,5 @@
 import Synchronization
+import HILTestSupport
 import Testing
 import Waiting
 
@@ -35,15 +36,7 @@ struct PollTests {
 
     @Test("a cancelled task ends the wait at once with CancellationError")
     func cancellation() async {
-        let start = ContinuousClock.now
-        let waiting = Task { try await Poll.until("nothing", timeout: .seconds(60)) { nil as Int? } }
-        Task {
-            try await Task.sleep(for: .milliseconds(30))
-            waiting.cancel()
-        }
-        let result = await waiting.result
-        #expect(throws: CancellationError.self) { try result.get() }
-        #expect(ContinuousClock.now - start < promptly)
+        await expectEndsWhenCancelled { try await Poll.until("nothing", timeout: .seconds(60)) { nil as Int? } }
     }
 
     @Test("without a time limit: returns the value, or ends at once when cancelled")
@@ -129,9 +122,6 @@ struct PollTests {
     }
 }
 
-/// How soon "at once" must be: far below the 60 s timeouts of these tests, so a wait that ran to its timeout fails,
-/// and generous, because the whole suite shares two cores (a test's task can wait seconds for a thread).
-let promptly = Duration.seconds(20)
 
 /// A clock whose sleeps move it on at once (as `hil replay`'s virtual clock does).
 private final class SteppingClock: Clock, @unchecked Sendable {
