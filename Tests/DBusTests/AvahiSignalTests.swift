@@ -1,0 +1,70 @@
+import Avahi
+import DBus
+import HILTestSupport
+import Testing
+
+/// Avahi's waits are on its signals (Server and EntryGroup `StateChanged`), against a fake avahi-daemon on a private bus.
+@Suite("Avahi's waits on its StateChanged signals, against a fake avahi-daemon on a private bus", .serialized)
+struct AvahiSignalTests {
+    @Test("avahi-daemon running: the wait ends on StateChanged, long before its timeout")
+    func running() async throws {
+        let daemon = try PrivateBus()
+        let avahi = try await FakeAvahi(daemon)
+        let client = try await daemon.connect()
+        let start = ContinuousClock.now
+        Task {
+            try await Task.sleep(for: .milliseconds(50))
+            try await avahi.serverState(.running)
+        }
+        try await Avahi.waitUntilRunning(on: client, timeout: .seconds(60))
+        #expect(ContinuousClock.now - start < promptly)
+    }
+
+    @Test("avahi-daemon still registering: the timeout's message names it and how long")
+    func notRunning() async throws {
+        let daemon = try PrivateBus()
+        _ = try await FakeAvahi(daemon)
+        let client = try await daemon.connect()
+        let error = await #expect(throws: AvahiError.self) { try await Avahi.waitUntilRunning(on: client, timeout: .milliseconds(200)) }
+        #expect(error?.message == "avahi-daemon was not running within 0.2 seconds")
+    }
+
+    @Test("no avahi-daemon on the bus: the last error it met is what the timeout says")
+    func noDaemon() async throws {
+        let daemon = try PrivateBus()
+        let client = try await daemon.connect()
+        let error = await #expect(throws: AvahiError.self) { try await Avahi.waitUntilRunning(on: client, timeout: .milliseconds(200)) }
+        #expect(error?.message.hasPrefix("asking avahi-daemon its state failed") == true)
+    }
+
+    @Test("publishing: established on the entry group's StateChanged; cancelled, the wait ends at once")
+    func publish() async throws {
+        let daemon = try PrivateBus()
+        let avahi = try await FakeAvahi(daemon)
+        try await avahi.serverState(.running)
+        let client = try await daemon.connect()
+        let publisher = AvahiPublisher(
+            connection: client, service: .init(name: "hil", type: "_claude-controller._tcp", port: 51423, txt: []), log: { _ in })
+        Task {
+            try await Task.sleep(for: .milliseconds(50))
+            try await avahi.groupState(.established)
+        }
+        let start = ContinuousClock.now
+        try await publisher.start(timeout: .seconds(60))
+        #expect(ContinuousClock.now - start < promptly)
+        await publisher.stop()
+
+        let stuck = AvahiPublisher(
+            connection: client, service: .init(name: "hil", type: "_claude-controller._tcp", port: 51423, txt: []), log: { _ in })
+        try await avahi.groupState(.registering)
+        let waiting = Task { try await stuck.start(timeout: .seconds(60)) }
+        Task {
+            try await Task.sleep(for: .milliseconds(50))
+            waiting.cancel()
+        }
+        let result = await waiting.result
+        let error = #expect(throws: AvahiError.self) { try result.get() }
+        #expect(error?.message.contains("cancelled") == true)
+        #expect(ContinuousClock.now - start < promptly)
+    }
+}

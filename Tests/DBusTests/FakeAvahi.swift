@@ -1,0 +1,49 @@
+import Avahi
+import DBus
+import HILTestSupport
+
+/// An avahi-daemon stand-in on a private bus: the Server's state and `StateChanged`, and entry groups whose `Commit`
+/// is established (`StateChanged` 2) once the test says so, as avahi-daemon's probing ends.
+final class FakeAvahi: Sendable {
+    let connection: DBusConnection
+    let state = Locked<Int32>(Avahi.ServerState.registering.rawValue)
+    let groupState = Locked<Int32>(Avahi.GroupState.uncommitted.rawValue)
+    static let group = "/Client1/EntryGroup1"
+
+    init(_ daemon: PrivateBus) async throws {
+        connection = try await daemon.connect()
+        try await connection.requestName(Avahi.service)
+        let (state, groupState, connection) = (state, groupState, connection)
+        try await connection.export(Avahi.serverPath, [
+            DBusInterface(Avahi.server, methods: [
+                DBusMethod("GetState", out: "i", .immediate { _ in [.int32(state.value)] }),
+                DBusMethod("EntryGroupNew", out: "o", .async { _ throws(DBusError) in
+                    try await connection.export(Self.group, [
+                        DBusInterface(Avahi.entryGroup, methods: [
+                            DBusMethod("AddService", in: "iiussssqaay", .immediate { _ in [] }),
+                            DBusMethod("Commit", .immediate { _ in
+                                groupState.value = Avahi.GroupState.registering.rawValue
+                                return []
+                            }),
+                            DBusMethod("GetState", out: "i", .immediate { _ in [.int32(groupState.value)] }),
+                            DBusMethod("Free", .immediate { _ in [] }),
+                        ])
+                    ])
+                    return [.objectPath(Self.group)]
+                }),
+            ])
+        ])
+    }
+
+    /// The server's state changes, as avahi-daemon announces it.
+    func serverState(_ new: Avahi.ServerState) async throws {
+        state.value = new.rawValue
+        try await connection.emitSignal(path: Avahi.serverPath, interface: Avahi.server, member: "StateChanged", [.int32(new.rawValue), .string("")])
+    }
+
+    /// The entry group's state changes (probing over).
+    func groupState(_ new: Avahi.GroupState) async throws {
+        groupState.value = new.rawValue
+        try await connection.emitSignal(path: Self.group, interface: Avahi.entryGroup, member: "StateChanged", [.int32(new.rawValue), .string("")])
+    }
+}
