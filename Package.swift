@@ -143,7 +143,7 @@ let package = Package(
             ]
         ),
 
-        .target(name: "HILTestSupport", dependencies: ["NetSocket", "RemoteTouchProtocol"], path: "Tests/HILTestSupport"),
+        .target(name: "HILTestSupport", dependencies: ["NetSocket", "RemoteTouchProtocol", "DBus"], path: "Tests/HILTestSupport"),
         .testTarget(name: "WaitingTests", dependencies: ["Waiting", "HILTestSupport"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON", "HILTestSupport"]),
         .testTarget(name: "RemoteTouchProtocolTests", dependencies: ["RemoteTouchProtocol", "StrictJSON", "HILTestSupport"]),
@@ -160,7 +160,7 @@ let package = Package(
             name: "RunnerTests",
             dependencies: [
                 "Runner", "Bench", "Evidence", "ComputerProcess", "PhoneLinks", "ScenarioDriver", "InputCodes", "LatencyStats", "Records", "Report", "Rig",
-                "Scenario", "NetSocket", "RemoteTouchProtocol", "HILTestSupport",
+                "Scenario", "NetSocket", "RemoteTouchProtocol", "HILTestSupport", "DBus", "BlueZAPI", "Waiting",
             ]),
         .testTarget(
             name: "ReportTests", dependencies: ["Records", "Report", "LatencyStats", "StrictJSON", "HILTestSupport"],

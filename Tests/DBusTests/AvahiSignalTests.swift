@@ -23,10 +23,11 @@ struct AvahiSignalTests {
     @Test("avahi-daemon still registering: the timeout's message names it and how long")
     func notRunning() async throws {
         let daemon = try PrivateBus()
-        _ = try await FakeAvahi(daemon)
+        let avahi = try await FakeAvahi(daemon)
         let client = try await daemon.connect()
         let error = await #expect(throws: AvahiError.self) { try await Avahi.waitUntilRunning(on: client, timeout: .milliseconds(200)) }
         #expect(error?.message == "avahi-daemon was not running within 0.2 seconds")
+        withExtendedLifetime(avahi) {}
     }
 
     @Test("no avahi-daemon on the bus: the last error it met is what the timeout says")
@@ -45,10 +46,6 @@ struct AvahiSignalTests {
         let client = try await daemon.connect()
         let publisher = AvahiPublisher(
             connection: client, service: .init(name: "hil", type: "_claude-controller._tcp", port: 51423, txt: []), log: { _ in })
-        Task {
-            try await Task.sleep(for: .milliseconds(50))
-            try await avahi.groupState(.established)
-        }
         let start = ContinuousClock.now
         try await publisher.start(timeout: .seconds(60))
         #expect(ContinuousClock.now - start < promptly)
@@ -56,7 +53,7 @@ struct AvahiSignalTests {
 
         let stuck = AvahiPublisher(
             connection: client, service: .init(name: "hil", type: "_claude-controller._tcp", port: 51423, txt: []), log: { _ in })
-        try await avahi.groupState(.registering)
+        avahi.establishes.value = false
         let waiting = Task { try await stuck.start(timeout: .seconds(60)) }
         Task {
             try await Task.sleep(for: .milliseconds(50))

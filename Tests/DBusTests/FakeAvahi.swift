@@ -2,18 +2,21 @@ import Avahi
 import DBus
 import HILTestSupport
 
-/// An avahi-daemon stand-in on a private bus: the Server's state and `StateChanged`, and entry groups whose `Commit`
-/// is established (`StateChanged` 2) once the test says so, as avahi-daemon's probing ends.
+/// An avahi-daemon stand-in on a private bus: the Server's state and `StateChanged`, and entry groups that a `Commit`
+/// makes registering and then, unless the test says otherwise, established (`StateChanged` 2), as avahi-daemon's
+/// probing ends.
 final class FakeAvahi: Sendable {
     let connection: DBusConnection
     let state = Locked<Int32>(Avahi.ServerState.registering.rawValue)
     let groupState = Locked<Int32>(Avahi.GroupState.uncommitted.rawValue)
+    /// Whether a committed group is established (its probing over) right after `Commit`, or stays registering.
+    let establishes = Locked(true)
     static let group = "/Client1/EntryGroup1"
 
     init(_ daemon: PrivateBus) async throws {
         connection = try await daemon.connect()
         try await connection.requestName(Avahi.service)
-        let (state, groupState, connection) = (state, groupState, connection)
+        let (state, groupState, establishes, connection) = (state, groupState, establishes, connection)
         try await connection.export(Avahi.serverPath, [
             DBusInterface(Avahi.server, methods: [
                 DBusMethod("GetState", out: "i", .immediate { _ in [.int32(state.value)] }),
@@ -23,6 +26,7 @@ final class FakeAvahi: Sendable {
                             DBusMethod("AddService", in: "iiussssqaay", .immediate { _ in [] }),
                             DBusMethod("Commit", .immediate { _ in
                                 groupState.value = Avahi.GroupState.registering.rawValue
+                                if establishes.value { Task { [weak self] in try await self?.groupState(.established) } }
                                 return []
                             }),
                             DBusMethod("GetState", out: "i", .immediate { _ in [.int32(groupState.value)] }),

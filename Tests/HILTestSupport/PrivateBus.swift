@@ -1,14 +1,14 @@
-import DBus
+package import DBus
 import Foundation
 
 /// A real `dbus-daemon --session` on a private socket, started for one test and killed after it.
-final class PrivateBus: @unchecked Sendable {
+package final class PrivateBus: @unchecked Sendable {
     // Safety: set in init, read-only afterwards.
-    let address: String
-    let folder: String
+    package let address: String
+    package let folder: String
     private let process: Process
 
-    init() throws {
+    package init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("hil-bus-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let socket = folder + "/bus"
@@ -28,12 +28,12 @@ final class PrivateBus: @unchecked Sendable {
         address = "unix:path=\(socket)"
     }
 
-    func connect() async throws -> DBusConnection {
+    package func connect() async throws -> DBusConnection {
         try await DBusConnection.connect(.address(address))
     }
 
     /// Kills the daemon, as a crashed or restarted bus would go away.
-    func kill() {
+    package func kill() {
         if process.isRunning {
             Foundation.kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
