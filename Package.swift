@@ -21,13 +21,16 @@ let package = Package(
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
-        // GNU extensions Swift's Glibc module does not declare: setns(2), posix_spawn's closefrom.
+        // GNU extensions Swift's Glibc module does not declare: setns(2), pipe2, posix_spawn's closefrom.
         .systemLibrary(name: "CLinux"),
         .systemLibrary(
             name: "CEvdev",
             pkgConfig: "libevdev",
             providers: [.apt(["libevdev-dev"])]
         ),
+
+        // Errno, an owning FileDescriptor and the one error shape, in swift-system's manner.
+        .target(name: "System", dependencies: ["CLinux"]),
 
         // Pure core: no hardware, no C.
         .target(name: "StrictJSON"),
@@ -42,7 +45,7 @@ let package = Package(
         .target(name: "LatencyStats", dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")]),
 
         // Linux input: uinput injection and evdev reading (libevdev), CLOCK_MONOTONIC time.
-        .target(name: "Evdev", dependencies: ["CEvdev", "InputCodes"]),
+        .target(name: "Evdev", dependencies: ["CEvdev", "InputCodes", "System"]),
         // D-Bus over libdbus-1: one thread owns the connection; async calls, exported objects, signals.
         .target(name: "DBus", dependencies: ["CDBus", "TextMarkup", "Waiting"]),
 
@@ -50,7 +53,7 @@ let package = Package(
         .target(name: "TextMarkup"),
 
         // TCP sockets for the network transports, opened in a network namespace when the rig has two hosts.
-        .target(name: "NetSocket", dependencies: ["CLinux"]),
+        .target(name: "NetSocket", dependencies: ["CLinux", "System"]),
 
         // Bonjour through avahi-daemon's D-Bus API: publish (entry groups), browse and resolve.
         .target(name: "Avahi", dependencies: ["DBus", "Waiting"]),
@@ -150,8 +153,9 @@ let package = Package(
         .testTarget(name: "GestureModelTests", dependencies: ["GestureModel", "RemoteTouchProtocol"]),
         .testTarget(name: "CommandMappingTests", dependencies: ["CommandMapping", "InputCodes", "RemoteTouchProtocol"]),
         .testTarget(name: "GestureScriptTests", dependencies: ["GestureScript", "GestureModel", "RemoteTouchProtocol", "StrictJSON"]),
+        .testTarget(name: "SystemTests", dependencies: ["System"]),
         .testTarget(name: "RigTests", dependencies: ["Rig", "StrictJSON", "HILTestSupport"]),
-        .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCodes", "HILTestSupport"]),
+        .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCodes", "System", "HILTestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Avahi", "HILTestSupport", "Waiting"]),
         .testTarget(name: "ScenarioDriverTests", dependencies: ["ScenarioDriver", "Scenario", "Verifier", "GestureScript", "InputCodes", "StrictJSON", "Records", "Report"]),
         .testTarget(name: "LatencyStatsTests", dependencies: ["LatencyStats"]),

@@ -1,12 +1,13 @@
 #ifndef HIL_CLINUX_SHIM_H
 #define HIL_CLINUX_SHIM_H
-/* Two GNU extensions of glibc that Swift's Glibc module, built without _GNU_SOURCE, does not declare. They are
+/* Three GNU extensions of glibc that Swift's Glibc module, built without _GNU_SOURCE, does not declare. They are
    declared here by hand rather than by defining _GNU_SOURCE, which would give this module's copies of the system
    types (pid_t, fd_set…) other definitions than Glibc's. */
 #include <spawn.h>
 
 extern int setns(int fd, int nstype);
 extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
+extern int pipe2(int fds[2], int flags);
 
 /* setns(2) into a network namespace (CLONE_NEWNET, linux/sched.h). */
 static inline int hil_enter_network_namespace(int fd) { return setns(fd, 0x40000000); }
@@ -15,4 +16,9 @@ static inline int hil_enter_network_namespace(int fd) { return setns(fd, 0x40000
 static inline int hil_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
     return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }
+
+/* A pipe whose ends are closed on exec, made atomically (O_CLOEXEC, 02000000), so no child spawned meanwhile by
+   another thread inherits it. */
+static inline int hil_pipe_close_on_exec(int fds[2]) { return pipe2(fds, 02000000); }
+
 #endif

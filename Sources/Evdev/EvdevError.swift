@@ -1,4 +1,5 @@
 import Glibc
+import System
 
 /// Why a uinput device could not be created or written, or an evdev node could not be found, opened or read —
 /// with the errno when there is one, the device path, and what to do about it.
@@ -62,13 +63,13 @@ package struct EvdevError: Error, Sendable, Hashable, CustomStringConvertible {
 extension EvdevError {
     /// The code for an errno value.
     static func code(for errno: Errno) -> Code {
-        switch errno.rawValue {
-        case EACCES, EPERM: .permissionDenied
-        case ENOENT: .notFound
-        case ENODEV, ENXIO: .noDevice
-        case EBUSY: .busy
-        case EINVAL: .invalidArgument
-        case ETIMEDOUT: .timeout
+        switch errno {
+        case .permissionDenied, .notPermitted: .permissionDenied
+        case .noSuchFileOrDirectory: .notFound
+        case .noSuchDevice, .noSuchDeviceOrAddress: .noDevice
+        case .busy: .busy
+        case .invalidArgument: .invalidArgument
+        case .timedOut: .timeout
         default: .io
         }
     }
@@ -94,7 +95,7 @@ extension EvdevError {
             case .noDevice:
                 "\(path) exists but no uinput driver answers it: load the uinput module (sudo modprobe uinput) "
                     + "or use the vm rig (hil vm exec -- …)"
-            case .io where errno.rawValue == ENOTTY:
+            case .io where errno == .inappropriateIOCTLForDevice:
                 "\(path) is not the uinput device (it does not answer uinput's ioctls); pass /dev/uinput"
             default:
                 "check \(path) with `hil doctor`"

@@ -1,5 +1,6 @@
 import CEvdev
 import Glibc
+import System
 package import InputCodes
 
 /// Reads frames from an evdev node (`/dev/input/eventN`) through libevdev, with CLOCK_MONOTONIC timestamps:

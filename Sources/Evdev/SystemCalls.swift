@@ -1,4 +1,5 @@
 import Glibc
+import System
 
 // Thin wrappers over the system calls this module makes, in swift-system's manner: `system_foo` for C `foo`,
 // EINTR retried inside, failures thrown as `Errno`. The public types add the context (which device, what next).

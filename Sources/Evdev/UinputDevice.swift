@@ -1,5 +1,6 @@
 import CEvdev
 import Glibc
+import System
 package import InputCodes
 
 /// A virtual input device made through /dev/uinput: what the peripheral injects cursor, click, scroll, key and

@@ -1,6 +1,7 @@
 import CLinux
 import Foundation
 import Synchronization
+import System
 
 /// A network namespace made by `ip netns add NAME` (`/run/netns/NAME`). Sockets belong to the namespace they
 /// were created in, so the rig's phone and computer open theirs in their own host's namespace, from a thread
@@ -16,15 +17,17 @@ package enum NetworkNamespace {
         let thread = Thread {
             defer { done.signal() }
             let path = "/run/netns/" + name
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else {
-                result.withLock { $0 = .failure(NetSocketError("cannot open the network namespace \(path): \(Errno.text())",
+            let namespace: FileDescriptor
+            do throws(Errno) {
+                namespace = try FileDescriptor.open(path, O_RDONLY)
+            } catch {
+                result.withLock { $0 = .failure(NetSocketError("cannot open the network namespace \(path): \(error.numbered)",
                                                                hint: "is the rig's two-host network up? `hil doctor` checks it")) }
                 return
             }
-            defer { close(fd) }
-            guard hil_enter_network_namespace(fd) == 0 else {
-                result.withLock { $0 = .failure(NetSocketError("cannot enter the network namespace \(name): \(Errno.text())",
+            defer { namespace.close() }
+            guard hil_enter_network_namespace(namespace.rawValue) == 0 else {
+                result.withLock { $0 = .failure(NetSocketError("cannot enter the network namespace \(name): \(Errno.current.numbered)",
                                                                hint: "entering a namespace needs root (CAP_SYS_ADMIN)")) }
                 return
             }
@@ -54,8 +57,4 @@ package struct NetSocketError: Error, Sendable, CustomStringConvertible {
     }
 
     package var description: String { hint.map { "\(message); \($0)" } ?? message }
-}
-
-enum Errno {
-    static func text(_ code: Int32 = errno) -> String { "\(String(cString: strerror(code))) (errno \(code))" }
 }

@@ -1,15 +1,19 @@
 import Foundation
 import Synchronization
+import System
 
 /// One TCP socket (IPv4): a listener or a connection. Reads block the calling thread (each connection has a
 /// reader thread of its own); sends are serialised, and `sendNow` never blocks.
 package final class TCPSocket: Sendable {
+    /// The descriptor's number (it stays the same after `close`, which makes calls through it fail).
     package let fd: Int32
+    private let descriptor: FileDescriptor
     private let closed = Mutex(false)
     private let sending = Mutex(())
 
     init(fd: Int32) {
         self.fd = fd
+        descriptor = FileDescriptor(owning: fd)
     }
 
     deinit {
@@ -32,10 +36,10 @@ package final class TCPSocket: Sendable {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket.fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
             guard bound == 0 else {
-                throw NetSocketError("cannot listen on TCP port \(port): \(Errno.text())",
+                throw NetSocketError("cannot listen on TCP port \(port): \(Errno.current.numbered)",
                                      hint: errno == EADDRINUSE ? "another program (another hil peripheral?) listens there: `ss -ltnp` names it, or choose --tcp-port" : nil)
             }
-            guard Glibc.listen(socket.fd, backlog) == 0 else { throw NetSocketError("listen on TCP port \(port) failed: \(Errno.text())") }
+            guard Glibc.listen(socket.fd, backlog) == 0 else { throw NetSocketError("listen on TCP port \(port) failed: \(Errno.current.numbered)") }
             return socket
         }
     }
@@ -54,7 +58,7 @@ package final class TCPSocket: Sendable {
             }
             guard result == 0 else {
                 let code = errno
-                throw NetSocketError("cannot connect to \(host):\(port): \(Errno.text(code))",
+                throw NetSocketError("cannot connect to \(host):\(port): \(Errno(code).numbered)",
                                      hint: code == ECONNREFUSED ? "nothing listens there: is the computer running?" : nil)
             }
             socket.setSendTimeout(.zero)
@@ -66,7 +70,7 @@ package final class TCPSocket: Sendable {
 
     private static func make() throws(NetSocketError) -> TCPSocket {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw NetSocketError("cannot create a TCP socket: \(Errno.text())") }
+        guard fd >= 0 else { throw NetSocketError("cannot create a TCP socket: \(Errno.current.numbered)") }
         return TCPSocket(fd: fd)
     }
 
@@ -157,7 +161,7 @@ package final class TCPSocket: Sendable {
             if count == 0 { return .ended(nil) }
             if errno == EINTR { continue }
             if errno == EAGAIN || errno == EWOULDBLOCK { return .timedOut }
-            return .ended(Errno.text())
+            return .ended(Errno.current.numbered)
         }
     }
 
@@ -216,6 +220,6 @@ package final class TCPSocket: Sendable {
         }
         guard !wasClosed else { return }
         Glibc.shutdown(fd, Int32(SHUT_RDWR))
-        Glibc.close(fd)
+        descriptor.close()
     }
 }

@@ -1,27 +1,30 @@
 import Foundation
 import Synchronization
+import System
 
 /// One UDP socket (IPv4), bound to a port in a network namespace: the udp transport's movement channel. The
 /// computer receives on it (one reader thread); the phone sends from it to the computer's port; the rig's
 /// attacker host sends forged packets from one of its own.
 package final class UDPSocket: Sendable {
     package let fd: Int32
+    /// Closed with the object (after `close` has shut the socket down), so a reader thread never reads a reused number.
+    private let descriptor: FileDescriptor
     private let closed = Mutex(false)
 
     private init(fd: Int32) {
         self.fd = fd
+        descriptor = FileDescriptor(owning: fd)
     }
 
     deinit {
         close()
-        Glibc.close(fd)
     }
 
     /// A socket bound to `port` on 0.0.0.0 (0: the kernel picks one), opened in `netns` when given.
     package static func bind(port: UInt16, netns: String?) throws(NetSocketError) -> UDPSocket {
         try NetworkNamespace.perform(in: netns) { () throws(NetSocketError) -> UDPSocket in
             let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard fd >= 0 else { throw NetSocketError("cannot create a UDP socket: \(Errno.text())") }
+            guard fd >= 0 else { throw NetSocketError("cannot create a UDP socket: \(Errno.current.numbered)") }
             let socket = UDPSocket(fd: fd)
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
@@ -31,7 +34,7 @@ package final class UDPSocket: Sendable {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
             guard bound == 0 else {
-                throw NetSocketError("cannot bind UDP port \(port): \(Errno.text())",
+                throw NetSocketError("cannot bind UDP port \(port): \(Errno.current.numbered)",
                                      hint: errno == EADDRINUSE ? "another program uses it: `ss -lunp` names it, or choose --udp-port" : nil)
             }
             return socket

@@ -1,6 +1,7 @@
 @testable import Evdev
 import Glibc
 import InputCodes
+import System
 import Testing
 
 /// What a person reads when uinput or an evdev node cannot be used. These run anywhere: the failures are made
