@@ -21,7 +21,7 @@ let package = Package(
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
-        // GNU extensions Swift's Glibc module does not declare: setns(2), pipe2, posix_spawn's closefrom.
+        // GNU extensions Swift's Glibc module does not declare: setns(2), pipe2, posix_spawn's closefrom and chdir.
         .systemLibrary(name: "CLinux"),
         .systemLibrary(
             name: "CEvdev",
@@ -31,6 +31,8 @@ let package = Package(
 
         // Errno, an owning FileDescriptor and the one error shape, in swift-system's manner.
         .target(name: "System", dependencies: ["CLinux"]),
+        // Child processes in swift-subprocess's manner: spawn, await the exit, tear down by steps, run and collect.
+        .target(name: "Processes", dependencies: ["System", "CLinux"]),
 
         // Pure core: no hardware, no C.
         .target(name: "StrictJSON"),
@@ -94,21 +96,21 @@ let package = Package(
             name: "PhoneLinks",
             dependencies: [
                 "DBus", "BlueZAPI", "RemoteTouchProtocol", "Scenario", "ScenarioDriver", "GestureModel", "GestureScript", "InputCodes",
-                "Verifier", "Evdev", "NetSocket", "Avahi", "Rig", "Waiting",
+                "Verifier", "Evdev", "NetSocket", "Avahi", "Rig", "Waiting", "Processes",
             ]),
 
         // The computer under test: the `hil peripheral` process, its standby twin, and the evdev frames it injects.
-        .target(name: "ComputerProcess", dependencies: ["ScenarioDriver", "Evdev", "InputCodes", "Records", "Rig", "Waiting"]),
+        .target(name: "ComputerProcess", dependencies: ["ScenarioDriver", "Evdev", "InputCodes", "Records", "Rig", "Waiting", "Processes"]),
 
         // Evidence of a scenario: HCI and network captures, packet times, the timeline.
-        .target(name: "Evidence", dependencies: ["ScenarioDriver", "Scenario", "InputCodes", "Records", "Rig", "PhoneLinks", "Waiting"]),
+        .target(name: "Evidence", dependencies: ["ScenarioDriver", "Scenario", "InputCodes", "Records", "Rig", "PhoneLinks", "Waiting", "Processes"]),
 
         // hil bench and hil soak: streams through the real link, latency, rate and loss.
         .target(
             name: "Bench",
             dependencies: [
                 "Runner", "PhoneLinks", "ComputerProcess", "ScenarioDriver", "Records", "DBus", "Evdev", "InputCodes", "LatencyStats",
-                "RemoteTouchProtocol", "Rig", "Waiting",
+                "RemoteTouchProtocol", "Rig", "Waiting", "Processes",
             ]),
 
         // The run session: the plan, lanes, the stop and the exit-code policy; a scenario's setup, steps and teardown.
@@ -126,10 +128,10 @@ let package = Package(
         .target(name: "Report", dependencies: ["Records", "StrictJSON", "LatencyStats", "TextMarkup"]),
 
         // Many boxes on labgrid: places reserved and locked through labgrid-client, shards run over SSH, merged.
-        .target(name: "Lab", dependencies: ["Rig", "Records", "Report", "StrictJSON", "Waiting"]),
+        .target(name: "Lab", dependencies: ["Rig", "Processes", "Records", "Report", "StrictJSON", "Waiting"]),
 
         // Rigs: definitions, the host probe, the vm guest.
-        .target(name: "Rig", dependencies: ["StrictJSON", "CLinux", "Waiting"]),
+        .target(name: "Rig", dependencies: ["StrictJSON", "Processes", "System", "Waiting"]),
 
         // Fuzzing: the decoders and their invariants (FuzzTargets), and the libFuzzer entry point (Fuzz/run.sh
         // builds it with -sanitize=fuzzer; built normally it replays a corpus).
@@ -141,7 +143,7 @@ let package = Package(
             name: "hil",
             dependencies: [
                 "RemoteTouchProtocol", "CommandMapping", "GestureScript", "Rig", "Peripheral", "DBus", "Scenario", "ScenarioDriver", "Runner", "Bench", "Evidence", "ComputerProcess",
-                "Records", "Report", "LatencyStats", "Recording", "InputCodes", "StrictJSON", "Lab", "GestureModel", "Waiting",
+                "Records", "Report", "LatencyStats", "Recording", "InputCodes", "StrictJSON", "Lab", "GestureModel", "Waiting", "Processes",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -154,7 +156,8 @@ let package = Package(
         .testTarget(name: "CommandMappingTests", dependencies: ["CommandMapping", "InputCodes", "RemoteTouchProtocol"]),
         .testTarget(name: "GestureScriptTests", dependencies: ["GestureScript", "GestureModel", "RemoteTouchProtocol", "StrictJSON"]),
         .testTarget(name: "SystemTests", dependencies: ["System"]),
-        .testTarget(name: "RigTests", dependencies: ["Rig", "StrictJSON", "HILTestSupport"]),
+        .testTarget(name: "ProcessesTests", dependencies: ["Processes", "System"]),
+        .testTarget(name: "RigTests", dependencies: ["Rig", "Processes", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCodes", "System", "HILTestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Avahi", "HILTestSupport", "Waiting"]),
         .testTarget(name: "ScenarioDriverTests", dependencies: ["ScenarioDriver", "Scenario", "Verifier", "GestureScript", "InputCodes", "StrictJSON", "Records", "Report"]),
@@ -164,7 +167,7 @@ let package = Package(
             name: "RunnerTests",
             dependencies: [
                 "Runner", "Bench", "Evidence", "ComputerProcess", "PhoneLinks", "ScenarioDriver", "InputCodes", "LatencyStats", "Records", "Report", "Rig",
-                "Scenario", "NetSocket", "RemoteTouchProtocol", "HILTestSupport", "DBus", "BlueZAPI", "Waiting",
+                "Scenario", "NetSocket", "RemoteTouchProtocol", "Processes", "HILTestSupport", "DBus", "BlueZAPI", "Waiting",
             ]),
         .testTarget(
             name: "ReportTests", dependencies: ["Records", "Report", "LatencyStats", "StrictJSON", "HILTestSupport"],
@@ -182,7 +185,7 @@ let package = Package(
                 "HILTestSupport", "NetSocket", "StrictJSON",
             ]),
         // Boots the real vm rig through the built `hil`; depends on it so `swift test` builds it.
-        .testTarget(name: "VMRigIntegrationTests", dependencies: ["hil", "Rig", "Evidence", "HILTestSupport"]),
+        .testTarget(name: "VMRigIntegrationTests", dependencies: ["hil", "Rig", "Evidence", "Processes", "HILTestSupport"]),
         // The command line: every command's options, their values and help, what goes to which stream.
         .testTarget(
             name: "hilTests",

@@ -6,6 +6,7 @@ import Rig
 package import ScenarioDriver
 import ComputerProcess
 import Runner
+import Processes
 import Waiting
 
 /// Who sends a `hil bench` stream, and how: hil's own client over D-Bus (`dbus`) or the AcquireWrite socket

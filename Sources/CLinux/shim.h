@@ -1,12 +1,13 @@
 #ifndef HIL_CLINUX_SHIM_H
 #define HIL_CLINUX_SHIM_H
-/* Three GNU extensions of glibc that Swift's Glibc module, built without _GNU_SOURCE, does not declare. They are
+/* Four GNU extensions of glibc that Swift's Glibc module, built without _GNU_SOURCE, does not declare. They are
    declared here by hand rather than by defining _GNU_SOURCE, which would give this module's copies of the system
    types (pid_t, fd_set…) other definitions than Glibc's. */
 #include <spawn.h>
 
 extern int setns(int fd, int nstype);
 extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
+extern int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *actions, const char *path);
 extern int pipe2(int fds[2], int flags);
 
 /* setns(2) into a network namespace (CLONE_NEWNET, linux/sched.h). */
@@ -21,4 +22,8 @@ static inline int hil_spawn_close_from(posix_spawn_file_actions_t *actions, int 
    another thread inherits it. */
 static inline int hil_pipe_close_on_exec(int fds[2]) { return pipe2(fds, 02000000); }
 
+/* A spawned child starts in `path` (glibc 2.29+). */
+static inline int hil_spawn_change_directory(posix_spawn_file_actions_t *actions, const char *path) {
+    return posix_spawn_file_actions_addchdir_np(actions, path);
+}
 #endif

@@ -1,4 +1,5 @@
 import Foundation
+package import Processes
 package import Records
 package import Rig
 import Synchronization

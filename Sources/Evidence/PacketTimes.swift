@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 package import Records
 import Rig
 

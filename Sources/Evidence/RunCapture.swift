@@ -1,7 +1,8 @@
 import Foundation
-package import Rig
+import Rig
 package import Scenario
 import PhoneLinks
+package import Processes
 import Waiting
 
 /// The run's capture tools, started once for the whole run instead of once a scenario: `btmon -w` (every adapter's

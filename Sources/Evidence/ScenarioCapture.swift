@@ -7,6 +7,7 @@ package import Scenario
 import ScenarioDriver
 import Synchronization
 import PhoneLinks
+import Processes
 
 /// One scenario's captures (docs/results-format.md, "Captures"): its time window in the run's capture files
 /// (`RunCapture`: every adapter's HCI traffic for the BLE transports, the phone host's veth for the network ones),

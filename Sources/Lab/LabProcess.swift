@@ -1,5 +1,6 @@
 import Foundation
-package import Rig
+package import Processes
+import Rig
 import Synchronization
 
 /// One command of a lab run (labgrid-client, ssh, scp): its exit status and everything it printed.

@@ -1,5 +1,6 @@
 import Foundation
 package import GestureScript
+import Processes
 import Rig
 
 /// The kernel's netem qdisc on a host's interface, through `tc` (iproute2): how a `network` or `partition` step

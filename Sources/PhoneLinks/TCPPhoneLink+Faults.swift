@@ -1,6 +1,7 @@
 import Foundation
 package import GestureScript
 import InputCodes
+import Processes
 import Rig
 import Waiting
 package import ScenarioDriver

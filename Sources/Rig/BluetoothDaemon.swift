@@ -1,4 +1,6 @@
 import Foundation
+package import Processes
+import System
 
 /// The bluetoothd serving the rig's adapters, for the `restartBluetoothd` fault step: where systemd runs it
 /// (bluetooth.service, a hardware box) it is restarted through systemctl; otherwise (the vm and virtual rigs'
@@ -64,7 +66,7 @@ package struct BluetoothDaemon: Sendable {
         }
         let old = RunningProcess(pid: pid)
         guard old.signal(0) else {
-            throw RigError(.fault, "restartBluetoothd: cannot signal bluetoothd (pid \(pid)): \(String(cString: strerror(errno))); the step needs root")
+            throw RigError(.fault, "restartBluetoothd: cannot signal bluetoothd (pid \(pid)): \(Errno.current); the step needs root")
         }
         await old.teardown(Self.stopSteps)
         var output = ChildProcess.Output.file("/dev/null")

@@ -1,4 +1,5 @@
 import Foundation
+import System
 
 /// A uinput device node that the computer is not allowed to open (R10): the same device numbers as
 /// /dev/uinput, mode 0000, in a private folder. As root, the computer is started through `setpriv` without
@@ -19,12 +20,12 @@ package struct DeniedUinputNode: Sendable {
         }
         var template = Array("/tmp/hil-r10-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
-            throw RigError(.fault, "cannot create a folder under /tmp for the denied uinput node: \(String(cString: strerror(errno)))")
+            throw RigError(.fault, "cannot create a folder under /tmp for the denied uinput node: \(Errno.current)")
         }
         folder = String(cString: made)
         path = folder + "/uinput"
         guard mknod(path, S_IFCHR | 0, info.st_rdev) == 0, chmod(path, 0) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = Errno.current
             rmdir(folder)
             throw RigError(.fault, "cannot make the denied uinput node \(path): \(reason) (needs CAP_MKNOD: run as root)")
         }

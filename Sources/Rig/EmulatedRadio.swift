@@ -1,4 +1,5 @@
 import Foundation
+import System
 import Waiting
 
 /// A workaround for btvirt, the emulated controllers of the vm and virtual rigs, when the rig takes the
@@ -20,21 +21,22 @@ package enum EmulatedRadio {
     /// - Throws: `CancellationError` when the task is cancelled.
     package static func silenceAdvertising(_ adapter: String) async throws -> String? {
         guard adapter.hasPrefix("hci"), let index = UInt16(adapter.dropFirst(3)) else { return "\(adapter) is not an hciN name" }
-        let descriptor = socket(31 /* AF_BLUETOOTH */, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 1 /* BTPROTO_HCI */)
-        guard descriptor >= 0 else { return "cannot open an HCI socket: \(String(cString: strerror(errno)))" }
-        defer { close(descriptor) }
+        let number = socket(31 /* AF_BLUETOOTH */, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 1 /* BTPROTO_HCI */)
+        guard number >= 0 else { return "cannot open an HCI socket: \(Errno.current)" }
+        let descriptor = FileDescriptor(owning: number)
+        defer { descriptor.close() }
         // struct sockaddr_hci { sa_family_t hci_family; unsigned short hci_dev; unsigned short hci_channel; }
         var address: (UInt16, UInt16, UInt16) = (31, index, 0 /* HCI_CHANNEL_RAW */)
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, 6) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor.rawValue, $0, 6) }
         }
-        guard bound == 0 else { return "cannot bind an HCI socket to \(adapter): \(String(cString: strerror(errno)))" }
+        guard bound == 0 else { return "cannot bind an HCI socket to \(adapter): \(Errno.current)" }
         // The monitor channel, opened before the command is sent, shows the controller's answer to it.
         let monitor = try? HCIMonitorChannel(adapter: adapter)
         // HCI command packet: type 0x01, opcode 0x200a (OGF 0x08 LE, OCF 0x000a) little-endian, 1 parameter byte.
         let command: [UInt8] = [0x01, 0x0a, 0x20, 0x01, 0x00]
-        let written = command.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == command.count else { return "cannot send LE Set Advertising Enable to \(adapter): \(String(cString: strerror(errno)))" }
+        let written = command.withUnsafeBytes { write(descriptor.rawValue, $0.baseAddress, $0.count) }
+        guard written == command.count else { return "cannot send LE Set Advertising Enable to \(adapter): \(Errno.current)" }
         // Let the controller take it before the kernel's power-off sequence starts: its answer, or 50 ms when the
         // monitor channel could not be opened (or the answer does not come).
         _ = try await Poll.upTo(.milliseconds(50), every: .milliseconds(2)) { () -> Void? in

@@ -1,4 +1,5 @@
 import Foundation
+import System
 
 /// The kernel's HCI monitor channel (the one btmon reads), opened for one adapter's frames: every command the
 /// kernel sends to the controller, every event back, and the adapter's open and close, from the moment it is
@@ -11,7 +12,9 @@ package final class HCIMonitorChannel {
         case closeIndex = 9
     }
 
-    let descriptor: Int32
+    private let socket: FileDescriptor
+    /// The socket's number.
+    var descriptor: Int32 { socket.rawValue }
     /// The adapter's index: 0 for hci0.
     let index: UInt16
 
@@ -19,23 +22,18 @@ package final class HCIMonitorChannel {
         guard adapter.hasPrefix("hci"), let index = UInt16(adapter.dropFirst(3)) else {
             throw RigError(.fault, "\(adapter) is not an hciN name")
         }
-        let descriptor = socket(31 /* AF_BLUETOOTH */, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 1 /* BTPROTO_HCI */)
-        guard descriptor >= 0 else { throw RigError(.fault, "cannot open an HCI socket: \(String(cString: strerror(errno)))") }
+        let number = Glibc.socket(31 /* AF_BLUETOOTH */, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 1 /* BTPROTO_HCI */)
+        guard number >= 0 else { throw RigError(.fault, "cannot open an HCI socket: \(Errno.current)") }
+        let socket = FileDescriptor(owning: number)
         // struct sockaddr_hci { sa_family_t hci_family; unsigned short hci_dev; unsigned short hci_channel; }
         var address: (UInt16, UInt16, UInt16) = (31, 0xffff /* HCI_DEV_NONE */, 2 /* HCI_CHANNEL_MONITOR */)
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, 6) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(number, $0, 6) }
         }
-        guard bound == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(descriptor)
-            throw RigError(.fault, "cannot open the HCI monitor channel: \(reason)")
-        }
-        self.descriptor = descriptor
+        guard bound == 0 else { throw RigError(.fault, "cannot open the HCI monitor channel: \(Errno.current)") }
+        self.socket = socket
         self.index = index
     }
-
-    deinit { close(descriptor) }
 
     /// Every frame the kernel has queued since the last read (all adapters'), without waiting.
     func readAvailable() -> [[UInt8]] {

@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 
 /// What this machine offers the rigs, read from /sys, /dev, /proc and PATH. `root` lets tests point the
 /// probe at a fixture tree instead of `/`.
@@ -142,12 +143,10 @@ package struct HostFacts: Sendable, Hashable {
     }
 
     private static func version(of tool: String) -> String? {
-        guard let process = try? ChildProcess(tool, ["--version"], output: .standardOutput, ownProcessGroup: false) else {
-            return nil
-        }
-        let data = process.output?.readDataToEndOfFile() ?? Data()
-        _ = process.wait()
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        // Its standard error stays ours, as before; a tool that does not answer in 5 s has no version to report.
+        guard let run = try? ChildProcess.runBlocking(tool, arguments: ["--version"], errors: .inherited, timeout: .seconds(5))
+        else { return nil }
+        let text = run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         return text.isEmpty ? nil : text
     }
 }

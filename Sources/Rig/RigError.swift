@@ -1,3 +1,6 @@
+import Processes
+package import System
+
 /// Why a rig cannot be loaded, chosen, built or run — with what to do about it.
 package struct RigError: Error, Sendable, CustomStringConvertible {
     package enum Code: String, Sendable {
@@ -28,5 +31,18 @@ package struct RigError: Error, Sendable, CustomStringConvertible {
 
     package var description: String {
         hint.map { "\(message)\n  → \($0)" } ?? message
+    }
+}
+
+extension RigError {
+    /// A command or daemon that could not be started or did not finish, as a rig error: the same words; a program
+    /// that cannot be started is a missing tool, with `bash Rigs/setup.sh` as the next step.
+    /// - Parameter code: the code for failures other than starting and timing out.
+    package init(_ error: SystemError, code: Code) {
+        switch error.code {
+        case .cannotStart: self.init(.missingTool, error.text, hint: "run `bash Rigs/setup.sh`")
+        case .timedOut: self.init(.timeout, error.text, hint: error.hint)
+        default: self.init(code, error.text, hint: error.hint)
+        }
     }
 }

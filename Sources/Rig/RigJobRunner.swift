@@ -1,5 +1,7 @@
 import Foundation
+package import Processes
 import Synchronization
+import System
 
 /// Runs one command with a rig up, whatever its kind, and returns the command's exit status.
 ///
@@ -171,8 +173,13 @@ package final class RigJobRunner: Sendable {
         }
         let environment = ProcessInfo.processInfo.environment.merging(extra.variables) { $1 }
         // Same process group: a terminal's Ctrl-C reaches the command as it would without the rig.
-        let child = try ChildProcess(executable, Array(command.dropFirst()), environment: environment, output: .inherit,
+        let child: ChildProcess
+        do throws(SystemError) {
+            child = try ChildProcess(executable, Array(command.dropFirst()), environment: environment, output: .inherit,
                                      ownProcessGroup: false)
+        } catch {
+            throw RigError(error, code: .guestCommand)
+        }
         let interrupted = state.withLock { state in
             state.child = child
             return state.interrupted

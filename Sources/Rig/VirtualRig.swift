@@ -1,4 +1,6 @@
 import Foundation
+package import Processes
+import System
 
 /// Brings the virtual rig up on a kernel with hci_vhci and uinput, and down again: `btvirt -L -l2` makes two
 /// LE controllers joined by an emulated link; with `"bluetoothd": "private"` the rig also starts its own
@@ -26,7 +28,7 @@ package final class VirtualRig {
         self.facts = facts
         var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("hil-virtual.XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw RigError(.boot, "cannot create a folder under \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))")
+            throw RigError(.boot, "cannot create a folder under \(NSTemporaryDirectory()): \(Errno.current)")
         }
         logDirectory = String(cString: made)
     }
@@ -102,8 +104,12 @@ package final class VirtualRig {
                         environment: [String: String]? = nil) throws(RigError)
     {
         let log = (logDirectory as NSString).appendingPathComponent("\(name).log")
-        let process = try ChildProcess(executable, arguments, environment: environment, output: .file(log), ownProcessGroup: true)
-        children.append((name, process))
+        do throws(SystemError) {
+            let process = try ChildProcess(executable, arguments, environment: environment, output: .file(log), ownProcessGroup: true)
+            children.append((name, process))
+        } catch {
+            throw RigError(error, code: .boot)
+        }
     }
 
     /// Polls `condition` every 50 ms; fails when a daemon died or the time is up. (The conditions are sysfs and
@@ -139,12 +145,12 @@ package final class VirtualRig {
         return false
     }
 
+    /// What a short command printed (stdout and stderr together); empty when it could not run or did not answer in
+    /// 5 s (dbus-send gives up after its own 2 s).
     private func run(_ executable: String, _ arguments: [String], environment: [String: String]) -> String {
-        guard let process = try? ChildProcess(executable, arguments, environment: environment, output: .joined, ownProcessGroup: false)
-        else { return "" }
-        let data = process.output?.readDataToEndOfFile() ?? Data()
-        _ = process.wait()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let run = try? ChildProcess.runBlocking(executable, arguments: arguments, environment: environment, errors: .joined,
+                                                timeout: .seconds(5))
+        return run?.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     }
 
     private func tail(_ name: String) -> String {

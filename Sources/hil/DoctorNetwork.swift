@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 import Rig
 
 /// `hil doctor`'s lines about the network transports' two hosts and the attacker beside them (`Rigs/net/two-hosts.sh`,

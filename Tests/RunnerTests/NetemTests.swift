@@ -4,6 +4,7 @@ import Rig
 import Runner
 import Testing
 @testable import PhoneLinks
+import Processes
 
 @Suite("netem through tc: the command lines, and what a kernel without sch_netem answers")
 struct NetemTests {

@@ -1,5 +1,6 @@
 import Foundation
 import HILTestSupport
+import Processes
 import Rig
 import Testing
 

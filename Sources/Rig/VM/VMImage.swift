@@ -1,4 +1,6 @@
 import Foundation
+import Processes
+import System
 
 /// The vm rig's boot files: Debian's kernel and an initramfs built by `Rigs/vm/build-image.sh`, cached under
 /// `~/.cache/hil/vm/<kernel version>-<hash of the builder>` and rebuilt only when the builder changes.
@@ -20,11 +22,16 @@ package struct VMImage: Sendable {
         }
         let clock = ContinuousClock()
         let start = clock.now
-        // Same process group as hil: a Ctrl-C during the build stops both.
-        let process = try ChildProcess(builder, [], output: .standardOutput, ownProcessGroup: false)
-        let data = process.output?.readDataToEndOfFile() ?? Data()
-        let status = process.wait()
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        // Same process group as hil: a Ctrl-C during the build stops both. Its progress (standard error) reaches the
+        // user; no time limit, as a first build downloads Debian's packages.
+        let run: CollectedOutput
+        do throws(SystemError) {
+            run = try ChildProcess.runBlocking(builder, errors: .inherited, ownProcessGroup: false, timeout: nil)
+        } catch {
+            throw RigError(error, code: .imageBuild)
+        }
+        let status = run.status
+        let lines = run.standardOutput.split(separator: "\n").map(String.init)
         guard status == 0, let directory = lines.last, !directory.isEmpty else {
             throw RigError(
                 .imageBuild,

@@ -1,5 +1,7 @@
 import Foundation
+package import Processes
 import Synchronization
+import System
 
 /// Boots the vm rig's guest, runs one job in it with both adapters ready, and reports how it went.
 ///
@@ -127,6 +129,15 @@ package final class VMRunner: Sendable {
         }
     }
 
+    /// QEMU in its own process group, its console output captured.
+    private static func start(_ qemu: String, _ arguments: [String]) throws(RigError) -> ChildProcess {
+        do throws(SystemError) {
+            return try ChildProcess(qemu, arguments, output: .joined, ownProcessGroup: true)
+        } catch {
+            throw RigError(error, code: .boot)
+        }
+    }
+
     /// Runs `job` in a fresh guest.
     /// - Parameters:
     ///   - console: receives the guest console's text as it arrives (`\r` removed).
@@ -147,8 +158,7 @@ package final class VMRunner: Sendable {
             state.watcher = watcher
         }
         // Its own process group: a terminal's Ctrl-C reaches hil, which stops QEMU and reports it.
-        let process = try ChildProcess(
-            qemu, arguments(share: share, machine: machine, bare: bare), output: .joined, ownProcessGroup: true)
+        let process = try Self.start(qemu, arguments(share: share, machine: machine, bare: bare))
         state.withLock { $0.pid = process.pid }
         let reader = Thread {
             guard let handle = process.output else { return }
@@ -255,7 +265,7 @@ package final class VMRunner: Sendable {
     private static func makeWorkDirectory() throws(RigError) -> String {
         var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("hil-vm.XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw RigError(.boot, "cannot create a folder under \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))")
+            throw RigError(.boot, "cannot create a folder under \(NSTemporaryDirectory()): \(Errno.current)")
         }
         return String(cString: made)
     }

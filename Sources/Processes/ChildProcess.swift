@@ -1,4 +1,5 @@
 package import Foundation
+package import System
 
 /// A child process started with `posix_spawn`, with an empty signal mask and default signal dispositions.
 ///
@@ -6,49 +7,26 @@ package import Foundation
 /// mask: from a libdispatch or Swift-concurrency thread SIGTERM and SIGINT arrive blocked, so QEMU would
 /// ignore `terminate()` and only die to SIGKILL. This type resets both, optionally puts the child in its
 /// own process group (so a terminal's Ctrl-C reaches only us, and we decide how to stop the child), and
-/// joins its stdout and stderr into one pipe.
+/// captures its stdout and stderr as asked.
 ///
 /// A dedicated monitor thread blocks in `waitpid` from the spawn on, records how the child ended and resumes
 /// whoever waits: async callers through continuations (`exitStatus()`), synchronous ones through a semaphore
 /// (`wait(timeout:)`). Nothing polls. Stopping it is data: `teardown([.signal(SIGINT), .wait(.seconds(2)), .kill])`.
 /// Nothing else may reap the child (no `waitpid` on its pid, SIGCHLD not ignored).
+///
+/// To run a command to its end and collect what it printed, use `ChildProcess.run`.
 package final class ChildProcess: Sendable {
-    /// How a child ended.
-    package enum Termination: Sendable, Equatable, CustomStringConvertible {
-        /// It called exit with this code (-1: its status could not be collected, someone else reaped it).
-        case exited(Int32)
-        /// A signal killed it.
-        case signaled(Int32)
-
-        /// The shell's convention: the exit code, or 128 + N for a death by signal N.
-        package var status: Int32 {
-            switch self {
-            case .exited(let code): code
-            case .signaled(let number): 128 + number
-            }
-        }
-
-        package var description: String {
-            switch self {
-            case .exited(let code): "exited with status \(code)"
-            case .signaled(let number): "killed by signal \(number)"
-            }
-        }
-
-        /// Decodes a `waitpid` status.
-        init(waitStatus status: Int32) {
-            let signal = status & 0x7F
-            self = signal == 0 ? .exited((status >> 8) & 0xFF) : .signaled(signal)
-        }
-    }
-
     package enum Output: Sendable {
         /// stdout and stderr are ours.
         case inherit
         /// stdout goes to `output`; stderr is ours (progress messages reach the user).
         case standardOutput
+        /// stdout goes to `output`; stderr goes to /dev/null.
+        case standardOutputOnly
         /// stdout and stderr both go to `output`.
         case joined
+        /// stdout goes to `output`, stderr to `errorOutput`.
+        case separate
         /// stdout and stderr both go to this file (created or truncated).
         case file(String)
         /// stdout and stderr both go to the end of this file (created when missing).
@@ -58,78 +36,79 @@ package final class ChildProcess: Sendable {
     package let pid: pid_t
     private let ownsGroup: Bool
     private let exit: ExitMonitor
-    /// The read end of the captured output; nil with `.inherit`.
+    /// The captured output (stdout, or both streams with `.joined`); nil when nothing is captured. It owns its
+    /// descriptor, closed when the last reference to it goes.
     package let output: FileHandle?
+    /// The captured stderr with `.separate`; nil otherwise.
+    package let errorOutput: FileHandle?
 
     /// - Parameters:
     ///   - environment: the child's environment; nil passes ours on.
-    ///   - ownProcessGroup: start a new process group, so terminal signals do not reach the child.
-    /// - Throws: `RigError` with the errno text when the program cannot be started.
-    package init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, output mode: Output,
-                ownProcessGroup: Bool) throws(RigError)
+    ///   - workingDirectory: where the child starts; nil: our current directory.
+    ///   - input: the child's standard input (a pipe's read end); nil: /dev/null.
+    ///   - ownProcessGroup: start a new process group, so terminal signals do not reach the child, and `signal`
+    ///     and `teardown` reach whatever it started in that group.
+    /// - Throws: `SystemError` `.cannotStart` with the errno when the program cannot be started.
+    package init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                 workingDirectory: String? = nil, input: FileDescriptor? = nil, output mode: Output,
+                 ownProcessGroup: Bool) throws(SystemError)
     {
-        let captureOutput: Bool
+        var spawn = SpawnActions(workingDirectory: workingDirectory, ownProcessGroup: ownProcessGroup)
+        if let input { spawn.input = .descriptor(input.rawValue) }
+        let outputPipe: (readEnd: FileDescriptor, writeEnd: FileDescriptor)?
+        let errorPipe: (readEnd: FileDescriptor, writeEnd: FileDescriptor)?
+        do throws(Errno) {
+            outputPipe = try Self.capturesOutput(mode) ? FileDescriptor.pipe() : nil
+            errorPipe = try Self.capturesErrors(mode) ? FileDescriptor.pipe() : nil
+        } catch {
+            throw SystemError(.cannotStart, "cannot start \(executable): pipe", errno: error)
+        }
         switch mode {
-        case .standardOutput, .joined: captureOutput = true
-        case .inherit, .file, .appending: captureOutput = false
+        case .inherit: break
+        case .standardOutput: spawn.output = .descriptor(outputPipe!.writeEnd.rawValue)
+        case .standardOutputOnly:
+            spawn.output = .descriptor(outputPipe!.writeEnd.rawValue)
+            spawn.error = .file("/dev/null", flags: O_WRONLY)
+        case .joined:
+            spawn.output = .descriptor(outputPipe!.writeEnd.rawValue)
+            spawn.error = .sameAs(1)
+        case .separate:
+            spawn.output = .descriptor(outputPipe!.writeEnd.rawValue)
+            spawn.error = .descriptor(errorPipe!.writeEnd.rawValue)
+        case .file(let path):
+            spawn.output = .file(path, flags: O_WRONLY | O_CREAT | O_TRUNC)
+            spawn.error = .sameAs(1)
+        case .appending(let path):
+            spawn.output = .file(path, flags: O_WRONLY | O_CREAT | O_APPEND)
+            spawn.error = .sameAs(1)
         }
-        var fds: [Int32] = [-1, -1]
-        if captureOutput {
-            guard pipe(&fds) == 0 else { throw Self.failure("pipe", executable) }
+        let child: pid_t
+        do throws(Errno) {
+            child = try spawn.spawn(executable, arguments, environment: environment)
+        } catch {
+            throw SystemError(.cannotStart, "cannot start \(executable)", errno: error,
+                              hint: "check that \(executable) is installed and executable")
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        if captureOutput {
-            posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-            if case .joined = mode { posix_spawn_file_actions_adddup2(&actions, fds[1], 2) }
-        } else if case .file(let path) = mode {
-            posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        } else if case .appending(let path) = mode {
-            posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-            posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        }
-        // The child keeps 0, 1 and 2 only. Without this it inherits every descriptor another thread has open
-        // without O_CLOEXEC at that moment: a pipe whose reader then waits for EOF until this child exits (a test
-        // that spawned `sleep 3600` held a concurrent `hil` run's output pipe open, and the reader hung).
-        SpawnActions.closeFrom(3, &actions)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
-        if ownProcessGroup {
-            flags |= Int32(POSIX_SPAWN_SETPGROUP)
-            posix_spawnattr_setpgroup(&attributes, 0)
-        }
-        posix_spawnattr_setflags(&attributes, Int16(flags))
-
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        let envp = environment.map { $0.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil] }
-        defer { for pointer in envp ?? [] { free(pointer) } }
-        var child: pid_t = 0
-        let status = envp.map { envp in posix_spawn(&child, executable, &actions, &attributes, argv, envp) }
-            ?? posix_spawn(&child, executable, &actions, &attributes, argv, environ)
-        if captureOutput { close(fds[1]) }
-        guard status == 0 else {
-            if captureOutput { close(fds[0]) }
-            throw RigError(.missingTool, "cannot start \(executable): \(String(cString: strerror(status)))",
-                           hint: "run `bash Rigs/setup.sh`")
-        }
+        // Only the child writes into the pipes now: their ends close when it (and whatever it started) has exited.
+        outputPipe?.writeEnd.close()
+        errorPipe?.writeEnd.close()
         pid = child
         ownsGroup = ownProcessGroup
-        output = captureOutput ? FileHandle(fileDescriptor: fds[0], closeOnDealloc: true) : nil
+        output = outputPipe.map { FileHandle(fileDescriptor: $0.readEnd.release(), closeOnDealloc: true) }
+        errorOutput = errorPipe.map { FileHandle(fileDescriptor: $0.readEnd.release(), closeOnDealloc: true) }
         exit = ExitMonitor(pid: child, name: (executable as NSString).lastPathComponent)
+    }
+
+    private static func capturesOutput(_ mode: Output) -> Bool {
+        switch mode {
+        case .standardOutput, .standardOutputOnly, .joined, .separate: true
+        case .inherit, .file, .appending: false
+        }
+    }
+
+    private static func capturesErrors(_ mode: Output) -> Bool {
+        if case .separate = mode { return true }
+        return false
     }
 
     /// The exit status (128 + N for a death by signal N) once the child has exited; nil while it runs.
@@ -187,11 +166,6 @@ package final class ChildProcess: Sendable {
     package func teardownBlocking(_ steps: [TeardownStep] = TeardownStep.terminate) -> Termination {
         TeardownStep.performBlocking(steps, send: signal) { limit in wait(timeout: limit) != nil }
         return wait(timeout: nil)!
-    }
-
-
-    private static func failure(_ call: String, _ executable: String) -> RigError {
-        RigError(.missingTool, "cannot start \(executable): \(call): \(String(cString: strerror(errno)))")
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import System
 
 /// A process that is not our child (found in `ProcessTable`, e.g. the rig's bluetoothd): it can be signalled, and
 /// its exit awaited through a pidfd (`pidfd_open`, Linux 5.3), which becomes readable when the process exits —
@@ -24,16 +25,17 @@ package struct RunningProcess: Sendable {
     package func exited(within timeout: Duration?) async -> Bool {
         guard isAlive else { return true }
         guard let open = Self.pidfdOpen else { return await polled(within: timeout) }
-        let descriptor = open(pid, 0)
-        guard descriptor >= 0 else { return !isAlive }
+        let number = open(pid, 0)
+        guard number >= 0 else { return !isAlive }
+        let descriptor = FileDescriptor(owning: number)
         let milliseconds = timeout.map { Int32(clamping: $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) } ?? -1
         return await withCheckedContinuation { continuation in
             // poll(2) blocks: a thread of its own, never one of the cooperative pool.
             let thread = Thread {
-                var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                var entry = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
                 var ready: Int32
                 repeat { ready = poll(&entry, 1, milliseconds) } while ready < 0 && errno == EINTR
-                close(descriptor)
+                descriptor.close()
                 continuation.resume(returning: ready > 0 || !Self.alive(pid))
             }
             thread.stackSize = 64 * 1024

@@ -1,5 +1,6 @@
 import Foundation
-import Rig
+import Processes
+import System
 import Testing
 
 /// The children live an hour unless told otherwise: in a full `swift test` the rig suites can hold this process's
@@ -11,14 +12,15 @@ struct ChildProcessTests {
         // A pipe opened without O_CLOEXEC, as Foundation's and others' are, while a child is spawned.
         var fds: [Int32] = [-1, -1]
         #expect(pipe(&fds) == 0)
+        let (readEnd, writeEnd) = (FileDescriptor(owning: fds[0]), FileDescriptor(owning: fds[1]))
         let child = try ChildProcess("/bin/sleep", ["3600"], output: .inherit, ownProcessGroup: false)
-        close(fds[1])
+        writeEnd.close()
         // Had the child inherited the write end, the reader would see no end of file while it runs.
-        var reader = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
+        var reader = pollfd(fd: readEnd.rawValue, events: Int16(POLLIN), revents: 0)
         let ready = poll(&reader, 1, 2000)
         var byte: UInt8 = 0
-        let count = ready == 1 ? read(fds[0], &byte, 1) : -1
-        close(fds[0])
+        let count = ready == 1 ? read(readEnd.rawValue, &byte, 1) : -1
+        readEnd.close()
         _ = await child.teardown()
         #expect(ready == 1 && count == 0, "the pipe did not end while the child ran: it holds the write end")
     }
@@ -135,15 +137,29 @@ struct ChildProcessTests {
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "before\nafter\n")
     }
 
-    @Test("a program that does not exist is a RigError naming it")
+    @Test("a program that does not exist is a SystemError naming it, with the errno")
     func missingProgram() {
-        #expect(throws: RigError.self) {
+        let error = #expect(throws: SystemError.self) {
             _ = try ChildProcess("/nonexistent/hil-tool", [], output: .inherit, ownProcessGroup: false)
         }
+        #expect(error?.code == .cannotStart)
+        #expect(error?.errno == .noSuchFileOrDirectory)
+        #expect(error?.message == "cannot start /nonexistent/hil-tool: No such file or directory")
+    }
+
+    @Test("separate output: stdout and stderr each in their own pipe; the child starts in the folder it is given")
+    func separateStreams() async throws {
+        let child = try ChildProcess("/bin/sh", ["-c", "pwd; echo err >&2"], workingDirectory: "/tmp", output: .separate,
+                                     ownProcessGroup: false)
+        let output = String(decoding: child.output?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        let errors = String(decoding: child.errorOutput?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        #expect(await child.exitStatus() == .exited(0))
+        #expect(output == "/tmp\n")
+        #expect(errors == "err\n")
     }
 
     @Test("a process that is not our child is awaited through its pidfd, zombie or not")
-    func foreignProcess() async throws {
+    func notOurChild() async throws {
         // sh starts a sleep in the background and execs into a sleep that never reaps it: a zombie to be. The
         // background sleep ends only when told to, so no timing on this machine decides the first wait.
         let parent = try ChildProcess("/bin/sh", ["-c", "sleep 3600 & echo $!; exec sleep 3600"], output: .standardOutput,

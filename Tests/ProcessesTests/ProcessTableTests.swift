@@ -1,9 +1,9 @@
 import Foundation
-@testable import Rig
+import Processes
 import Testing
 
 @Suite("Process table: the daemons a rig must find and stop")
-struct VirtualRigProcessTests {
+struct ProcessTableTests {
     /// A bluetoothd restarted by a restartBluetoothd step is not the rig's child; the rig finds it by its name and
     /// its private bus address in its environment.
     @Test("processes are found by name and an environment entry, and only those")
