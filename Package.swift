@@ -128,7 +128,7 @@ let package = Package(
         .target(name: "Report", dependencies: ["Records", "StrictJSON", "LatencyStats", "TextMarkup"]),
 
         // Many boxes on labgrid: places reserved and locked through labgrid-client, shards run over SSH, merged.
-        .target(name: "Lab", dependencies: ["Rig", "Processes", "Records", "Report", "StrictJSON", "Waiting"]),
+        .target(name: "Lab", dependencies: ["Processes", "System", "Records", "Report", "StrictJSON", "Waiting"]),
 
         // Rigs: definitions, the host probe, the vm guest.
         .target(name: "Rig", dependencies: ["StrictJSON", "Processes", "System", "Waiting"]),

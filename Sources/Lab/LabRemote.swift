@@ -1,6 +1,5 @@
 import Foundation
 package import Processes
-import Rig
 
 /// Commands on a box over SSH (OpenSSH's ssh and scp, never a shell of our own): its health check, its shard of
 /// the run, stopping that shard, fetching its results.

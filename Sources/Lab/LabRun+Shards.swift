@@ -1,6 +1,5 @@
 import Foundation
 import Processes
-import Rig
 import Waiting
 
 extension LabRun {

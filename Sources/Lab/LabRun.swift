@@ -1,5 +1,4 @@
 import Foundation
-import Rig
 import Synchronization
 import Waiting
 

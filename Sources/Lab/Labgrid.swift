@@ -1,6 +1,5 @@
 import Foundation
 import Processes
-import Rig
 
 /// labgrid's own client, `labgrid-client` (labgrid 26.0.1, pinned in Rigs/labgrid/requirements.txt), for one
 /// coordinator: reservations, locks, places and their resources. Each call is one run of the CLI; its errors carry
