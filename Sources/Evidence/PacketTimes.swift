@@ -18,12 +18,13 @@ package enum PacketTimes {
         let decodeAs = file.hasSuffix(".btsnoop") ? ["-d", "btl2cap.psm==0x27,btatt"] : []
         let output: String
         do {
-            let child = try ChildProcess(
-                tshark, ["-n", "-r", file] + decodeAs + ["-T", "fields", "-E", "separator=/t", "-e", "frame.time_epoch", "-e", "_ws.col.Protocol",
-                         "-e", "_ws.col.Info", "-e", "btl2cap.payload", "-e", "hci_mon.adapter_id"],
-                output: .joined, ownProcessGroup: true)
-            output = String(decoding: child.output?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
-            let status = child.wait()
+            // A line of about 100 bytes per packet: 64 MiB holds some 600,000 packets; 5 minutes reads them.
+            let run = try ChildProcess.runBlocking(
+                tshark, arguments: ["-n", "-r", file] + decodeAs + ["-T", "fields", "-E", "separator=/t", "-e", "frame.time_epoch",
+                                    "-e", "_ws.col.Protocol", "-e", "_ws.col.Info", "-e", "btl2cap.payload", "-e", "hci_mon.adapter_id"],
+                errors: .joined, output: 64 << 20, timeout: .seconds(300))
+            output = run.standardOutput
+            let status = run.status
             // tshark's warnings (running as root) have no tabs and are skipped below. It exits 2 for a file cut short (a capture stopped mid-record) after printing what it read.
             if status != 0 && output.isEmpty { return ([], ["\(name) is not on the timeline: tshark -r exited \(status)."]) }
         } catch {

@@ -15,14 +15,14 @@ package enum Netem {
     }
 
     /// `tc -n NETNS qdisc replace dev IFACE root netem ARGS`, or `qdisc del` for nil (nothing to delete is fine).
-    /// - Throws: `RunnerError` with tc's answer; on a kernel without sch_netem, saying so.
+    /// - Throws: `RunnerError` with tc's answer; on a kernel without sch_netem, saying so. `SystemError` when tc
+    ///   cannot be started or does not answer within 10 s.
     package static func apply(_ arguments: [String]?, on interface: String, in netns: String) throws {
         let command = ["-n", netns, "qdisc"]
             + (arguments.map { ["replace", "dev", interface, "root", "netem"] + $0 } ?? ["del", "dev", interface, "root"])
-        let process = try ChildProcess("/usr/sbin/tc", command, output: .joined, ownProcessGroup: false)
-        let output = String(decoding: process.output?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.wait() != 0 else { return }
+        let run = try ChildProcess.runBlocking("/usr/sbin/tc", arguments: command, errors: .joined, timeout: .seconds(10))
+        let output = run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !run.succeeded else { return }
         if arguments == nil && (output.contains("No such file") || output.contains("Cannot delete qdisc with handle of zero")) { return }
         throw RunnerError("tc \(command.joined(separator: " ")) failed: \(output)\(hint(output))")
     }

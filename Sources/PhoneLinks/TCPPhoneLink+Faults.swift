@@ -51,12 +51,14 @@ extension TCPPhoneLink {
         return String(name)
     }
 
+    /// What `ip ARGUMENTS` printed (stdout and stderr together).
+    /// - Throws: `RunnerError` with its answer when it fails; `SystemError` when it cannot be started or does not
+    ///   answer within 10 s.
     private static func ip(_ arguments: [String]) throws -> String {
-        let process = try ChildProcess("/usr/sbin/ip", arguments, output: .joined, ownProcessGroup: false)
-        let output = String(decoding: process.output?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
-        guard process.wait() == 0 else {
-            throw RunnerError("ip \(arguments.joined(separator: " ")) failed: \(output.trimmingCharacters(in: .whitespacesAndNewlines))")
+        let run = try ChildProcess.runBlocking("/usr/sbin/ip", arguments: arguments, errors: .joined, timeout: .seconds(10))
+        guard run.succeeded else {
+            throw RunnerError("ip \(arguments.joined(separator: " ")) failed: \(run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
-        return output
+        return run.standardOutput
     }
 }

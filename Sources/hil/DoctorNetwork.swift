@@ -99,13 +99,9 @@ enum DoctorNetwork {
     /// A tool's standard output when it exits 0 within 5 s; nil otherwise.
     private static func run(_ tool: String, _ arguments: [String]) -> String? {
         guard let executable = ChildProcess.resolve(tool, path: searchPath),
-            let process = try? ChildProcess(executable, arguments, output: .standardOutput, ownProcessGroup: false)
+            let run = try? ChildProcess.runBlocking(executable, arguments: arguments, errors: .inherited, timeout: .seconds(5)),
+            run.succeeded
         else { return nil }
-        let data = process.output?.readDataToEndOfFile() ?? Data()
-        guard let ended = process.wait(timeout: .seconds(5)) else {
-            process.teardownBlocking()
-            return nil
-        }
-        return ended.status == 0 ? String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : nil
+        return run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -1,10 +1,10 @@
 import Foundation
 import GestureScript
+import Processes
 import Rig
 import Runner
 import Testing
 @testable import PhoneLinks
-import Processes
 
 @Suite("netem through tc: the command lines, and what a kernel without sch_netem answers")
 struct NetemTests {
@@ -41,9 +41,8 @@ struct NetemTests {
     static func ip(_ arguments: [String]) throws -> String { try run("/usr/sbin/ip", arguments) }
 
     static func run(_ path: String, _ arguments: [String]) throws -> String {
-        let process = try ChildProcess(path, arguments, output: .joined, ownProcessGroup: false)
-        let output = String(decoding: process.output?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
-        guard process.wait() == 0 else { throw RunnerError("\(path) \(arguments.joined(separator: " ")): \(output)") }
-        return output
+        let run = try ChildProcess.runBlocking(path, arguments: arguments, errors: .joined, timeout: .seconds(10))
+        guard run.succeeded else { throw RunnerError("\(path) \(arguments.joined(separator: " ")): \(run.standardOutput)") }
+        return run.standardOutput
     }
 }
