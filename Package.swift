@@ -148,7 +148,7 @@ let package = Package(
             ]
         ),
 
-        .target(name: "HILTestSupport", dependencies: ["NetSocket", "RemoteTouchProtocol", "DBus"], path: "Tests/HILTestSupport"),
+        .target(name: "HILTestSupport", dependencies: ["NetSocket", "RemoteTouchProtocol", "DBus", "Processes"], path: "Tests/HILTestSupport"),
         .testTarget(name: "WaitingTests", dependencies: ["Waiting", "HILTestSupport"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON", "HILTestSupport"]),
         .testTarget(name: "RemoteTouchProtocolTests", dependencies: ["RemoteTouchProtocol", "StrictJSON", "HILTestSupport"]),
@@ -159,7 +159,7 @@ let package = Package(
         .testTarget(name: "ProcessesTests", dependencies: ["Processes", "System"]),
         .testTarget(name: "RigTests", dependencies: ["Rig", "Processes", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCodes", "System", "HILTestSupport"]),
-        .testTarget(name: "DBusTests", dependencies: ["DBus", "Avahi", "HILTestSupport", "Waiting"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "Avahi", "Processes", "HILTestSupport", "Waiting"]),
         .testTarget(name: "ScenarioDriverTests", dependencies: ["ScenarioDriver", "Scenario", "Verifier", "GestureScript", "InputCodes", "StrictJSON", "Records", "Report"]),
         .testTarget(name: "LatencyStatsTests", dependencies: ["LatencyStats"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
@@ -170,19 +170,19 @@ let package = Package(
                 "Scenario", "NetSocket", "RemoteTouchProtocol", "Processes", "HILTestSupport", "DBus", "BlueZAPI", "Waiting",
             ]),
         .testTarget(
-            name: "ReportTests", dependencies: ["Records", "Report", "LatencyStats", "StrictJSON", "HILTestSupport"],
+            name: "ReportTests", dependencies: ["Records", "Report", "LatencyStats", "StrictJSON", "Processes", "System", "HILTestSupport"],
             exclude: ["Snapshots"]),
         .testTarget(
             name: "RecordingTests",
             dependencies: ["Recording", "Scenario", "ScenarioDriver", "GestureScript", "Records", "Report", "InputCodes", "RemoteTouchProtocol", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "LabTests", dependencies: ["Lab", "Records", "Report", "HILTestSupport"]),
         .testTarget(name: "VerifierTests", dependencies: ["Verifier", "InputCodes", "RemoteTouchProtocol", "LatencyStats"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "ScenarioDriver", "Records", "Verifier", "GestureScript", "StrictJSON", "InputCodes", "HILTestSupport"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "ScenarioDriver", "Records", "Verifier", "GestureScript", "StrictJSON", "InputCodes", "Processes", "HILTestSupport"]),
         .testTarget(
             name: "PeripheralTests",
             dependencies: [
                 "Peripheral", "PhoneLinks", "DBus", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "Records", "Report",
-                "HILTestSupport", "NetSocket", "StrictJSON",
+                "HILTestSupport", "NetSocket", "StrictJSON", "Processes",
             ]),
         // Boots the real vm rig through the built `hil`; depends on it so `swift test` builds it.
         .testTarget(name: "VMRigIntegrationTests", dependencies: ["hil", "Rig", "Evidence", "Processes", "HILTestSupport"]),

@@ -1,47 +1,26 @@
 package import Foundation
+import Processes
 
 /// Runs a program to its end with no input and returns its exit status and everything it printed (stdout and
-/// stderr together).
+/// stderr together), through `ChildProcess.runBlocking`: in our process group, with no time limit of its own (a
+/// test's own limits apply), up to 64 MiB of output.
 package func runCapturing(_ executable: String, _ arguments: [String], in folder: URL? = nil) throws
     -> (status: Int32, output: String)
 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let folder { process.currentDirectoryURL = folder }
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, output)
+    let run = try ChildProcess.runBlocking(executable, arguments: arguments, workingDirectory: folder?.path, errors: .joined,
+                                           output: 64 << 20, ownProcessGroup: false, timeout: nil)
+    return (run.status, run.standardOutput)
 }
 
 /// Runs a program to its end with no input and returns its exit status, its standard output and its standard error
-/// apart, for a test of what goes where. Each stream goes through a file: neither can fill a pipe while the other
-/// is read.
+/// apart, for a test of what goes where. Both streams are read as they come (`ChildProcess.runBlocking`), so neither
+/// can fill a pipe while the other is read.
 package func runSeparating(_ executable: String, _ arguments: [String], in folder: URL? = nil) throws
     -> (status: Int32, output: String, errors: String)
 {
-    let base = FileManager.default.temporaryDirectory.appendingPathComponent("hil-run-\(getpid())-\(UUID().uuidString)")
-    let files = [base.appendingPathExtension("out"), base.appendingPathExtension("err")]
-    defer { for file in files { try? FileManager.default.removeItem(at: file) } }
-    for file in files { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let folder { process.currentDirectoryURL = folder }
-    let handles = try files.map { try FileHandle(forWritingTo: $0) }
-    defer { for handle in handles { try? handle.close() } }
-    process.standardOutput = handles[0]
-    process.standardError = handles[1]
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    let (output, errors) = (try String(contentsOf: files[0], encoding: .utf8), try String(contentsOf: files[1], encoding: .utf8))
-    return (process.terminationStatus, output, errors)
+    let run = try ChildProcess.runBlocking(executable, arguments: arguments, workingDirectory: folder?.path,
+                                           output: 64 << 20, ownProcessGroup: false, timeout: nil)
+    return (run.status, run.standardOutput, run.standardError)
 }
 
 /// Whether a Swift Testing run's output ends with a passing summary of at least one test, and that summary.

@@ -5,6 +5,7 @@ import Evdev
 import Foundation
 import HILTestSupport
 import InputCodes
+import Processes
 import RemoteTouchProtocol
 import Testing
 
@@ -36,28 +37,25 @@ private func expectSilence(_ reader: EvdevReader, for quiet: Duration = .millise
 
 /// `hil peripheral` running as its own process, its output collected in a file.
 private final class PeripheralProcess {
-    let process = Process()
+    let process: ChildProcess
     let output: String
 
     init(arguments: [String], output: String) throws {
         self.output = output
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        process.executableURL = URL(fileURLWithPath: try RigGuest.hilBinary())
-        process.arguments = ["peripheral"] + arguments
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        process.standardError = process.standardOutput
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        // In our process group and signalled alone, as a person's Ctrl-C would reach it.
+        process = try ChildProcess(try RigGuest.hilBinary(), ["peripheral"] + arguments, output: .file(output), ownProcessGroup: false)
     }
 
     var log: String { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
+
+    var isRunning: Bool { process.termination == nil }
 
     /// Waits until the log shows `text` after `offset` characters; returns when (or nil after `timeout`).
     func wait(for text: String, after offset: Int = 0, timeout: Duration = .seconds(20)) -> ContinuousClock.Instant? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if log.dropFirst(offset).contains(text) { return .now }
-            guard process.isRunning else { return nil }
+            guard isRunning else { return nil }
             Thread.sleep(forTimeInterval: 0.01)
         }
         return nil
@@ -65,24 +63,17 @@ private final class PeripheralProcess {
 
     /// Ctrl-C, as a person stops it; returns the exit status.
     func interrupt() -> Int32 {
-        kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
-        return process.terminationStatus
+        process.signal(SIGINT)
+        return process.wait()
     }
 }
 
 /// What `bluetoothctl COMMAND` prints, for failure reports.
 private func bluetoothctl(_ command: String) -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/sh")
-    process.arguments = ["-c", "bluetoothctl \(command) 2>&1 | head -40"]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardInput = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return "(bluetoothctl did not start)" }
-    let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return "$ bluetoothctl \(command)\n" + text
+    guard let run = try? ChildProcess.runBlocking("/usr/bin/sh", arguments: ["-c", "bluetoothctl \(command) 2>&1 | head -40"],
+                                                  errors: .inherited, timeout: .seconds(30))
+    else { return "(bluetoothctl did not start or answer in 30 s)" }
+    return "$ bluetoothctl \(command)\n" + run.standardOutput
 }
 
 /// The pid of a running program, by its /proc comm name.
@@ -108,7 +99,7 @@ struct PeripheralOnRig {
             "--adapter", RigGuest.peripheralAdapter, "--state-dir", state, "--pairing-code-file", state + "/code",
             "--uinput-name", uinputName, "--lockout", "2s",
         ], output: state + "/output.log")
-        defer { if peripheral.process.isRunning { _ = peripheral.interrupt() } }
+        defer { if peripheral.isRunning { _ = peripheral.interrupt() } }
         let node = try EvdevReader.waitForDevice(named: uinputName, timeout: .seconds(20))
         let reader = try EvdevReader(devnode: node, grab: true)
         try #require(peripheral.wait(for: "registered on \(RigGuest.peripheralAdapter)") != nil, "hil peripheral did not register:\n\(peripheral.log)")
@@ -246,14 +237,9 @@ struct PeripheralOnRig {
         kill(bluetoothd, SIGTERM)
         while kill(bluetoothd, 0) == 0 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(peripheral.wait(for: "bluetoothd left the bus", after: before) != nil)
-        let restarted = Process()
-        restarted.executableURL = URL(fileURLWithPath: "/usr/libexec/bluetooth/bluetoothd")
-        restarted.arguments = ["-n", "-d"]
-        _ = FileManager.default.createFile(atPath: state + "/bluetoothd-restarted.log", contents: nil)
-        restarted.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: state + "/bluetoothd-restarted.log"))
-        restarted.standardError = restarted.standardOutput
         let restartedAt = ContinuousClock.now
-        try restarted.run()
+        _ = try ChildProcess("/usr/libexec/bluetooth/bluetoothd", ["-n", "-d"], output: .file(state + "/bluetoothd-restarted.log"),
+                             ownProcessGroup: false)
         let registeredAt = try #require(peripheral.wait(for: "registered again", after: before), "no re-registration:\n\(peripheral.log.dropFirst(before))")
         print("bluetoothd restart → peripheral registered again after \(registeredAt - restartedAt)")
         #expect(registeredAt - restartedAt < .seconds(5))

@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 import Rig
 import Testing
 
@@ -148,12 +149,11 @@ struct HostProbeTests {
         let folder = rigsFolder + "/hardware"
         let policy = try String(contentsOfFile: folder + "/dbus/org.remotetouch.hil.conf", encoding: .utf8)
         // Well-formed XML, by Python's parser (as dbus-daemon would refuse a broken file at reload).
-        let parse = Process()
-        parse.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        parse.arguments = ["-c", "import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])", folder + "/dbus/org.remotetouch.hil.conf"]
-        try parse.run()
-        parse.waitUntilExit()
-        #expect(parse.terminationStatus == 0, "the D-Bus policy is not well-formed XML")
+        let parse = try ChildProcess.runBlocking(
+            "/usr/bin/python3", arguments: ["-c", "import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])",
+                                            folder + "/dbus/org.remotetouch.hil.conf"],
+            errors: .joined, timeout: .seconds(60))
+        #expect(parse.succeeded, "the D-Bus policy is not well-formed XML: \(parse.standardOutput)")
         #expect(policy.contains(#"<policy group="hil">"#) && policy.contains(#"<allow own="org.remotetouch.HIL"/>"#))
         let rules = try String(contentsOfFile: folder + "/udev/60-remotetouch-hil.rules", encoding: .utf8)
         #expect(rules.contains(#"KERNEL=="uinput""#) && rules.contains(#"ATTRS{name}=="RemoteTouch HIL Virtual Input""#))
@@ -173,12 +173,9 @@ struct HostProbeTests {
         #expect(polkit.filter { $0 == "{" }.count == polkit.filter { $0 == "}" }.count)
         #expect(polkit.filter { $0 == "(" }.count == polkit.filter { $0 == ")" }.count)
         for script in ["install.sh", "nightly.sh"] {
-            let check = Process()
-            check.executableURL = URL(fileURLWithPath: "/bin/bash")
-            check.arguments = ["-n", folder + "/" + script]
-            try check.run()
-            check.waitUntilExit()
-            #expect(check.terminationStatus == 0, "bash -n \(script)")
+            let check = try ChildProcess.runBlocking("/bin/bash", arguments: ["-n", folder + "/" + script], errors: .joined,
+                                                     timeout: .seconds(60))
+            #expect(check.succeeded, "bash -n \(script): \(check.standardOutput)")
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import GestureScript
 import HILTestSupport
 import InputCodes
+import Processes
 import Scenario
 import ScenarioDriver
 import StrictJSON
@@ -166,20 +167,11 @@ struct ScenarioSchemaTests {
                 errors = sorted(e.message for e in validator.iter_errors(json.loads(text)))
                 print(name + "\\t" + ("ok" if not errors else "; ".join(errors)))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", script, packageRoot.appendingPathComponent("Scenarios/scenario.schema.json").path]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: documents))
-        try input.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let run = try ChildProcess.runBlocking(
+            python, arguments: ["-c", script, packageRoot.appendingPathComponent("Scenarios/scenario.schema.json").path],
+            input: Array(try JSONSerialization.data(withJSONObject: documents)), errors: .joined, timeout: .seconds(120))
+        let text = run.standardOutput
+        guard run.succeeded else {
             throw SchemaCheckError(description: "python3 jsonschema failed (run `bash Rigs/setup.sh`, which installs python3-jsonschema):\n\(text)")
         }
         var results: [String: String] = [:]

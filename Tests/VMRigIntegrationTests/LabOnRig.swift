@@ -18,12 +18,11 @@ struct LabOnRig {
         let run = try await RigLock.exclusive {
             // ChildProcess, not Foundation's Process: the script's coordinator and exporters must not inherit this
             // thread's blocked signals (a dispatch thread's mask blocks SIGTERM, and the lab's teardown then waits).
-            let child = try ChildProcess("/bin/bash", [
+            let run = try ChildProcess.runBlocking("/bin/bash", arguments: [
                 script, "--broken-box", "--interrupt-mid-run", "--port", "20418", "--output", output.path,
                 "--", "Scenarios/cursor",
-            ], output: .joined, ownProcessGroup: false)
-            let text = String(decoding: child.output?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
-            return (status: child.wait(), output: text)
+            ], errors: .joined, ownProcessGroup: false, timeout: nil)
+            return (status: run.status, output: run.standardOutput)
         }
         let text = run.output
         #expect(run.status == 0, "try-locally.sh did not pass:\n\(text.suffix(5000))")

@@ -53,25 +53,13 @@ func hil(_ arguments: [String]) async throws -> Run {
 }
 
 func hilUnlocked(_ binary: String, _ arguments: [String]) throws -> Run {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: binary)
-    process.arguments = arguments
-    process.currentDirectoryURL = packageRoot
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
     let start = ContinuousClock.now
-    try process.run()
-    // Drain stderr on another thread while stdout is read here, so neither pipe can fill up and block hil.
-    let errors = PipeDrain(err.fileHandleForReading)
-    let output = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    // In our process group, as a person's `hil` would be; no time limit of its own (each test's rig has one).
+    let run = try ChildProcess.runBlocking(binary, arguments: arguments, workingDirectory: packageRoot.path, output: 64 << 20,
+                                           ownProcessGroup: false, timeout: nil)
     let elapsed = ContinuousClock.now - start
     return Run(
-        status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
-        errors: String(decoding: errors.wait(), as: UTF8.self),
+        status: run.status, output: run.standardOutput, errors: run.standardError,
         seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
 }
 
@@ -213,25 +201,19 @@ struct VMInterruptOnRig {
     /// Starts a guest, interrupts it once its command has started (CI's load can make the boot take any time, and an
     /// interrupt before the guest started is another path): its exit status, what it printed, how long it took to stop.
     private static func interruptUnlocked(_ binary: String, rigs: String) throws -> (Int32, String, Duration) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        // It ignores the SIGTERM a first Ctrl-C sends it in the guest, so only the grace ends it.
-        process.arguments = ["vm", "exec", "--rigs", rigs, "--", "sh", "-c", "trap '' TERM; echo hil-guest-command-started; sleep 600"]
-        process.currentDirectoryURL = packageRoot
-        let err = Pipe()
-        let out = Pipe()
-        process.standardError = err
-        process.standardOutput = out
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let errors = PipeDrain(err.fileHandleForReading)
-        let started = waitFor("hil-guest-command-started", in: out.fileHandleForReading, seconds: 300)
-        kill(process.processIdentifier, SIGINT)
+        // It ignores the SIGTERM a first Ctrl-C sends it in the guest, so only the grace ends it. In our process group,
+        // and signalled alone, as a terminal's Ctrl-C would reach it.
+        let child = try ChildProcess(
+            binary, ["vm", "exec", "--rigs", rigs, "--", "sh", "-c", "trap '' TERM; echo hil-guest-command-started; sleep 600"],
+            workingDirectory: packageRoot.path, output: .separate, ownProcessGroup: false)
+        let errors = PipeDrain(child.errorOutput!)
+        let started = waitFor("hil-guest-command-started", in: child.output!, seconds: 300)
+        child.signal(SIGINT)
         let sent = ContinuousClock.now
-        process.waitUntilExit()
+        let status = child.wait()
         let stopped = ContinuousClock.now - sent
         let text = String(decoding: errors.wait(), as: UTF8.self)
-        return (process.terminationStatus, started ? text : "the guest's command never started in 300 s\n\(text)", stopped)
+        return (status, started ? text : "the guest's command never started in 300 s\n\(text)", stopped)
     }
 
     /// Reads `handle` until `marker` appears (true) or `seconds` pass or it ends (false); a thread drains the rest.
