@@ -49,7 +49,7 @@ let package = Package(
         // Linux input: uinput injection and evdev reading (libevdev), CLOCK_MONOTONIC time.
         .target(name: "Evdev", dependencies: ["CEvdev", "InputCodes", "System"]),
         // D-Bus over libdbus-1: one thread owns the connection; async calls, exported objects, signals.
-        .target(name: "DBus", dependencies: ["CDBus", "TextMarkup", "Waiting"]),
+        .target(name: "DBus", dependencies: ["CDBus", "TextMarkup", "Waiting", "System"]),
 
         // The one escaper of each markup language the package writes: HTML/XML and Markdown table cells.
         .target(name: "TextMarkup"),
@@ -67,7 +67,7 @@ let package = Package(
         .target(
             name: "Peripheral",
             dependencies: [
-                "DBus", "BlueZAPI", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "StrictJSON", "Records", "NetSocket", "Avahi", "Waiting",
+                "DBus", "BlueZAPI", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "StrictJSON", "Records", "NetSocket", "Avahi", "Waiting", "System",
             ]),
 
         // The verifier: what a scenario step expects of the evdev frames, and the verdict.
@@ -96,7 +96,7 @@ let package = Package(
             name: "PhoneLinks",
             dependencies: [
                 "DBus", "BlueZAPI", "RemoteTouchProtocol", "Scenario", "ScenarioDriver", "GestureModel", "GestureScript", "InputCodes",
-                "Verifier", "Evdev", "NetSocket", "Avahi", "Rig", "Waiting", "Processes",
+                "Verifier", "Evdev", "NetSocket", "Avahi", "Rig", "Waiting", "Processes", "System",
             ]),
 
         // The computer under test: the `hil peripheral` process, its standby twin, and the evdev frames it injects.
@@ -110,7 +110,7 @@ let package = Package(
             name: "Bench",
             dependencies: [
                 "Runner", "PhoneLinks", "ComputerProcess", "ScenarioDriver", "Records", "DBus", "Evdev", "InputCodes", "LatencyStats",
-                "RemoteTouchProtocol", "Rig", "Waiting", "Processes",
+                "RemoteTouchProtocol", "Rig", "Waiting", "Processes", "System",
             ]),
 
         // The run session: the plan, lanes, the stop and the exit-code policy; a scenario's setup, steps and teardown.

@@ -7,6 +7,7 @@ package import ScenarioDriver
 import ComputerProcess
 import Runner
 import Processes
+package import System
 import Waiting
 
 /// Who sends a `hil bench` stream, and how: hil's own client over D-Bus (`dbus`) or the AcquireWrite socket
@@ -16,13 +17,14 @@ import Waiting
 package struct BenchSender: Sendable {
     package enum Client: Sendable {
         case dbus
-        case socket(Int32)
+        /// The command characteristic's acquired socket.
+        case socket(FileDescriptor)
         /// The reference client's program, its transport (`dbus` or `fd`) and where its send times go.
         case reference(script: String, transport: String, folder: String)
         /// A network transport (tcp, or udp with its control connection), paired, from the phone host.
         case tcp(TCPPhoneLink)
         /// The hid transport: reports on the report characteristic's acquired socket.
-        case reports(Int32)
+        case reports(FileDescriptor)
     }
 
     package let path: String
@@ -44,11 +46,11 @@ package struct BenchSender: Sendable {
             // acquired before the stream (BLEPhoneLink.openFastPath).
             try await bluez.write(report, HIDReport(dx: 0, dy: 0).encoded(), withResponse: false)
             _ = try await bluez.read(report)
-            return BenchSender(path: path, client: .reports(try await bluez.acquireWrite(report).fd), bluez: bluez, link: link)
+            return BenchSender(path: path, client: .reports(FileDescriptor(owning: try await bluez.acquireWrite(report).fd)), bluez: bluez, link: link)
         case "dbus":
             return BenchSender(path: path, client: .dbus, bluez: bluez, link: link)
         case "fd":
-            return BenchSender(path: path, client: .socket(try await bluez.acquireWrite(link.command).fd), bluez: bluez, link: link)
+            return BenchSender(path: path, client: .socket(FileDescriptor(owning: try await bluez.acquireWrite(link.command).fd)), bluez: bluez, link: link)
         case "python-dbus", "python-fd":
             guard let script = settings.referenceClient, FileManager.default.isReadableFile(atPath: script) else {
                 throw RunnerError("\(path): the reference client \(settings.referenceClient ?? "(none)") is not there; pass --reference-client or run from the project folder (Rigs/reference/bench_client.py)")
@@ -86,8 +88,8 @@ package struct BenchSender: Sendable {
     }
 
     package func close() {
-        if case .socket(let fd) = client { Glibc.close(fd) }
-        if case .reports(let fd) = client { Glibc.close(fd) }
+        if case .socket(let socket) = client { socket.close() }
+        if case .reports(let socket) = client { socket.close() }
         if case .tcp(let phone) = client { phone.close() }
     }
 
@@ -104,11 +106,11 @@ package struct BenchSender: Sendable {
             let bytes = Command.cursorMove(delta: delta).encoded()
             let at = MonotonicTime.now()
             var wire = [String(decoding: bytes, as: UTF8.self)]
-            if case .socket(let fd) = client {
-                blocked += try AcquiredSocket.write(fd, bytes, what: "cursor command \(index)")
-            } else if case .reports(let fd) = client {
+            if case .socket(let socket) = client {
+                blocked += try AcquiredSocket.write(socket.rawValue, bytes, what: "cursor command \(index)")
+            } else if case .reports(let socket) = client {
                 let report = HIDReport(dx: Int(delta.x), dy: Int(delta.y)).encoded()
-                blocked += try AcquiredSocket.write(fd, report, what: "report \(index)")
+                blocked += try AcquiredSocket.write(socket.rawValue, report, what: "report \(index)")
                 wire = [PointerPayload.text(report, transport: .hid)]
             } else if case .tcp(let phone) = client {
                 wire = try await phone.send(bytes, confirmed: false, what: "cursor command \(index)")

@@ -8,6 +8,7 @@ package import LatencyStats
 import RemoteTouchProtocol
 import Waiting
 package import Runner
+import System
 
 /// `hil soak`: cursor commands at a steady rate through the real link for many minutes, with a report every
 /// minute: sent, verified (its evdev frame seen), lost, latency p50/p99, and the computer's resident memory.
@@ -43,8 +44,8 @@ package struct SoakRunner: Sendable {
         let (bluez, peripheral, collector, link) = (session.bluez, session.peripheral, session.collector, session.link)
         defer { peripheral.stopBlocking() }
         defer { collector.stop() }
-        let fd: Int32? = path == "fd" ? try await bluez.acquireWrite(link.command).fd : nil
-        defer { if let fd { close(fd) } }
+        let socket: FileDescriptor? = path == "fd" ? FileDescriptor(owning: try await bluez.acquireWrite(link.command).fd) : nil
+        defer { socket?.close() }
 
         var sends: [StageBreakdown.Send] = []
         var results: [Minute] = []
@@ -59,8 +60,8 @@ package struct SoakRunner: Sendable {
                 tick += 1
                 let bytes = Command.cursorMove(delta: Point(x: Double(1 + index % 997), y: 0)).encoded()
                 let at = MonotonicTime.now()
-                if let fd {
-                    try AcquiredSocket.write(fd, bytes, what: "cursor command \(index)")
+                if let socket {
+                    try AcquiredSocket.write(socket.rawValue, bytes, what: "cursor command \(index)")
                 } else {
                     try await bluez.write(link.command, bytes, withResponse: false)
                 }

@@ -1,6 +1,7 @@
 internal import CDBus
 import Foundation
 import Synchronization
+import System
 
 /// The one thread that owns a libdbus connection: it polls the connection's socket and a wake-up pipe, runs
 /// queued work, reads, writes and dispatches. Nothing else touches the C connection.
@@ -14,9 +15,9 @@ final class DBusLoop: @unchecked Sendable {
     private var connection: OpaquePointer?
     private var state = LoopState()
     private let jobs = Mutex<[@Sendable (DBusLoop) -> Void]>([])
-    /// A self-pipe: writing a byte to `wakeWrite` ends the loop's poll.
-    private let wake: Int32
-    private let wakeWrite: Int32
+    /// A self-pipe: writing a byte to `wakeWrite` ends the loop's poll. Both ends close with the loop.
+    private let wake: FileDescriptor
+    private let wakeWrite: FileDescriptor
     private let stopped = Atomic<Bool>(false)
 
     struct Pending {
@@ -34,19 +35,17 @@ final class DBusLoop: @unchecked Sendable {
     }
 
     init() {
-        var fds: [Int32] = [-1, -1]
-        precondition(pipe(&fds) == 0, "pipe() failed: \(String(cString: strerror(errno)))")
-        for fd in fds {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        let ends: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        do {
+            ends = try FileDescriptor.pipe()
+        } catch {
+            fatalError("pipe() failed: \(error)")
         }
-        wake = fds[0]
-        wakeWrite = fds[1]
-    }
-
-    deinit {
-        close(wake)
-        close(wakeWrite)
+        for fd in [ends.readEnd.rawValue, ends.writeEnd.rawValue] {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
+        wake = ends.readEnd
+        wakeWrite = ends.writeEnd
     }
 
     var isStopped: Bool { stopped.load(ordering: .acquiring) }
@@ -69,7 +68,7 @@ final class DBusLoop: @unchecked Sendable {
     func enqueue(_ job: @escaping @Sendable (DBusLoop) -> Void) {
         jobs.withLock { $0.append(job) }
         var one: UInt8 = 1
-        _ = write(wakeWrite, &one, 1)
+        _ = write(wakeWrite.rawValue, &one, 1)
     }
 
     /// Runs `job` on the loop thread and returns its result.
@@ -130,12 +129,12 @@ final class DBusLoop: @unchecked Sendable {
             let timeout = pollTimeout()
             var fds = [
                 pollfd(fd: fd, events: Int16(POLLIN) | (dbus_connection_has_messages_to_send(connection) != 0 ? Int16(POLLOUT) : 0), revents: 0),
-                pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wake.rawValue, events: Int16(POLLIN), revents: 0),
             ]
             _ = poll(&fds, 2, timeout)
             if fds[1].revents != 0 {
                 var drain = [UInt8](repeating: 0, count: 256)
-                while read(wake, &drain, drain.count) > 0 {}
+                while read(wake.rawValue, &drain, drain.count) > 0 {}
             }
             let work = jobs.withLock { jobs in
                 defer { jobs.removeAll() }

@@ -1,10 +1,12 @@
 import Foundation
+import System
 
 /// One end of a SOCK_SEQPACKET socket pair handed to bluetoothd by `AcquireWrite` / `AcquireNotify`: one
 /// packet is one ATT value. A reader thread delivers incoming packets until the peer closes (link dropped).
 final class SocketChannel: @unchecked Sendable {
-    // Safety: `fd` is written once in init; `closed` is guarded by `lock`.
+    // Safety: `fd` and `descriptor` are written once in init; `closed` is guarded by `lock`.
     let fd: Int32
+    private let descriptor: FileDescriptor
     private let lock = NSLock()
     private var closed = false
 
@@ -13,13 +15,14 @@ final class SocketChannel: @unchecked Sendable {
     static func pair() throws(PeripheralError) -> (SocketChannel, theirs: Int32) {
         var fds: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
-            throw PeripheralError("socketpair failed: \(String(cString: strerror(errno)))")
+            throw PeripheralError("socketpair failed: \(Errno.current)")
         }
         return (SocketChannel(fd: fds[0]), fds[1])
     }
 
     private init(fd: Int32) {
         self.fd = fd
+        descriptor = FileDescriptor(owning: fd)
     }
 
     /// Reads packets on a thread of its own until EOF or `close()`, then calls `ended`.
@@ -66,7 +69,7 @@ final class SocketChannel: @unchecked Sendable {
             guard !closed else { return }
             closed = true
             shutdown(fd, Int32(SHUT_RDWR))
-            Glibc.close(fd)
+            descriptor.close()
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import System
 
 /// Writes small state files atomically with mode 0600 (pairings and the lockout are secrets of the owner).
 enum StateFile {
@@ -8,17 +9,24 @@ enum StateFile {
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let temporary = path + ".tmp.\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            FileHandle.standardError.write(Data("peripheral: cannot write \(temporary): \(String(cString: strerror(errno)))\n".utf8))
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_TRUNC, permissions: 0o600)
+        } catch {
+            FileHandle.standardError.write(Data("peripheral: cannot write \(temporary): \(error)\n".utf8))
             return
         }
-        let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        fsync(fd)
-        close(fd)
-        guard written == bytes.count, rename(temporary, path) == 0 else {
-            FileHandle.standardError.write(Data("peripheral: cannot save \(path): \(String(cString: strerror(errno)))\n".utf8))
+        let failed = file.closeAfter { file -> Errno? in
+            do throws(Errno) {
+                try file.writeAll(Array(text.utf8))
+            } catch {
+                return error
+            }
+            fsync(file.rawValue)
+            return nil
+        }
+        if let failed = failed ?? (rename(temporary, path) == 0 ? nil : Errno.current) {
+            FileHandle.standardError.write(Data("peripheral: cannot save \(path): \(failed)\n".utf8))
             unlink(temporary)
             return
         }

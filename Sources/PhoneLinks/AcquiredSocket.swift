@@ -1,5 +1,6 @@
 import Foundation
 package import Rig
+import System
 
 /// Writing the phone's commands into the socket `AcquireWrite` handed out: one packet per command.
 package enum AcquiredSocket {
@@ -12,7 +13,7 @@ package enum AcquiredSocket {
         var silentSeconds = 0
         while Glibc.write(fd, bytes, bytes.count) != bytes.count {
             guard errno == EAGAIN || errno == EWOULDBLOCK else {
-                throw RunnerError("writing \(what()) to the acquired command socket failed: \(String(cString: strerror(errno)))")
+                throw RunnerError("writing \(what()) to the acquired command socket failed: \(Errno.current)")
             }
             full += 1
             var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)

@@ -8,6 +8,7 @@ import ScenarioDriver
 import Synchronization
 package import Verifier
 import Rig
+import System
 import Waiting
 
 /// The phone's BLE link over BlueZ on the rig's central adapter: writes over D-Bus or the `AcquireWrite` socket,
@@ -43,7 +44,7 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
     package let settings: Settings
     package let statusWatcher = StatusWatcher()
     /// `buttons`: the bitmap of the last report sent (hid).
-    private let state = Mutex<(remote: BlueZCentral.Peripheral?, fd: Int32?, translator: PointerTranslator, buttons: MouseButtons)>(
+    private let state = Mutex<(remote: BlueZCentral.Peripheral?, fd: FileDescriptor?, translator: PointerTranslator, buttons: MouseButtons)>(
         (nil, nil, PointerTranslator(), []))
 
     /// Starts scanning at once: the phone scans before the computer advertises (see `BlueZCentral.startDiscovery`).
@@ -117,7 +118,7 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
     /// One write of the command characteristic: on the `AcquireWrite` socket when open and unconfirmed, else over D-Bus.
     private func writeCommand(_ bytes: [UInt8], to remote: BlueZCentral.Peripheral, confirmed: Bool, what: String) async throws {
         if let fd = state.withLock({ $0.fd }), !confirmed {
-            try AcquiredSocket.write(fd, bytes, what: what)
+            try AcquiredSocket.write(fd.rawValue, bytes, what: what)
         } else {
             try await central.write(remote.command, bytes, withResponse: confirmed)
         }
@@ -156,7 +157,7 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
         guard settings.writePath == .fd else { return }
         let remote = try connected()
         let fd = try await central.acquireWrite(remote.command).fd
-        state.withLock { $0.fd = fd }
+        state.withLock { $0.fd = FileDescriptor(owning: fd) }
         // The report characteristic is not acquired: BlueZ refuses D-Bus writes to an acquired characteristic ("Write
         // acquired"), and button changes go as write requests (sendReports).
     }
@@ -172,7 +173,7 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
     }
 
     package func closeFastPath() {
-        if let fd = state.withLock({ state in defer { state.fd = nil }; return state.fd }) { close(fd) }
+        state.withLock { state in defer { state.fd = nil }; return state.fd }?.close()
     }
 
     package func requestPairing() async throws {
