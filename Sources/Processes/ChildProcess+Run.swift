@@ -53,7 +53,7 @@ extension ChildProcess {
         return try run.result(ended, await run.collector.collected(within: CommandRun.grace))
     }
 
-    /// `run` for synchronous callers: blocks the calling thread (never call it from async code).
+    /// `run` for synchronous callers: blocks the calling thread (async code awaits `run` instead).
     package static func runBlocking(
         _ executable: String, arguments: [String] = [], environment: [String: String]? = nil,
         workingDirectory: String? = nil,

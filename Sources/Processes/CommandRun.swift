@@ -19,10 +19,10 @@ struct CommandRun {
     {
         command = ([(executable as NSString).lastPathComponent] + arguments).joined(separator: " ")
         self.limit = limit
-        guard let path = ChildProcess.resolve(executable) else {
+        // A path goes to posix_spawn as it is, which says what is wrong with it (missing, not executable).
+        guard let path = executable.contains("/") ? executable : ChildProcess.resolve(executable) else {
             throw SystemError(.cannotStart, "cannot start \(executable)", errno: .noSuchFileOrDirectory,
-                              hint: executable.contains("/") ? "check that \(executable) is installed and executable"
-                                  : "no \(executable) on PATH: install it, or check PATH")
+                              hint: "no \(executable) on PATH: install it, or check PATH")
         }
         let wake: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
         let stdin: (readEnd: FileDescriptor, writeEnd: FileDescriptor)?

@@ -15,8 +15,6 @@ final class OutputCollector: Sendable {
         var errors: [UInt8] = []
         /// A stream went past `limit`; the bytes past it were discarded.
         var exceeded = false
-        /// Both streams ended (false when the reading was stopped before).
-        var ended = false
     }
 
     private let done = Completion<Collected>()
@@ -85,7 +83,6 @@ final class OutputCollector: Sendable {
                 if index == 0 { collected.output += kept } else { collected.errors += kept }
             }
         }
-        collected.ended = true
         return collected
     }
 }

@@ -87,6 +87,10 @@ struct RunTests {
             _ = try await ChildProcess.run("hil-no-such-tool", timeout: .seconds(30))
         }
         #expect(notOnPath?.hint?.contains("no hil-no-such-tool on PATH") == true)
+        let notExecutable = await #expect(throws: SystemError.self) {
+            _ = try await ChildProcess.run("/etc/passwd", timeout: .seconds(30))
+        }
+        #expect(notExecutable?.errno == .permissionDenied)
     }
 
     @Test("more output than the limit is an error; the command still ran to its end without stalling")
