@@ -32,7 +32,7 @@ let package = Package(
         // Errno, an owning FileDescriptor and the one error shape, in swift-system's manner.
         .target(name: "System", dependencies: ["CLinux"]),
         // Child processes in swift-subprocess's manner: spawn, await the exit, tear down by steps, run and collect.
-        .target(name: "Processes", dependencies: ["System", "CLinux"]),
+        .target(name: "Processes", dependencies: ["System", "CLinux", "Waiting"]),
 
         // Pure core: no hardware, no C.
         .target(name: "StrictJSON"),

@@ -68,13 +68,24 @@ package final class DBusConnection: Sendable {
             kind: .methodCall, path: path, interface: interface, member: member, destination: destination, body: body)
         let what = "\(interface).\(member) on \(destination) \(path)"
         guard !loop.isStopped else { throw DBusError(name: DBusError.disconnectedName, message: "cannot call \(what): the connection is closed") }
-        let result: Result<DBusMessage, DBusError> = await withCheckedContinuation { continuation in
-            loop.enqueue { loop in
-                switch loop.send(message) {
-                case .success(let serial): loop.awaitReply(to: serial, timeout: timeout, what: what, continuation)
-                case .failure(let error): continuation.resume(returning: .failure(error))
+        // A cancelled task stops waiting at once (Ctrl-C during a Connect to a computer that was just stopped); the
+        // reply, if one comes, is dropped. The call itself is not taken back: the bus has it.
+        let call = PendingCall(what: what)
+        let result: Result<DBusMessage, DBusError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                loop.enqueue { loop in
+                    guard !call.isCancelled else { return continuation.resume(returning: .failure(call.cancelled)) }
+                    switch loop.send(message) {
+                    case .success(let serial):
+                        call.sent(serial)
+                        loop.awaitReply(to: serial, timeout: timeout, what: what, continuation)
+                    case .failure(let error): continuation.resume(returning: .failure(error))
+                    }
                 }
             }
+        } onCancel: {
+            call.cancel()
+            loop.enqueue { loop in loop.abandonReply(to: call.serial, with: call.cancelled) }
         }
         return try result.get().body
     }

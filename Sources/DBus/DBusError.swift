@@ -15,6 +15,8 @@ package struct DBusError: Error, Sendable, Equatable, CustomStringConvertible {
 
     package static let failedName = "org.freedesktop.DBus.Error.Failed"
     package static let noReplyName = "org.freedesktop.DBus.Error.NoReply"
+    /// Not a bus error: the task that waited for the reply was cancelled (`DBusConnection.call`).
+    package static let cancelledName = "org.remotetouch.hil.Error.Cancelled"
     package static let disconnectedName = "org.freedesktop.DBus.Error.Disconnected"
     package static let invalidArgsName = "org.freedesktop.DBus.Error.InvalidArgs"
     package static let unknownMethodName = "org.freedesktop.DBus.Error.UnknownMethod"

@@ -208,6 +208,13 @@ final class DBusLoop: @unchecked Sendable {
         state.pending[serial] = Pending(continuation: continuation, deadline: .now + timeout, what: what)
     }
 
+    /// The caller stopped waiting for the reply to `serial` (its task was cancelled): it gets `error` now, and the
+    /// reply, if one comes, is dropped.
+    func abandonReply(to serial: UInt32?, with error: DBusError) {
+        guard let serial, let pending = state.pending.removeValue(forKey: serial) else { return }
+        pending.continuation.resume(returning: .failure(error))
+    }
+
     func subscribe(_ rule: DBusMatchRule, _ continuation: AsyncStream<DBusMessage>.Continuation) -> Int {
         let id = state.nextSubscriber
         state.nextSubscriber += 1

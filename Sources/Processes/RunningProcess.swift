@@ -1,5 +1,6 @@
 import Foundation
 import System
+import Waiting
 
 /// A process that is not our child (found in `ProcessTable`, e.g. the rig's bluetoothd): it can be signalled, and
 /// its exit awaited through a pidfd (`pidfd_open`, Linux 5.3), which becomes readable when the process exits —
@@ -48,13 +49,16 @@ package struct RunningProcess: Sendable {
         await TeardownStep.perform(steps, send: { signal($0) }, waitForExit: { await exited(within: $0) })
     }
 
+    /// Without a pidfd: whether the process is gone, read every 5 ms (`Poll`) until `timeout`.
     private func polled(within timeout: Duration?) async -> Bool {
-        let deadline = timeout.map { ContinuousClock.now + $0 }
-        while isAlive {
-            if let deadline, ContinuousClock.now > deadline { return false }
-            try? await Task.sleep(for: .milliseconds(5))
+        let gone: () -> Bool? = { [self] in isAlive ? nil : true }
+        do {
+            if let timeout { return try await Poll.upTo(timeout, every: .milliseconds(5), gone) ?? false }
+            return try await Poll.until(every: .milliseconds(5), gone)
+        } catch {
+            // Cancelled: the caller stops waiting, and whether the process is gone is all there is to say.
+            return !isAlive
         }
-        return true
     }
 
     package static func alive(_ pid: Int32) -> Bool { kill(pid, 0) == 0 && !isZombie(pid) }
