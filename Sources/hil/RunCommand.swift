@@ -125,7 +125,7 @@ struct RunCommand: AsyncParsableCommand {
             guard !scenarios.isEmpty else { throw ValidationError("shard \(shard) has no scenario (of \(all.count))") }
         }
         if list {
-            print(CoverageListing.text(scenarios: scenarios, catalog: catalog, all: all))
+            print(CoverageListing.text(scenarios: scenarios, catalog: catalog, all: all, folders: paths))
             return
         }
         if try RigOptions.insideRig() {

@@ -31,6 +31,44 @@ struct CatalogAndShardTests {
         #expect(RequirementCatalog.find(for: ["/"]) == nil)
     }
 
+    @Test("--list with several folders: each scenario under its folder, the folder beside each covering scenario, what one folder alone covers; the last line counts requirements")
+    func listingByFolder() throws {
+        let catalog = RequirementCatalog(file: "Q/requirements.json", requirements: [
+            .init(id: "R1.1", text: "a"), .init(id: "R2.1", text: "b"), .init(id: "R3.1", text: "c"),
+            .init(id: "R8.2", text: "d", notObservable: "storage"),
+        ])
+        func scenario(_ file: String, _ requirements: [String], transports: String = "") throws -> Scenario {
+            try Scenario.parse(try JSONParser().parse(#"{"name": "\#(file)", "requirements": \#(requirements)\#(transports), "steps": [{"tap": {}}]}"#), file: file)
+        }
+        let scenarios = [
+            try scenario("Q/x/quick.json", ["R1.1"]),
+            try scenario("N/y/nightly.json", ["R1.1", "R2.1"], transports: #", "run": {"transports": ["tcp"]}"#),
+        ]
+        let text = CoverageListing.text(scenarios: scenarios, catalog: catalog, all: scenarios, folders: ["Q/", "N"])
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.prefix(5) == [
+            "2 scenario(s) in 2 folders: Q/ 1, N 1",
+            "Q/ (1):",
+            "  Q/x/quick.json — Q/x/quick.json [R1.1] (ble, hid, tcp, udp)",
+            "N (1):",
+            "  N/y/nightly.json — N/y/nightly.json [R1.1, R2.1] (tcp)",
+        ])
+        #expect(text.contains("  R1.1      ble 1 · hid 1 · tcp 2 · udp 1 — Q/: quick.json; N: nightly.json\n"))
+        #expect(text.contains("  R2.1      ble 0 · hid 0 · tcp 1 · udp 0 — N: nightly.json\n"))
+        #expect(text.contains("  R3.1      NO SCENARIO — c\n"))
+        #expect(lines.suffix(5) == [
+            "2 of 3 observable requirements covered; 1 not observable on a rig",
+            "requirements covered per folder: Q/ 1, N 2",
+            "covered only by N: R2.1",
+            "requirements covered per transport (by the scenarios that apply to it), of 3: ble 1, hid 1, tcp 2, udp 1",
+            "not covered by any scenario: R3.1",
+        ], "\(text)")
+        // One folder (or scenarios from one folder only): no headings, as before.
+        let single = CoverageListing.text(scenarios: [scenarios[0]], catalog: catalog, all: scenarios, folders: ["Q/", "N"])
+        #expect(single.hasPrefix("1 scenario(s):\n  Q/x/quick.json"))
+        #expect(!single.contains("per folder") && single.contains("  R1.1      ble 1 · hid 1 · tcp 1 · udp 1 — quick.json\n"))
+    }
+
     @Test("a broken catalog and unknown ids are reported with the file and JSON path")
     func problems() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(getpid())")
