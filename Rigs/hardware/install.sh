@@ -19,7 +19,8 @@ systemctl reload dbus || true
 swift build -c release --product hil
 install -d -m 0755 /opt/remotetouch-hil /opt/remotetouch-hil/Rigs
 install -m 0755 "$(swift build -c release --show-bin-path)/hil" /opt/remotetouch-hil/hil
-cp -r Scenarios /opt/remotetouch-hil/
+# Both suites (Scenarios-nightly/requirements.json is a relative link to Scenarios/'s catalog: cp -r keeps it a link).
+cp -r Scenarios Scenarios-nightly /opt/remotetouch-hil/
 cp -r Rigs/*.json Rigs/hardware /opt/remotetouch-hil/Rigs/
 install -m 0644 Rigs/hardware/systemd/hil-nightly.service Rigs/hardware/systemd/hil-nightly.timer /etc/systemd/system/
 systemctl daemon-reload

@@ -231,7 +231,7 @@ struct PeripheralOnRig {
         #expect(received.value.allSatisfy { (0...100).contains($0.batteryLevel) })
         #expect(undecodable.value.isEmpty, "undecodable status notifications: \(undecodable.value)")
         // bluetoothd restarts: the peripheral registers everything again, and its advertisement is active.
-        // (That a phone then finds it and the next gestures work, within 5 s, is Scenarios/faults/bluetoothd-restart.json.)
+        // (That a phone then finds it and the next gestures work, within 5 s, is Scenarios-nightly/faults/bluetoothd-restart.json.)
         let bluetoothd = try #require(pid(of: "bluetoothd"), "no bluetoothd running in the rig")
         let before = peripheral.log.count
         kill(bluetoothd, SIGTERM)

@@ -7,7 +7,7 @@ import Testing
 @Suite("Lanes in hil run: which scenarios share the rig, and each lane's own computer")
 struct LanePoolTests {
     private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Scenarios").path
+        .deletingLastPathComponent().path
 
     private static func items(_ files: [String], repeats: Int = 1) throws -> [LanePool.Item] {
         let scenarios = try files.map { try Scenario.load(contentsOf: root + "/" + $0) }
@@ -25,8 +25,8 @@ struct LanePoolTests {
         return pairs.indices.map { base.lane($0, of: pairs) }
     }
 
-    private static let files = ["cursor/swipe-right.json", "faults/bluetoothd-restart.json", "clicks/tap-and-double-tap.json",
-                                "faults/a-thousand-malformed-writes.json"]
+    private static let files = ["Scenarios/cursor/swipe-right.json", "Scenarios-nightly/faults/bluetoothd-restart.json",
+                                "Scenarios/clicks/tap-and-double-tap.json", "Scenarios-nightly/faults/a-thousand-malformed-writes.json"]
 
     @Test("one lane: everything in one batch, in the given order, across repeats")
     func oneLane() throws {
@@ -44,7 +44,7 @@ struct LanePoolTests {
 
     @Test("two lanes: a tcp run goes alone (one computer host, one port, one Bonjour name for every lane)")
     func tcpAlone() throws {
-        var items = try Self.items(["cursor/swipe-right.json", "clicks/tap-and-double-tap.json", "cursor/swipe-right.json"])
+        var items = try Self.items(["Scenarios/cursor/swipe-right.json", "Scenarios/clicks/tap-and-double-tap.json", "Scenarios/cursor/swipe-right.json"])
         items[1].transport = .tcp
         let batches = LanePool(lanes: Self.context(lanes: 2)).batches(items)
         #expect(batches.map { $0.map(\.number) } == [[1, 3], [2]])

@@ -7,27 +7,90 @@ import Testing
 struct CatalogAndShardTests {
     static let catalogPath = packageRoot.appendingPathComponent("Scenarios/requirements.json").path
 
-    @Test("the shipped catalog loads; every shipped scenario names only ids from it; every observable one is covered")
+    @Test("the shipped catalog loads; every scenario of both suites names only ids from it; the listing shows both suites")
     func shippedCoverage() throws {
         let catalog = try RequirementCatalog.load(contentsOf: Self.catalogPath)
         #expect(catalog.requirements.count >= 60)
-        let scenarios = try shippedScenarios().map { try Scenario.load(contentsOf: $0) }
+        let quick = try scenarioFiles(in: quickSuite).map { try Scenario.load(contentsOf: $0) }
+        let nightly = try scenarioFiles(in: nightlySuite).map { try Scenario.load(contentsOf: $0) }
+        let scenarios = quick + nightly
         for scenario in scenarios { #expect(catalog.unknownIDs(in: scenario) == [], "\(scenario.file)") }
-        let uncovered = catalog.coverage(scenarios).filter { $0.requirement.notObservable == nil && $0.scenarios.isEmpty }.map(\.requirement.id)
-        #expect(uncovered == [])
-        let listing = CoverageListing.text(scenarios: scenarios, catalog: catalog, all: scenarios)
+        let listing = CoverageListing.text(scenarios: scenarios, catalog: catalog, all: scenarios, folders: [quickSuite, nightlySuite])
         #expect(!listing.contains("not covered by any scenario"))
-        // Without the idle scenarios, their requirements are reported as uncovered.
-        let withoutIdle = scenarios.filter { !$0.file.contains("/idle/") }
-        #expect(CoverageListing.text(scenarios: withoutIdle, catalog: catalog, all: scenarios)
-            .contains("not covered by any scenario: R11.1, R11.2, R11.3, R11.4"))
+        #expect(listing.contains("\(scenarios.count) scenario(s) in 2 folders: \(quickSuite) \(quick.count), \(nightlySuite) \(nightly.count)"))
+        #expect(listing.contains("\n\(quickSuite) (\(quick.count)):\n") && listing.contains("\n\(nightlySuite) (\(nightly.count)):\n"))
+        // Which suite covers what, and what only one of them does.
+        func covered(_ suite: [Scenario]) -> Set<String> { Set(suite.flatMap(\.script.requirements)) }
+        let observable = catalog.requirements.filter { $0.notObservable == nil }.map(\.id)
+        let nightlyOnly = observable.filter { covered(nightly).contains($0) && !covered(quick).contains($0) }
+        if !nightlyOnly.isEmpty { #expect(listing.contains("covered only by \(nightlySuite): \(nightlyOnly.joined(separator: ", "))\n")) }
+        #expect(listing.contains("requirements covered per folder: \(quickSuite) \(observable.filter(covered(quick).contains).count), "
+            + "\(nightlySuite) \(observable.filter(covered(nightly).contains).count)"))
+        // The last line counts requirements, not scenarios.
+        #expect(listing.contains("requirements covered per transport (by the scenarios that apply to it), of \(observable.count): ble "))
+        // Without the idle scenarios, their requirements are reported as uncovered; one folder has no headings.
+        let withoutIdle = scenarios.filter { !$0.script.requirements.contains { $0.hasPrefix("R11.") } }
+        let single = CoverageListing.text(scenarios: withoutIdle, catalog: catalog, all: scenarios, folders: [quickSuite])
+        #expect(single.contains("not covered by any scenario: R11.1, R11.2, R11.3, R11.4"))
+        #expect(single.hasPrefix("\(withoutIdle.count) scenario(s):\n") && !single.contains("covered only by"))
         #expect(listing.contains("R8.2") && listing.contains("not observable on a rig"))
     }
 
-    @Test("the catalog is found from a folder or a file below it")
+    /// The quick suite may leave a requirement to the nightly suite (a minute idle, the real backoff), but a
+    /// requirement neither suite covers is a gap.
+    @Test("every observable requirement is covered by the quick suite, the nightly suite, or both")
+    func bothSuitesCoverEveryRequirement() throws {
+        let catalog = try RequirementCatalog.load(contentsOf: Self.catalogPath)
+        let quick = try scenarioFiles(in: quickSuite).map { try Scenario.load(contentsOf: $0) }
+        let nightly = try scenarioFiles(in: nightlySuite).map { try Scenario.load(contentsOf: $0) }
+        #expect(quick.count >= 15 && nightly.count >= 15, "\(quick.count) quick, \(nightly.count) nightly")
+        let neither = catalog.coverage(quick + nightly).filter { $0.requirement.notObservable == nil && $0.scenarios.isEmpty }.map(\.requirement.id)
+        #expect(neither == [], "covered by neither Scenarios/ nor Scenarios-nightly/: \(neither.joined(separator: ", "))")
+    }
+
+    /// What keeps `hil run Scenarios/` within its 3 minutes with the vm guest's boot (docs/measurements.md): each
+    /// scenario costs 1.2-2.9 s around its steps on that rig, so the quick suite keeps to a couple of dozen, and
+    /// waits measured in seconds (idle timers, backoff, lockouts) belong to the nightly suite.
+    @Test("the quick suite stays quick: at most 25 scenarios, none waiting more than 5 s, 15 s of waits in all")
+    func quickSuiteStaysQuick() throws {
+        let files = scenarioFiles(in: quickSuite)
+        #expect(files.count <= 25, "\(files.count) scenarios in Scenarios/: move some to Scenarios-nightly/ (docs/scenarios.md, \"Two suites\")")
+        var total = 0.0
+        for file in files {
+            let waited = Self.timedWaitsMs(try JSONParser().parse(String(contentsOfFile: file, encoding: .utf8)))
+            #expect(waited <= 5000, "\(file) waits \(waited) ms: its place is Scenarios-nightly/, or shorten its timers (run, settings)")
+            total += waited
+        }
+        #expect(total <= 15000, "the quick suite waits \(total) ms in all")
+    }
+
+    /// The milliseconds a scenario spends in `wait` steps and link outages (`linkDrop`, `partition`).
+    private static func timedWaitsMs(_ value: JSONValue) -> Double {
+        func number(_ value: JSONValue?) -> Double {
+            if case .number(let number) = value { return number }
+            return 0
+        }
+        switch value {
+        case .object(let object):
+            return object.entries.reduce(0) { sum, entry in
+                switch (entry.key, entry.value) {
+                case ("wait", .object(let fields)): return sum + number(fields["ms"])
+                case ("linkDrop", .object(let fields)), ("partition", .object(let fields)): return sum + number(fields["forMs"])
+                case ("expect", _): return sum
+                default: return sum + timedWaitsMs(entry.value)
+                }
+            }
+        case .array(let items): return items.reduce(0) { $0 + timedWaitsMs($1) }
+        default: return 0
+        }
+    }
+
+    @Test("the catalog is found from a folder or a file below it, and from the nightly suite (its requirements.json links to it)")
     func finds() {
         #expect(RequirementCatalog.find(for: [packageRoot.appendingPathComponent("Scenarios").path]) == Self.catalogPath)
         #expect(RequirementCatalog.find(for: [packageRoot.appendingPathComponent("Scenarios/link/reconnect-after-drop.json").path]) == Self.catalogPath)
+        let nightly = RequirementCatalog.find(for: [nightlySuite]).map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
+        #expect(nightly == URL(fileURLWithPath: Self.catalogPath).resolvingSymlinksInPath().path)
         #expect(RequirementCatalog.find(for: ["/"]) == nil)
     }
 

@@ -13,14 +13,24 @@ import Records
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 
-func shippedScenarios() -> [String] {
-    let folder = packageRoot.appendingPathComponent("Scenarios").path
+/// The quick suite, what `hil run Scenarios/` runs on every change, and the nightly suite, which adds the scenarios
+/// whose real-time waits are their point (docs/scenarios.md, "Two suites").
+let quickSuite = packageRoot.appendingPathComponent("Scenarios").path
+let nightlySuite = packageRoot.appendingPathComponent("Scenarios-nightly").path
+
+/// A suite's scenario files, sorted (as hil run expands a folder).
+func scenarioFiles(in folder: String) -> [String] {
     let walker = FileManager.default.enumerator(atPath: folder)
     var files: [String] = []
     while let relative = walker?.nextObject() as? String {
         if relative.hasSuffix(".json") && !relative.hasSuffix(".schema.json") && !relative.hasSuffix("requirements.json") { files.append(folder + "/" + relative) }
     }
     return files.sorted()
+}
+
+/// Every shipped scenario: the quick suite's, then the nightly suite's.
+func shippedScenarios() -> [String] {
+    scenarioFiles(in: quickSuite) + scenarioFiles(in: nightlySuite)
 }
 
 @Suite("Scenarios: format, validation, offline check")

@@ -20,7 +20,7 @@ struct LabOnRig {
             // thread's blocked signals (a dispatch thread's mask blocks SIGTERM, and the lab's teardown then waits).
             let run = try ChildProcess.runBlocking("/bin/bash", arguments: [
                 script, "--broken-box", "--interrupt-mid-run", "--port", "20418", "--output", output.path,
-                "--", "Scenarios/cursor",
+                "--", "Scenarios/cursor", "Scenarios-nightly/cursor",
             ], errors: .joined, ownProcessGroup: false, timeout: nil)
             return (status: run.status, output: run.standardOutput)
         }

@@ -2,9 +2,11 @@ import Foundation
 import HILTestSupport
 import Testing
 
-/// The shipped suite over the real link, with two hand-made mutants and mutated twins, in one `hil run` (one guest
+/// The shipped suites over the real link, with two hand-made mutants and mutated twins, in one `hil run` (one guest
 /// boot, one lane: verdicts do not depend on a second lane's load): the shipped ones must pass, every mutant must
-/// fail as a verdict with its reason. `--fail-fast` settles a mutant at its first failed step; it changes nothing
+/// fail as a verdict with its reason. Shipped: the quick suite (`Scenarios/`) and the nightly suite
+/// (`Scenarios-nightly/`) but for its `real-timing/` twins, which take minutes at the product's own timers and run
+/// in the nightly job only (docs/scenarios.md, "Two suites"). `--fail-fast` settles a mutant at its first failed step; it changes nothing
 /// for a scenario that passes.
 ///
 /// Which twins run here: every one whose change only a rig can judge (a pairing state, a count, the phone's
@@ -12,8 +14,15 @@ import Testing
 /// of each area, to check that the rig's verdict agrees with the offline one. The other event twins are rejected
 /// offline (ScenarioTests), and their originals passing here means the events excluded what they ask for. All 62
 /// twins took 405 s of the run; the 21 that run here take 138 s.
+/// The real-timing twins' mutants are judged offline only (ScenarioTests).
 @Suite("hil run, end to end: the shipped suite passes, every mutant fails", .serialized, .tags(.rig), .inSharedGuest)
 struct SuiteRunOnRig {
+    /// The folders the run takes: the quick suite, and the nightly suite's areas but real-timing/.
+    static var suiteFolders: [String] {
+        let nightly = (try? FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Scenarios-nightly").path)) ?? []
+        return ["Scenarios"] + nightly.filter { !$0.hasSuffix(".json") && $0 != "real-timing" }.sorted().map { "Scenarios-nightly/" + $0 }
+    }
+
     private struct Prepared {
         var shipped: [String]
         /// Twin file name → what its mutation changed, for the twins that run on the rig.
@@ -22,7 +31,7 @@ struct SuiteRunOnRig {
         var offlineOnly: [String]
     }
 
-    @Test("the shipped scenarios pass over the real link; their mutated twins and two hand-made mutants fail, with their reasons in the output and JUnit")
+    @Test("the shipped scenarios of both suites pass over the real link; their mutated twins and two hand-made mutants fail, with their reasons in the output and JUnit")
     func shippedAndMutants() async throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("hil-run-\(getpid())")
         defer { try? FileManager.default.removeItem(at: output) }
@@ -35,7 +44,8 @@ struct SuiteRunOnRig {
 
         // --capture never: every twin fails, and each failure's timeline costs tshark's start (about 3 s in the TCG
         // guest); CapturesOnRig proves the captures.
-        let run = try await hil(["run", "--fail-fast", "--capture", "never", "--output", output.appendingPathComponent("results").path, "Scenarios", handMade.path, twins.path])
+        let run = try await hil(["run", "--fail-fast", "--capture", "never", "--output", output.appendingPathComponent("results").path]
+            + Self.suiteFolders + [handMade.path, twins.path])
         let outputText = run.output + run.errors
         #expect(run.status == 1, "\(outputText.suffix(4000))")
         #expect(outputText.contains("\(shipped) passed, \(twinCount + 2) failed"), "\(outputText.suffix(4000))")
@@ -79,22 +89,26 @@ struct SuiteRunOnRig {
         #expect(mutated != text, "the mutation did not apply")
         try mutated.write(to: handMade.appendingPathComponent("buttons-mutant.json"), atomically: true, encoding: .utf8)
         // The manual-reconnect scenario expecting the swipe made while disconnected to move the cursor.
-        let linkText = try String(contentsOf: packageRoot.appendingPathComponent("Scenarios/link/disconnect-and-reconnect.json"), encoding: .utf8)
+        let linkText = try String(contentsOf: packageRoot.appendingPathComponent("Scenarios-nightly/link/disconnect-and-reconnect.json"), encoding: .utf8)
         let linkMutated = linkText.replacingOccurrences(
             of: #""expect": { "absent": ["EV_KEY", "EV_REL"], "forMs": 300 }"#, with: #""expect": { "motion": { "REL_X": "positive" }, "withinMs": 600 }"#)
         #expect(linkMutated != linkText, "the link mutation did not apply")
         try linkMutated.write(to: handMade.appendingPathComponent("link-mutant.json"), atomically: true, encoding: .utf8)
 
-        let root = packageRoot.appendingPathComponent("Scenarios").path
-        let shipped = try FileManager.default.subpathsOfDirectory(atPath: root)
-            .filter { $0.hasSuffix(".json") && !$0.hasSuffix(".schema.json") && !$0.hasSuffix("requirements.json") }.sorted()
+        // Each shipped scenario as the run names it, relative to the package root: Scenarios/cursor/swipe-right.json.
+        let shipped = try suiteFolders.flatMap { folder in
+            try FileManager.default.subpathsOfDirectory(atPath: packageRoot.appendingPathComponent(folder).path)
+                .filter { $0.hasSuffix(".json") && !$0.hasSuffix(".schema.json") && !$0.hasSuffix("requirements.json") }.sorted()
+                .map { folder + "/" + $0 }
+        }
         var changes: [String: String] = [:], offlineOnly: [String] = [], areasChecked: Set<String> = []
         for relative in shipped {
-            guard let mutant = ScenarioMutant(try String(contentsOfFile: root + "/" + relative, encoding: .utf8)) else {
+            guard let mutant = ScenarioMutant(try String(contentsOf: packageRoot.appendingPathComponent(relative), encoding: .utf8)) else {
                 Issue.record("\(relative) has no mutated twin")
                 continue
             }
-            let area = String(relative.split(separator: "/").first ?? "")
+            // The area: the scenario's folder in its suite (cursor, faults…), one for both suites.
+            let area = String(relative.split(separator: "/").dropFirst().first ?? "")
             if mutant.judgedByEvents && !areasChecked.insert(area).inserted {
                 offlineOnly.append(relative)
                 continue
@@ -117,7 +131,7 @@ struct SuiteRunOnRig {
         for scenario in scenarios {
             let file = scenario["file"] as? String ?? "?"
             let outcome = scenario["outcome"] as? String ?? "?"
-            if file.hasPrefix(packageRoot.appendingPathComponent("Scenarios").path) || file.hasPrefix("Scenarios/") {
+            if prepared.shipped.contains(file) {
                 #expect(outcome == "passed", "the shipped scenario \(file) \(outcome): \(scenario["message"] ?? "")")
             } else if file.hasPrefix(twins) {
                 let name = URL(fileURLWithPath: file).lastPathComponent

@@ -6,12 +6,15 @@ import Testing
 /// the phone finds it from its own, pairs and drives it over TCP. One `hil run --transport tcp` over BLE scenarios
 /// run on tcp instead (the pairing refusals, the malformed-frame flood, a manual reconnect, a drag, shortcuts), the
 /// Bonjour scenario, a BLE-only scenario (reported not applicable, never passed) and two mutants that must fail.
-/// The other network scenarios (backoff, reset mid-drag) run in the shipped suite (SuiteRunOnRig).
+/// The other network scenarios (backoff, reset mid-drag) run with both suites in SuiteRunOnRig. Paths are from the
+/// package root: most of these are in the nightly suite (Scenarios-nightly/).
 @Suite("hil run --transport tcp, end to end", .serialized, .tags(.rig))
 struct TCPTransportOnRig {
     static let shipped = [
-        "network/bonjour-discovery-and-click.json", "pairing/unpaired-phone-is-ignored.json", "pairing/wrong-code-is-refused.json", "faults/a-thousand-malformed-writes.json",
-        "link/disconnect-and-reconnect.json", "gestures/drag-and-drop.json", "keyboard/shortcuts.json",
+        "Scenarios/network/bonjour-discovery-and-click.json", "Scenarios/pairing/unpaired-phone-is-ignored.json",
+        "Scenarios/pairing/wrong-code-is-refused.json", "Scenarios-nightly/faults/a-thousand-malformed-writes.json",
+        "Scenarios-nightly/link/disconnect-and-reconnect.json", "Scenarios-nightly/gestures/drag-and-drop.json",
+        "Scenarios-nightly/keyboard/shortcuts.json",
     ]
 
     @Test("the scenarios pass over tcp, a BLE-only one is not applicable, and the mutants fail with their reasons", .inSharedGuest)
@@ -20,7 +23,7 @@ struct TCPTransportOnRig {
         defer { try? FileManager.default.removeItem(at: output) }
         let mutants = output.appendingPathComponent("mutants")
         try FileManager.default.createDirectory(at: mutants, withIntermediateDirectories: true)
-        let root = packageRoot.appendingPathComponent("Scenarios")
+        let root = packageRoot
         // The Bonjour scenario expecting a right click; the unpaired one expecting its tap to click.
         let bonjour = try String(contentsOf: root.appendingPathComponent(Self.shipped[0]), encoding: .utf8)
         let wrongKey = bonjour.replacingOccurrences(of: #""keys": ["BTN_LEFT 1", "BTN_LEFT 0"]"#, with: #""keys": ["BTN_RIGHT 1", "BTN_RIGHT 0"]"#)
@@ -32,7 +35,7 @@ struct TCPTransportOnRig {
         try injects.write(to: mutants.appendingPathComponent("unpaired-mutant.json"), atomically: true, encoding: .utf8)
 
         let files = Self.shipped.map { root.appendingPathComponent($0).path }
-            + [root.appendingPathComponent("faults/bluetoothd-restart.json").path, mutants.path]
+            + [root.appendingPathComponent("Scenarios-nightly/faults/bluetoothd-restart.json").path, mutants.path]
         // --capture never: each scenario's tcpdump start (about 0.6 s) and the mutants' timelines (tshark, about 3 s
         // each) would add up to 12 s; CapturesOnRig proves the captures.
         let run = try await hil(["run", "--transport", "tcp", "--capture", "never", "--output", output.appendingPathComponent("results").path] + files)

@@ -344,7 +344,7 @@ struct RunInterruptOnRig {
         // The second scenario waits 60 s between its swipes; the interrupt cancels it 12 s after the first passed.
         let script = """
             '\(binary)' run --output '\(output)' Scenarios/cursor/swipe-right.json \\
-                Scenarios/network/first-move-after-a-minute-idle.json > '\(output).log' 2>&1 & P=$!
+                Scenarios-nightly/network/first-move-after-a-minute-idle.json > '\(output).log' 2>&1 & P=$!
             n=0; while ! grep -q '\\[1/2\\] PASSED' '\(output).log' 2>/dev/null && [ $n -lt 1500 ]; do sleep 0.2; n=$((n+1)); done
             sleep 12; kill -INT $P; s=$(date +%s); wait $P; echo "status=$? after=$(( $(date +%s) - s )) s"
             cat '\(output).log'
@@ -366,9 +366,9 @@ struct RunInterruptOnRig {
     func timeoutKeepsResults() async throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("hil-timeout-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: output) }
-        // 9 scenarios, 3 times: 27 runs of 2-6 s after a boot of 7-14 s. The first is done by 35 s and the last is not,
-        // also on a quiet day: once, the 9 alone all passed in 34.9 s and the run beat its timeout.
-        let run = try await hil(["run", "--timeout", "35s", "--repeat", "3", "--output", output, "Scenarios/cursor"])
+        // The 9 cursor scenarios of both suites, 3 times: 27 runs of 2-6 s after a boot of 7-14 s. The first is done by
+        // 35 s and the last is not, also on a quiet day: once, the 9 alone all passed in 34.9 s and the run beat its timeout.
+        let run = try await hil(["run", "--timeout", "35s", "--repeat", "3", "--output", output, "Scenarios/cursor", "Scenarios-nightly/cursor"])
         let text = run.output + run.errors
         #expect(run.status == 124, "\(text.suffix(3000))")
         #expect(run.errors.contains("took longer than 35"), "\(text.suffix(3000))")
