@@ -5,7 +5,7 @@ import Testing
 /// What the built `hil` prints where: problems on standard error, the lines and the summary on standard output.
 @Suite("hil's output: problems on standard error, one line per file with -q")
 struct OutputStreamTests {
-    static let good = packageRoot.appendingPathComponent("Scenarios/buttons/basic-mouse-mode.json").path
+    static let good = packageRoot.appendingPathComponent("Scenarios-nightly/buttons/basic-mouse-mode.json").path
 
     /// A folder with one scenario file that is not a scenario.
     static func badFolder() throws -> (folder: String, file: String) {
