@@ -6,8 +6,8 @@ import Testing
 /// boot, one lane: verdicts do not depend on a second lane's load): the shipped ones must pass, every mutant must
 /// fail as a verdict with its reason. Shipped: the quick suite (`Scenarios/`) and the nightly suite
 /// (`Scenarios-nightly/`) but for its `real-timing/` twins, which take minutes at the product's own timers and run
-/// in the nightly job only (docs/scenarios.md, "Two suites"). `--fail-fast` settles a mutant at its first failed step; it changes nothing
-/// for a scenario that passes.
+/// in the nightly job only (docs/scenarios.md, "Two suites"). `--fail-fast` settles a mutant at its first failed
+/// step; it changes nothing for a scenario that passes.
 ///
 /// Which twins run here: every one whose change only a rig can judge (a pairing state, a count, the phone's
 /// state, a refusal), and of those that change the expected events (`ScenarioMutant.judgedByEvents`), the first
@@ -131,7 +131,8 @@ struct SuiteRunOnRig {
         for scenario in scenarios {
             let file = scenario["file"] as? String ?? "?"
             let outcome = scenario["outcome"] as? String ?? "?"
-            if prepared.shipped.contains(file) {
+            let root = packageRoot.path + "/"
+            if prepared.shipped.contains(file.hasPrefix(root) ? String(file.dropFirst(root.count)) : file) {
                 #expect(outcome == "passed", "the shipped scenario \(file) \(outcome): \(scenario["message"] ?? "")")
             } else if file.hasPrefix(twins) {
                 let name = URL(fileURLWithPath: file).lastPathComponent
