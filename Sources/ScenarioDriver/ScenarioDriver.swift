@@ -71,16 +71,16 @@ package final class ScenarioDriver {
     var lastJudged: JudgedSegment?
     var activityAtEnd: [Int: Activity] = [:]
     var windows: [Int: StepWindow] = [:]
-    public internal(set) var commandLog = ""
+    package internal(set) var commandLog = ""
     /// The commands the phone did not send because the link was down, with their times.
-    public internal(set) var unsent: [(at: MonotonicTime, payload: String)] = []
+    package internal(set) var unsent: [(at: MonotonicTime, payload: String)] = []
     var sends: [StageBreakdown.Send] = []
     var problems: [String] = []
     /// The pairing lockout the phone last saw begin, until a `pair` step sees it over.
     var lockout: LockoutWindow?
     var notes: [String] = []
     /// The phone's remembered computers once connected (R6).
-    public internal(set) var devices = DeviceStore()
+    package internal(set) var devices = DeviceStore()
     /// False after the user disconnected or the phone gave up reconnecting: the phone sends nothing then.
     var linkUp = true
     /// The gesture timeline, from `origin`.
