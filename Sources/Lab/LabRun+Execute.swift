@@ -1,6 +1,6 @@
 import Foundation
 package import Records
-package import Report
+import Report
 
 extension LabRun {
     /// What the run came to: the exit status `hil lab run` returns (as `hil run`: 0 all passed, 1 a failure,

@@ -1,5 +1,5 @@
 import BlueZAPI
-package import DBus
+import DBus
 import RemoteTouchProtocol
 import Waiting
 

@@ -1,4 +1,4 @@
-package import StrictJSON
+import StrictJSON
 
 /// One scenario's evidence on one time axis: the phone's sends, the packets on the air or the wire, the computer's
 /// receipts and uinput writes, the evdev frames that came out, and the steps they belong to. All times are

@@ -1,5 +1,5 @@
 import Foundation
-package import Records
+import Records
 
 /// Numbers as the reports print them.
 enum Formatting {

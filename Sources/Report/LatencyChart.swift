@@ -1,6 +1,6 @@
 import Foundation
 import LatencyStats
-package import Records
+import Records
 import TextMarkup
 
 /// The report's charts as inline SVG (no scripts, no external references): a latency CDF and a histogram per

@@ -28,7 +28,7 @@ extension RunResults {
                 let summary = (entry.flaky ? "flaky: " : "")
                     + "passed \(entry.passed) of \(entry.outcomes.count) repeats (\(verdicts.joined(separator: ", ")))"
                 let details = runs.filter { $0.outcome != .passed }
-                    .map { "repeat \($0.repetition ?? 1): \($0.outcome.rawValue)\n" + $0.detail }
+                    .map { "repeat \($0.repetition): \($0.outcome.rawValue)\n" + $0.detail }
                     .joined(separator: "\n\n")
                 let type = entry.flaky ? "flaky" : "failed"
                 xml += "      <failure message=\"\(Self.escape(summary))\" type=\"\(type)\">"
@@ -52,7 +52,7 @@ extension RunResults {
             case .passed:
                 xml += "/>\n"
             case .notApplicable:
-                xml += ">\n      <skipped message=\"\(Self.escape(scenario.message ?? "not applicable"))\"/>\n    </testcase>\n"
+                xml += ">\n      <skipped message=\"\(Self.escape(scenario.message.isEmpty ? "not applicable" : scenario.message))\"/>\n    </testcase>\n"
             case .failed, .inconclusive, .error:
                 let tag = scenario.outcome == .error ? "error" : "failure"
                 let details = scenario.detail
@@ -105,9 +105,9 @@ extension ScenarioResult {
         var lines: [String] = []
         for step in problemSteps {
             lines.append("steps[\(step.index)] (\(step.kind)) \(step.outcome.rawValue):")
-            lines.append(contentsOf: (step.message ?? "").split(separator: "\n").map { "  " + $0 })
+            lines.append(contentsOf: step.message.split(separator: "\n").map { "  " + $0 })
         }
-        lines.append(contentsOf: (message ?? "").split(separator: "\n").map(String.init))
+        lines.append(contentsOf: message.split(separator: "\n").map(String.init))
         return lines.joined(separator: "\n")
     }
 }

@@ -1,6 +1,6 @@
 import GestureScript
 package import Scenario
-package import ScenarioDriver
+import ScenarioDriver
 import Synchronization
 import ComputerProcess
 package import Records

@@ -1,5 +1,5 @@
 import Foundation
-package import ScenarioDriver
+import ScenarioDriver
 import Synchronization
 package import Records
 

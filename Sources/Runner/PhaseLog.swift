@@ -1,6 +1,6 @@
 import ScenarioDriver
 import Synchronization
-package import Records
+import Records
 
 /// When each phase of a scenario ended, in ms from its start: where a run's wall time goes (`phasesMs` in
 /// results.json). The phone's link records its own phases (a Bonjour discovery) from its tasks.

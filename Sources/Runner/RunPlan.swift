@@ -1,5 +1,5 @@
 package import Scenario
-package import ScenarioDriver
+import ScenarioDriver
 package import Records
 
 /// The scenario runs of a `hil run`: each scenario on each transport asked for, repeated. A scenario that does not

@@ -1,4 +1,4 @@
-package import ScenarioDriver
+import ScenarioDriver
 package import Foundation
 import LatencyStats
 package import Records

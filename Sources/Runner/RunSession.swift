@@ -1,7 +1,7 @@
 import ComputerProcess
 import Evidence
 import Foundation
-package import Records
+import Records
 import Report
 import ScenarioDriver
 

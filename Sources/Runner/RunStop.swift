@@ -1,4 +1,4 @@
-package import ScenarioDriver
+import ScenarioDriver
 import Synchronization
 package import Records
 import Waiting

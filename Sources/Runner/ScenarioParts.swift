@@ -1,7 +1,7 @@
 import ScenarioDriver
 import Synchronization
 import ComputerProcess
-package import Records
+import Records
 
 /// What a scenario's setup and steps made, filled in as they go: its teardown, which runs outside that cancellable
 /// work, finds the link and the computer even when the work threw or an interrupt cancelled it half-way.

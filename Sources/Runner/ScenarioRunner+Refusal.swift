@@ -3,7 +3,7 @@ import Rig
 import Scenario
 import ScenarioDriver
 import ComputerProcess
-package import Records
+import Records
 
 extension ScenarioRunner {
     /// R10: the computer started without permission to open uinput must refuse to start, saying why, and

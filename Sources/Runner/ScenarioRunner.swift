@@ -1,4 +1,4 @@
-package import ScenarioDriver
+import ScenarioDriver
 import PhoneLinks
 import DBus
 import Evdev

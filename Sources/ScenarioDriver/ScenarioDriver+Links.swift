@@ -2,7 +2,7 @@ import GestureModel
 import GestureScript
 package import InputCodes
 import Verifier
-package import Records
+import Records
 import Waiting
 
 /// Checks what the computer still holds once the link is down: it must let go of everything as it notices the

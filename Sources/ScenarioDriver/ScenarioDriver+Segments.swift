@@ -3,7 +3,7 @@ import GestureModel
 import InputCodes
 import RemoteTouchProtocol
 import Verifier
-package import Records
+import Records
 import Waiting
 
 /// A run of steps judged together: a step with an expectation of its own and the steps without one that follow

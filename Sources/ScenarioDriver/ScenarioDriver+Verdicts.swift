@@ -4,7 +4,7 @@ import InputCodes
 import RemoteTouchProtocol
 import Scenario
 import Verifier
-package import Records
+import Records
 
 extension ScenarioDriver {
     /// The phone asks to pair (so the computer shows a code), enters `code`, and reads the pairing state again;

@@ -187,3 +187,19 @@ struct TransportResultsTests {
         #expect(HTMLReport.render(Self.results).contains("<h2>Latency by transport</h2>"))
     }
 }
+
+@Suite("junit.xml of results with no message")
+struct JUnitMessageTests {
+    @Test("a not-applicable scenario with no message is skipped as \"not applicable\"; a failure's steps and message read as written")
+    func emptyMessages() {
+        let results = RunResults(scenarios: [
+            ScenarioResult(file: "a.json", name: "tcp only", outcome: .notApplicable),
+            ScenarioResult(
+                file: "b.json", name: "fails", outcome: .failed,
+                steps: [StepResult(index: 0, kind: "tap", outcome: .failed, message: "expected BTN_LEFT 1\nactual nothing")]),
+        ])
+        let xml = results.junitXML
+        #expect(xml.contains(#"<skipped message="not applicable"/>"#), "\(xml)")
+        #expect(xml.contains("steps[0] (tap) failed:\n  expected BTN_LEFT 1\n  actual nothing"), "\(xml)")
+    }
+}
