@@ -66,17 +66,18 @@ package final class ScenarioCapture: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let editcap = try RunCapture.installed("editcap", from: "wireshark-common")
-            let child = try ChildProcess(
-                editcap, ["-F", tool.kind == "hci" ? "btsnoop" : "pcap", "-A", epoch(origin.nanoseconds), "-B", epoch(end.nanoseconds + 1_000_000), tool.file, file],
-                output: .appending(folder + "/" + Self.names.log), ownProcessGroup: false)
-            let status = child.wait()
+            let cut = try ChildProcess.runBlocking(
+                editcap, arguments: ["-F", tool.kind == "hci" ? "btsnoop" : "pcap", "-A", epoch(origin.nanoseconds),
+                                     "-B", epoch(end.nanoseconds + 1_000_000), tool.file, file],
+                errors: .joined, timeout: .seconds(60))
+            if !cut.text.isEmpty { appendToLog(cut.text + "\n") }
             // A file still being written may end in a partial packet: editcap says so and exits 2, having cut the rest.
-            guard status == 0 || (status == 2 && FileManager.default.fileExists(atPath: file)) else {
-                throw RunnerError("editcap exited with status \(status)")
+            guard cut.status == 0 || (cut.status == 2 && FileManager.default.fileExists(atPath: file)) else {
+                throw RunnerError("editcap exited with status \(cut.status)")
             }
             return file
         } catch {
-            notes.withLock { $0.append("capture: cutting this scenario's packets out of \(tool.file) failed: \(error) (capture.log has editcap's output)") }
+            notes.withLock { $0.append("capture: cutting this scenario's packets out of \(tool.file) failed: \(error) (capture.log has what editcap said)") }
             return nil
         }
     }
