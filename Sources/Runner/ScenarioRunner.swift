@@ -150,7 +150,7 @@ package struct ScenarioRunner: Sendable {
                         drive: ScenarioDriver.Drive?, scenario: Scenario, options: ScenarioDriver.Options, phases: PhaseLog) async
     {
         phases.record("checks done")
-        if let computer { noteEarlyExit(computer, result: &result) }
+        if let computer { await noteEarlyExit(computer, result: &result) }
         let stopComputer: @Sendable () async -> Void = {
             guard let computer else { return }
             await computer.stop()
@@ -175,10 +175,14 @@ package struct ScenarioRunner: Sendable {
         await standby.discard()
     }
 
-    /// A computer that exited during the scenario is an error.
-    private func noteEarlyExit(_ computer: PeripheralComputer, result: inout ScenarioResult) {
+    /// A computer that exited during the scenario is an error. A killed computer fails the phone's next D-Bus call
+    /// at once (its objects are gone), sooner than its exit is reaped: so when the scenario erred with the computer
+    /// still counted as running, its exit is awaited for a second, and the verdict does not depend on which came first.
+    private func noteEarlyExit(_ computer: PeripheralComputer, result: inout ScenarioResult) async {
         let current = computer.current
-        guard !current.isRunning else { return }
+        if current.isRunning {
+            guard result.outcome == .error, await current.child.exitStatus(timeout: .seconds(1)) != nil else { return }
+        }
         if result.outcome != .error { result.outcome = .error }
         result.message += "the device under test (hil peripheral) exited during the scenario; its last lines:\n\(current.lastLines(15))\n"
     }
