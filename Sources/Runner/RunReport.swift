@@ -40,7 +40,7 @@ package enum RunReport {
             let steps = byKind[kind]!
             let summary = LatencyRecorder(steps.compactMap(\.latencyMs)).summary
             let staged = steps.compactMap(\.stagesMs)
-            let stages = staged.isEmpty ? "-" : [LatencyStage.gesture, .link, .peripheral, .kernel].map { stage in
+            let stages = staged.isEmpty ? "-" : LatencyStage.allCases.map { stage in
                 String(format: "%.2f", LatencyRecorder(staged.map { $0[stage] ?? 0 }).percentile(50) ?? 0)
             }.joined(separator: " / ")
             let cells = [summary.p50, summary.p95, summary.p99, summary.max].map(cell).joined(separator: " ")
