@@ -22,6 +22,8 @@ package struct PairedSession {
     ///   computer host.
     static func open(_ context: ScenarioRunner.Context, folder: String, networks: [String] = []) async throws -> PairedSession {
         let bluez = BlueZCentral(connection: try await DBusConnection.connect(.system), adapter: context.centralAdapter)
+        // From a phone that knows no computer, as each scenario starts (BLEPhoneLink.init says why).
+        try await bluez.forgetAllDevices()
         try await bluez.startDiscovery()
         var launch = PeripheralUnderTest.Launch(
             hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder)

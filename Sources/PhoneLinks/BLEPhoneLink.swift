@@ -48,6 +48,15 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
         (nil, nil, PointerTranslator(), []))
 
     /// Starts scanning at once: the phone scans before the computer advertises (see `BlueZCentral.startDiscovery`).
+    ///
+    /// First the phone forgets every device its adapter knows, so a scenario starts from a phone that knows no
+    /// computer whatever ran before on the rig. A device object left by another tool (`hil bench --reference`'s
+    /// Python peripheral, a test's client) keeps BlueZ's cache of that computer's services (bluetoothd caches them
+    /// for unbonded devices too), which is stale once another GATT application serves at the same address.
+    /// Discovery found that object, the phone connected and found the cached characteristics, and they vanished
+    /// under its first read or write as BlueZ discovered the services afresh (`… doesn't exist`, UnknownObject):
+    /// in one guest, `hil bench --reference` then a one-tap `hil run`, four times, made 3 of the 4 runs an error
+    /// before this, none after.
     package init(centralAdapter: String, settings: Settings) async throws {
         let connection = try await DBusConnection.connect(.system)
         var address: String?
@@ -56,6 +65,7 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
         }
         central = BlueZCentral(connection: connection, adapter: centralAdapter, computerAddress: address)
         self.settings = settings
+        try await central.forgetAllDevices()
         try await central.startDiscovery()
     }
 

@@ -27,8 +27,10 @@ extension PeripheralOnRig {
                 "run", "--capture", "never", "--output", output, "Scenarios/cursor/swipe-right.json", "Scenarios/clicks/tap-and-double-tap.json",
             ], in: packageRoot)
         }
+        // The rig's own power-on (3 tries): right after the unblock bluetoothd may be powering the adapter on
+        // itself, and a Set Powered then answers org.bluez.Error.Busy (seen once under load).
         let central = BlueZCentral(connection: try await DBusConnection.connect(.system), adapter: RigGuest.centralAdapter)
-        try await central.setPowered(adapter, true)
+        _ = try await BLEPhoneLink.powerOn(adapter, central)
         try await central.waitUntilPowered(adapter, true)
 
         #expect(run.status == 125, "\(run.output.suffix(4000))")

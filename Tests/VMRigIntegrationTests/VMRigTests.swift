@@ -278,9 +278,11 @@ struct DeviceKilledOnRig {
         let binary = try hilBinary()
         // While it runs, a scenario's files are in the guest's scratch folder (HIL_SCRATCH), one folder per run.
         // --capture never: the killed scenario's timeline would cost tshark's start (about 7 s in the guest).
+        // The kill comes 1 s after the computer's first receipt (the phone's mode, sent once paired and listening),
+        // so it lands in the 6 s wait whatever the phone's setup took.
         let script = """
             '\(binary)' run --capture never --output /tmp/hil-kill '\(folder.path)' > /tmp/kill.log 2>&1 & P=$!
-            n=0; while ! grep -q 'status notifications acquired' "$HIL_SCRATCH/run-$P"/001-*/peripheral.out 2>/dev/null && [ $n -lt 300 ]; do sleep 0.1; n=$((n+1)); done
+            n=0; while ! [ -s "$(ls "$HIL_SCRATCH/run-$P"/001-*/receipts.log 2>/dev/null | head -1)" ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n+1)); done
             sleep 1; pkill -KILL -f '[h]il peripheral'; echo killed
             wait $P; echo "status=$?"
             cat /tmp/kill.log
