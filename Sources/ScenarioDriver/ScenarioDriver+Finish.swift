@@ -47,7 +47,8 @@ extension ScenarioDriver.Drive {
         for position in steps.indices {
             let index = steps[position].index
             guard let wanted = scenario.expectations[index].received, let window = windows[index] else { continue }
-            let writes = receipts.filter { $0.received >= window.start.nanoseconds && $0.received <= window.end.nanoseconds }
+            let nextStart = windows.filter { $0.key > index }.min { $0.key < $1.key }?.value.start
+            let writes = StepReceipts.during(window, nextStart: nextStart, sends: sends, receipts: receipts, alignment: alignment)
                 .map { receipt in
                     ReceivedWrite(at: MonotonicTime(nanoseconds: receipt.received),
                                   command: (try? Command.decode(Array(receipt.payload.utf8)))?.name ?? PointerPayload.kind(ofText: receipt.payload),

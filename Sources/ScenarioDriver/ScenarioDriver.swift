@@ -54,6 +54,10 @@ package final class ScenarioDriver {
     package struct StepWindow: Sendable, Hashable {
         package var start: MonotonicTime
         package var end: MonotonicTime
+        package init(start: MonotonicTime, end: MonotonicTime) {
+            self.start = start
+            self.end = end
+        }
     }
 
     let scenario: Scenario
