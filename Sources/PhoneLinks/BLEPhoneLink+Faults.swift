@@ -23,9 +23,14 @@ extension BLEPhoneLink {
         }
         let central = central
         let whose = side == .computer ? "the computer's" : "the phone's"
+        let advertises = side == .computer && settings.emulatedControllers ? Duration.seconds(3) * settings.latencyScale : nil
         let down = RestoringOutage(description: "\(whose) adapter \(adapter) off", after: outage) { [silenceNote] in
             do {
-                let (back, note) = try await Self.powerOnSettled(adapter, central)
+                if let advertises {
+                    let (back, note) = try await Self.powerOnAdvertising(adapter, central, within: advertises)
+                    return (back, note + silenceNote)
+                }
+                let (back, note, _) = try await Self.powerOnSettled(adapter, central)
                 return (back, note + silenceNote)
             } catch {
                 return (.now(), "; rig: \(adapter) did not power on again: \(error)" + silenceNote)
@@ -65,7 +70,7 @@ extension BLEPhoneLink {
             cycles += 1
             // Settled before the next power-off, as after an outage: a power-off in the middle of the kernel's
             // follow-up to the power-on is what made bluetoothd 5.66 crash (AdapterSettleWatch).
-            let (_, note) = try await Self.powerOnSettled(adapter, central)
+            let note = try await Self.powerOnSettled(adapter, central).note
             if !note.isEmpty { notes.append(String(note.dropFirst("; rig: ".count))) }
         }
         return notes.map { "; rig: \($0)" }.joined()
@@ -74,7 +79,11 @@ extension BLEPhoneLink {
     /// Powers an adapter on after a link fault and holds until the kernel is done with it (`AdapterSettleWatch`,
     /// opened before the power-on so that it sees every command sent with it). Returns when the adapter came on (the
     /// radio is back then) and the rig's note ("" when the first try powered it on and it settled).
-    package static func powerOnSettled(_ adapter: String, _ central: BlueZCentral) async throws -> (back: MonotonicTime, note: String) {
+    /// With `advertisingWithin`, also whether the controller advertises within that time after it settled (nil
+    /// when the monitor channel could not be opened).
+    package static func powerOnSettled(_ adapter: String, _ central: BlueZCentral, advertisingWithin: Duration? = nil) async throws
+        -> (back: MonotonicTime, note: String, advertises: Bool?)
+    {
         let watch: AdapterSettleWatch?
         var watchNote = ""
         do { watch = try AdapterSettleWatch(adapter: adapter) } catch {
@@ -85,7 +94,36 @@ extension BLEPhoneLink {
         let back = MonotonicTime.now()
         let note = tries > 1 ? "; rig: \(adapter) powered on at try \(tries) (the emulated controller timed out a command; dmesg has it)" : ""
         let settled = try await watch?.settle().note(adapter) ?? ""
-        return (back, note + settled + watchNote)
+        var advertises: Bool?
+        if let within = advertisingWithin, let watch { advertises = try await watch.advertises(within: within) }
+        return (back, note + settled + watchNote, advertises)
+    }
+
+    /// Powers the computer's emulated controller on after a link drop and holds until it advertises again, as the
+    /// kernel makes it for the computer's registered advertisement. btvirt now and then loses that re-enable after
+    /// the power cycle, and the phone's scan then never sees the computer (one flaky scenario in a ble 10-repeat):
+    /// seen on the HCI monitor channel (no advertising enable accepted within `within` of the settle), the rig
+    /// powers the adapter off and on again, up to twice, and says so in a rig: note.
+    static func powerOnAdvertising(_ adapter: String, _ central: BlueZCentral, within: Duration) async throws
+        -> (back: MonotonicTime, note: String)
+    {
+        var notes = ""
+        var cycles = 0
+        while true {
+            let (back, note, advertises) = try await powerOnSettled(adapter, central, advertisingWithin: within)
+            notes += note
+            if advertises != false {
+                if cycles > 0 {
+                    notes += "; rig: \(adapter)'s emulated controller did not advertise again after power-on, so the rig powered it off and on again (\(cycles) time(s))"
+                }
+                return (back, notes)
+            }
+            guard cycles < 2 else {
+                return (back, notes + "; rig: \(adapter)'s emulated controller did not advertise again within \(within) of any of \(cycles + 1) power-ons: the phone cannot find the computer")
+            }
+            cycles += 1
+            try await central.setPowered(adapter, false)
+        }
     }
 
     /// bluetoothd stops and starts again. The computer must notice, let go of what it holds, register its

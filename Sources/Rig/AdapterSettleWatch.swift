@@ -22,6 +22,8 @@ package final class AdapterSettleWatch {
         package var waited: Duration
         /// Commands the controller never answered, which the kernel gave up after its timeout.
         package var timedOut: [UInt16]
+        /// Whether the controller advertises as the answered advertising enables say; nil when none was answered.
+        package var advertising: Bool? = nil
 
         /// The rig's note for the step ("" when there is nothing to say).
         package func note(_ adapter: String) -> String {
@@ -43,10 +45,21 @@ package final class AdapterSettleWatch {
         let settled = try await Poll.upTo(within, every: .milliseconds(5)) { () -> Outcome? in
             let now = read()
             guard ledger.isSettled(at: now, quiet: quiet) else { return nil }
-            return Outcome(settled: true, waited: now - start, timedOut: ledger.timedOut)
+            return Outcome(settled: true, waited: now - start, timedOut: ledger.timedOut, advertising: ledger.advertising)
         }
         if let settled { return settled }
-        return Outcome(settled: false, waited: ContinuousClock.now - start, timedOut: ledger.timedOut)
+        return Outcome(settled: false, waited: ContinuousClock.now - start, timedOut: ledger.timedOut, advertising: ledger.advertising)
+    }
+
+    /// Waits up to `within` for the controller to advertise (an accepted advertising enable), reading on from where
+    /// `settle` stopped: after a power-on the kernel turns a registered advertisement's advertising on again.
+    /// - Returns: whether it did. - Throws: `CancellationError` when the task is cancelled.
+    package func advertises(within: Duration) async throws -> Bool {
+        if ledger.advertising == true { return true }
+        return try await Poll.upTo(within, every: .milliseconds(5)) { () -> Void? in
+            _ = read()
+            return ledger.advertising == true ? () : nil
+        } != nil
     }
 
     /// Takes the frames queued since the last read into the ledger; returns when.

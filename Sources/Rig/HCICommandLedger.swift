@@ -13,6 +13,13 @@ struct HCICommandLedger {
     private(set) var lastFrame: ContinuousClock.Instant?
     /// Commands given up after the command timeout, in the order they were.
     private(set) var timedOut: [UInt16] = []
+    /// Whether the controller advertises, as the last advertising enable it accepted says (LE Set Advertising
+    /// Enable 0x200a or LE Set Extended Advertising Enable 0x2039, answered with status 0); nil while none was.
+    private(set) var advertising: Bool?
+    /// What the last advertising enable sent asked for, until its answer.
+    private var askedAdvertising: Bool?
+
+    static let advertisingEnables: Set<UInt16> = [0x200a, 0x2039]
 
     init(index: UInt16) { self.index = index }
 
@@ -24,9 +31,14 @@ struct HCICommandLedger {
         case .commandSent:
             guard let opcode = HCIMonitorChannel.commandOpcode(frame) else { return }
             pending.append((opcode, time))
+            // The parameters follow the opcode and their length; the enable flag is the first.
+            if Self.advertisingEnables.contains(opcode), frame.count >= 10 { askedAdvertising = frame[9] != 0 }
         case .event:
             guard let opcode = HCIMonitorChannel.answeredOpcode(frame) else { return }
             if let answered = pending.firstIndex(where: { $0.opcode == opcode }) { pending.remove(at: answered) }
+            // Its status: a Command Complete's (0x0e) follows the opcode, a Command Status's (0x0f) comes first.
+            let status = frame[6] == 0x0e ? (frame.count >= 12 ? frame[11] : nil) : frame[8]
+            if Self.advertisingEnables.contains(opcode), status == 0 { advertising = askedAdvertising }
         case .closeIndex:
             // The adapter went away: whatever it was asked is over.
             pending.removeAll()

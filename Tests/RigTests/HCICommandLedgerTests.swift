@@ -70,3 +70,35 @@ struct HCICommandLedgerTests {
         #expect(AdapterSettleWatch.Outcome(settled: true, waited: .milliseconds(120), timedOut: []).note("hci0") == "")
     }
 }
+
+@Suite("Whether a controller advertises again after a power-on, from the monitor channel")
+struct HCIAdvertisingStateTests {
+    typealias Frames = AdvertisingWatchTests
+    typealias Events = HCICommandLedgerTests
+
+    @Test("an accepted enable says on, an accepted disable off; a refused one changes nothing; none seen is nil")
+    func advertisingState() {
+        var ledger = HCICommandLedger(index: 0)
+        #expect(ledger.advertising == nil)
+        ledger.add(Frames.enabled, at: Events.at(0))
+        #expect(ledger.advertising == nil, "asked, not answered yet")
+        ledger.add(Events.complete(0x200a), at: Events.at(1))
+        #expect(ledger.advertising == true)
+        ledger.add(Frames.silenced, at: Events.at(2))
+        ledger.add(Events.complete(0x200a, status: 0x0c), at: Events.at(3))
+        #expect(ledger.advertising == true, "a refused disable leaves it advertising")
+        ledger.add(Frames.silenced, at: Events.at(4))
+        ledger.add(Events.complete(0x200a), at: Events.at(5))
+        #expect(ledger.advertising == false)
+    }
+
+    @Test("a power-on that sets the parameters and never enables, or enables on another adapter, is not advertising")
+    func notReenabled() {
+        var ledger = HCICommandLedger(index: 0)
+        ledger.add(Frames.parameters, at: Events.at(0))
+        ledger.add(Events.complete(0x2006), at: Events.at(1))
+        ledger.add(Frames.frame(2, index: 1, [0x0a, 0x20, 0x01, 0x01]), at: Events.at(2))
+        ledger.add(Events.complete(0x200a, index: 1), at: Events.at(3))
+        #expect(ledger.advertising == nil)
+    }
+}
