@@ -77,13 +77,13 @@ package final class ComputerHost: Sendable {
         case .paired, .alreadyPaired:
             log.info("central \(session) paired")
             return nil
-        case .wrongCode(let left): refusal = StatusError(code: "wrongCode", message: "wrong pairing code; \(left) attempt(s) left")
+        case .wrongCode(let left): refusal = StatusError(.wrongCode, "wrong pairing code; \(left) attempt(s) left")
         case .lockedOut(let seconds):
-            refusal = StatusError(code: "lockedOut", message: "too many wrong codes: pairing locked for \(seconds) s")
+            refusal = StatusError(.lockedOut, "too many wrong codes: pairing locked for \(seconds) s")
         case .codeExpired:
-            refusal = StatusError(code: "codeExpired", message: "the pairing code expired: read the pairing characteristic for a new one")
+            refusal = StatusError(.codeExpired, "the pairing code expired: read the pairing characteristic for a new one")
         case .noCodeRequested:
-            refusal = StatusError(code: "noCode", message: "no pairing code is active: read the pairing characteristic first")
+            refusal = StatusError(.noCode, "no pairing code is active: read the pairing characteristic first")
         }
         log.warning("pairing by \(session) refused: \(refusal.message)")
         publishStatus(error: refusal)

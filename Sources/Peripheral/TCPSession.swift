@@ -1,6 +1,7 @@
 import Foundation
 import NetSocket
 import RemoteTouchProtocol
+import StrictJSON
 import Synchronization
 
 /// One phone's TCP connection: frames in on a reader thread of its own, replies and status out.
@@ -80,7 +81,7 @@ final class TCPSession: Sendable {
                     case .badLength(let length):
                         let reason = "a frame header announced \(length) bytes, outside 1…\(NetworkFrame.maxLength): the stream cannot be followed"
                         log.warning("closing the connection of \(id): \(reason)")
-                        refuse(StatusError(code: "badFrame", message: reason + "; closing"))
+                        refuse(StatusError(.badFrame, reason + "; closing"))
                         return reason
                     }
                 }
@@ -93,14 +94,14 @@ final class TCPSession: Sendable {
         do {
             messages = try PhoneMessage.decodeFrame(body)
         } catch {
-            refuse(host.processor.refusedBeforeDecoding(body, code: "invalidFrame", message: "\(id): \(error.description)"))
+            refuse(host.processor.refusedBeforeDecoding(body, code: .invalidFrame, message: "\(id): \(error.description)"))
             return
         }
         let refusal: String? = state.withLock { state in
             var last = state.lastTimestamp
             for message in messages {
                 if let previous = last, message.timestamp < previous {
-                    return "timestamp \(message.timestamp) is earlier than \(previous): frames must not go back in time"
+                    return "timestamp \(JSONWriter.numberText(message.timestamp)) is earlier than \(JSONWriter.numberText(previous)): frames must not go back in time"
                 }
                 last = message.timestamp
             }
@@ -108,7 +109,7 @@ final class TCPSession: Sendable {
             return nil
         }
         if let refusal {
-            refuse(host.processor.refusedBeforeDecoding(body, code: "nonMonotonic", message: "\(id): \(refusal)"))
+            refuse(host.processor.refusedBeforeDecoding(body, code: .nonMonotonic, message: "\(id): \(refusal)"))
             return
         }
         var refused: StatusError?
@@ -131,21 +132,30 @@ final class TCPSession: Sendable {
             send(.pairing(pairingStatus()))
         case .bindUDP(let port):
             guard let movement else {
-                return StatusError(code: "noUDP", message: "this computer takes no UDP movement on its \(id.prefix { $0 != ":" }) transport: use the udp transport's control port")
+                return refused(.noUDP, "this computer takes no UDP movement on its \(id.prefix { $0 != ":" }) transport: use the udp transport's control port")
             }
             guard host.pairing.isPaired(id) else {
-                return StatusError(code: "notPaired", message: "\(id) is not paired: UDP movement is bound only to a paired session")
+                return refused(.notPaired, "\(id) is not paired: UDP movement is bound only to a paired session")
             }
             movement.bind(address: peer, port: port, to: id, connection: connection)
             send(.udpBound(address: peer, port: port))
         case .pinchStart, .pinchEnd:
             guard host.pairing.isPaired(id) else {
-                return StatusError(code: "notPaired", message: "\(id) is not paired: send pairingRequest, then pair with the code shown on this computer")
+                return refused(.notPaired, "\(id) is not paired: send pairingRequest, then pair with the code shown on this computer")
             }
         case .command(let command):
             if case .refused(let error) = host.command(command.encoded(), from: id) { return error }
         }
         return nil
+    }
+
+    /// A message refused here rather than by the command path: logged and published as an error status, as the
+    /// command path does for its refusals.
+    private func refused(_ code: StatusError.Code, _ message: String) -> StatusError {
+        let error = StatusError(code, message)
+        log.warning("refused message (\(code.rawValue)): \(message)")
+        host.publishStatus(error: error)
+        return error
     }
 
     private func pairingStatus() -> PairingStatus {
@@ -179,7 +189,7 @@ final class TCPSession: Sendable {
     /// Says why, then closes; the reader thread ends the session.
     func close(reason: String) {
         state.withLock { $0.closing = reason }
-        sendNow(ComputerMessage.error(StatusError(code: "closing", message: reason)).frame())
+        sendNow(ComputerMessage.error(StatusError(.closing, reason)).frame())
         socket.shutdown()
     }
 }
