@@ -61,4 +61,17 @@ struct ProtocolDocTests {
         _ = host.processor.handlePointer([0x06, 5, 0, 0, 0, 1], from: "tcp:10.77.0.2", transport: .hid)
         #expect(GattEndpoint.reportValue(host.processor) == [6, 0, 0, 0, 0, 0])
     }
+
+    @Test("the pairing code file is the six digits and a newline, mode 0600, replaced whole")
+    func pairingCodeFile() throws {
+        let folder = NSTemporaryDirectory() + "hil-code-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/code"
+        StateFile.writePairingCode(try PairingCode("042917"), to: file)
+        #expect(FileManager.default.contents(atPath: file) == Data("042917\n".utf8))
+        let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        StateFile.writePairingCode(try PairingCode("000001"), to: file)
+        #expect(FileManager.default.contents(atPath: file) == Data("000001\n".utf8))
+    }
 }
