@@ -74,4 +74,10 @@ struct ProtocolDocTests {
         StateFile.writePairingCode(try PairingCode("000001"), to: file)
         #expect(FileManager.default.contents(atPath: file) == Data("000001\n".utf8))
     }
+
+    @Test("the default Bonjour instance name is the first label of this machine's host name")
+    func instanceName() {
+        #expect(TCPSettings.defaultServiceName(hostName: "vm-guest.lab.example") == "RemoteTouch on vm-guest")
+        #expect(TCPSettings.defaultServiceName(hostName: "bench") == "RemoteTouch on bench")
+    }
 }
