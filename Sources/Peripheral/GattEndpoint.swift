@@ -103,13 +103,16 @@ package final class GattEndpoint: CommandEndpoint {
             return nil
         case .command, .pairing:
             let denied = StatusError.Code(rawValue: refusal.code).map(unauthorized.contains) ?? false
-            return DBusError(name: denied ? "org.bluez.Error.NotAuthorized" : "org.bluez.Error.Failed", message: refusal.message)
+            let name = denied ? "org.bluez.Error.NotAuthorized" : "org.bluez.Error.Failed"
+            return DBusError(name: name, message: refusal.message)
         }
     }
 
     func commandWritten(_ bytes: [UInt8], options: DBusValue) throws(DBusError) {
         let central = try Self.central(options)
-        if case .refused(let error) = host.command(bytes, from: central), let failure = Self.writeError(error, on: .command) {
+        if case .refused(let error) = host.command(bytes, from: central),
+           let failure = Self.writeError(error, on: .command)
+        {
             throw failure
         }
     }
@@ -140,14 +143,17 @@ package final class GattEndpoint: CommandEndpoint {
     /// A write of the report characteristic (the hid transport), with or without response: a refusal is counted,
     /// logged and published as an error status, and the write itself succeeds (`writeError`).
     func reportWritten(_ bytes: [UInt8], options: DBusValue) throws(DBusError) {
-        if let refusal = report(bytes, from: try Self.central(options)), let failure = Self.writeError(refusal, on: .report) {
+        if let refusal = report(bytes, from: try Self.central(options)),
+           let failure = Self.writeError(refusal, on: .report)
+        {
             throw failure
         }
     }
 
     @discardableResult
     private func report(_ bytes: [UInt8], from central: String) -> StatusError? {
-        guard case .refused(let error) = host.processor.handlePointer(bytes, from: central, transport: .hid) else { return nil }
+        let outcome = host.processor.handlePointer(bytes, from: central, transport: .hid)
+        guard case .refused(let error) = outcome else { return nil }
         host.publishStatus(error: error)
         return error
     }

@@ -98,7 +98,8 @@ final class TCPSession: Sendable {
                     return !state.stalled
                 }
                 if first {
-                    log.warning("phone \(id) sent nothing, on its control connection or bound UDP source, for \(stallTimeout): releasing what it holds")
+                    log.warning(
+                        "phone \(id) sent nothing, on its control connection or bound UDP source, for \(stallTimeout): releasing what it holds")
                     host.sessionEnded(id, reason: "TCP session \(id) stalled for \(stallTimeout)")
                 }
             case .ended(let error):
@@ -174,7 +175,9 @@ final class TCPSession: Sendable {
             guard host.pairing.isPaired(id) else {
                 return refused(.notPaired, "\(id) is not paired: UDP movement is bound only to a paired session")
             }
-            movement.bind(address: peer, port: port, to: id, connection: connection) { [weak self] in self?.heardMovement() }
+            movement.bind(address: peer, port: port, to: id, connection: connection) { [weak self] in
+                self?.heardMovement()
+            }
             send(.udpBound(address: peer, port: port))
         case .pinchStart, .pinchEnd:
             guard host.pairing.isPaired(id) else {

@@ -48,7 +48,9 @@ final class UDPMovement: Sendable {
 
     /// Packets from `address:port` are `session`'s from now on, as long as `connection` lasts (a connection binds
     /// one source; binding again moves it). `heard` runs for each packet from it, injected or refused.
-    func bind(address: String, port: UInt16, to session: String, connection: String, heard: @escaping @Sendable () -> Void) {
+    func bind(address: String, port: UInt16, to session: String, connection: String,
+              heard: @escaping @Sendable () -> Void)
+    {
         let source = "\(address):\(port)"
         state.withLock { state in
             state.bindings = state.bindings.filter { $0.value.connection != connection }

@@ -75,7 +75,8 @@ public enum ComputerMessage: Sendable, Hashable {
         case "udpBound":
             try object.rejectUnknownKeys(allowed: ["type", "address", "port"], at: .root)
             let port = try object.required("port", at: .root).udpPort(at: .root.appending("port"))
-            self = .udpBound(address: try object.required("address", at: .root).string(at: .root.appending("address")), port: port)
+            let address = try object.required("address", at: .root).string(at: .root.appending("address"))
+            self = .udpBound(address: address, port: port)
         default:
             throw JSONSchemaError(.root.appending("type"), "unknown message type \(type.debugDescription); expected pong, pairing, status, udpBound or error")
         }
