@@ -3,7 +3,7 @@
 /// the paired check, mapping, injection, pairing and lockout, held-key release, the status timer — is the
 /// `ComputerHost`'s, shared by every endpoint. A new transport adds an endpoint, not a processor.
 package protocol CommandEndpoint: Sendable {
-    /// The transport's name in logs and in the ready file: `ble`, `tcp`…
+    /// The transport's name in logs and in the ready file: `ble` (which carries hid too), `tcp` or `udp`.
     var name: String { get }
     /// Starts serving: registers, listens, advertises. Hands each write to `host.command(_:from:)`, each pairing
     /// read and write to `host.pairingRead(by:)` / `host.pairingWrite(_:by:)`, calls `host.sessionEnded(_:reason:)`

@@ -65,14 +65,14 @@ package final class CommandProcessor: Sendable {
         let received = MonotonicTime.now()
         let payload = Array(PointerPayload.text(bytes, transport: transport).utf8)
         guard pairing.isPaired(session) else {
-            return recorded(refuse("notPaired", "\(session) is not paired: a \(transport.rawValue) report from it injects nothing", payload),
+            return recorded(refuse(.notPaired, "\(session) is not paired: a \(transport.rawValue) report from it injects nothing", payload),
                             received: received, payload: payload)
         }
         let input: PointerInput
         do {
             input = try PointerPayload.decode(bytes, transport: transport)
         } catch {
-            return recorded(refuse("invalidReport", error.description, payload), received: received, payload: payload)
+            return recorded(refuse(.invalidReport, error.description, payload), received: received, payload: payload)
         }
         let outcome = inject(received: received, payload: payload) { mapper throws(MappingError) in
             mapper.pointer(input, buttons: transport == .hid)
@@ -93,13 +93,13 @@ package final class CommandProcessor: Sendable {
 
     private func process(_ bytes: [UInt8], from central: String, received: MonotonicTime) -> Outcome {
         guard pairing.isPaired(central) else {
-            return refuse("notPaired", "\(central) is not paired: read the pairing characteristic and write the code shown on this computer", bytes)
+            return refuse(.notPaired, "\(central) is not paired: read the pairing characteristic and write the code shown on this computer", bytes)
         }
         let command: Command
         do {
             command = try Command.decode(bytes)
         } catch {
-            return refuse("invalidCommand", error.description, bytes)
+            return refuse(.invalidCommand, error.description, bytes)
         }
         return inject(command: command, received: received, payload: bytes) { mapper throws(MappingError) in try mapper.map(command) }
     }
@@ -113,7 +113,7 @@ package final class CommandProcessor: Sendable {
             do throws(MappingError) {
                 frames = try map(&mapper)
             } catch {
-                return refuse("invalidCommand", error.message, payload)
+                return refuse(.invalidCommand, error.message, payload)
             }
             do throws(EvdevError) {
                 let times = try sink.emit(frames)
@@ -126,22 +126,22 @@ package final class CommandProcessor: Sendable {
                 return .injected(command: command, frames: frames, times: times)
             } catch {
                 log.error("uinput write failed: \(error)")
-                return .refused(StatusError(code: "injectionFailed", message: error.description))
+                return .refused(StatusError(.injectionFailed, error.description))
             }
         }
     }
 
     /// A payload refused before it could be a command (a TCP frame that does not decode): logged and in the
     /// receipts as refused, like a refused write.
-    package func refusedBeforeDecoding(_ bytes: [UInt8], code: String, message: String) -> StatusError {
+    package func refusedBeforeDecoding(_ bytes: [UInt8], code: StatusError.Code, message: String) -> StatusError {
         receipts?.record(received: .now(), written: nil, payload: bytes)
         if case .refused(let error) = refuse(code, message, bytes) { return error }
-        return StatusError(code: code, message: message)
+        return StatusError(code, message)
     }
 
     /// A pointer report refused before it reached a session (a udp packet from a source no paired session is
     /// bound to): in the receipts as refused; logged only when `logged` (the caller limits a flood's lines).
-    package func refusedPointer(_ bytes: [UInt8], transport: PointerPayload.Transport, source: String, code: String, message: String,
+    package func refusedPointer(_ bytes: [UInt8], transport: PointerPayload.Transport, source: String, code: StatusError.Code, message: String,
                                logged: Bool)
     {
         let payload = Array(PointerPayload.text(bytes, transport: transport, source: source).utf8)
@@ -171,9 +171,9 @@ package final class CommandProcessor: Sendable {
         }
     }
 
-    private func refuse(_ code: String, _ message: String, _ bytes: [UInt8]) -> Outcome {
+    private func refuse(_ code: StatusError.Code, _ message: String, _ bytes: [UInt8]) -> Outcome {
         let shown = bytes.count > 64 ? String(decoding: bytes.prefix(64), as: UTF8.self) + "… (\(bytes.count) bytes)" : String(decoding: bytes, as: UTF8.self)
-        log.warning("refused write (\(code)): \(message); payload: \(shown.debugDescription)")
-        return .refused(StatusError(code: code, message: message))
+        log.warning("refused write (\(code.rawValue)): \(message); payload: \(shown.debugDescription)")
+        return .refused(StatusError(code, message))
     }
 }

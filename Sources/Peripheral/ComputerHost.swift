@@ -16,6 +16,7 @@ package final class ComputerHost: Sendable {
     package let devnode: String?
     private let endpoints: Mutex<[any CommandEndpoint]> = Mutex([])
     private let tasks = Mutex<[Task<Void, Never>]>([])
+    /// The endpoints serving so far, and how many times the ready file was written.
     private let registrations = Mutex<(count: Int, serving: [String])>((0, []))
 
     package init(configuration: PeripheralConfiguration, log: PeripheralLog, pairing: PairingAuthority,
@@ -77,13 +78,13 @@ package final class ComputerHost: Sendable {
         case .paired, .alreadyPaired:
             log.info("central \(session) paired")
             return nil
-        case .wrongCode(let left): refusal = StatusError(code: "wrongCode", message: "wrong pairing code; \(left) attempt(s) left")
+        case .wrongCode(let left): refusal = StatusError(.wrongCode, "wrong pairing code; \(left) attempt(s) left")
         case .lockedOut(let seconds):
-            refusal = StatusError(code: "lockedOut", message: "too many wrong codes: pairing locked for \(seconds) s")
+            refusal = StatusError(.lockedOut, "too many wrong codes: pairing locked for \(seconds) s")
         case .codeExpired:
-            refusal = StatusError(code: "codeExpired", message: "the pairing code expired: read the pairing characteristic for a new one")
+            refusal = StatusError(.codeExpired, "the pairing code expired: read the pairing characteristic for a new one")
         case .noCodeRequested:
-            refusal = StatusError(code: "noCode", message: "no pairing code is active: read the pairing characteristic first")
+            refusal = StatusError(.noCode, "no pairing code is active: read the pairing characteristic first")
         }
         log.warning("pairing by \(session) refused: \(refusal.message)")
         publishStatus(error: refusal)
@@ -96,15 +97,18 @@ package final class ComputerHost: Sendable {
         processor.releaseAll(reason: reason)
     }
 
-    /// An endpoint serves (again): the ready file says so (every endpoint serving so far), for whoever waits for
-    /// this computer.
+    /// An endpoint serves (again): the ready file says so, for whoever waits for this computer. It is first written
+    /// once every transport of `configuration.transports` serves, so a client that waits for the file never finds
+    /// an endpoint still starting; each later call (the ble endpoint registered again after a bluetoothd restart)
+    /// writes it again with `registrations` one higher.
     package func ready(_ endpoint: String) {
+        let expected = configuration.transports.map(\.rawValue)
         let (count, serving) = registrations.withLock { state in
-            state.count += 1
             if !state.serving.contains(endpoint) { state.serving.append(endpoint) }
+            if expected.allSatisfy(state.serving.contains) { state.count += 1 }
             return state
         }
-        guard let file = configuration.readyFile else { return }
+        guard count > 0, let file = configuration.readyFile else { return }
         let record = ReadyRecord(
             pid: Int(getpid()), adapter: configuration.adapter, uinputDevice: devnode, endpoints: serving, registrations: count)
         do {

@@ -61,7 +61,7 @@ extension GattEndpoint {
                 return []
             }),
             DBusMethod("ReadValue", in: "a{sv}", out: "ay", .immediate { [self] _ in
-                [.bytes(HIDReport(buttons: host.processor.heldButtons, dx: 0, dy: 0).encoded())]
+                [.bytes(Self.reportValue(host.processor))]
             }),
             DBusMethod("AcquireWrite", in: "a{sv}", out: "hq", .immediate { [self] call throws(DBusError) in
                 try acquireWrite(options: call.body[0], reports: true)

@@ -86,11 +86,34 @@ package final class GattEndpoint: CommandEndpoint {
         return address
     }
 
+    /// The characteristics a phone writes.
+    enum Written: Sendable {
+        case command, pairing, report
+    }
+
+    /// The D-Bus error a refused write is answered with (bluetoothd answers a write request with its ATT error:
+    /// `NotAuthorized` is Insufficient Authorization, `Failed` the application error 0x80): a session that is not
+    /// paired, or a pairing code refused, is `NotAuthorized`; any other refused command `Failed`. A refused report
+    /// is answered with none, so even a report written with response succeeds at the ATT level: its refusal is only
+    /// in the status (docs/protocol.md, "The hid transport").
+    static func writeError(_ refusal: StatusError, on characteristic: Written) -> DBusError? {
+        let unauthorized: Set<StatusError.Code> = [.notPaired, .wrongCode, .lockedOut, .codeExpired, .noCode]
+        switch characteristic {
+        case .report:
+            return nil
+        case .command, .pairing:
+            let denied = StatusError.Code(rawValue: refusal.code).map(unauthorized.contains) ?? false
+            let name = denied ? "org.bluez.Error.NotAuthorized" : "org.bluez.Error.Failed"
+            return DBusError(name: name, message: refusal.message)
+        }
+    }
+
     func commandWritten(_ bytes: [UInt8], options: DBusValue) throws(DBusError) {
         let central = try Self.central(options)
-        if case .refused(let error) = host.command(bytes, from: central) {
-            throw DBusError(
-                name: error.code == "notPaired" ? "org.bluez.Error.NotAuthorized" : "org.bluez.Error.Failed", message: error.message)
+        if case .refused(let error) = host.command(bytes, from: central),
+           let failure = Self.writeError(error, on: .command)
+        {
+            throw failure
         }
     }
 
@@ -100,9 +123,10 @@ package final class GattEndpoint: CommandEndpoint {
         do {
             refusal = try host.pairingWrite(bytes, by: central)
         } catch {
+            // Not 6 ASCII digits: no attempt is counted, and no status is published.
             throw DBusError(name: "org.bluez.Error.InvalidValueLength", message: "\(error)")
         }
-        if let refusal { throw DBusError(name: "org.bluez.Error.NotAuthorized", message: refusal.message) }
+        if let refusal, let failure = Self.writeError(refusal, on: .pairing) { throw failure }
     }
 
     /// A socket pair for an acquisition, and the MTU bluetoothd gave in its options (23 when it gave none).
@@ -116,16 +140,29 @@ package final class GattEndpoint: CommandEndpoint {
         }
     }
 
-    /// A write of the report characteristic (the hid transport): write without response, so a refusal is counted
-    /// and logged but cannot be answered with a D-Bus error the phone would see.
+    /// A write of the report characteristic (the hid transport), with or without response: a refusal is counted,
+    /// logged and published as an error status, and the write itself succeeds (`writeError`).
     func reportWritten(_ bytes: [UInt8], options: DBusValue) throws(DBusError) {
-        report(bytes, from: try Self.central(options))
+        if let refusal = report(bytes, from: try Self.central(options)),
+           let failure = Self.writeError(refusal, on: .report)
+        {
+            throw failure
+        }
     }
 
-    private func report(_ bytes: [UInt8], from central: String) {
-        if case .refused(let error) = host.processor.handlePointer(bytes, from: central, transport: .hid) {
-            host.publishStatus(error: error)
-        }
+    @discardableResult
+    private func report(_ bytes: [UInt8], from central: String) -> StatusError? {
+        let outcome = host.processor.handlePointer(bytes, from: central, transport: .hid)
+        guard case .refused(let error) = outcome else { return nil }
+        host.publishStatus(error: error)
+        return error
+    }
+
+    /// What a read of the report characteristic returns, to any central, paired or not: a 6-byte report of the
+    /// buttons the computer holds now (from any transport: a drag's left button held over tcp too), no motion, no
+    /// wheel.
+    static func reportValue(_ processor: CommandProcessor) -> [UInt8] {
+        HIDReport(buttons: processor.heldButtons, dx: 0, dy: 0).encoded()
     }
 
     /// `AcquireWrite` of the command characteristic (each packet a command) or of the report characteristic (each

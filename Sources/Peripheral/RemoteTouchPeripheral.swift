@@ -82,7 +82,7 @@ package final class RemoteTouchPeripheral: Sendable {
                 settings: configuration.pairing, stateFile: configuration.stateDirectory + "/pairing.json",
                 onCodeShown: { code, lifetime in
                     log.info("PAIRING CODE \(code.digits) (valid \(lifetime.components.seconds) s): enter it on the phone")
-                    if let codeFile { StateFile.write(code.digits + "\n", to: codeFile) }
+                    if let codeFile { StateFile.writePairingCode(code, to: codeFile) }
                 })
         } catch {
             throw PeripheralError("\(error)")

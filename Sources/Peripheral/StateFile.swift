@@ -1,8 +1,16 @@
 import Foundation
+import RemoteTouchProtocol
 import System
 
 /// Writes small state files atomically with mode 0600 (pairings and the lockout are secrets of the owner).
 enum StateFile {
+    /// The pairing code file (`hil peripheral --pairing-code-file`): the six digits and a newline (`042917\n`),
+    /// replaced each time a fresh code is shown and left as it is when the code is used or expires
+    /// (docs/protocol.md, "Pairing").
+    static func writePairingCode(_ code: PairingCode, to path: String) {
+        write(code.digits + "\n", to: path)
+    }
+
     /// Writes `text` to `path` through a temporary file and a rename; a failure is logged, not thrown (the
     /// in-memory state stays authoritative).
     static func write(_ text: String, to path: String) {

@@ -65,9 +65,9 @@ package final class TCPEndpoint: CommandEndpoint {
             throw PeripheralError("cannot connect to avahi-daemon's bus \(bus): \(error)",
                                   hint: "is avahi-daemon running? (bash Rigs/setup.sh installs it; `hil doctor` checks the rig's hosts)")
         }
-        let hostName = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "Linux"
         let service = AvahiPublisher.Service(
-            name: settings.serviceName ?? "RemoteTouch on \(hostName)", type: TCPSettings.serviceType, port: port,
+            name: settings.serviceName ?? TCPSettings.defaultServiceName(hostName: ProcessInfo.processInfo.hostName),
+            type: TCPSettings.serviceType, port: port,
             txt: ["protocol=\(TCPSettings.protocolVersion)", "rate=120", "framing=u32be-json", "pairing=code6"])
         let publisher = AvahiPublisher(connection: connection, service: service) { [log] in log.info($0) }
         do {

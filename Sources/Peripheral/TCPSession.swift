@@ -1,6 +1,7 @@
 import Foundation
 import NetSocket
 import RemoteTouchProtocol
+import StrictJSON
 import Synchronization
 
 /// One phone's TCP connection: frames in on a reader thread of its own, replies and status out.
@@ -9,7 +10,9 @@ import Synchronization
 /// refused with an `error` message and injects nothing, and the connection stays usable. A length outside
 /// 1…`NetworkFrame.maxLength` cannot be followed past: the session says so and closes. The session is the
 /// peer's address (`tcp:10.77.0.2`), as a BLE central is its Bluetooth address: a phone that reconnects stays
-/// paired. Nothing arriving for `stallTimeout` (the phone pings every second) releases what it holds.
+/// paired. Nothing arriving for `stallTimeout` (the phone pings every 500 ms) releases what it holds; a movement
+/// packet from the UDP source this session bound counts as arriving (a drag held over control while the finger
+/// moves over UDP is alive).
 final class TCPSession: Sendable {
     let id: String
     let peer: String
@@ -18,7 +21,15 @@ final class TCPSession: Sendable {
     private let host: ComputerHost
     private let log: PeripheralLog
     private let stallTimeout: Duration
-    private let state = Mutex<(lastTimestamp: Double?, stalled: Bool, closing: String?, replaced: Bool)>((nil, false, nil, false))
+    private let state = Mutex(State())
+    private struct State {
+        var lastTimestamp: Double?
+        /// When the phone was last heard from: a TCP read, or a packet from its bound UDP source.
+        var heard = ContinuousClock.now
+        var stalled = false
+        var closing: String?
+        var replaced = false
+    }
     /// This connection, among the phone's (`tcp:10.77.0.2 port 40312`): what a UDP binding belongs to.
     var connection: String { "\(id) port \(port)" }
     private let port: UInt16
@@ -53,17 +64,42 @@ final class TCPSession: Sendable {
         thread.start()
     }
 
+    /// A packet from the UDP source this session bound arrived: the phone is alive, though its control connection
+    /// may be quiet.
+    func heardMovement() {
+        state.withLock { state in
+            state.heard = .now
+            state.stalled = false
+        }
+    }
+
     private func readLoop() -> String {
         var reader = NetworkFrame.Reader()
+        // The receive timeout, shortened to what is left of the stall deadline after movement was heard.
+        var waiting = stallTimeout
         while true {
-            switch socket.receive() {
+            let received = socket.receive()
+            if case .timedOut = received {
+                let left = stallTimeout - (ContinuousClock.now - state.withLock { $0.heard })
+                let next = left > .milliseconds(1) ? left : stallTimeout
+                if next != waiting {
+                    socket.setReceiveTimeout(next)
+                    waiting = next
+                }
+                if left > .milliseconds(1) { continue }
+            } else if waiting != stallTimeout {
+                socket.setReceiveTimeout(stallTimeout)
+                waiting = stallTimeout
+            }
+            switch received {
             case .timedOut:
                 let first = state.withLock { state in
                     defer { state.stalled = true }
                     return !state.stalled
                 }
                 if first {
-                    log.warning("phone \(id) sent nothing for \(stallTimeout): releasing what it holds")
+                    log.warning(
+                        "phone \(id) sent nothing, on its control connection or bound UDP source, for \(stallTimeout): releasing what it holds")
                     host.sessionEnded(id, reason: "TCP session \(id) stalled for \(stallTimeout)")
                 }
             case .ended(let error):
@@ -71,7 +107,10 @@ final class TCPSession: Sendable {
                 let truncated = reader.pending > 0 ? "; \(reader.pending) byte(s) of an unfinished frame dropped" : ""
                 return (error.map { "connection failed: \($0)" } ?? "the phone closed the connection") + truncated
             case .bytes(let bytes):
-                state.withLock { $0.stalled = false }
+                state.withLock { state in
+                    state.heard = .now
+                    state.stalled = false
+                }
                 reader.append(bytes)
                 while let next = reader.next() {
                     switch next {
@@ -80,7 +119,7 @@ final class TCPSession: Sendable {
                     case .badLength(let length):
                         let reason = "a frame header announced \(length) bytes, outside 1…\(NetworkFrame.maxLength): the stream cannot be followed"
                         log.warning("closing the connection of \(id): \(reason)")
-                        refuse(StatusError(code: "badFrame", message: reason + "; closing"))
+                        refuse(StatusError(.badFrame, reason + "; closing"))
                         return reason
                     }
                 }
@@ -93,14 +132,14 @@ final class TCPSession: Sendable {
         do {
             messages = try PhoneMessage.decodeFrame(body)
         } catch {
-            refuse(host.processor.refusedBeforeDecoding(body, code: "invalidFrame", message: "\(id): \(error.description)"))
+            refuse(host.processor.refusedBeforeDecoding(body, code: .invalidFrame, message: "\(id): \(error.description)"))
             return
         }
         let refusal: String? = state.withLock { state in
             var last = state.lastTimestamp
             for message in messages {
                 if let previous = last, message.timestamp < previous {
-                    return "timestamp \(message.timestamp) is earlier than \(previous): frames must not go back in time"
+                    return "timestamp \(JSONWriter.numberText(message.timestamp)) is earlier than \(JSONWriter.numberText(previous)): frames must not go back in time"
                 }
                 last = message.timestamp
             }
@@ -108,7 +147,7 @@ final class TCPSession: Sendable {
             return nil
         }
         if let refusal {
-            refuse(host.processor.refusedBeforeDecoding(body, code: "nonMonotonic", message: "\(id): \(refusal)"))
+            refuse(host.processor.refusedBeforeDecoding(body, code: .nonMonotonic, message: "\(id): \(refusal)"))
             return
         }
         var refused: StatusError?
@@ -131,21 +170,32 @@ final class TCPSession: Sendable {
             send(.pairing(pairingStatus()))
         case .bindUDP(let port):
             guard let movement else {
-                return StatusError(code: "noUDP", message: "this computer takes no UDP movement on its \(id.prefix { $0 != ":" }) transport: use the udp transport's control port")
+                return refused(.noUDP, "this computer takes no UDP movement on its \(id.prefix { $0 != ":" }) transport: use the udp transport's control port")
             }
             guard host.pairing.isPaired(id) else {
-                return StatusError(code: "notPaired", message: "\(id) is not paired: UDP movement is bound only to a paired session")
+                return refused(.notPaired, "\(id) is not paired: UDP movement is bound only to a paired session")
             }
-            movement.bind(address: peer, port: port, to: id, connection: connection)
+            movement.bind(address: peer, port: port, to: id, connection: connection) { [weak self] in
+                self?.heardMovement()
+            }
             send(.udpBound(address: peer, port: port))
         case .pinchStart, .pinchEnd:
             guard host.pairing.isPaired(id) else {
-                return StatusError(code: "notPaired", message: "\(id) is not paired: send pairingRequest, then pair with the code shown on this computer")
+                return refused(.notPaired, "\(id) is not paired: send pairingRequest, then pair with the code shown on this computer")
             }
         case .command(let command):
             if case .refused(let error) = host.command(command.encoded(), from: id) { return error }
         }
         return nil
+    }
+
+    /// A message refused here rather than by the command path: logged and published as an error status, as the
+    /// command path does for its refusals.
+    private func refused(_ code: StatusError.Code, _ message: String) -> StatusError {
+        let error = StatusError(code, message)
+        log.warning("refused message (\(code.rawValue)): \(message)")
+        host.publishStatus(error: error)
+        return error
     }
 
     private func pairingStatus() -> PairingStatus {
@@ -179,7 +229,7 @@ final class TCPSession: Sendable {
     /// Says why, then closes; the reader thread ends the session.
     func close(reason: String) {
         state.withLock { $0.closing = reason }
-        sendNow(ComputerMessage.error(StatusError(code: "closing", message: reason)).frame())
+        sendNow(ComputerMessage.error(StatusError(.closing, reason)).frame())
         socket.shutdown()
     }
 }

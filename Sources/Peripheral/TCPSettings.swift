@@ -24,6 +24,13 @@ package struct TCPSettings: Sendable {
 
     package init() {}
 
+    /// The Bonjour instance name when none is given: "RemoteTouch on " and the first label of this machine's host
+    /// name (gethostname). It is a label for people: the SRV record's target is avahi-daemon's own host name, which
+    /// may differ (docs/protocol.md, "Finding the computer").
+    package static func defaultServiceName(hostName: String) -> String {
+        "RemoteTouch on " + (hostName.split(separator: ".").first.map(String.init) ?? "Linux")
+    }
+
     /// The udp transport's: control on 8889, movement on 8888 (the seed's example ports), no Bonjour (the seed's
     /// phone is given the computer's address).
     package static func udp() -> TCPSettings {

@@ -17,8 +17,15 @@ import Synchronization
 final class UDPMovement: Sendable {
     let socket: UDPSocket
     private let log: PeripheralLog
-    /// Source `address:port` → (the session's id, its connection).
-    private let state = Mutex<(bindings: [String: (session: String, connection: String)], refused: [String: Int])>(([:], [:]))
+    /// Source `address:port` → its binding.
+    private let state = Mutex<(bindings: [String: Binding], refused: [String: Int])>(([:], [:]))
+
+    private struct Binding: Sendable {
+        var session: String
+        var connection: String
+        /// Tells the session its phone was heard from (movement keeps a control session from stalling).
+        var heard: @Sendable () -> Void
+    }
 
     init(port: UInt16, netns: String?, log: PeripheralLog) throws(NetSocketError) {
         socket = try UDPSocket.bind(port: port, netns: netns)
@@ -40,12 +47,14 @@ final class UDPMovement: Sendable {
     }
 
     /// Packets from `address:port` are `session`'s from now on, as long as `connection` lasts (a connection binds
-    /// one source; binding again moves it).
-    func bind(address: String, port: UInt16, to session: String, connection: String) {
+    /// one source; binding again moves it). `heard` runs for each packet from it, injected or refused.
+    func bind(address: String, port: UInt16, to session: String, connection: String,
+              heard: @escaping @Sendable () -> Void)
+    {
         let source = "\(address):\(port)"
         state.withLock { state in
             state.bindings = state.bindings.filter { $0.value.connection != connection }
-            state.bindings[source] = (session, connection)
+            state.bindings[source] = Binding(session: session, connection: connection, heard: heard)
         }
         log.info("UDP movement from \(source) bound to \(connection)")
     }
@@ -62,18 +71,19 @@ final class UDPMovement: Sendable {
 
     private func handle(_ datagram: UDPSocket.Datagram, host: ComputerHost) {
         let source = "\(datagram.address):\(datagram.port)"
-        guard let session = state.withLock({ $0.bindings[source]?.session }) else {
+        guard let binding = state.withLock({ $0.bindings[source] }) else {
             let count = state.withLock { state in
                 state.refused[source, default: 0] += 1
                 return state.refused[source]!
             }
             host.processor.refusedPointer(
-                datagram.bytes, transport: .udp, source: source, code: "unboundSource",
+                datagram.bytes, transport: .udp, source: source, code: .unboundSource,
                 message: "UDP packet \(count) from \(source), which no paired control session is bound to: injected nothing (forged, sent after its session ended, or from a phone that is not paired)",
                 logged: count <= 3 || count % 1000 == 0)
             return
         }
-        if case .refused(let error) = host.processor.handlePointer(datagram.bytes, from: session, transport: .udp) {
+        binding.heard()
+        if case .refused(let error) = host.processor.handlePointer(datagram.bytes, from: binding.session, transport: .udp) {
             host.publishStatus(error: error)
         }
     }

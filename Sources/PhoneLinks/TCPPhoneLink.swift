@@ -194,7 +194,7 @@ package final class TCPPhoneLink: PhoneLink, NetworkFaults {
         if shown.state == .paired, let connection = state.withLock({ $0.connection }) { await bindMovement(connection) }
         // A refused code is answered with its refusal, then the pairing state; a code that did not decode with an
         // error alone.
-        let pairingCodes = ["wrongCode", "lockedOut", "codeExpired", "noCode"]
+        let pairingCodes = [StatusError.Code.wrongCode, .lockedOut, .codeExpired, .noCode].map(\.rawValue)
         let refused = refusals.last { pairingCodes.contains($0.code) } ?? (status == nil ? refusals.last : nil)
         return PairingObservation(refusal: refused.map { "\($0.code): \($0.message)" }, status: shown)
     }

@@ -2,7 +2,8 @@ import Foundation
 package import StrictJSON
 
 /// The ready file of a computer under test (`hil peripheral --ready-file`): written atomically, one JSON object,
-/// each time the computer serves — after it started, and again after it registered anew (a bluetoothd restart):
+/// first once every transport it was started with serves, and again after it registered anew (a bluetoothd
+/// restart):
 ///
 /// ```json
 /// {"ready":true,"pid":4242,"adapter":"hci0","uinputDevice":"/dev/input/event3","endpoints":["ble"],"registrations":1}
@@ -14,9 +15,11 @@ package struct ReadyRecord: Sendable, Hashable {
     package var adapter: String
     /// The uinput device's node, when known.
     package var uinputDevice: String?
-    /// The endpoints (transports) that serve: `ble`…
+    /// The transports that serve (`ble`, `tcp`, `udp`; `ble` includes hid's report characteristic), in the order
+    /// they came up: every one the computer was started with.
     package var endpoints: [String]
-    /// How many times an endpoint has served so far: 1 after the start, more after each re-registration.
+    /// How many times the file has been written: 1 after the start, one more after each re-registration with
+    /// bluetoothd.
     package var registrations: Int
 
     package init(pid: Int, adapter: String, uinputDevice: String?, endpoints: [String], registrations: Int) {

@@ -37,7 +37,7 @@ package struct ScenarioResult: Sendable, Equatable {
     package var repetition = 1
     /// When each phase of the scenario ended, in ms from its start, in order (`phasesMs`).
     package var phasesMs: [Phase]?
-    /// The transport it ran on (`ble`, `tcp`); nil in files from before transports.
+    /// The transport it ran on (`ble`, `hid`, `tcp` or `udp`); nil in files from before transports.
     package var transport: String?
     /// The evidence kept for this scenario (`hil run --capture`), paths relative to results.json's folder.
     package var captures: [Capture] = []

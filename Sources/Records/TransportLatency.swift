@@ -1,8 +1,8 @@
 package import LatencyStats
 
-/// Step latencies per transport (`ble`, `tcp`), all kinds together and per kind: the report's "latency by
-/// transport", computed from the samples (never from other percentiles). Nothing when no scenario names its
-/// transport (results from before transports).
+/// Step latencies per transport (`ble`, `hid`, `tcp`, `udp`), all kinds together and per kind: the report's
+/// "latency by transport", computed from the samples (never from other percentiles). Nothing when no scenario names
+/// its transport (results from before transports).
 package struct TransportLatency: Sendable, Equatable {
     package var transport: String
     package var summary: LatencySummary

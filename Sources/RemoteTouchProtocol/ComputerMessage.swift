@@ -74,10 +74,9 @@ public enum ComputerMessage: Sendable, Hashable {
                 message: try object.required("message", at: .root).string(at: .root.appending("message"))))
         case "udpBound":
             try object.rejectUnknownKeys(allowed: ["type", "address", "port"], at: .root)
-            let port = try object.required("port", at: .root).number(at: .root.appending("port"), magnitude: 65535)
-            guard port >= 1, port == port.rounded() else { throw JSONSchemaError(.root.appending("port"), "not a UDP port: \(port)") }
-            self = .udpBound(
-                address: try object.required("address", at: .root).string(at: .root.appending("address")), port: UInt16(port))
+            let port = try object.required("port", at: .root).udpPort(at: .root.appending("port"))
+            let address = try object.required("address", at: .root).string(at: .root.appending("address"))
+            self = .udpBound(address: address, port: port)
         default:
             throw JSONSchemaError(.root.appending("type"), "unknown message type \(type.debugDescription); expected pong, pairing, status, udpBound or error")
         }

@@ -52,11 +52,7 @@ extension PhoneMessage {
             return .pair(code: code)
         case "bindUDP":
             try fields.rejectUnknownKeys(allowed: ["port"], at: path)
-            let port = try fields.required("port", at: path).number(at: path.appending("port"), magnitude: 65535)
-            guard port >= 1, port == port.rounded() else {
-                throw JSONSchemaError(path.appending("port"), "a UDP port is a whole number 1…65535; found \(port)")
-            }
-            return .bindUDP(port: UInt16(port))
+            return .bindUDP(port: try fields.required("port", at: path).udpPort(at: path.appending("port")))
         case "mouseMove", "dragMove":
             try fields.rejectUnknownKeys(allowed: ["dx", "dy"], at: path)
             let delta: JSONValue = [try fields.required("dx", at: path), try fields.required("dy", at: path)]
@@ -83,5 +79,17 @@ extension PhoneMessage {
             }
             throw JSONSchemaError(JSONPath(path.components + inner), error.message)
         }
+    }
+}
+
+extension JSONValue {
+    /// A UDP port (`bindUDP`, `udpBound`): a whole number in 1…65535, the refusal naming the range and the value as
+    /// written.
+    func udpPort(at path: JSONPath) throws(JSONSchemaError) -> UInt16 {
+        let port = try number(at: path)
+        guard port == port.rounded(), (1...65535).contains(port) else {
+            throw JSONSchemaError(path, "a UDP port is a whole number in 1…65535; found \(JSONWriter.numberText(port))")
+        }
+        return UInt16(port)
     }
 }

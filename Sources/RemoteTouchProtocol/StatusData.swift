@@ -74,7 +74,7 @@ public struct StatusData: Sendable, Hashable {
 
 /// Why the computer refused the last write: `{"code":"invalidCommand","message":"…"}`.
 public struct StatusError: Sendable, Hashable {
-    /// `invalidCommand`, `notPaired`, `wrongCode`, `lockedOut`, `codeExpired`, `injectionFailed`.
+    /// One of `StatusError.Code` when the computer is this one; a string, so a reader meets a newer code unharmed.
     public var code: String
     public var message: String
 

@@ -57,8 +57,8 @@ struct PeripheralCommand: AsyncParsableCommand {
                                valueName: "file"))
     var receiptsLog: String?
 
-    @Option(help: ArgumentHelp("Write a ready record to this file each time the computer serves.",
-                               discussion: "One JSON object, written atomically after the start and again after each re-registration (a bluetoothd restart): {\"ready\":true,\"pid\":…,\"adapter\":\"hci0\",\"uinputDevice\":\"/dev/input/event3\",\"endpoints\":[\"ble\"],\"registrations\":1}. hil run waits for it instead of reading the log; it is removed on a clean stop.",
+    @Option(help: ArgumentHelp("Write a ready record to this file once every transport serves.",
+                               discussion: "One JSON object, written atomically once every --transport serves, and again after each re-registration (a bluetoothd restart), registrations counting the writes: {\"ready\":true,\"pid\":…,\"adapter\":\"hci0\",\"uinputDevice\":\"/dev/input/event3\",\"endpoints\":[\"ble\"],\"registrations\":1}. hil run waits for it instead of reading the log; it is removed on a clean stop.",
                                valueName: "file"))
     var readyFile: String?
 

@@ -104,6 +104,36 @@ struct CommandMapperTests {
         #expect(notches == 5)
     }
 
+    @Test("scroll remainders carry across commands: the hi-res fraction, and the notch once 120 units add up")
+    func scrollRemainders() throws {
+        var mapper = CommandMapper()
+        // 0.05 pt is 0.6 hi-res units: 1, then 0.2 (nothing), then 1 again.
+        #expect(try mapper.map(.scroll(dx: 0, dy: 0.05)) == frames([InputEvent(.relWheelHiRes, 1)]))
+        #expect(try mapper.map(.scroll(dx: 0, dy: 0.05)) == [])
+        #expect(try mapper.map(.scroll(dx: 0, dy: 0.05)) == frames([InputEvent(.relWheelHiRes, 1)]))
+        // 118.8 − 0.2 carried is 119; with the 2 before, 121: a notch, though this command brought less than 120.
+        #expect(try mapper.map(.scroll(dx: 0, dy: 9.9)) == frames([InputEvent(.relWheel, 1), InputEvent(.relWheelHiRes, 119)]))
+        // A mode change, and the other axis, leave the vertical remainders alone: 118.8 − 0.4 is 118 (0.4 carried;
+        // 1 + 118 = 119, no notch), then 1.2 + 0.4 is 2, and with it the 120th unit: a notch.
+        _ = try mapper.map(.modeChange(mode: .presentation))
+        #expect(try mapper.map(.scroll(dx: -10, dy: 0)) == frames([InputEvent(.relHWheel, 1), InputEvent(.relHWheelHiRes, 120)]))
+        #expect(try mapper.map(.scroll(dx: 0, dy: 9.9)) == frames([InputEvent(.relWheelHiRes, 118)]))
+        #expect(try mapper.map(.scroll(dx: 0, dy: 0.1)) == frames([InputEvent(.relWheel, 1), InputEvent(.relWheelHiRes, 2)]))
+    }
+
+    @Test("pinch: 120·ln(scale)/ln(1.1) rounded to the nearest unit, the fraction and the partial notch carried to the next pinch")
+    func pinchRounding() throws {
+        var mapper = CommandMapper()
+        // 0.5 is −872.705 units: −873 (−7 notches, −33 left), 0.295 carried; the next 0.5 is −872.41: −872, and
+        // −33 − 872 is −905: −7 notches again.
+        let ctrl = { (wheel: [InputEvent]) in frames([.press(.keyLeftCtrl)], wheel, [.release(.keyLeftCtrl)]) }
+        #expect(try mapper.map(.pinch(scale: 0.5)) == ctrl([InputEvent(.relWheel, -7), InputEvent(.relWheelHiRes, -873)]))
+        #expect(try mapper.map(.pinch(scale: 0.5)) == ctrl([InputEvent(.relWheel, -7), InputEvent(.relWheelHiRes, -872)]))
+        // 0.95 is −64.58 units, −64.99 with the −0.41 carried: −65, and −65 − 65 is −130: a notch, though this pinch
+        // brought less than 120.
+        #expect(try mapper.map(.pinch(scale: 0.95)) == ctrl([InputEvent(.relWheel, -1), InputEvent(.relWheelHiRes, -65)]))
+    }
+
     @Test("rightClick → BTN_RIGHT press, release")
     func rightClick() throws {
         #expect(try map(.rightClick) == frames([.press(.btnRight)], [.release(.btnRight)]))

@@ -49,6 +49,12 @@ struct AvahiSignalTests {
         let start = ContinuousClock.now
         try await publisher.start(timeout: .seconds(60))
         #expect(ContinuousClock.now - start < promptly)
+        // IPv4, the default domain, and no host: avahi-daemon makes its own host name the SRV target, whatever host
+        // the instance name mentions (docs/protocol.md, "Finding the computer").
+        let call = try #require(avahi.added.value.first)
+        #expect(call.count == 9)
+        #expect(call[1] == .int32(Avahi.inet) && call[3] == .string("hil") && call[4] == .string("_claude-controller._tcp"))
+        #expect(call[5] == .string("") && call[6] == .string("") && call[7] == .uint16(51423), "\(call)")
         await publisher.stop()
 
         let stuck = AvahiPublisher(

@@ -12,18 +12,23 @@ final class FakeAvahi: Sendable {
     /// Whether a committed group is established (its probing over) right after `Commit`, or stays registering.
     let establishes = Locked(true)
     static let group = "/Client1/EntryGroup1"
+    /// The arguments of every `AddService` call: interface, protocol, flags, name, type, domain, host, port, TXT.
+    let added = Locked<[[DBusValue]]>([])
 
     init(_ daemon: PrivateBus) async throws {
         connection = try await daemon.connect()
         try await connection.requestName(Avahi.service)
-        let (state, groupState, establishes, connection) = (state, groupState, establishes, connection)
+        let (state, groupState, establishes, connection, added) = (state, groupState, establishes, connection, added)
         try await connection.export(Avahi.serverPath, [
             DBusInterface(Avahi.server, methods: [
                 DBusMethod("GetState", out: "i", .immediate { _ in [.int32(state.value)] }),
                 DBusMethod("EntryGroupNew", out: "o", .async { _ throws(DBusError) in
                     try await connection.export(Self.group, [
                         DBusInterface(Avahi.entryGroup, methods: [
-                            DBusMethod("AddService", in: "iiussssqaay", .immediate { _ in [] }),
+                            DBusMethod("AddService", in: "iiussssqaay", .immediate { call in
+                                added.value.append(call.body)
+                                return []
+                            }),
                             DBusMethod("Commit", .immediate { _ in
                                 groupState.value = Avahi.GroupState.registering.rawValue
                                 if establishes.value { Task { [weak self] in try await self?.groupState(.established) } }

@@ -8,9 +8,14 @@ import Testing
 
 /// An endpoint for tests: sessions are names, status deliveries are recorded.
 final class FakeEndpoint: CommandEndpoint {
-    let name = "fake"
+    let name: String
     private let delivered = Mutex<[StatusData]>([])
     private let started = Mutex(false)
+
+    /// `name` is a transport's (`ble`, `tcp`, `udp`): the host's ready file waits for the transports it was given.
+    init(name: String = "ble") {
+        self.name = name
+    }
 
     var statuses: [StatusData] { delivered.withLock { $0 } }
     var isStarted: Bool { started.withLock { $0 } }
@@ -41,10 +46,13 @@ struct ComputerHostTests {
 
     /// A host on a recording sink, with no endpoint yet: in-memory pairing (its codes recorded), status only when
     /// asked, a ready file in a fresh folder.
-    static func host(devnode: String?) throws -> (host: ComputerHost, sink: RecordingSink, codes: ShownCodes, folder: String) {
+    static func host(devnode: String?, transports: [PeripheralConfiguration.Transport] = [.ble])
+        throws -> (host: ComputerHost, sink: RecordingSink, codes: ShownCodes, folder: String)
+    {
         let folder = NSTemporaryDirectory() + "hil-host-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var configuration = PeripheralConfiguration(stateDirectory: folder)
+        configuration.transports = transports
         configuration.readyFile = folder + "/ready"
         configuration.statusInterval = .seconds(3600)
         let codes = ShownCodes()
@@ -96,20 +104,26 @@ struct ComputerHostTests {
         await setup.host.stop()
     }
 
-    @Test("the ready file names the endpoint, the device and the count of registrations; a clean stop removes it")
+    @Test("the ready file appears once every transport serves, names them and the device; registrations counts its writes; a clean stop removes it")
     func ready() async throws {
-        let setup = try await Self.setUp()
-        let file = setup.folder + "/ready"
+        let (host, _, _, folder) = try Self.host(devnode: "/dev/input/event9", transports: [.ble, .tcp, .udp])
+        let file = folder + "/ready"
+        let ble = FakeEndpoint(name: "ble")
+        try await host.start(ble)
+        try await host.start(FakeEndpoint(name: "tcp"))
+        #expect(try ReadyRecord.read(from: file) == nil, "written while udp was still starting")
+        try await host.start(FakeEndpoint(name: "udp"))
         let first = try #require(try ReadyRecord.read(from: file))
-        #expect(first.endpoints == ["fake"])
+        #expect(first.endpoints == ["ble", "tcp", "udp"])
         #expect(first.uinputDevice == "/dev/input/event9")
         #expect(first.registrations == 1)
         #expect(first.pid == Int(getpid()))
-        setup.host.ready("fake")
+        // The ble endpoint registered again (bluetoothd restarted).
+        host.ready("ble")
         #expect(try ReadyRecord.read(from: file)?.registrations == 2)
-        await setup.host.stop()
+        await host.stop()
         #expect(try ReadyRecord.read(from: file) == nil)
-        #expect(!setup.endpoint.isStarted)
+        #expect(!ble.isStarted)
     }
 }
 

@@ -173,6 +173,33 @@ struct TCPEndpointTests {
         await setup.host.stop()
     }
 
+    @Test("equal timestamps are accepted, inside a batch and across frames; only going back is refused")
+    func equalTimestamps() async throws {
+        let setup = try await Self.setUp()
+        let phone = try LoopbackPhone(port: setup.port)
+        try await Self.pair(phone, setup)
+        phone.send(#"[{"type":"mouseMove","timestamp":7,"dx":1,"dy":0},{"type":"mouseMove","timestamp":7,"dx":2,"dy":0}]"#)
+        phone.send(#"[{"type":"mouseMove","timestamp":7,"dx":4,"dy":0},{"type":"ping","timestamp":7}]"#)
+        _ = try await phone.read(until: Self.isPong)
+        #expect(setup.sink.frames.flatMap(\.events).map(\.value) == [1, 2, 4])
+        phone.send(#"{"type":"mouseMove","timestamp":6.5,"dx":8,"dy":0}"#)
+        let (messages, _) = try await phone.read(until: Self.isError)
+        #expect(messages.last == .error(StatusError(code: "nonMonotonic", message: "tcp:127.0.0.1: timestamp 6.5 is earlier than 7: frames must not go back in time")))
+        await setup.host.stop()
+    }
+
+    @Test("a refused pinch or bindUDP gets an error message and an error status, as a refused command does",
+          arguments: [(#"{"type":"pinchStart","timestamp":1}"#, "notPaired"), (#"{"type":"bindUDP","timestamp":1,"port":5000}"#, "noUDP")])
+    func refusedMessagesPublishStatus(_ frame: String, _ code: String) async throws {
+        let setup = try await Self.setUp()
+        let phone = try LoopbackPhone(port: setup.port)
+        phone.send(frame)
+        let (messages, _) = try await phone.read(until: Self.isError)
+        #expect(messages.contains { if case .error(let error) = $0 { error.code == code } else { false } }, "\(messages)")
+        #expect(messages.contains { if case .status(let status) = $0 { status.error?.code == code } else { false } }, "no error status: \(messages)")
+        await setup.host.stop()
+    }
+
     @Test("a wrong code is answered with the refusal, then the pairing state")
     func wrongCode() async throws {
         let setup = try await Self.setUp()

@@ -12,13 +12,14 @@ struct UDPEndpointTests {
         var udpPort: UInt16
     }
 
-    static func setUp() async throws -> Setup {
+    /// `stall` is long by default, so that a slow machine never sees a session stall (and release) in the middle of
+    /// a test.
+    static func setUp(stall: Duration = .seconds(60)) async throws -> Setup {
         let (host, sink, codes, _) = try ComputerHostTests.host(devnode: nil)
         var settings = TCPSettings.udp()
         settings.port = 0
         settings.udpPort = 0
-        // Long enough that a slow machine never sees a session stall (and release) in the middle of a test.
-        settings.stallTimeout = .seconds(60)
+        settings.stallTimeout = stall
         let endpoint = TCPEndpoint(settings: settings, log: host.log)
         try await host.start(endpoint)
         #expect(endpoint.name == "udp")
@@ -67,6 +68,27 @@ struct UDPEndpointTests {
         Self.move(movement, to: setup.udpPort, dx: [20])
         #expect(await Self.refused(1, from: movement, setup))
         #expect(Self.relX(setup.tcp.sink) == 12, "a packet after the session ended was injected")
+        await setup.tcp.host.stop()
+    }
+
+    @Test("a drag held over control lives past the stall deadline while bound movement arrives; silence on both releases it")
+    func movementKeepsTheSessionAlive() async throws {
+        let setup = try await Self.setUp(stall: .seconds(1))
+        let phone = try LoopbackPhone(port: setup.tcp.port)
+        let movement = try UDPSocket.bind(port: 0, netns: nil)
+        try await TCPEndpointTests.pair(phone, setup.tcp)
+        phone.send(#"[{"type":"bindUDP","timestamp":3,"port":\#(movement.localPort ?? 0)},{"type":"dragStart","timestamp":4}]"#)
+        _ = try await phone.read(until: Self.isBound)
+        #expect(await eventually { setup.tcp.sink.frames == [InputFrame([.press(.btnLeft)])] }, "\(setup.tcp.sink.frames)")
+        // Three stall deadlines of movement over UDP alone, a packet every 100 ms: the control connection is quiet.
+        for _ in 0..<30 {
+            Self.move(movement, to: setup.udpPort, dx: [1])
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(await eventually { Self.relX(setup.tcp.sink) == 30 }, "\(setup.tcp.sink.frames)")
+        #expect(!setup.tcp.sink.frames.contains(InputFrame([.release(.btnLeft)])), "released while movement arrived: \(setup.tcp.sink.frames)")
+        // Nothing on either: the stall deadline releases the button.
+        #expect(await eventually { setup.tcp.sink.frames.last == InputFrame([.release(.btnLeft)]) }, "not released: \(setup.tcp.sink.frames)")
         await setup.tcp.host.stop()
     }
 

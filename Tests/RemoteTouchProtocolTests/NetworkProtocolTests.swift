@@ -83,9 +83,9 @@ struct NetworkProtocolTests {
         (#"[{"type":"ping","timestamp":1},{"type":"scroll","timestamp":2,"dx":0}]"#, "[1]: missing"),
         (#"{"type":"teleport","timestamp":1}"#, "type: unknown message type"),
         (#"{"type":"pair","timestamp":1,"code":"12345"}"#, "code: a pairing code is 6 digits"),
-        (#"{"type":"bindUDP","timestamp":1,"port":0}"#, "port: a UDP port is a whole number"),
-        (#"{"type":"bindUDP","timestamp":1,"port":70000}"#, "port"),
-        (#"{"type":"bindUDP","timestamp":1,"port":1.5}"#, "port: a UDP port is a whole number"),
+        (#"{"type":"bindUDP","timestamp":1,"port":0}"#, "port: a UDP port is a whole number in 1…65535; found 0"),
+        (#"{"type":"bindUDP","timestamp":1,"port":65536}"#, "port: a UDP port is a whole number in 1…65535; found 65536"),
+        (#"{"type":"bindUDP","timestamp":1,"port":1.5}"#, "port: a UDP port is a whole number in 1…65535; found 1.5"),
         (#"{"type":"bindUDP","timestamp":1}"#, "missing"),
         (#"{"type":"ping"}"#, "timestamp"),
         (#"{"type":"pinchUpdate","timestamp":1,"scale":500}"#, "scale"),
@@ -116,5 +116,18 @@ struct NetworkProtocolTests {
             == #"{"type":"pong","timestamp":1,"receivedAt":2}"#)
         #expect(String(decoding: ComputerMessage.udpBound(address: "10.77.0.2", port: 50123).frame().dropFirst(4), as: UTF8.self)
             == #"{"type":"udpBound","address":"10.77.0.2","port":50123}"#)
+    }
+
+    @Test("a udpBound port outside 1…65535 is refused with the range and the port as written", arguments: [
+        ("0", "found 0"), ("65536", "found 65536"), ("80.5", "found 80.5"),
+    ])
+    func udpBoundPort(_ port: String, _ found: String) {
+        let bytes = Array(#"{"type":"udpBound","address":"10.77.0.2","port":\#(port)}"#.utf8)
+        do {
+            _ = try ComputerMessage.decode(bytes)
+            Issue.record("port \(port) was accepted")
+        } catch {
+            #expect(error.description.contains("port: a UDP port is a whole number in 1…65535; \(found)"), "\(error)")
+        }
     }
 }
