@@ -148,6 +148,12 @@ package enum HTMLReport {
             html += "<tr><td>\(Markup.escape(kind.kind))</td>\(summaryCells(kind.summary))</tr>\n"
         }
         html += "<tr class=\"total\"><td>all</td>\(summaryCells(results.latency.all))</tr>\n</tbody>\n</table>\n"
+        // One latency axis for every kind's charts, so kinds compare by eye.
+        let scale = LogScale(samples: results.latency.byKind.flatMap { results.samples(ofKind: $0.kind) })
+        if results.latency.byKind.count > 1 {
+            html += "<p class=\"note\">Every kind&#39;s charts share one latency axis, "
+                + "\(LogScale.label(scale.low))–\(LogScale.label(scale.high)) ms.</p>\n"
+        }
         for kind in results.latency.byKind {
             html += "<h3>\(Markup.escape(kind.kind))</h3>\n"
             let samples = results.samples(ofKind: kind.kind)
@@ -156,8 +162,8 @@ package enum HTMLReport {
                 continue
             }
             html += "<div class=\"charts\">\n"
-            html += LatencyChart.cdf(kind: kind.kind, samples: samples, summary: kind.summary)
-            html += LatencyChart.histogram(kind: kind.kind, samples: samples)
+            html += LatencyChart.cdf(kind: kind.kind, samples: samples, summary: kind.summary, scale: scale)
+            html += LatencyChart.histogram(kind: kind.kind, samples: samples, scale: scale)
             html += "</div>\n"
         }
         return html + "</section>\n"
@@ -170,7 +176,7 @@ package enum HTMLReport {
         var html = "<section id=\"transports\">\n<h2>Latency by transport</h2>\n"
         html += "<p>Step latency includes the gesture's own span; the link stage (handed to the link → the computer received it) is what the product documents' claims are about. <code>hil bench</code> measures the link alone.</p>\n"
         html += "<table>\n<thead><tr><th>transport</th><th>count</th><th>p50</th><th>p95</th><th>p99</th><th>max</th>"
-            + "<th>link p50</th><th>link p95</th><th>the seed claims</th></tr></thead>\n<tbody>\n"
+            + "<th>link p50</th><th>link p95</th><th>the product&#39;s claim</th></tr></thead>\n<tbody>\n"
         for entry in entries {
             html += "<tr><td>\(Markup.escape(entry.transport))</td>\(summaryCells(entry.summary))"
                 + "<td class=\"n\">\(Formatting.ms(entry.link?.p50))</td><td class=\"n\">\(Formatting.ms(entry.link?.p95))</td>"
@@ -283,21 +289,25 @@ package enum HTMLReport {
         html += "<table>\n<thead><tr><th>#</th><th>outcome</th><th>scenario</th><th>requirements</th><th>duration</th>"
             + "<th>checked steps</th><th>p95</th></tr></thead>\n<tbody>\n"
         for (number, scenario) in results.scenarios.enumerated() {
-            let checked = scenario.steps.filter { $0.outcome != .unchecked }.count
+            // A scenario not run on its transport has no duration, steps or latency: a dash, not 0.0 s and 0.
+            let ran = scenario.outcome != .notApplicable
+            let checked = ran ? String(scenario.steps.filter { $0.outcome != .unchecked }.count) : "-"
             html += "<tr class=\"\(scenario.outcome.rawValue)\"><td class=\"n\">\(number + 1)</td>"
                 + "<td>\(badge(scenario.outcome))</td>"
                 + "<td>\(Markup.escape(scenario.name))<br/><span class=\"file\">\(Markup.escape(scenario.file))</span></td>"
                 + "<td>\(Markup.escape(scenario.requirements.joined(separator: ", ")))</td>"
-                + "<td class=\"n\">\(Formatting.seconds(scenario.durationMs))</td><td class=\"n\">\(checked)</td>"
-                + "<td class=\"n\">\(Formatting.ms(scenario.p95Ms))</td></tr>\n"
+                + "<td class=\"n\">\(ran ? Formatting.seconds(scenario.durationMs) : "-")</td><td class=\"n\">\(checked)</td>"
+                + "<td class=\"n\">\(ran ? Formatting.ms(scenario.p95Ms) : "-")</td></tr>\n"
         }
         return html + "</tbody>\n</table>\n</section>\n"
     }
 
     // MARK: Pieces
 
+    /// An outcome's badge, in words (`not applicable`, not the JSON value `notApplicable`).
     private static func badge(_ outcome: ScenarioResult.Outcome) -> String {
-        "<span class=\"badge \(outcome.rawValue)\">\(outcome.rawValue)</span>"
+        let words = outcome == .notApplicable ? "not applicable" : outcome.rawValue
+        return "<span class=\"badge \(outcome.rawValue)\">\(words)</span>"
     }
 
     /// A relative file path as a link target: percent-encoded, so a space, `#` or `%` in a folder's name stays

@@ -51,6 +51,55 @@ struct HTMLReportReadingTests {
                 "\(name)")
     }
 
+    @Test("a scenario that does not apply reads \"not applicable\", with a dash for its duration, steps and p95")
+    func notApplicable() throws {
+        var skipped = ScenarioResult(file: "Scenarios/gatt.json", name: "gatt only", outcome: .notApplicable,
+                                     message: "not applicable on tcp: ble only", durationMs: 0, transport: "tcp")
+        skipped.steps = [Self.step("tap", 0, latency: nil)]
+        let html = HTMLReport.render(RunResults(scenarios: [Self.scenario("a", transport: "ble", latencies: [3]), skipped]))
+        let row = try #require(Self.elements(try Self.document(html)).first {
+            $0.name == "tr" && $0.attribute(forName: "class")?.stringValue == "notApplicable"
+        })
+        let cells = Self.elements(row).filter { $0.name == "td" }.compactMap(\.stringValue)
+        #expect(cells.count == 7)
+        #expect(cells[1] == "not applicable")
+        #expect(Array(cells[4...]) == ["-", "-", "-"], "duration, checked steps, p95: \(cells)")
+        // The JSON value stays a class name only, never text a reader sees.
+        #expect(!html.contains(">notApplicable<"))
+    }
+
+    @Test("the transport table's claim column is the product's claim, in the HTML and the Markdown")
+    func claimColumn() {
+        let results = Self.runs[3].results
+        let html = HTMLReport.render(results)
+        let markdown = MarkdownSummary.render(results)
+        #expect(html.contains("<th>the product&#39;s claim</th>"))
+        #expect(markdown.contains("| link p50 | the product's claim |"))
+        #expect(!html.contains("seed") && !markdown.contains("seed"))
+    }
+
+    /// The labels under a chart's x axis, left to right.
+    static func axisLabels(_ svg: XMLElement) -> [String] {
+        let texts = elements(svg).filter { $0.name == "text" && $0.attribute(forName: "text-anchor")?.stringValue == "middle" }
+        return texts.filter { $0.attribute(forName: "transform") == nil && $0.stringValue?.contains("latency") == false }
+            .compactMap(\.stringValue)
+    }
+
+    @Test("every kind's CDF and histogram share one x range, so kinds compare by eye")
+    func sharedAxis() throws {
+        let results = RunResults(scenarios: [
+            Self.scenario("taps", transport: "ble", latencies: [1.5, 2, 3], kind: "tap"),
+            Self.scenario("swipes", transport: "ble", latencies: [180, 250], kind: "swipe"),
+        ])
+        let svgs = Self.elements(try Self.document(HTMLReport.render(results))).filter {
+            ["chart cdf", "chart histogram"].contains($0.attribute(forName: "class")?.stringValue ?? "")
+        }
+        #expect(svgs.count == 4)
+        for svg in svgs {
+            #expect(Self.axisLabels(svg) == ["1", "10", "100", "1000"], "\(svg.attribute(forName: "aria-label")?.stringValue ?? "")")
+        }
+    }
+
     @Test("hil lab run's merged folder: after it moved, every link of results.json, junit.xml, report.html and summary.md leads to its file")
     func mergedFolderMoved() throws {
         let root = NSTemporaryDirectory() + "hil-lab-links-\(UUID().uuidString)"
