@@ -190,7 +190,7 @@ let package = Package(
         .testTarget(
             name: "hilTests",
             dependencies: [
-                "hil", "HILTestSupport", "Scenario", "Peripheral", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "hil", "HILTestSupport", "Scenario", "Peripheral", "Rig", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CDBus", "CEvdev", "InputCodes"]),
     ]

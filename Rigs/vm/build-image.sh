@@ -17,12 +17,16 @@
 # kernel and scripts is reused at once; a new one is built aside and renamed into place.
 # Progress goes to stderr.
 #
-# Usage: build-image.sh [CACHE_DIR]
+# Usage: build-image.sh [--check] [CACHE_DIR]
+#   --check  builds nothing: prints the image's folder, and exits 0 when the image is built there,
+#            3 when it is not (hil doctor says which); other failures exit 1 with their reason.
 # Needs: apt-get/apt-cache (with `apt-get update` done), dpkg-deb, depmod and modprobe
 # (kmod), cpio, gzip, xz, sha256sum (zstd only if the kernel's modules are .ko.zst).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+check=
+if [ "${1:-}" = --check ]; then check=1; shift; fi
 log() { echo "build-image: $*" >&2; }
 die() { echo "build-image: error: $*" >&2; exit 1; }
 
@@ -70,6 +74,10 @@ case $out in /*) ;; *) out=$PWD/$out ;; esac  # the guest finds two-hosts.sh by 
 if [ -s "$out/vmlinuz" ] && [ -s "$out/initrd.gz" ] && [ "$(cat "$out/stamp" 2>/dev/null)" = "$stamp" ]; then
     echo "$out"
     exit 0
+fi
+if [ -n "$check" ]; then
+    echo "$out"
+    exit 3
 fi
 
 log "building image $kver-$key into $out"

@@ -90,10 +90,8 @@ extension LabRun {
         let merged: RunResults
         do {
             merged = try RunResults.merge(parts)
-            let folder = settings.output
-            try ReportFiles.write(merged.jsonText(everyEnvironmentKey: true), to: folder + "/results.json")
-            try ReportFiles.write(merged.junitXML, to: folder + "/junit.xml")
-            try ReportFiles.write(results: merged, to: folder)
+            // Capture paths are absolute here (each shard's folder); written relative to the output folder.
+            try ReportFiles.writeRun(merged, to: settings.output, everyEnvironmentKey: true)
         } catch {
             throw LabError("lab: merging the boxes' results: \(error.description)")
         }

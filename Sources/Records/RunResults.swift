@@ -135,4 +135,30 @@ extension RunResults {
         }
         return results
     }
+
+    /// The same results with every absolute capture path made relative to `folder`, where the file that will hold
+    /// them (a merged results.json, report.html, junit.xml) is written: links that still hold when the whole folder
+    /// is moved or uploaded as a CI artifact. Relative paths are left as they are (already relative to their
+    /// results.json's folder, which is `folder` when the report sits beside it).
+    package func capturesRelative(to folder: String) -> RunResults {
+        var results = self
+        for index in results.scenarios.indices {
+            results.scenarios[index].captures = results.scenarios[index].captures.map { capture in
+                guard capture.path.hasPrefix("/") else { return capture }
+                return .init(kind: capture.kind, path: Self.relativePath(capture.path, from: folder))
+            }
+        }
+        return results
+    }
+
+    /// `path` as seen from `folder`, both made absolute (from the current folder) and standardized, `..` where
+    /// they part: `/data/run1/003/hci.btsnoop` from `/data/report` is `../run1/003/hci.btsnoop`.
+    package static func relativePath(_ path: String, from folder: String) -> String {
+        let target = URL(fileURLWithPath: path).standardizedFileURL.pathComponents
+        let base = URL(fileURLWithPath: folder, isDirectory: true).standardizedFileURL.pathComponents
+        var common = 0
+        while common < min(target.count, base.count) && target[common] == base[common] { common += 1 }
+        let parts = Array(repeating: "..", count: base.count - common) + target[common...]
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
+    }
 }

@@ -38,22 +38,28 @@ package enum HTMLReport {
             <body>
 
             """
-        html += header(results, title: title, baseline: baseline)
-        html += failures(results, timelines: timelines)
-        html += latency(results)
-        html += transports(results)
-        html += stages(results)
-        if let baseline { html += comparison(baseline) }
-        html += time(results)
-        html += environment(results)
-        html += scenarioList(results)
+        // The navigation links only the sections this report has: no link without its target.
+        let sections: [(id: String, title: String, html: String)] = [
+            ("failures", "Failures", failures(results, timelines: timelines)),
+            ("latency", "Latency", latency(results)),
+            ("transports", "Transports", transports(results)),
+            ("stages", "Stages", stages(results)),
+            ("baseline", "Baseline", baseline.map(comparison) ?? ""),
+            ("time", "Time", time(results)),
+            ("environment", "Environment", environment(results)),
+            ("scenarios", "Scenarios", scenarioList(results)),
+        ].filter { !$0.html.isEmpty }
+        html += header(results, title: title, baseline: baseline, nav: sections.map { ($0.id, $0.title) })
+        html += sections.map(\.html).joined()
         html += "</body>\n</html>\n"
         return html
     }
 
     // MARK: Sections
 
-    private static func header(_ results: RunResults, title: String, baseline: BaselineComparison?) -> String {
+    private static func header(_ results: RunResults, title: String, baseline: BaselineComparison?,
+                               nav: [(id: String, title: String)]) -> String
+    {
         let verdict = results.failed == 0 ? "pass" : "fail"
         var facts: [String] = []
         if let rig = results.rig { facts.append("rig \(rig)") }
@@ -80,9 +86,7 @@ package enum HTMLReport {
             html += "<p class=\"note\">Latency percentiles recomputed here from every step&#39;s samples "
                 + "(HdrHistogram).</p>\n"
         }
-        html += "<nav><a href=\"#failures\">Failures</a> <a href=\"#latency\">Latency</a> <a href=\"#transports\">Transports</a> <a href=\"#stages\">Stages</a>"
-        if baseline != nil { html += " <a href=\"#baseline\">Baseline</a>" }
-        html += " <a href=\"#environment\">Environment</a> <a href=\"#scenarios\">Scenarios</a></nav>\n</header>\n"
+        html += "<nav>" + nav.map { "<a href=\"#\($0.id)\">\($0.title)</a>" }.joined(separator: " ") + "</nav>\n</header>\n"
         return html
     }
 
@@ -94,7 +98,7 @@ package enum HTMLReport {
         }
         for scenario in failures {
             html += "<article class=\"failure\">\n"
-            html += "<h3>\(badge(scenario.outcome.rawValue)) \(Markup.escape(scenario.name))</h3>\n"
+            html += "<h3>\(badge(scenario.outcome)) \(Markup.escape(scenario.name))</h3>\n"
             var facts = [scenario.file]
             if !scenario.requirements.isEmpty { facts.append(scenario.requirements.joined(separator: ", ")) }
             facts.append(Formatting.seconds(scenario.durationMs))
@@ -114,12 +118,13 @@ package enum HTMLReport {
         return html + "</section>\n"
     }
 
-    /// A failure's captures as links (relative to the report, which sits beside results.json) and its timeline strip.
+    /// A failure's captures as links (their paths relative to the report's folder: `ReportFiles.writeHTML`) and its
+    /// timeline strip.
     private static func evidence(_ scenario: ScenarioResult, timelines: [String: TraceTimeline]) -> String {
         guard !scenario.captures.isEmpty else { return "" }
         let titles = Dictionary(uniqueKeysWithValues: ScenarioResult.Capture.kinds.map { ($0.kind, $0.title) })
         let links = scenario.captures.map { capture in
-            "<a href=\"\(Markup.escape(capture.path))\">\(Markup.escape(titles[capture.kind] ?? capture.kind))</a>"
+            "<a href=\"\(Markup.escape(href(capture.path)))\">\(Markup.escape(titles[capture.kind] ?? capture.kind))</a>"
         }
         var html = "<p class=\"captures\">Evidence: \(links.joined(separator: " · "))</p>\n"
         if let path = scenario.captures.first(where: { $0.kind == "timeline" })?.path, let timeline = timelines[path] {
@@ -143,6 +148,12 @@ package enum HTMLReport {
             html += "<tr><td>\(Markup.escape(kind.kind))</td>\(summaryCells(kind.summary))</tr>\n"
         }
         html += "<tr class=\"total\"><td>all</td>\(summaryCells(results.latency.all))</tr>\n</tbody>\n</table>\n"
+        // One latency axis for every kind's charts, so kinds compare by eye.
+        let scale = LogScale(samples: results.latency.byKind.flatMap { results.samples(ofKind: $0.kind) })
+        if results.latency.byKind.count > 1 {
+            html += "<p class=\"note\">Every kind&#39;s charts share one latency axis, "
+                + "\(LogScale.label(scale.low))–\(LogScale.label(scale.high)) ms.</p>\n"
+        }
         for kind in results.latency.byKind {
             html += "<h3>\(Markup.escape(kind.kind))</h3>\n"
             let samples = results.samples(ofKind: kind.kind)
@@ -151,8 +162,8 @@ package enum HTMLReport {
                 continue
             }
             html += "<div class=\"charts\">\n"
-            html += LatencyChart.cdf(kind: kind.kind, samples: samples, summary: kind.summary)
-            html += LatencyChart.histogram(kind: kind.kind, samples: samples)
+            html += LatencyChart.cdf(kind: kind.kind, samples: samples, summary: kind.summary, scale: scale)
+            html += LatencyChart.histogram(kind: kind.kind, samples: samples, scale: scale)
             html += "</div>\n"
         }
         return html + "</section>\n"
@@ -165,7 +176,7 @@ package enum HTMLReport {
         var html = "<section id=\"transports\">\n<h2>Latency by transport</h2>\n"
         html += "<p>Step latency includes the gesture's own span; the link stage (handed to the link → the computer received it) is what the product documents' claims are about. <code>hil bench</code> measures the link alone.</p>\n"
         html += "<table>\n<thead><tr><th>transport</th><th>count</th><th>p50</th><th>p95</th><th>p99</th><th>max</th>"
-            + "<th>link p50</th><th>link p95</th><th>the seed claims</th></tr></thead>\n<tbody>\n"
+            + "<th>link p50</th><th>link p95</th><th>the product&#39;s claim</th></tr></thead>\n<tbody>\n"
         for entry in entries {
             html += "<tr><td>\(Markup.escape(entry.transport))</td>\(summaryCells(entry.summary))"
                 + "<td class=\"n\">\(Formatting.ms(entry.link?.p50))</td><td class=\"n\">\(Formatting.ms(entry.link?.p95))</td>"
@@ -278,21 +289,32 @@ package enum HTMLReport {
         html += "<table>\n<thead><tr><th>#</th><th>outcome</th><th>scenario</th><th>requirements</th><th>duration</th>"
             + "<th>checked steps</th><th>p95</th></tr></thead>\n<tbody>\n"
         for (number, scenario) in results.scenarios.enumerated() {
-            let checked = scenario.steps.filter { $0.outcome != .unchecked }.count
+            // A scenario not run on its transport has no duration, steps or latency: a dash, not 0.0 s and 0.
+            let ran = scenario.outcome != .notApplicable
+            let checked = ran ? String(scenario.steps.filter { $0.outcome != .unchecked }.count) : "-"
             html += "<tr class=\"\(scenario.outcome.rawValue)\"><td class=\"n\">\(number + 1)</td>"
-                + "<td>\(badge(scenario.outcome.rawValue))</td>"
+                + "<td>\(badge(scenario.outcome))</td>"
                 + "<td>\(Markup.escape(scenario.name))<br/><span class=\"file\">\(Markup.escape(scenario.file))</span></td>"
                 + "<td>\(Markup.escape(scenario.requirements.joined(separator: ", ")))</td>"
-                + "<td class=\"n\">\(Formatting.seconds(scenario.durationMs))</td><td class=\"n\">\(checked)</td>"
-                + "<td class=\"n\">\(Formatting.ms(scenario.p95Ms))</td></tr>\n"
+                + "<td class=\"n\">\(ran ? Formatting.seconds(scenario.durationMs) : "-")</td><td class=\"n\">\(checked)</td>"
+                + "<td class=\"n\">\(ran ? Formatting.ms(scenario.p95Ms) : "-")</td></tr>\n"
         }
         return html + "</tbody>\n</table>\n</section>\n"
     }
 
     // MARK: Pieces
 
-    private static func badge(_ outcome: String) -> String {
-        "<span class=\"badge \(outcome)\">\(outcome)</span>"
+    /// An outcome's badge, in words (`not applicable`, not the JSON value `notApplicable`).
+    private static func badge(_ outcome: ScenarioResult.Outcome) -> String {
+        let words = outcome == .notApplicable ? "not applicable" : outcome.rawValue
+        return "<span class=\"badge \(outcome.rawValue)\">\(words)</span>"
+    }
+
+    /// A relative file path as a link target: percent-encoded, so a space, `#` or `%` in a folder's name stays
+    /// part of the path, and `./` before a first segment with a colon, which would read as a URL scheme.
+    static func href(_ path: String) -> String {
+        let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        return (encoded.split(separator: "/").first?.contains(":") ?? false) ? "./" + encoded : encoded
     }
 
     private static func summaryCells(_ summary: LatencySummary) -> String {
@@ -310,55 +332,4 @@ package enum HTMLReport {
         case .array, .object: JSONWriter(pretty: false).string(value)
         }
     }
-
-    private static let style = """
-        body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1d232a; margin: 0 auto; \
-        max-width: 1180px; padding: 0 20px 40px; }
-        header { border-bottom: 4px solid #2e7d32; margin-bottom: 12px; }
-        header.fail { border-bottom-color: #c62828; }
-        h1 { font-size: 24px; margin: 18px 0 4px; }
-        h2 { font-size: 19px; margin: 28px 0 8px; border-bottom: 1px solid #d5dae0; padding-bottom: 3px; }
-        h3 { font-size: 15px; margin: 18px 0 6px; }
-        h4 { font-size: 13px; margin: 10px 0 4px; font-weight: 600; }
-        nav a { margin-right: 14px; color: #2456a6; }
-        .facts, .file, .note { color: #56606b; }
-        .file { font-size: 12px; font-family: ui-monospace, "DejaVu Sans Mono", monospace; }
-        .warning { background: #fdecea; border-left: 4px solid #c62828; padding: 6px 10px; }
-        .ok { color: #2e7d32; }
-        pre { background: #f5f6f8; border: 1px solid #e0e4e8; padding: 8px 10px; overflow-x: auto; font-size: 12px; \
-        font-family: ui-monospace, "DejaVu Sans Mono", monospace; white-space: pre-wrap; }
-        svg.timeline text { font-size: 11px; fill: #444; }
-        svg.timeline .mark { fill: #3b82c4; }
-        svg.timeline .mark.steps { fill: #9aa7b5; }
-        svg.timeline .mark.evdev { fill: #4aa36c; }
-        svg.timeline .mark.packets { fill: #8e6fd1; }
-        svg.timeline .mark.uinput { fill: #e0903a; }
-        svg.timeline .mark.flagged { fill: #c62828; }
-        article.failure { border-left: 4px solid #c62828; padding-left: 12px; margin: 12px 0 18px; }
-        table { border-collapse: collapse; margin: 8px 0 14px; font-size: 13px; }
-        th, td { border: 1px solid #d5dae0; padding: 3px 8px; text-align: left; vertical-align: top; }
-        th { background: #eef1f4; font-weight: 600; }
-        td.n { text-align: right; font-variant-numeric: tabular-nums; }
-        tr.total td { font-weight: 600; }
-        .badge { display: inline-block; border-radius: 3px; padding: 0 6px; font-size: 12px; font-weight: 600; \
-        color: #fff; background: #6b7580; }
-        .badge.passed { background: #2e7d32; }
-        .badge.failed { background: #c62828; }
-        .badge.inconclusive { background: #b26a00; }
-        .badge.error { background: #6a1b9a; }
-        .badge.notApplicable { background: #757575; }
-        tr.regressed td { background: #fde2e1; font-weight: 600; }
-        tr.improved td { background: #e3f4e4; }
-        .charts { display: flex; flex-wrap: wrap; gap: 12px; }
-        svg.chart { max-width: 100%; height: auto; background: #fff; border: 1px solid #e0e4e8; }
-        svg text { font: 11px system-ui, sans-serif; fill: #3a434d; }
-        svg .axis { stroke: #56606b; stroke-width: 1; }
-        svg .grid { stroke: #e3e7eb; stroke-width: 1; }
-        svg .cdf-line { fill: none; stroke: #2456a6; stroke-width: 2; }
-        svg .bar { fill: #3b82c4; }
-        svg .marker { stroke: #c62828; stroke-dasharray: 4 3; }
-        svg text.marker-label { fill: #c62828; }
-        svg text.kind-label { font-weight: 600; }
-        @media print { nav { display: none; } }
-        """
 }

@@ -24,10 +24,11 @@ enum LatencyChart {
     private static var plotWidth: Double { width - left - right }
     private static var plotHeight: Double { height - top - bottom }
 
-    /// The share of steps at or below each latency, with the p50 and p95 marked.
-    static func cdf(kind: String, samples: [Double], summary: LatencySummary) -> String {
+    /// The share of steps at or below each latency, with the p50 and p95 marked; `scale` is the latency axis
+    /// (one for every kind of a report, so their charts compare), by default the samples' own.
+    static func cdf(kind: String, samples: [Double], summary: LatencySummary, scale: LogScale? = nil) -> String {
         let sorted = samples.sorted()
-        let scale = LogScale(samples: sorted)
+        let scale = scale ?? LogScale(samples: sorted)
         var svg = open(
             class: "cdf", label: "Latency CDF of \(kind): share of \(sorted.count) steps at or below each latency")
         svg += xAxis(scale, title: "latency, ms (log scale)")
@@ -60,9 +61,9 @@ enum LatencyChart {
         return svg + "</svg>\n"
     }
 
-    /// How many steps fall in each latency bin; bins are equal on the log axis (10 per decade).
-    static func histogram(kind: String, samples: [Double]) -> String {
-        let scale = LogScale(samples: samples)
+    /// How many steps fall in each latency bin; bins are equal on the log axis (10 per decade). `scale` as for `cdf`.
+    static func histogram(kind: String, samples: [Double], scale: LogScale? = nil) -> String {
+        let scale = scale ?? LogScale(samples: samples)
         let binsPerDecade = 10
         let bins = binsPerDecade * (scale.decades.count - 1)
         var counts = Array(repeating: 0, count: bins)

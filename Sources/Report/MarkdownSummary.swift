@@ -34,7 +34,7 @@ package enum MarkdownSummary {
         }
         let transports = TransportLatency.of(results.scenarios)
         if !transports.isEmpty {
-            lines += ["### Latency by transport (ms)", "", "| transport | count | p50 | p95 | p99 | max | link p50 | the seed claims |",
+            lines += ["### Latency by transport (ms)", "", "| transport | count | p50 | p95 | p99 | max | link p50 | the product's claim |",
                       "|---|---:|---:|---:|---:|---:|---:|---|"]
             for entry in transports {
                 lines.append(row(cell(entry.transport), entry.summary) + " \(Formatting.ms(entry.link?.p50)) | \(TransportLatency.claim(entry.transport) ?? "—") |")

@@ -23,10 +23,47 @@ package enum ReportFiles {
         let folder = URL(fileURLWithPath: directory)
         let html = folder.appendingPathComponent(htmlName).path
         let markdown = folder.appendingPathComponent(markdownName).path
-        let timelines = timelines(of: results, in: directory)
-        try write(HTMLReport.render(results, baseline: comparison, timelines: timelines), to: html)
+        try writeHTML(results, baseline: comparison, to: html)
         try write(MarkdownSummary.render(results, baseline: comparison), to: markdown)
         return [html, markdown]
+    }
+
+    /// Writes a whole run into a folder: `results.json`, `junit.xml`, `report.html` and `summary.md`, every capture
+    /// path in them relative to that folder (what `hil lab run` writes for the merged shards it fetched).
+    ///
+    /// - Parameters:
+    ///   - results: the run; capture paths absolute, or relative to `directory`.
+    ///   - directory: the folder; it must exist.
+    ///   - everyEnvironmentKey: write every environment key into results.json (`RunResults.jsonText(everyEnvironmentKey:)`).
+    /// - Returns: the paths written.
+    /// - Throws: `ReportError` (`.cannotWrite`) naming the file that could not be written.
+    @discardableResult
+    package static func writeRun(_ results: RunResults, to directory: String, everyEnvironmentKey: Bool = false)
+        throws(ReportError) -> [String]
+    {
+        let local = results.capturesRelative(to: directory)
+        let folder = URL(fileURLWithPath: directory)
+        let json = folder.appendingPathComponent("results.json").path
+        let junit = folder.appendingPathComponent("junit.xml").path
+        try write(local.jsonText(everyEnvironmentKey: everyEnvironmentKey), to: json)
+        try write(local.junitXML, to: junit)
+        return [json, junit] + (try write(results: local, to: directory))
+    }
+
+    /// Writes the HTML report to `file`, each capture linked relative to the file's folder (so the links hold
+    /// when the folder is moved or uploaded) and each failed scenario's timeline drawn.
+    ///
+    /// - Parameters:
+    ///   - results: the run; capture paths absolute, or relative to the folder of `file`.
+    ///   - baseline: the comparison with a baseline run, if any.
+    ///   - file: where the report goes; its folder must exist.
+    /// - Throws: `ReportError` (`.cannotWrite`) naming the file.
+    package static func writeHTML(_ results: RunResults, baseline: BaselineComparison? = nil, to file: String)
+        throws(ReportError)
+    {
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent().path
+        let local = results.capturesRelative(to: folder)
+        try write(HTMLReport.render(local, baseline: baseline, timelines: timelines(of: local, in: folder)), to: file)
     }
 
     /// Loads a results.json (and a baseline) and writes `report.html` and `summary.md` next to it.
@@ -44,8 +81,8 @@ package enum ReportFiles {
         return try write(results: results, baseline: baseline, to: folder)
     }
 
-    /// The timelines of the failed scenarios whose `timeline` capture is in `directory` (results.json's folder),
-    /// by capture path; a timeline that cannot be read is left out (its link stays in the report).
+    /// The timelines of the failed scenarios, by capture path (absolute, or relative to `directory`); a timeline
+    /// that cannot be read is left out (its link stays in the report).
     package static func timelines(of results: RunResults, in directory: String) -> [String: TraceTimeline] {
         var timelines: [String: TraceTimeline] = [:]
         for scenario in results.failures {

@@ -30,16 +30,22 @@ package struct RigAssessment: Sendable {
                 facts.tools[name].map { "\(name) at \($0)" } ?? "\(name) not found (\(purpose))", fix: setup)
         }
 
+        // A kernel without Bluetooth at all (not loaded, no module on disk) has no adapter, no hci_vhci and no
+        // bluetoothd that could start: the kernel check says so once, and the checks that follow from it are left
+        // out rather than each advising what cannot work here.
+        let noBluetooth = !facts.kernelBluetooth && !facts.bluetoothModuleAvailable
         switch rig.kind {
         case .hardware, .virtual:
-            let moduleHint =
-                facts.bluetoothModuleAvailable
-                ? "load it: `sudo modprobe bluetooth`"
-                : "this kernel (\(facts.kernelRelease)) has no Bluetooth (CONFIG_BT); use the vm rig (`--rig vm`)"
-            check(
-                facts.kernelBluetooth,
-                facts.kernelBluetooth ? "kernel Bluetooth (/sys/class/bluetooth)" : "kernel has no Bluetooth loaded: /sys/class/bluetooth is missing",
-                fix: moduleHint)
+            if noBluetooth {
+                check(false, "this kernel (\(facts.kernelRelease)) has no Bluetooth (CONFIG_BT): no /sys/class/bluetooth, no bluetooth module",
+                      fix: "the \(rig.name) rig cannot run on this kernel (no adapter, hci_vhci or bluetoothd can work here): "
+                          + "use the vm rig (`--rig vm`), which boots its own kernel")
+            } else {
+                check(
+                    facts.kernelBluetooth,
+                    facts.kernelBluetooth ? "kernel Bluetooth (/sys/class/bluetooth)" : "kernel has no Bluetooth loaded: /sys/class/bluetooth is missing",
+                    fix: "load it: `sudo modprobe bluetooth`")
+            }
             Self.uinputChecks(facts, check)
         case .vm:
             break
@@ -47,18 +53,7 @@ package struct RigAssessment: Sendable {
 
         switch rig.kind {
         case .hardware:
-            let hardware = facts.hardwareAdapters
-            check(
-                hardware.count >= 2,
-                "\(hardware.count) hardware adapter(s)" + (hardware.isEmpty ? "" : " (" + hardware.map(\.name).joined(separator: ", ") + ")"),
-                fix: "the hardware rig needs two adapters with a radio link between them: plug in a second USB Bluetooth adapter")
-            for (role, name) in [("peripheral", rig.peripheralAdapter), ("central", rig.centralAdapter)] {
-                let present = facts.adapters.contains { $0.name == name }
-                check(present, "\(role) adapter \(name) " + (present ? "present" : "missing"),
-                      fix: "set \"\(role)Adapter\" in \(rig.name).json to one of: " + (facts.adapters.map(\.name).joined(separator: ", ").nonEmpty ?? "(no adapters)"))
-            }
-            check(facts.bluetoothdRunning, facts.bluetoothdRunning ? "bluetoothd running" : "bluetoothd is not running",
-                  fix: "start it: `sudo systemctl start bluetooth`")
+            if !noBluetooth { Self.adapterChecks(rig, facts, check) }
             Self.versionCheck(facts, check)
             if !facts.isRoot { Self.nightlyBoxChecks(facts, check) }
         case .virtual:
@@ -66,14 +61,16 @@ package struct RigAssessment: Sendable {
                 facts.vhciModuleAvailable
                 ? "load it: `sudo modprobe hci_vhci`"
                 : "this kernel (\(facts.kernelRelease)) has no hci_vhci (CONFIG_BT_HCIVHCI); use the vm rig (`--rig vm`)"
-            check(facts.vhci, facts.vhci ? "hci_vhci (/dev/vhci)" : "hci_vhci is not loaded: /dev/vhci is missing", fix: vhciHint)
+            if !noBluetooth {
+                check(facts.vhci, facts.vhci ? "hci_vhci (/dev/vhci)" : "hci_vhci is not loaded: /dev/vhci is missing", fix: vhciHint)
+            }
             tool("btvirt", "makes the two virtual controllers; package bluez-test-tools")
             if rig.bluetoothd == .private {
                 tool("bluetoothd", "package bluez")
                 tool("dbus-daemon", "package dbus")
                 check(facts.isRoot, facts.isRoot ? "running as root" : "not root",
                       fix: "btvirt and a private bluetoothd need root: run with sudo, or use the vm rig")
-            } else {
+            } else if !noBluetooth {
                 check(facts.bluetoothdRunning, facts.bluetoothdRunning ? "bluetoothd running" : "bluetoothd is not running",
                       fix: "start it: `sudo systemctl start bluetooth`")
             }
@@ -92,6 +89,28 @@ package struct RigAssessment: Sendable {
             Self.versionCheck(facts, check)
         }
         self.checks = checks
+    }
+
+    /// Two hardware adapters, the rig file's names among them, and bluetoothd running (a kernel with Bluetooth).
+    private static func adapterChecks(_ rig: RigDefinition, _ facts: HostFacts,
+                                      _ check: (Bool, String, @autoclosure () -> String) -> Void)
+    {
+        let hardware = facts.hardwareAdapters
+        check(
+            hardware.count >= 2,
+            "\(hardware.count) hardware adapter(s)" + (hardware.isEmpty ? "" : " (" + hardware.map(\.name).joined(separator: ", ") + ")"),
+            hardware.isEmpty
+                ? "the hardware rig needs two Bluetooth adapters with a radio link between them: plug in two USB Bluetooth adapters"
+                : "the hardware rig needs two adapters with a radio link between them: plug in a second USB Bluetooth adapter")
+        for (role, name) in [("peripheral", rig.peripheralAdapter), ("central", rig.centralAdapter)] {
+            let present = facts.adapters.contains { $0.name == name }
+            // With no adapter at all there is no name to choose: the count's fix above says what to do.
+            guard !facts.adapters.isEmpty else { continue }
+            check(present, "\(role) adapter \(name) " + (present ? "present" : "missing"),
+                  "set \"\(role)Adapter\" in \(rig.name).json to one of: " + facts.adapters.map(\.name).joined(separator: ", "))
+        }
+        check(facts.bluetoothdRunning, facts.bluetoothdRunning ? "bluetoothd running" : "bluetoothd is not running",
+              "start it: `sudo systemctl start bluetooth`")
     }
 
     /// A nightly box runs as user hil: what Rigs/hardware/install.sh puts in place.
@@ -128,10 +147,6 @@ package struct RigAssessment: Sendable {
         let minimum = minimumBlueZ.map(String.init).joined(separator: ".")
         check(recent, "BlueZ \(text)" + (recent ? "" : " is older than \(minimum)"), "install BlueZ \(minimum) or later")
     }
-}
-
-extension String {
-    var nonEmpty: String? { isEmpty ? nil : self }
 }
 
 /// Picks the rig for `--rig auto`, or checks the one asked for, and says why.

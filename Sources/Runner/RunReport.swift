@@ -55,7 +55,7 @@ package enum RunReport {
     package static func transportTable(_ results: [ScenarioResult]) -> String? {
         let entries = TransportLatency.of(results)
         guard entries.count > 1 else { return nil }
-        var lines = ["transport      n   p50 ms   p95 ms   p99 ms   max ms  link p50   the seed claims"]
+        var lines = ["transport      n   p50 ms   p95 ms   p99 ms   max ms  link p50   the product's claim"]
         for entry in entries {
             let cells = [entry.summary.p50, entry.summary.p95, entry.summary.p99, entry.summary.max, entry.link?.p50]
                 .map { $0.map { String(format: "%8.1f", $0) } ?? "       -" }

@@ -146,7 +146,7 @@ struct BenchCommand: AsyncParsableCommand {
                 + paths.map { path in (results[path].map(cell) ?? "-").padding(toLength: width, withPad: " ", startingAt: 0) }.joined())
         }
         // seeds/connectivity-layer.md's "Performance Characteristics", for the ble paths and the hid and udp ones.
-        lines.append("the seed claims".padding(toLength: 20, withPad: " ", startingAt: 0) + paths.map { path in
+        lines.append("the product's claim".padding(toLength: 20, withPad: " ", startingAt: 0) + paths.map { path in
             let transport = ["dbus", "fd", "python-dbus", "python-fd"].contains(path) ? "ble" : path
             return (TransportLatency.claim(transport) ?? "-").padding(toLength: width, withPad: " ", startingAt: 0)
         }.joined())

@@ -1,35 +1,40 @@
 import ArgumentParser
 import Rig
 
-/// Which rigs can run on this host, and for each one that cannot, exactly why and what to do.
+/// Which rigs can run on this host, and for each one that cannot, exactly why and what to do; whether the vm rig's
+/// image is built; what works here without a rig.
 struct DoctorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
         abstract: "Check which rigs can run on this host, and what to do for those that cannot.",
         discussion: """
-            Exit status 0 when at least one rig can run here (with --rig NAME: when that rig can), 1 otherwise.
+            Lists this host's kernel, BlueZ, adapters and uinput; every rig's checks, with what to do for each that \
+            fails (a kernel without Bluetooth is said once, with the vm rig as the way out); whether the vm rig's \
+            image is built in ~/.cache/hil/vm or the first vm command will build it; and what works here without \
+            any rig (validate, replay, decode, report, run --list). It boots nothing.
+
+            Exit status 0 when at least one rig can run here (with --rig NAME: when that rig can), 1 otherwise; \
+            64 when --rig names no rig in the rig files (a usage error, as any bad option is); 125 when a rig file \
+            cannot be read.
             """
     )
 
     @OptionGroup var options: RigOptions
 
+    /// An unknown `--rig` is a usage error (64), named with the rigs there are, before anything is probed.
+    func validate() throws {
+        guard options.rig != "auto" else { return }
+        do {
+            _ = try options.catalog().rig(named: options.rig)
+        } catch let error as RigError {
+            throw ValidationError(error.description)
+        }
+    }
+
     func run() async throws {
         let catalog = try options.catalog()
-        if options.rig != "auto" {
-            do {
-                _ = try catalog.rig(named: options.rig)
-            } catch {
-                throw RigExecution.fail(error)
-            }
-        }
         let facts = HostFacts.probe()
-        print("host: kernel \(facts.kernelRelease), BlueZ \(facts.bluetoothdVersion ?? "not installed"), \(facts.isRoot ? "root" : "not root")")
-        print("  Bluetooth in the kernel: \(facts.kernelBluetooth ? "yes" : facts.bluetoothModuleAvailable ? "module on disk, not loaded" : "no")")
-        let adapters = facts.adapters.map { "\($0.name)\($0.isHardware ? "" : " (virtual)")" }
-        print("  adapters: \(adapters.isEmpty ? "none" : adapters.joined(separator: ", "))")
-        print("  hci_vhci: \(facts.vhci ? "loaded" : facts.vhciModuleAvailable ? "module on disk, not loaded" : "no")")
-        print("  uinput: \(facts.uinputPath.map { "\($0)\(facts.uinputWritable ? "" : " (not writable)")" } ?? (facts.uinputModuleAvailable ? "module on disk, not loaded" : "no"))")
-        print("  bluetoothd: \(facts.bluetoothdRunning ? "running" : "not running")")
+        DoctorLines.host(facts).forEach { print($0) }
         do {
             let inside = try RigEnvironment.current()
             if inside.isInsideRig {
@@ -47,11 +52,8 @@ struct DoctorCommand: AsyncParsableCommand {
             for rig in catalog.rigs where rig.kind == kind && (options.rig == "auto" || rig.name == options.rig) {
                 let assessment = RigAssessment(rig: rig, facts: facts)
                 if assessment.canRun { runnable += 1 }
-                print("  \(rig.name): \(assessment.canRun ? "can run" : "cannot run")")
-                for check in assessment.checks {
-                    print("    \(check.passed ? "ok " : "NO ") \(check.finding)")
-                    if let fix = check.fix { print("        → \(fix)") }
-                }
+                DoctorLines.rig(assessment).forEach { print($0) }
+                if rig.kind == .vm { print(DoctorLines.image(VMImage.cache(rigsDirectory: catalog.directory))) }
             }
         }
         if options.rig == "auto" {
@@ -62,6 +64,7 @@ struct DoctorCommand: AsyncParsableCommand {
                 print("--rig auto: \(error)")
             }
         }
+        DoctorLines.withoutRig.forEach { print($0) }
         if runnable == 0 { throw ExitCode.failure }
     }
 }

@@ -61,8 +61,8 @@ struct ReportCommand: AsyncParsableCommand {
         var problems = 0
         for file in results {
             do {
-                // Capture paths are relative to their results.json's folder: made absolute, they stay valid in a
-                // report written elsewhere or merged from shards in other folders.
+                // Capture paths are relative to their results.json's folder: made absolute here, then relative to
+                // each file written (report.html, --merged), wherever it goes.
                 let folder = URL(fileURLWithPath: file).deletingLastPathComponent().path
                 parts.append(try RunResults.load(contentsOf: file).capturesAbsolute(from: folder))
             } catch {
@@ -96,9 +96,9 @@ struct ReportCommand: AsyncParsableCommand {
         fflush(nil)
 
         do {
+            // Capture paths are absolute here; each file gets them relative to its own folder.
             if let html {
-                let timelines = ReportFiles.timelines(of: run, in: "/")
-                try ReportFiles.write(HTMLReport.render(run, baseline: comparison, timelines: timelines), to: html)
+                try ReportFiles.writeHTML(run, baseline: comparison, to: html)
                 printError("hil report: wrote \(html)")
             }
             if let markdown {
@@ -106,7 +106,8 @@ struct ReportCommand: AsyncParsableCommand {
                 printError("hil report: wrote \(markdown)")
             }
             if let merged {
-                try ReportFiles.write(run.jsonText, to: merged)
+                let folder = URL(fileURLWithPath: merged).deletingLastPathComponent().path
+                try ReportFiles.write(run.capturesRelative(to: folder).jsonText, to: merged)
                 printError(
                     "hil report: wrote \(merged) (\(run.scenarios.count) scenarios from \(run.sources.count) file(s))")
             }

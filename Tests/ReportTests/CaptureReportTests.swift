@@ -96,10 +96,13 @@ struct CaptureReportTests {
         #expect(!without.contains("<svg class=\"timeline\""))
     }
 
-    @Test("capture paths become absolute for a report written elsewhere (hil report, merged shards)")
+    @Test("capture paths are made absolute from their results.json's folder, then relative to the folder of the file written")
     func absolute() {
         let results = RunResults(scenarios: [Self.failed(captures: Self.captures)]).capturesAbsolute(from: "/data/run1")
         #expect(results.scenarios[0].captures[1].path == "/data/run1/003-drag-then-click/hci.btsnoop")
         #expect(results.capturesAbsolute(from: "/elsewhere").scenarios[0].captures[1].path == "/data/run1/003-drag-then-click/hci.btsnoop")
+        #expect(results.capturesRelative(to: "/data/report").scenarios[0].captures[1].path == "../run1/003-drag-then-click/hci.btsnoop")
+        #expect(results.capturesRelative(to: "/data/run1/").scenarios[0].captures[1].path == "003-drag-then-click/hci.btsnoop")
+        #expect(results.capturesRelative(to: "/").scenarios[0].captures[1].path == "data/run1/003-drag-then-click/hci.btsnoop")
     }
 }

@@ -51,17 +51,57 @@ struct HostProbeTests {
         #expect(facts.kernelRelease == "6.1.0-test-amd64")
         #expect(!facts.kernelBluetooth && facts.uinputPath == nil && !facts.vhci)
 
+        let noBluetooth = "this kernel (6.1.0-test-amd64) has no Bluetooth (CONFIG_BT): no /sys/class/bluetooth, no bluetooth module"
         let hardware = RigAssessment(rig: try catalog.rig(named: "hardware"), facts: facts)
         #expect(!hardware.canRun)
-        #expect(hardware.failures.first?.finding == "kernel has no Bluetooth loaded: /sys/class/bluetooth is missing")
-        #expect(hardware.failures.first?.fix?.contains("has no Bluetooth (CONFIG_BT); use the vm rig") == true)
+        #expect(hardware.failures.first?.finding == noBluetooth)
+        #expect(hardware.failures.first?.fix?.hasSuffix("use the vm rig (`--rig vm`), which boots its own kernel") == true)
         let virtual = RigAssessment(rig: try catalog.rig(named: "virtual"), facts: facts)
         #expect(virtual.failures.contains { $0.finding == "no uinput device (/dev/uinput)" })
-        #expect(virtual.failures.contains { $0.finding == "hci_vhci is not loaded: /dev/vhci is missing" })
 
         let (rig, reason) = try RigSelector.choose("auto", from: catalog, facts: facts)
         #expect(rig.name == "vm")
-        #expect(reason == "rig vm (auto: vm can run here; not hardware: kernel has no Bluetooth loaded: /sys/class/bluetooth is missing; not virtual: kernel has no Bluetooth loaded: /sys/class/bluetooth is missing)")
+        #expect(reason == "rig vm (auto: vm can run here; not hardware: \(noBluetooth); not virtual: \(noBluetooth))")
+    }
+
+    @Test("a kernel with no Bluetooth at all: said once, with the vm rig as the way out; no advice about adapters, hci_vhci or bluetoothd that cannot work on it",
+          arguments: ["hardware", "virtual"])
+    func kernelWithoutBluetooth(_ name: String) throws {
+        let root = try FixtureRoot()
+        defer { root.remove() }
+        try root.write("dev/uinput")
+        var facts = HostFacts.probe(root: root.url.path, path: "")
+        facts.uinputWritable = true
+        facts.bluetoothdVersion = "5.66"
+        facts.isRoot = true
+        let assessment = RigAssessment(rig: try catalog.rig(named: name), facts: facts)
+        let failures = assessment.failures
+        if name == "hardware" { #expect(failures.count == 1, "\(failures.map(\.finding))") }  // virtual: also its tools
+        #expect(failures.first?.finding.contains("has no Bluetooth (CONFIG_BT)") == true)
+        #expect(failures.first?.fix?.contains("--rig vm") == true)
+        let text = assessment.checks.map { "\($0.finding) \($0.fix ?? "")" }.joined(separator: "\n")
+        for advice in ["(no adapters)", "systemctl", "peripheralAdapter", "hci_vhci is not loaded", "modprobe"] {
+            #expect(!text.contains(advice), "\(name): \(advice) in\n\(text)")
+        }
+    }
+
+    @Test("Bluetooth loaded but no adapter: plug in two; no rig-file name to choose from an empty list")
+    func noAdapters() throws {
+        let root = try FixtureRoot()
+        defer { root.remove() }
+        try root.folder("sys/class/bluetooth")
+        try root.write("dev/uinput")
+        try root.write("proc/4242/comm", "bluetoothd\n")
+        var facts = HostFacts.probe(root: root.url.path, path: "")
+        facts.uinputWritable = true
+        facts.bluetoothdVersion = "5.66"
+        facts.isRoot = true
+        let hardware = RigAssessment(rig: try catalog.rig(named: "hardware"), facts: facts)
+        #expect(hardware.failures.map(\.finding) == ["0 hardware adapter(s)"])
+        #expect(hardware.failures.first?.fix?.contains("plug in two USB Bluetooth adapters") == true)
+        try root.folder("sys/class/bluetooth/hci3/device")
+        let one = RigAssessment(rig: try catalog.rig(named: "hardware"), facts: HostFacts.probe(root: root.url.path, path: ""))
+        #expect(one.failures.contains { $0.fix == "set \"peripheralAdapter\" in hardware.json to one of: hci3" })
     }
 
     @Test("modules on disk but not loaded: the fix is modprobe")

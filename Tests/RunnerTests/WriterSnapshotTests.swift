@@ -77,6 +77,20 @@ struct WriterSnapshotTests {
             1 flaky scenario(s): verdicts differ between repeats
             """)
     }
+
+    @Test("hil run's latency by transport: the last column is the product's claim for the transport")
+    func transportTable() throws {
+        let results = [("ble", 4.0), ("tcp", 6.0)].map { transport, latency in
+            ScenarioResult(file: "\(transport).json", name: transport, outcome: .passed, steps: [
+                StepResult(index: 0, kind: "tap", outcome: .passed, commands: 1, latencyMs: latency),
+            ], transport: transport)
+        }
+        #expect(try #require(RunReport.transportTable(results)) == """
+            transport      n   p50 ms   p95 ms   p99 ms   max ms  link p50   the product's claim
+            ble           1      4.0      4.0      4.0      4.0        -   ~5–10 ms
+            tcp           1      6.0      6.0      6.0      6.0        -   -
+            """)
+    }
 }
 
 /// Fixed runs: every outcome, stages and phases, messages with characters XML must escape or cannot carry.

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import Processes
 import System
 
@@ -51,5 +51,53 @@ package struct VMImage: Sendable {
         // The builder prints nothing to standard error when the image was cached.
         let built = lines.count > 1 || elapsed > .seconds(5)
         return VMImage(directory: directory, kernel: kernel, initrd: initrd, built: built, elapsed: elapsed)
+    }
+}
+
+extension VMImage {
+    /// Whether the image the vm rig would boot is built, as `hil doctor` reports it.
+    package enum Cache: Sendable, Equatable {
+        /// Built in this folder, last built at `built` (its stamp's time), when known.
+        case built(folder: String, at: Date?)
+        /// Not built yet: the first vm command builds it into this folder.
+        case notBuilt(folder: String)
+        /// The builder could not tell: its reason.
+        case unknown(String)
+    }
+
+    /// Asks the builder (`build-image.sh --check`), which builds nothing: the image for this kernel package and
+    /// these rig scripts is built (exit 0), or not (exit 3); each prints the folder.
+    ///
+    /// - Parameters:
+    ///   - rigsDirectory: the `Rigs/` folder.
+    ///   - environment: the builder's environment (its cache is `$XDG_CACHE_HOME/hil/vm`, else `~/.cache/hil/vm`).
+    package static func cache(rigsDirectory: String, environment: [String: String]? = nil) -> Cache {
+        let builder = (rigsDirectory as NSString).appendingPathComponent("vm/build-image.sh")
+        guard FileManager.default.isExecutableFile(atPath: builder) else {
+            return .unknown("\(builder): the vm image builder is missing or not executable")
+        }
+        // A builder from before --check would take it for its CACHE_DIR and start a build: ask only one that has it.
+        guard let text = try? String(contentsOfFile: builder, encoding: .utf8), text.contains("build-image.sh [--check]") else {
+            return .unknown("\(builder) has no --check (rig files older than this hil)")
+        }
+        let run: CollectedOutput
+        do throws(SystemError) {
+            run = try ChildProcess.runBlocking(builder, arguments: ["--check"], environment: environment,
+                                               timeout: .seconds(60))
+        } catch {
+            return .unknown("\(builder) --check: \(error)")
+        }
+        let folder = run.standardOutput.split(separator: "\n").last.map(String.init) ?? ""
+        switch run.termination {
+        case .exited(0) where !folder.isEmpty:
+            let stamp = (folder as NSString).appendingPathComponent("stamp")
+            let built = (try? FileManager.default.attributesOfItem(atPath: stamp))?[.modificationDate] as? Date
+            return .built(folder: folder, at: built)
+        case .exited(3) where !folder.isEmpty:
+            return .notBuilt(folder: folder)
+        default:
+            let reason = run.standardError.split(separator: "\n").last.map(String.init) ?? ""
+            return .unknown(reason.isEmpty ? "\(builder) --check ended with status \(run.status)" : reason)
+        }
     }
 }

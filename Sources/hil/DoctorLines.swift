@@ -1,0 +1,73 @@
+import Foundation
+import Rig
+
+/// The lines `hil doctor` prints, from what the probes found: the host, each rig's checks, the vm image, and what
+/// works without a rig.
+enum DoctorLines {
+    /// The host: kernel, BlueZ, Bluetooth in the kernel, adapters, hci_vhci, uinput, bluetoothd.
+    static func host(_ facts: HostFacts) -> [String] {
+        let noBluetooth = !facts.kernelBluetooth && !facts.bluetoothModuleAvailable
+        let bluetooth = facts.kernelBluetooth ? "yes" : facts.bluetoothModuleAvailable
+            ? "module on disk, not loaded"
+            : "no: this kernel has no Bluetooth (CONFIG_BT), so the hardware and virtual rigs cannot run on it; "
+                + "the vm rig boots its own kernel"
+        let adapters = facts.adapters.map { "\($0.name)\($0.isHardware ? "" : " (virtual)")" }
+        let vhci = facts.vhci ? "loaded" : facts.vhciModuleAvailable ? "module on disk, not loaded" : "no"
+        let uinput = facts.uinputPath.map { "\($0)\(facts.uinputWritable ? "" : " (not writable)")" }
+            ?? (facts.uinputModuleAvailable ? "module on disk, not loaded" : "no")
+        let bluetoothd = facts.bluetoothdRunning ? "running" : noBluetooth ? "not running (no Bluetooth in this kernel)" : "not running"
+        return [
+            "host: kernel \(facts.kernelRelease), BlueZ \(facts.bluetoothdVersion ?? "not installed"), \(facts.isRoot ? "root" : "not root")",
+            "  Bluetooth in the kernel: \(bluetooth)",
+            "  adapters: \(adapters.isEmpty ? "none" : adapters.joined(separator: ", "))",
+            "  hci_vhci: \(vhci)",
+            "  uinput: \(uinput)",
+            "  bluetoothd: \(bluetoothd)",
+        ]
+    }
+
+    /// A rig's verdict and every check, each failed one with its fix.
+    static func rig(_ assessment: RigAssessment) -> [String] {
+        var lines = ["  \(assessment.rig.name): \(assessment.canRun ? "can run" : "cannot run")"]
+        for check in assessment.checks {
+            lines.append("    \(check.passed ? "ok " : "NO ") \(check.finding)")
+            if let fix = check.fix { lines.append("        → \(fix)") }
+        }
+        return lines
+    }
+
+    /// Whether the vm rig's image is built (`VMImage.cache`): not a check, as the first vm command builds it.
+    static func image(_ cache: VMImage.Cache) -> String {
+        switch cache {
+        case .built(let folder, let at):
+            return "    --  image: built, in \(folder)" + (at.map { " (\(stamp($0)))" } ?? "")
+        case .notBuilt(let folder):
+            return "    --  image: not built for these rig scripts: the first vm command (hil run, hil vm exec) builds it "
+                + "into \(folder), downloading Debian's kernel and busybox (network, and `apt-get update` done)"
+        case .unknown(let reason):
+            return "    --  image: cannot tell whether it is built: \(reason)"
+        }
+    }
+
+    /// The commands that need no rig at all, in their own words (their abstracts).
+    static var withoutRig: [String] {
+        let commands: [(name: String, abstract: String)] = [
+            ("validate", ValidateCommand.configuration.abstract),
+            ("replay", ReplayCommand.configuration.abstract),
+            ("decode", DecodeCommand.configuration.abstract),
+            ("report", ReportCommand.configuration.abstract),
+            ("run --list", "List the scenarios and the requirement coverage (requirements.json) without running anything."),
+        ]
+        return ["works here without any rig (no Bluetooth, uinput or vm needed):"]
+            + commands.map { "  hil \($0.name.padding(toLength: 11, withPad: " ", startingAt: 0)) \($0.abstract)" }
+    }
+
+    /// `2026-11-27 03:40` in UTC.
+    private static func stamp(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
+        return formatter.string(from: date)
+    }
+}
