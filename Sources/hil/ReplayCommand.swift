@@ -27,7 +27,7 @@ struct ReplayCommand: AsyncParsableCommand {
     var quiet = false
 
     func run() async throws {
-        let files = try ScenarioFiles.expand(paths)
+        let files = try ScenarioFiles.expand(paths, command: "hil replay")
         var failures = 0
         var totalCommands = 0
         var totalFrames = 0
