@@ -17,6 +17,43 @@ private func write(_ text: String, to url: URL) throws {
 /// The built `hil`'s offline tools (validate, replay, decode) as a person or a CI job runs them.
 @Suite("hil's offline tools: no ok for what was not judged, the same answer in any order, every wire format")
 struct OfflineToolsTests {
+    static let lockout = packageRoot.appendingPathComponent("Scenarios-nightly/pairing/lockout-after-three-wrong-codes.json").path
+    static let refusal = packageRoot.appendingPathComponent("Scenarios/permissions/uinput-denied-refuses-to-start.json").path
+    static let good = packageRoot.appendingPathComponent("Scenarios-nightly/buttons/basic-mouse-mode.json").path
+
+    @Test("replay: a scenario none of whose checks it can judge is 'not judged', names them, and exits 2")
+    func notJudged() throws {
+        let run = try runSeparating(try RigGuest.hilBinary(), ["replay", Self.lockout, Self.refusal])
+        #expect(run.status == 2, "\(run.output)\(run.errors)")
+        #expect(run.output.contains("[1/2] not judged \(Self.lockout)"), "\(run.output)")
+        #expect(run.output.contains("5 check(s) need a rig, not judged"), "\(run.output)")
+        #expect(run.output.contains("needs a rig, not judged: steps[0].expect.pairing"), "\(run.output)")
+        #expect(run.output.contains("[2/2] not judged \(Self.refusal)"), "\(run.output)")
+        #expect(!run.output.contains(" ok "), "\(run.output)")
+        #expect(!run.output.contains("BTN_LEFT"), "the computer that must refuse to start injected: \(run.output)")
+        // With one scenario it could judge, the run is ok (exit 0) and still counts the ones it could not.
+        let mixed = try runSeparating(try RigGuest.hilBinary(), ["replay", "-q", Self.good, Self.lockout])
+        #expect(mixed.status == 0, "\(mixed.errors)")
+        #expect(mixed.output.hasSuffix("1 ok, 1 not judged (their checks need a rig: hil run)\n"), "\(mixed.output)")
+    }
+
+    @Test("replay -q: exactly one line per script, a failing or invalid one on standard error with its first problem")
+    func quietOneLine() throws {
+        let folder = try scratchFolder("quiet")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let failing = folder.appendingPathComponent("fail.json")
+        try write(#"{"name": "f", "steps": [{"tap": {}, "expect": {"keys": ["BTN_RIGHT 1", "BTN_RIGHT 0"]}}]}"#, to: failing)
+        let invalid = folder.appendingPathComponent("invalid.json")
+        try write(#"{"name": 3, "steps": []}"#, to: invalid)
+        let run = try runSeparating(try RigGuest.hilBinary(), ["replay", "-q", Self.good, failing.path, invalid.path])
+        #expect(run.status == 1)
+        let out = run.output.split(separator: "\n"), err = run.errors.split(separator: "\n")
+        #expect(out.count == 2 && out[0].hasPrefix("[1/3] ok "), "\(run.output)")
+        #expect(err.count == 2, "one line per failing script, not its whole message: \(run.errors)")
+        #expect(err.first?.hasPrefix("[2/3] ERROR \(failing.path) — f: steps[0] (tap) expectation does not hold offline: not met") == true, "\(run.errors)")
+        #expect(err.last?.hasPrefix("[3/3] INVALID \(invalid.path):1:") == true && err.last?.contains("(+1 more problem(s))") == true, "\(run.errors)")
+    }
+
     @Test("validate checks each file's ids against the catalog above that file, so the order of paths does not matter")
     func catalogPerFile() throws {
         let folder = try scratchFolder("catalog")
