@@ -96,4 +96,33 @@ struct OfflineToolsTests {
         #expect(run.status == 1)
         #expect(run.errors.hasPrefix("\(file.path):1:1: (document): checks nothing"), "\(run.errors)")
     }
+
+    @Test("decode: a HID report, a UDP packet and TCP frames as well as JSON; --format forces one", arguments: [
+        (["010a00000000"], "HID report", "[BTN_LEFT 1, REL_X 10]"),
+        (["aa000afb00"], "UDP packet", "[REL_X 10, REL_Y -5]"),
+        (["0000001d7b2274797065223a2270696e67222c2274696d657374616d70223a317d"], "TCP frame", "{\"type\":\"ping\",\"timestamp\":1}"),
+        (["--format", "tcp", #"{"type":"mouseMove","timestamp":1,"dx":3,"dy":-1}"#], "TCP frame", "[REL_X 3, REL_Y -1]"),
+        ([#"{"button":{"action":"back"}}"#, "--mode", "presentation"], "JSON command", "[KEY_LEFT 1]"),
+        (["--hex", "7b22746170223a7b2274797065223a22646f75626c65227d7d"], "JSON command", "[BTN_LEFT 1]"),
+    ])
+    func decodes(arguments: [String], format: String, shown: String) throws {
+        let run = try runSeparating(try RigGuest.hilBinary(), ["decode"] + arguments)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.hasPrefix(format), "\(run.output)")
+        #expect(run.output.contains(shown), "\(run.output)")
+    }
+
+    @Test("decode: what no format takes is refused with each format's reason; a forced format gives only its own")
+    func decodeRefusals() throws {
+        let run = try runSeparating(try RigGuest.hilBinary(), ["decode", "bb000afb00"])
+        #expect(run.status == 1)
+        for reason in ["json: command payload: not valid JSON", "hid: HID report payload: expected 6 bytes, found 5",
+                       "udp: UDP packet payload: 0xBB control packets are not taken over UDP",
+                       "tcp: TCP frame payload: the 4-byte big-endian length header announces"] {
+            #expect(run.errors.contains(reason), "\(run.errors)")
+        }
+        let forced = try runSeparating(try RigGuest.hilBinary(), ["decode", "--format", "udp", "010a00000000"])
+        #expect(forced.status == 1)
+        #expect(forced.errors == "refused: UDP packet payload: expected 5 bytes, found 6\n", "\(forced.errors)")
+    }
 }
