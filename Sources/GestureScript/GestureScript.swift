@@ -40,9 +40,10 @@ package struct GestureScript: Sendable {
     }
 
     /// Reads and checks a script file.
-    /// - Throws: `ScriptError` naming the file and, for each problem found, its JSON path.
+    /// - Throws: `ScriptError` naming the file and, for each problem found, its line, column and JSON path.
     package static func load(contentsOf path: String) throws(ScriptError) -> GestureScript {
-        try parse(try readJSON(contentsOf: path), file: path)
+        let (value, positions) = try readLocatedJSON(contentsOf: path)
+        return try parse(value, file: path, extension: nil, positions: positions)
     }
 
     /// Checks a parsed script, collecting every problem rather than stopping at the first.
@@ -67,8 +68,11 @@ package struct GestureScript: Sendable {
         }
     }
 
-    /// Checks a parsed script and an extension's keys, collecting every problem.
-    package static func parse(_ value: JSONValue, file: String, extension: Extension?) throws(ScriptError) -> GestureScript {
+    /// Checks a parsed script and an extension's keys, collecting every problem; with `positions` (from
+    /// `readLocatedJSON`), each problem names its line and column.
+    package static func parse(_ value: JSONValue, file: String, extension: Extension?, positions: JSONPositions? = nil)
+        throws(ScriptError) -> GestureScript
+    {
         var reader = ScriptReader()
         reader.extraTopKeys = `extension`?.topKeys ?? []
         reader.extraStepKeys = `extension`?.stepKeys ?? []
@@ -77,11 +81,16 @@ package struct GestureScript: Sendable {
             for problem in `extension`.read(reader.extraTop, reader.extraSteps) { reader.add(problem) }
         }
         if let script, reader.problems.isEmpty { return script }
-        throw ScriptError(file: file, problems: reader.problems.map(\.description))
+        throw ScriptError(file: file, problems: reader.problems, positions: positions)
     }
 
     /// Reads a file's JSON, naming the file when it cannot be read or parsed.
     package static func readJSON(contentsOf path: String) throws(ScriptError) -> JSONValue {
+        try readLocatedJSON(contentsOf: path).value
+    }
+
+    /// Reads a file's JSON and where each value was written, naming the file when it cannot be read or parsed.
+    package static func readLocatedJSON(contentsOf path: String) throws(ScriptError) -> (value: JSONValue, positions: JSONPositions) {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -89,24 +98,57 @@ package struct GestureScript: Sendable {
             throw ScriptError(file: path, problems: ["cannot read the file: \(error.localizedDescription)"])
         }
         do {
-            return try JSONParser().parse(data)
+            return try JSONParser().parseLocated(data)
         } catch {
             throw ScriptError(file: path, problems: ["not valid JSON: \(error.description)"])
         }
     }
 }
 
-/// Every problem of one script file: `Scenarios/basic/swipe.json: steps[2].swipe.durationMs: expected a number`.
+/// Every problem of one script file, each where it was written when that is known:
+/// `Scenarios/basic/swipe.json:14:9: steps[2].swipe.durationMs: expected a number, found a string`.
 package struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// One problem: `json.path: message`, and the line and column of that path in the file.
+    package struct Problem: Sendable, Equatable {
+        package var text: String
+        package var location: JSONLocation?
+
+        package init(_ text: String, at location: JSONLocation? = nil) {
+            self.text = text
+            self.location = location
+        }
+    }
+
     package var file: String
-    package var problems: [String]
+    package var located: [Problem]
+    /// The problems' texts, `json.path: message`, without their lines and columns.
+    package var problems: [String] { located.map(\.text) }
 
     package init(file: String, problems: [String]) {
         self.file = file
-        self.problems = problems
+        self.located = problems.map { Problem($0) }
     }
 
+    package init(file: String, located: [Problem]) {
+        self.file = file
+        self.located = located
+    }
+
+    /// Problems found by JSON path, each placed at its line and column when `positions` has them, and then in the
+    /// order they were written in the file.
+    package init(file: String, problems: [JSONSchemaError], positions: JSONPositions?) {
+        let located = problems.map { Problem($0.description, at: positions?.location(of: $0.path)) }
+        func key(_ entry: (offset: Int, element: Problem)) -> (Int, Int, Int) {
+            (entry.element.location?.line ?? .max, entry.element.location?.column ?? .max, entry.offset)
+        }
+        self.init(file: file, located: located.enumerated().sorted { key($0) < key($1) }.map(\.element))
+    }
+
+    /// `file:line:column: json.path: message` per problem (`file: json.path: message` where the place is not known),
+    /// as compilers write it, so editors and terminals can jump there.
     package var description: String {
-        problems.map { "\(file): \($0)" }.joined(separator: "\n")
+        located.map { problem in
+            problem.location.map { "\(file):\($0): \(problem.text)" } ?? "\(file): \(problem.text)"
+        }.joined(separator: "\n")
     }
 }

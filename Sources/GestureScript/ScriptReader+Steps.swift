@@ -2,12 +2,17 @@ import RemoteTouchProtocol
 import StrictJSON
 
 extension ScriptReader {
-    /// One step: an object with exactly one key, the step kind.
-    static func step(_ value: JSONValue, at path: JSONPath) throws(JSONSchemaError) -> ScriptStep {
+    /// One step: an object with exactly one key, the step kind. `besides` are the keys a richer format set aside
+    /// (a scenario's `expect`), named in the did-you-mean of a key that is neither.
+    static func step(_ value: JSONValue, at path: JSONPath, besides: [String] = []) throws(JSONSchemaError) -> ScriptStep {
         let object = try value.object(at: path)
         guard object.count == 1, let (name, body) = object.entries.first else {
+            let stray = object.keys.first { !ScriptStep.names.contains($0) }
+            let hint = stray.flatMap { key in
+                Suggestion.closest(to: key, among: ScriptStep.names + besides).map { "; \"\(key)\" is no step kind: did you mean \"\($0)\"?" }
+            } ?? ""
             throw JSONSchemaError(
-                path, "a step is an object with exactly one key, the step kind (one of \(ScriptStep.names.joined(separator: ", "))); found \(object.count) keys")
+                path, "a step is an object with exactly one key, the step kind (one of \(ScriptStep.names.joined(separator: ", "))); found \(object.count) keys\(hint)")
         }
         let at = path.appending(name)
         switch name {
@@ -32,7 +37,8 @@ extension ScriptReader {
         case "send":
             return .send(try sendItems(body, at: at))
         case _ where !ScriptStep.names.contains(name):
-            throw JSONSchemaError(at, "unknown step; expected one of \(ScriptStep.names.joined(separator: ", "))")
+            throw JSONSchemaError(
+                at, "unknown step\(Suggestion.phrase(for: name, among: ScriptStep.names)); expected one of \(ScriptStep.names.joined(separator: ", "))")
         default:
             let fields = StepFields(fields: try body.object(at: at), at: at)
             if let gesture = try gestureStep(name, fields) { return gesture }

@@ -18,8 +18,12 @@ struct ScriptReader {
 
     mutating func script(_ value: JSONValue) -> GestureScript? {
         guard let object = collected.attempt({ () throws(JSONSchemaError) in try value.object(at: .root) }) else { return nil }
-        let topKeys = ["name", "description", "requirements", "settings", "steps"] + extraTopKeys
+        // "$schema" points an editor at the JSON Schema (Scenarios/scenario.schema.json); it changes nothing here.
+        let topKeys = ["$schema", "name", "description", "requirements", "settings", "steps"] + extraTopKeys
         collected.attempt { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: topKeys, at: .root) }
+        if let schema = object["$schema"] {
+            collected.attempt { () throws(JSONSchemaError) in _ = try schema.string(at: .root.appending("$schema")) }
+        }
         for key in extraTopKeys {
             if let value = object[key] { extraTop[key] = value }
         }
@@ -63,7 +67,7 @@ struct ScriptReader {
                         }
                         action = .object(rest)
                     }
-                    if let step = collected.attempt({ () throws(JSONSchemaError) in try Self.step(action, at: path.appending(index)) }) {
+                    if let step = collected.attempt({ () throws(JSONSchemaError) in try Self.step(action, at: path.appending(index), besides: extraStepKeys) }) {
                         steps.append(step)
                         stepIndices.append(index)
                     }

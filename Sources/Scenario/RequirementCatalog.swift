@@ -30,7 +30,7 @@ package struct RequirementCatalog: Sendable {
 
     /// Reads a catalog, reporting every problem with the file and JSON path.
     package static func load(contentsOf path: String) throws(ScriptError) -> RequirementCatalog {
-        let value = try GestureScript.readJSON(contentsOf: path)
+        let (value, positions) = try GestureScript.readLocatedJSON(contentsOf: path)
         var problems = JSONProblems()
         var requirements: [Requirement] = []
         var seen: Set<String> = []
@@ -54,15 +54,27 @@ package struct RequirementCatalog: Sendable {
                 requirements.append(Requirement(id: id, text: text, notObservable: observable ? nil : (why ?? "")))
             }
         }
-        if !problems.list.isEmpty { throw ScriptError(file: path, problems: problems.list.map(\.description)) }
+        if !problems.list.isEmpty { throw ScriptError(file: path, problems: problems.list, positions: positions) }
         return RequirementCatalog(file: path, requirements: requirements)
     }
 
-    /// The catalog for scenario paths: `requirements.json` in the first given folder, or in a folder above the
-    /// first given file or folder; nil when there is none.
+    /// The catalog `hil run --list` shows coverage against: `requirements.json` in the first given folder, or in
+    /// a folder above the first given file or folder; nil when there is none. (Each scenario's ids are checked
+    /// against its own catalog: `find(forFile:)`.)
     package static func find(for paths: [String]) -> String? {
         guard let first = paths.first else { return nil }
-        var folder = URL(fileURLWithPath: first).standardizedFileURL
+        return find(from: first)
+    }
+
+    /// The catalog of one scenario file: the `requirements.json` nearest above it (in its folder, or the one above
+    /// that, …); nil when there is none. Which other paths were given does not matter.
+    package static func find(forFile file: String) -> String? {
+        find(from: file)
+    }
+
+    /// `requirements.json` in `path` when it is a folder, else in the folder holding it, or in one above.
+    private static func find(from path: String) -> String? {
+        var folder = URL(fileURLWithPath: path).standardizedFileURL
         var isDirectory: ObjCBool = false
         if !(FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && isDirectory.boolValue) {
             folder.deleteLastPathComponent()
@@ -76,11 +88,17 @@ package struct RequirementCatalog: Sendable {
         }
     }
 
-    /// Ids a scenario names that the catalog does not have, as problems of the scenario's file.
-    package func unknownIDs(in scenario: Scenario) -> [String] {
-        let known = Set(requirements.map(\.id))
+    /// Ids a scenario names that the catalog does not have, as problems of the scenario's file (with the closest
+    /// id the catalog has, when one is close).
+    package func unknownIDs(in scenario: Scenario) -> [ScriptError.Problem] {
+        let ids = requirements.map(\.id)
+        let known = Set(ids)
         return scenario.script.requirements.enumerated().compactMap { index, id in
-            known.contains(id) ? nil : "requirements[\(index)]: \(id) is not in \(file); add it there or fix the id"
+            guard !known.contains(id) else { return nil }
+            let path = JSONPath.root.appending("requirements").appending(index)
+            let suggestion = Suggestion.closest(to: id, among: ids).map { " (did you mean \($0)?)" } ?? ""
+            return ScriptError.Problem(
+                "\(path): \(id) is not in \(file)\(suggestion); add it there or fix the id", at: scenario.positions?.location(of: path))
         }
     }
 
@@ -89,5 +107,31 @@ package struct RequirementCatalog: Sendable {
         requirements.map { requirement in
             (requirement, scenarios.filter { $0.script.requirements.contains(requirement.id) })
         }
+    }
+}
+
+/// Each scenario file's catalog (`RequirementCatalog.find(forFile:)`), each catalog read once however many files
+/// share it, so files are checked alike in any order and whichever paths were given with them.
+package struct RequirementCatalogs {
+    private var loaded: [String: Result<RequirementCatalog, ScriptError>] = [:]
+
+    package init() {}
+
+    /// The catalog at `path`, read on first use.
+    package mutating func catalog(at path: String) -> Result<RequirementCatalog, ScriptError> {
+        if let known = loaded[path] { return known }
+        let result: Result<RequirementCatalog, ScriptError>
+        do {
+            result = .success(try RequirementCatalog.load(contentsOf: path))
+        } catch {
+            result = .failure(error)
+        }
+        loaded[path] = result
+        return result
+    }
+
+    /// The catalog of `file`; nil when no `requirements.json` is above it.
+    package mutating func catalog(forFile file: String) -> Result<RequirementCatalog, ScriptError>? {
+        RequirementCatalog.find(forFile: file).map { catalog(at: $0) }
     }
 }

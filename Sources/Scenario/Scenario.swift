@@ -26,14 +26,28 @@ package struct Scenario: Sendable {
 
     package var name: String { script.name }
 
+    /// Where each value of the file was written (for problems found after loading); nil for a scenario parsed
+    /// from a value.
+    package var positions: JSONPositions?
+
     /// How many checks the scenario makes: step expectations of every kind, the device list, a refusal.
     package var checkCount: Int {
         expectations.map(\.count).reduce(0, +) + (devicesExpectation == nil ? 0 : 1) + (expectedRefusal == nil ? 0 : 1)
     }
 
-    /// Reads and checks a scenario file, reporting every problem with the file and its JSON path.
+    /// `hil validate` refuses a scenario that checks nothing: whatever the computer did, a run of it would pass. (A
+    /// gesture script without expectations still loads: `hil replay` shows its commands and frames.)
+    package var checksNothingProblem: ScriptError.Problem? {
+        guard checkCount == 0 else { return nil }
+        return ScriptError.Problem(
+            "(document): checks nothing: no step has an expect, and there is no expectDevices or expectRefusal, so any run of it would pass; add an expect to a step (docs/scenarios.md, \"expect\")",
+            at: positions?.location(of: .root))
+    }
+
+    /// Reads and checks a scenario file, reporting every problem with the file, its line and column, and its JSON path.
     package static func load(contentsOf path: String) throws(ScriptError) -> Scenario {
-        try parse(try GestureScript.readJSON(contentsOf: path), file: path)
+        let (value, positions) = try GestureScript.readLocatedJSON(contentsOf: path)
+        return try parse(value, file: path, positions: positions)
     }
 
     /// The kind of `steps[index]` in the raw document: its one key besides `expect`.
@@ -43,7 +57,7 @@ package struct Scenario: Sendable {
         return step.keys.first { $0 != "expect" }
     }
 
-    package static func parse(_ value: JSONValue, file: String) throws(ScriptError) -> Scenario {
+    package static func parse(_ value: JSONValue, file: String, positions: JSONPositions? = nil) throws(ScriptError) -> Scenario {
         let box = ReadBox()
         let script = try GestureScript.parse(value, file: file, extension: GestureScript.Extension(
             topKeys: ["limits", "run", "expectDevices", "expectRefusal"], stepKeys: ["expect"],
@@ -67,49 +81,14 @@ package struct Scenario: Sendable {
                 for (index, extras) in steps.sorted(by: { $0.key < $1.key }) {
                     guard let expect = extras["expect"] else { continue }
                     let path = JSONPath.root.appending("steps").appending(index).appending("expect")
-                    let kind = Self.stepKind(value, index)
-                    let isLinkStep = kind.map(ScriptStep.linkActionNames.contains) ?? false
-                    if case .object(let object) = expect, object["link"] == nil, isLinkStep {
-                        reader.report(JSONSchemaError(
-                            path, "a \(kind ?? "link") step is judged by a link expectation, e.g. {\"link\": \"\(kind == "disconnect" ? "disconnected" : "reconnected")\"}"))
-                        continue
-                    }
-                    if case .object(let object) = expect, object["link"] != nil, !isLinkStep {
-                        reader.report(JSONSchemaError(
-                            path.appending("link"), "only a linkDrop, partition, disconnect, reconnect, restartBluetoothd or restartPeripheral step has a link expectation; this is a \(kind ?? "step") step"))
-                        continue
-                    }
-                    if case .object(let object) = expect, object["pairing"] != nil, kind != "pair" {
-                        reader.report(JSONSchemaError(path.appending("pairing"), "only a pair step has a pairing expectation; this is a \(kind ?? "step") step"))
-                        continue
-                    }
-                    if case .object(var object) = expect,
-                       object["phone"] != nil || object["status"] != nil || object["pairing"] != nil || object["received"] != nil
-                    {
-                        if let received = object["received"] { box.received[index] = reader.received(received, at: path.appending("received")) }
-                        if let phone = object["phone"] { box.phones[index] = reader.phone(phone, at: path.appending("phone")) }
-                        if let status = object["status"] { box.statuses[index] = reader.status(status, at: path.appending("status")) }
-                        if let pairing = object["pairing"] { box.pairings[index] = reader.pairing(pairing, object, at: path) }
-                        let sideKeys: Set<String> = ["phone", "status", "pairing", "attemptsRemaining", "refused", "received"]
-                        object = JSONObject(object.entries.filter { !sideKeys.contains($0.key) })
-                        if !object.isEmpty { box.expectations[index] = reader.expectation(.object(object), at: path) }
-                    } else if case .object(let object) = expect, let link = object["link"] {
-                        box.links[index] = reader.link(link, object, at: path, step: kind ?? "")
-                    } else {
-                        box.expectations[index] = reader.expectation(expect, at: path)
-                    }
+                    box.expectations[index] = reader.stepExpectations(expect, step: Self.stepKind(value, index), at: path)
                 }
                 return reader.problems
-            }))
-        let expectations = (0..<script.steps.count).map { index in
-            StepExpectations(
-                events: box.expectations[index] ?? nil, link: box.links[index] ?? nil, phone: box.phones[index] ?? nil,
-                status: box.statuses[index] ?? nil, received: box.received[index] ?? nil, pairing: box.pairings[index] ?? nil)
-        }
-        let scenario = Scenario(
+            }), positions: positions)
+        let expectations = (0..<script.steps.count).map { box.expectations[$0] ?? StepExpectations() }
+        return Scenario(
             file: file, script: script, expectations: expectations, expectedRefusal: box.refusal,
-            devicesExpectation: box.devices, limits: box.limits, run: box.run)
-        return scenario
+            devicesExpectation: box.devices, limits: box.limits, run: box.run, positions: positions)
     }
 }
 
@@ -188,12 +167,7 @@ private final class ReadBox: @unchecked Sendable {
     // Safety: written and read on one thread, within `Scenario.parse`.
     var limits = LatencyLimits()
     var run = RunSettings()
-    var expectations: [Int: StepExpectation?] = [:]
-    var links: [Int: LinkExpectation?] = [:]
-    var phones: [Int: Activity?] = [:]
-    var statuses: [Int: StatusExpectation?] = [:]
-    var pairings: [Int: PairingExpectation?] = [:]
-    var received: [Int: [String: Int]?] = [:]
+    var expectations: [Int: StepExpectations] = [:]
     var refusal: [String]?
     var devices: DevicesExpectation?
 }

@@ -14,6 +14,12 @@ struct ScenarioReader {
         collected.append(problem)
     }
 
+    /// Runs a read; records its problem and returns nil when it failed.
+    @discardableResult
+    mutating func attempt<T>(_ read: () throws(JSONSchemaError) -> T) -> T? {
+        collected.attempt(read)
+    }
+
     mutating func limits(_ value: JSONValue, at path: JSONPath) -> LatencyLimits {
         var limits = LatencyLimits()
         guard let object = collected.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return limits }
@@ -137,19 +143,24 @@ struct ScenarioReader {
     mutating func received(_ value: JSONValue, at path: JSONPath) -> [String: Int]? {
         guard let object = collected.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return nil }
         var counts: [String: Int] = [:]
+        let names = Command.caseNames + ["hidReport", "udpPacket", "refused"]
         for (name, count) in object.entries {
-            guard Command.caseNames.contains(name) || ["refused", "hidReport", "udpPacket"].contains(name) else {
-                collected.append(JSONSchemaError(path.appending(name), "unknown command; expected one of \(Command.caseNames.joined(separator: ", ")), hidReport, udpPacket, or refused (any write the computer refused)"))
+            guard names.contains(name) else {
+                collected.append(JSONSchemaError(path.appending(name), "unknown command\(Suggestion.phrase(for: name, among: names)); expected one of \(Command.caseNames.joined(separator: ", ")), hidReport, udpPacket, or refused (any write the computer refused)"))
                 continue
             }
             counts[name] = collected.attempt { () throws(JSONSchemaError) in try count.integer(at: path.appending(name), in: 0...100_000) }
         }
-        return counts.isEmpty && !object.isEmpty ? nil : counts
+        if object.isEmpty {
+            collected.append(JSONSchemaError(path, "an empty received expects nothing: name a command and its count, e.g. {\"refused\": 0}"))
+        }
+        return counts.isEmpty ? nil : counts
     }
 
     /// `["R10", "permission"]`: texts the computer's refusal must contain.
     mutating func refusal(_ value: JSONValue, at path: JSONPath) -> [String]? {
         guard let list = collected.attempt({ () throws(JSONSchemaError) in try value.array(at: path) }) else { return nil }
+        if list.isEmpty { collected.append(JSONSchemaError(path, "an empty expectRefusal names nothing: list the texts the refusal must contain, e.g. [\"R10\"]")) }
         return list.enumerated().compactMap { index, element in
             collected.attempt { () throws(JSONSchemaError) in try element.string(at: path.appending(index)) }
         }
@@ -164,6 +175,7 @@ struct ScenarioReader {
     mutating func devices(_ value: JSONValue, at path: JSONPath) -> DevicesExpectation? {
         guard let object = collected.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return nil }
         collected.attempt { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: ["count", "evicted"], at: path) }
+        if object.isEmpty { collected.append(JSONSchemaError(path, "an empty expectDevices expects nothing: give count or evicted")) }
         var expectation = DevicesExpectation()
         if let v = object["count"] {
             expectation.count = collected.attempt { () throws(JSONSchemaError) in try v.integer(at: path.appending("count"), in: 0...5) }
@@ -182,11 +194,7 @@ struct ScenarioReader {
     /// On a `disconnect` step only `{"link": "disconnected", "withinMs": 2000}`; a `reconnect` step is one try,
     /// so it takes no `attemptsAtMost`; a `restartBluetoothd` step also takes `servingWithinMs`.
     mutating func link(_ value: JSONValue, _ object: JSONObject, at path: JSONPath, step: String) -> LinkExpectation? {
-        let allowed = switch step {
-        case "linkDrop", "partition": ["link", "attemptsAtMost", "withinMs"]
-        case "restartBluetoothd": ["link", "withinMs", "servingWithinMs"]
-        default: ["link", "withinMs"]
-        }
+        let allowed = ExpectKeys.link(step: step)
         collected.attempt { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: allowed, at: path) }
         guard let outcome = collected.attempt({ () throws(JSONSchemaError) in
             try value.enumeration(LinkExpectation.Outcome.self, at: path.appending("link"))
@@ -209,42 +217,8 @@ struct ScenarioReader {
         return expectation
     }
 
-    mutating func expectation(_ value: JSONValue, at path: JSONPath) -> StepExpectation? {
-        guard let object = collected.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return nil }
-        collected.attempt { () throws(JSONSchemaError) in
-            try object.rejectUnknownKeys(
-                allowed: ["keys", "allowRepeat", "frames", "motion", "absent", "forMs", "nothingElse", "withinMs"], at: path)
-        }
-        var expectation = StepExpectation(withinMs: StepExpectation.defaultWithinMs)
-        if let v = object["withinMs"], let ms = collected.attempt({ () throws(JSONSchemaError) in try Self.positive(v, at: path.appending("withinMs")) }) {
-            expectation.withinMs = ms
-        }
-        if let v = object["keys"] { expectation.keys = keys(v, at: path.appending("keys")) }
-        if let v = object["allowRepeat"], let flag = collected.attempt({ () throws(JSONSchemaError) in try v.bool(at: path.appending("allowRepeat")) }) {
-            expectation.allowRepeat = flag
-        }
-        if let v = object["nothingElse"], let flag = collected.attempt({ () throws(JSONSchemaError) in try v.bool(at: path.appending("nothingElse")) }) {
-            expectation.nothingElse = flag
-        }
-        if let v = object["frames"] { expectation.frames = frames(v, at: path.appending("frames")) }
-        if let v = object["motion"] { expectation.motion = motion(v, at: path.appending("motion")) }
-        if let v = object["absent"] { expectation.absentTypes = absent(v, at: path.appending("absent")) }
-        if let v = object["forMs"], let ms = collected.attempt({ () throws(JSONSchemaError) in try Self.positive(v, at: path.appending("forMs")) }) {
-            guard !expectation.absentTypes.isEmpty else {
-                collected.append(JSONSchemaError(path.appending("forMs"), "forMs goes with absent"))
-                return expectation
-            }
-            expectation.absentForMs = ms
-            if object["withinMs"] == nil { expectation.withinMs = ms }
-        }
-        if !["keys", "frames", "motion", "absent"].contains(where: { object[$0] != nil }) {
-            collected.append(JSONSchemaError(path, "expects nothing: give keys, frames, motion or absent"))
-        }
-        return expectation
-    }
-
     /// `["KEY_LEFT 1", "KEY_LEFT 0"]`: key and button events in order.
-    private mutating func keys(_ v: JSONValue, at keysPath: JSONPath) -> [InputEvent]? {
+    mutating func keys(_ v: JSONValue, at keysPath: JSONPath) -> [InputEvent]? {
         guard let list = collected.attempt({ () throws(JSONSchemaError) in try v.array(at: keysPath) }) else { return nil }
         var events: [InputEvent] = []
         for (index, element) in list.enumerated() {
@@ -260,7 +234,7 @@ struct ScenarioReader {
     }
 
     /// `[["BTN_LEFT 1"], ["BTN_LEFT 0"]]`: frames in order, each a set of events.
-    private mutating func frames(_ v: JSONValue, at framesPath: JSONPath) -> [InputFrame]? {
+    mutating func frames(_ v: JSONValue, at framesPath: JSONPath) -> [InputFrame]? {
         guard let list = collected.attempt({ () throws(JSONSchemaError) in try v.array(at: framesPath) }) else { return nil }
         var frames: [InputFrame] = []
         for (index, element) in list.enumerated() {
@@ -275,17 +249,22 @@ struct ScenarioReader {
             if events.isEmpty { collected.append(JSONSchemaError(framePath, "a frame needs at least one event")) }
             frames.append(InputFrame(frame))
         }
+        if list.isEmpty { collected.append(JSONSchemaError(framesPath, "an empty frame list expects nothing; use absent")) }
         return frames
     }
 
     /// `{"REL_X": {"total": 60, "tolerance": 3}}`: how each relative axis adds up.
-    private mutating func motion(_ v: JSONValue, at motionPath: JSONPath) -> [EventCode: MotionCheck] {
+    mutating func motion(_ v: JSONValue, at motionPath: JSONPath) -> [EventCode: MotionCheck] {
         var motion: [EventCode: MotionCheck] = [:]
         guard let axes = collected.attempt({ () throws(JSONSchemaError) in try v.object(at: motionPath) }) else { return motion }
+        if axes.isEmpty {
+            collected.append(JSONSchemaError(motionPath, "an empty motion expects nothing: name an axis (\"REL_X\": 0 expects no motion on it), or use absent"))
+        }
         for entry in axes.entries {
             let axisPath = motionPath.appending(entry.key)
             guard let code = EventCode(name: entry.key), code.type == .rel else {
-                collected.append(JSONSchemaError(axisPath, "not a relative axis; expected REL_X, REL_Y, REL_WHEEL, REL_HWHEEL, REL_WHEEL_HI_RES or REL_HWHEEL_HI_RES"))
+                let axes = EventCode.allKnown.filter { $0.type == .rel }.compactMap(\.name)
+                collected.append(JSONSchemaError(axisPath, "not a relative axis\(Suggestion.phrase(for: entry.key, among: axes)); expected \(axes.joined(separator: ", "))"))
                 continue
             }
             if let check = collected.attempt({ () throws(JSONSchemaError) in try Self.motion(entry.value, at: axisPath) }) {
@@ -296,18 +275,20 @@ struct ScenarioReader {
     }
 
     /// `true` (no key or motion events) or `["EV_REL"]`.
-    private mutating func absent(_ v: JSONValue, at absentPath: JSONPath) -> [EventType] {
+    mutating func absent(_ v: JSONValue, at absentPath: JSONPath) -> [EventType] {
         if case .bool(true) = v { return [.key, .rel] }
         guard let list = collected.attempt({ () throws(JSONSchemaError) in try v.array(at: absentPath) }) else { return [] }
         var types: [EventType] = []
         for (index, element) in list.enumerated() {
             guard let text = collected.attempt({ () throws(JSONSchemaError) in try element.string(at: absentPath.appending(index)) }) else { continue }
             guard let type = EventType.allCases.first(where: { $0.description == text }) else {
-                collected.append(JSONSchemaError(absentPath.appending(index), "unknown event type \"\(text)\"; expected EV_KEY, EV_REL, EV_ABS or EV_MSC"))
+                let names = ["EV_KEY", "EV_REL", "EV_ABS", "EV_MSC"]
+                collected.append(JSONSchemaError(absentPath.appending(index), "unknown event type \"\(text)\"\(Suggestion.phrase(for: text, among: names)); expected \(names.joined(separator: ", "))"))
                 continue
             }
             types.append(type)
         }
+        if list.isEmpty { collected.append(JSONSchemaError(absentPath, "an empty absent expects nothing: name the event types, or true for keys and motion")) }
         return types
     }
 
@@ -319,7 +300,9 @@ struct ScenarioReader {
             throw JSONSchemaError(path, "\"\(text)\": expected an event as \"NAME VALUE\", e.g. \"KEY_RIGHT 1\"")
         }
         guard let code = EventCode(name: String(parts[0])) else {
-            throw JSONSchemaError(path, "unknown event code \(parts[0]) (kernel names such as KEY_RIGHT, BTN_LEFT, REL_X)")
+            let suggestion = Suggestion.closest(to: String(parts[0]), among: EventCode.allKnown.compactMap(\.name))
+            throw JSONSchemaError(
+                path, "unknown event code \(parts[0])\(suggestion.map { " (did you mean \($0)?)" } ?? ""); kernel names such as KEY_RIGHT, BTN_LEFT, REL_X (docs/scenarios.md)")
         }
         return InputEvent(code, number)
     }

@@ -19,6 +19,15 @@ public struct JSONParser: Sendable {
         var reader = Reader(bytes: Array(bytes), maxDepth: maxDepth)
         return try reader.document()
     }
+
+    /// Parses and records where each value was written, so problems found later by JSON path can name a line
+    /// and column. For documents people write (scenarios, rig files), not for what arrives over a link.
+    public func parseLocated(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> (value: JSONValue, positions: JSONPositions) {
+        var reader = Reader(bytes: Array(bytes), maxDepth: maxDepth)
+        reader.positions = JSONPositions()
+        let value = try reader.document()
+        return (value, reader.positions ?? JSONPositions())
+    }
 }
 
 private struct Reader {
@@ -26,6 +35,10 @@ private struct Reader {
     let maxDepth: Int
     var position = 0
     var depth = 0
+    /// Recorded only when asked for (`parseLocated`): the path of the value being read, and where each began.
+    var positions: JSONPositions?
+    var path: [JSONPath.Component] = []
+    var counter = LocationCounter()
 
     init(bytes: [UInt8], maxDepth: Int) {
         self.bytes = bytes
@@ -35,6 +48,7 @@ private struct Reader {
     mutating func document() throws(JSONParseError) -> JSONValue {
         skipWhitespace()
         if position == bytes.count { throw error(.empty) }
+        mark(at: position)
         let value = try value()
         skipWhitespace()
         if position != bytes.count { throw error(.trailingGarbage) }
@@ -81,7 +95,10 @@ private struct Reader {
             skipWhitespace()
             try expect(UInt8(ascii: ":"), "':'")
             skipWhitespace()
+            if positions != nil { path.append(.key(key)) }
+            mark(at: keyStart)
             object.set(key, try value())
+            if positions != nil { path.removeLast() }
             skipWhitespace()
             guard let next = peek() else { throw error(.unexpectedEnd(expected: "',' or '}'")) }
             position += 1
@@ -107,7 +124,10 @@ private struct Reader {
         }
         while true {
             skipWhitespace()
+            if positions != nil { path.append(.index(elements.count)) }
+            mark(at: position)
             elements.append(try value())
+            if positions != nil { path.removeLast() }
             skipWhitespace()
             guard let next = peek() else { throw error(.unexpectedEnd(expected: "',' or ']'")) }
             position += 1
@@ -265,6 +285,12 @@ private struct Reader {
     }
 
     // MARK: Helpers
+
+    /// Records that the value at the current path begins at `offset` (when positions are recorded).
+    mutating func mark(at offset: Int) {
+        guard positions != nil else { return }
+        positions?.record(JSONPath(path), counter.location(at: offset, in: bytes))
+    }
 
     func peek(_ ahead: Int = 0) -> UInt8? {
         position + ahead < bytes.count ? bytes[position + ahead] : nil

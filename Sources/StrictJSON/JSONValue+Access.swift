@@ -62,8 +62,9 @@ extension JSONValue {
     {
         let text = try string(at: path)
         guard let value = E(rawValue: text) else {
-            let allowed = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-            throw JSONSchemaError(path, "unknown value \"\(text)\"; expected one of \(allowed)")
+            let names = E.allCases.map(\.rawValue)
+            let allowed = names.map { "\"\($0)\"" }.joined(separator: ", ")
+            throw JSONSchemaError(path, "unknown value \"\(text)\"\(Suggestion.phrase(for: text, among: names)); expected one of \(allowed)")
         }
         return value
     }
@@ -80,11 +81,16 @@ extension JSONObject {
         return value
     }
 
-    /// Fails on any key outside `allowed`, naming it and listing the allowed ones.
+    /// Fails on any key outside `allowed`, naming it, the allowed key it most likely meant, and the allowed ones.
     public func rejectUnknownKeys(allowed: [String], at path: JSONPath) throws(JSONSchemaError) {
         for key in keys where !allowed.contains(key) {
-            let list = allowed.isEmpty ? "no keys" : allowed.map { "\"\($0)\"" }.joined(separator: ", ")
-            throw JSONSchemaError(path.appending(key), "unknown key; allowed here: \(list)")
+            throw JSONSchemaError(path.appending(key), Self.unknownKey(key, allowed: allowed))
         }
+    }
+
+    /// `unknown key (did you mean "phone"?); allowed here: "keys", "phone", …`
+    package static func unknownKey(_ key: String, allowed: [String]) -> String {
+        let list = allowed.isEmpty ? "no keys" : allowed.map { "\"\($0)\"" }.joined(separator: ", ")
+        return "unknown key\(Suggestion.phrase(for: key, among: allowed)); allowed here: \(list)"
     }
 }

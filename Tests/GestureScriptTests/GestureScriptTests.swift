@@ -51,12 +51,12 @@ struct GestureScriptTests {
             Issue.record("a broken script parsed")
         } catch {
             #expect(error.problems == [
-                "extra: unknown key; allowed here: \"name\", \"description\", \"requirements\", \"settings\", \"steps\"",
+                "extra: unknown key; allowed here: \"$schema\", \"name\", \"description\", \"requirements\", \"settings\", \"steps\"",
                 "name: expected a string, found a number",
                 "settings.mode: unknown value \"turbo\"; expected one of \"presentation\", \"mediaControl\", \"basicMouse\"",
                 "settings.sensitivity: sensitivity 0.4 is outside 0.5...3.0 (R8.1)",
                 "steps[0].swipe.to[1]: expected a number, found a string",
-                "steps[1].tapp: unknown step; expected one of \(ScriptStep.names.joined(separator: ", "))",
+                "steps[1].tapp: unknown step (did you mean \"tap\"?); expected one of \(ScriptStep.names.joined(separator: ", "))",
                 "steps[2].wait.ms: -1 ms is outside [0...600000]",
                 "steps[3]: a step is an object with exactly one key, the step kind (one of \(ScriptStep.names.joined(separator: ", "))); found 2 keys",
                 "steps[5].key.modifiers[0]: unknown value \"hyper\"; expected one of \"command\", \"option\", \"control\", \"shift\"",

@@ -152,7 +152,7 @@ struct CatalogAndShardTests {
         }
         let catalog = RequirementCatalog(file: "Scenarios/requirements.json", requirements: [.init(id: "R1.1", text: "x")])
         let scenario = try Scenario.parse(try JSONParser().parse(#"{"name": "n", "requirements": ["R1.1", "R13.1"], "steps": [{"tap": {}}]}"#), file: "s.json")
-        #expect(catalog.unknownIDs(in: scenario) == ["requirements[1]: R13.1 is not in Scenarios/requirements.json; add it there or fix the id"])
+        #expect(catalog.unknownIDs(in: scenario).map(\.text) == ["requirements[1]: R13.1 is not in Scenarios/requirements.json (did you mean R1.1?); add it there or fix the id"])
     }
 
     @Test("shards: i/n parsed strictly; every scenario in exactly one slice, and its slice does not depend on the others")

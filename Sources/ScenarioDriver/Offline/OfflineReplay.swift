@@ -4,9 +4,19 @@ package import Records
 
 /// A scenario run offline: the same driver as on a rig, with the computer in process (`OfflineComputer`), the
 /// link in process and a virtual clock. Its frames and received-command expectations are judged (the others
-/// need a real computer: status, pairing codes, link timing); a scenario that contradicts the phone model or
-/// the mapping fails here, before it runs on a rig.
+/// need a real computer: status, pairing codes, link timing, the phone's state, the device list, a refusal to
+/// start); a scenario that contradicts the phone model or the mapping fails here, before it runs on a rig.
 package struct OfflineReplay: Sendable {
+    /// What an offline run can say of a scenario.
+    package enum Verdict: String, Sendable, Equatable {
+        /// Every check it could judge holds, and it could judge at least one.
+        case ok
+        /// None of its checks could be judged offline (or it has none): no failure, and no pass either.
+        case notJudged = "not judged"
+        /// A command could not be mapped, a check does not hold, or the run stopped.
+        case failed = "ERROR"
+    }
+
     /// One line per command: its time, its JSON and the frames it maps to.
     package private(set) var lines: [String] = []
     /// Commands that cannot be mapped and expectations that do not hold, each with the reason.
@@ -15,6 +25,10 @@ package struct OfflineReplay: Sendable {
     package private(set) var frameCount = 0
     /// Expectations that hold.
     package private(set) var checkedSteps = 0
+    /// Checks judged offline, whether they held or not.
+    package private(set) var judgedChecks = 0
+    /// The checks only a rig can judge, by JSON path (`steps[2].expect.pairing`, `expectRefusal`), with what they need.
+    package private(set) var notJudged: [String] = []
     package private(set) var summary = ""
     /// The steps' results, as a rig run reports them.
     package private(set) var steps: [StepResult] = []
@@ -22,13 +36,26 @@ package struct OfflineReplay: Sendable {
     /// The verdicts an offline run gives.
     package static let judged: Set<ScenarioDriver.Verdict> = [.events, .received]
 
+    package var verdict: Verdict {
+        if !errors.isEmpty { return .failed }
+        return judgedChecks == 0 ? .notJudged : .ok
+    }
+
     /// Replays `scenario`.
     package static func run(_ scenario: Scenario) async -> OfflineReplay {
+        var replay = OfflineReplay()
+        replay.notJudged = notJudgedChecks(scenario)
+        if let texts = scenario.expectedRefusal {
+            // R10: on a rig the computer is started without uinput and must refuse to start, so no step runs; driving
+            // the steps here would inject what the scenario says must never be injected.
+            replay.lines = ["the computer must refuse to start (expectRefusal \(texts)): no step runs"]
+            replay.summary = summaryText(replay, motion: [], presses: [])
+            return replay
+        }
         let clock = VirtualClock()
         let computer = OfflineComputer(clock: clock, lockout: .seconds(scenario.run.lockoutSeconds ?? RunSettings.defaultLockoutSeconds))
         let link = OfflineLink(computer: computer, clock: clock, transport: scenario.run.transport ?? .ble)
         let options = ScenarioDriver.Options(judged: judged)
-        var replay = OfflineReplay()
         let driver = ScenarioDriver(scenario: scenario, phone: link, computer: computer, clock: clock, options: options)
         do {
             let drive = try await driver.run()
@@ -44,6 +71,7 @@ package struct OfflineReplay: Sendable {
         for step in replay.steps {
             let expected = scenario.expectations[step.index]
             let checks = (expected.events == nil ? 0 : 1) + (expected.received == nil ? 0 : 1)
+            replay.judgedChecks += checks
             if step.outcome == .failed {
                 replay.errors.append("steps[\(step.index)] (\(step.kind)) expectation does not hold offline:\n" + step.message)
             } else {
@@ -51,9 +79,40 @@ package struct OfflineReplay: Sendable {
             }
         }
         let (motion, presses) = computer.totals
-        replay.summary = "\(replay.commandCount) commands, \(replay.frameCount) frames, \(replay.checkedSteps) expectation(s) hold"
+        replay.summary = summaryText(replay, motion: motion, presses: presses)
+        return replay
+    }
+
+    /// `12 commands, 14 frames, 2 expectation(s) hold; 3 checks need a rig, not judged; motion REL_X +120`
+    private static func summaryText(_ replay: OfflineReplay, motion: [String], presses: [String]) -> String {
+        "\(replay.commandCount) commands, \(replay.frameCount) frames, \(replay.checkedSteps) expectation(s) hold"
+            + (replay.notJudged.isEmpty ? "" : "; \(replay.notJudged.count) check(s) need a rig, not judged")
             + (motion.isEmpty ? "" : "; motion " + motion.joined(separator: ", "))
             + (presses.isEmpty ? "" : "; presses " + presses.joined(separator: ", "))
-        return replay
+    }
+
+    /// The scenario's checks an offline run does not judge, in file order, each with what only a rig has.
+    static func notJudgedChecks(_ scenario: Scenario) -> [String] {
+        var checks: [String] = []
+        for (index, expected) in scenario.expectations.enumerated() {
+            let kinds: [(verdict: ScenarioDriver.Verdict, present: Bool, key: String, need: String)] = [
+                (.events, expected.events != nil, "keys/frames/motion/absent", "frames"),
+                (.link, expected.link != nil, "link", "a real link"),
+                (.phone, expected.phone != nil, "phone", "the phone's state in real time"),
+                (.status, expected.status != nil, "status", "the computer's status notifications"),
+                (.received, expected.received != nil, "received", "the computer's receipts"),
+                (.pairing, expected.pairing != nil, "pairing", "the computer's pairing code and lockout"),
+            ]
+            for kind in kinds where kind.present && !judged.contains(kind.verdict) {
+                checks.append("steps[\(index)].expect.\(kind.key) (needs \(kind.need))")
+            }
+        }
+        if scenario.devicesExpectation != nil && !judged.contains(.devices) {
+            checks.append("expectDevices (needs the phone's remembered computers)")
+        }
+        if scenario.expectedRefusal != nil {
+            checks.append("expectRefusal (needs a computer started without uinput)")
+        }
+        return checks
     }
 }
