@@ -148,7 +148,7 @@ let package = Package(
             ]
         ),
 
-        .target(name: "HILTestSupport", dependencies: ["NetSocket", "RemoteTouchProtocol", "DBus", "Processes"], path: "Tests/HILTestSupport"),
+        .target(name: "HILTestSupport", dependencies: ["NetSocket", "RemoteTouchProtocol", "DBus", "Processes", "LatencyStats"], path: "Tests/HILTestSupport"),
         .testTarget(name: "WaitingTests", dependencies: ["Waiting", "HILTestSupport"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON", "HILTestSupport"]),
         .testTarget(name: "RemoteTouchProtocolTests", dependencies: ["RemoteTouchProtocol", "StrictJSON", "HILTestSupport"]),

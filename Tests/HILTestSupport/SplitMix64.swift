@@ -1,16 +1,2 @@
-/// A small deterministic random generator for tests, so a failure reproduces with the same seed.
-package struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    package init(seed: UInt64) {
-        state = seed
-    }
-
-    package mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+// The tests' seeded generator is the one the bootstrap uses (LatencyStats), so there is one of it.
+@_exported import struct LatencyStats.SplitMix64
