@@ -11,6 +11,8 @@ package struct ReportError: Error, Sendable, Equatable, CustomStringConvertible 
         case inconsistentShards
         /// A report file could not be written.
         case cannotWrite
+        /// A history folder holds no run (no results.json in it or in its subfolders).
+        case noRuns
     }
 
     package var code: Code

@@ -88,6 +88,9 @@ struct ResultsReader {
             writePath: optional(object, "writePath", at: path, Self.string),
             rigUpMs: optional(object, "rigUpMs", at: path, Self.number),
             lanes: optional(object, "lanes", at: path, Self.number).map { Int($0) },
+            radio: optional(object, "radio", at: path, Self.string),
+            build: optional(object, "build", at: path, Self.string),
+            commit: optional(object, "commit", at: path, Self.string),
             additional: Self.unknown(object, known: RunEnvironment.keys + ["shard"]))
     }
 

@@ -20,13 +20,20 @@ package struct RunEnvironment: Sendable, Equatable {
     package var rigUpMs: Double?
     /// How many scenarios ran at once (`hil run --lanes`); nil in files from before lanes (one at a time).
     package var lanes: Int?
+    /// The radio that carried ble and hid: the rig's controllers (`btvirt`: emulated, `existing`: the adapters'
+    /// own radios). nil in files from before it was recorded.
+    package var radio: String?
+    /// How `hil` was built: `debug` or `release`. nil in files from before it was recorded.
+    package var build: String?
+    /// The source commit `hil` was built from (git's hash, `+dirty` with uncommitted changes), nil where unknown.
+    package var commit: String?
     /// Keys this version does not know, kept as they were (the format may grow).
     package var additional: JSONObject
 
     package init(shard: RunShard? = nil, kernel: String? = nil, bluez: String? = nil, rig: String? = nil,
                 latencyScale: Double? = nil, peripheralAdapter: String? = nil, centralAdapter: String? = nil,
                 host: String? = nil, writePath: String? = nil, rigUpMs: Double? = nil, lanes: Int? = nil,
-                additional: JSONObject = JSONObject())
+                radio: String? = nil, build: String? = nil, commit: String? = nil, additional: JSONObject = JSONObject())
     {
         self.shard = shard
         self.kernel = kernel
@@ -39,6 +46,9 @@ package struct RunEnvironment: Sendable, Equatable {
         self.writePath = writePath
         self.rigUpMs = rigUpMs
         self.lanes = lanes
+        self.radio = radio
+        self.build = build
+        self.commit = commit
         self.additional = additional
     }
 
@@ -52,7 +62,8 @@ package struct RunEnvironment: Sendable, Equatable {
             kernel.map(JSONValue.string), bluez.map(JSONValue.string), rig.map(JSONValue.string), latencyScale.map(JSONValue.number),
             peripheralAdapter.map(JSONValue.string), centralAdapter.map(JSONValue.string), host.map(JSONValue.string),
             writePath.map(JSONValue.string), rigUpMs.map { .number(($0 * 10).rounded() / 10) },
-            lanes.map { .number(Double($0)) },
+            lanes.map { .number(Double($0)) }, radio.map(JSONValue.string), build.map(JSONValue.string),
+            commit.map(JSONValue.string),
         ]
         for (key, value) in zip(Self.keys, values) {
             if let value { object.set(key, value) } else if nullWhenUnknown { object.set(key, .null) }
@@ -62,5 +73,6 @@ package struct RunEnvironment: Sendable, Equatable {
     }
 
     /// The known keys of the `environment` object, in the order `hil run` writes them.
-    static let keys = ["kernel", "bluez", "rig", "latencyScale", "peripheralAdapter", "centralAdapter", "host", "writePath", "rigUpMs", "lanes"]
+    static let keys = ["kernel", "bluez", "rig", "latencyScale", "peripheralAdapter", "centralAdapter", "host", "writePath", "rigUpMs", "lanes",
+                       "radio", "build", "commit"]
 }

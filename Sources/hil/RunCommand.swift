@@ -99,6 +99,10 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: .hidden)
     var hostName: String?
 
+    /// The commit hil was built from, found outside the rig (where the source folder's git is) and passed in.
+    @Option(help: .hidden)
+    var commit: String?
+
     func validate() throws {
         if repeats < 1 || repeats > 1000 { throw ValidationError("--repeat takes 1 to 1000, not \(repeats)") }
         if lanes < 1 { throw ValidationError("--lanes takes 1 or more, not \(lanes)") }
@@ -132,8 +136,10 @@ struct RunCommand: AsyncParsableCommand {
             try await runInside(scenarios)
         } else {
             // Outside a rig: bring the chosen one up and run this same command line inside it.
+            let commit = self.commit ?? SourceRevision.probe(executable: Self.executable)
             try rigOptions.runInRig(output: output, timeout: timeout?.duration ?? .seconds(1800 * repeats),
-                                    replacing: [("--host-name", hostName ?? ProcessInfo.processInfo.hostName)])
+                                    replacing: [("--host-name", hostName ?? ProcessInfo.processInfo.hostName)]
+                                        + (commit.map { [("--commit", $0)] } ?? []))
         }
     }
 
@@ -175,15 +181,25 @@ struct RunCommand: AsyncParsableCommand {
         if exit != .passed { throw ExitCode(exit.rawValue) }
     }
 
-    /// The run's environment for results.json: kernel, BlueZ, rig, adapters, lanes.
+    /// The run's environment for results.json: kernel, BlueZ, rig, adapters, lanes, radio, build and commit.
     private func environment(rig: String, _ context: ScenarioRunner.Context, lanes: Int) -> RunEnvironment {
         let facts = HostFacts.probe()
-        var environment = RunEnvironment(
+        let definition = (try? RigOptions.catalog(rigOptions.rigs))?.rigs.first { $0.name == rig }
+        return RunEnvironment(
             kernel: facts.kernelRelease, bluez: facts.bluetoothdVersion, rig: rig, latencyScale: context.latencyScale,
             peripheralAdapter: context.peripheralAdapter, centralAdapter: context.centralAdapter,
-            host: hostName ?? ProcessInfo.processInfo.hostName, writePath: writePath?.rawValue, rigUpMs: Self.guestUptimeMs())
-        environment.lanes = lanes
-        return environment
+            host: hostName ?? ProcessInfo.processInfo.hostName, writePath: writePath?.rawValue, rigUpMs: Self.guestUptimeMs(),
+            lanes: lanes, radio: definition?.controllers.rawValue, build: Self.buildConfiguration,
+            commit: commit ?? SourceRevision.probe(executable: Self.executable))
+    }
+
+    /// How this hil was built: results.json's `environment.build`.
+    static var buildConfiguration: String {
+        #if DEBUG
+            "debug"
+        #else
+            "release"
+        #endif
     }
 
     /// In the vm rig, the guest's uptime: its boot and the rig's bring-up, before this run started.
