@@ -1,111 +1,100 @@
 package import LatencyStats
 package import Records
 
-/// Each gesture kind's p95 in a run against the same kind's p95 in a baseline run.
+/// A run's step latencies against a reference (a baseline run, or earlier runs pooled), per transport and gesture
+/// kind, under the one `RegressionRule` (docs/report.md, "The regression rule").
 ///
-/// The rule (docs/report.md):
-/// - a kind **regressed** when both runs have at least 10 samples of it, the current p95 is more than 1.2 × the
-///   baseline p95, and more than 1 ms above it;
-/// - it **improved** symmetrically: current p95 below baseline p95 / 1.2, and more than 1 ms below it;
-/// - otherwise it is **unchanged**;
-/// - with fewer than 10 samples in either run there are **too few samples** to judge;
-/// - a kind only in the current run is **new**, only in the baseline **gone**.
-///
-/// Both limits must be crossed: 20 % alone flags noise on sub-millisecond kinds, 1 ms alone flags noise on slow
-/// ones. 10 samples is the least for a p95 that is not simply the largest sample.
+/// A group only in the current run is **new**, only in the reference **gone**; the others get the rule's verdict:
+/// regressed, improved, unchanged or too few samples. m of the rule's correction is the number of groups with
+/// enough samples on both sides.
 package struct BaselineComparison: Sendable, Equatable {
     package enum Verdict: String, Sendable, Hashable, CaseIterable {
         case regressed, improved, unchanged
         case tooFewSamples = "too few samples"
         case new, gone
+
+        init(_ verdict: RegressionRule.Verdict) {
+            switch verdict {
+            case .regressed: self = .regressed
+            case .improved: self = .improved
+            case .unchanged: self = .unchanged
+            case .tooFewSamples: self = .tooFewSamples
+            }
+        }
     }
 
-    /// One kind: both distributions (nil on the side it is missing from) and the verdict.
-    package struct KindComparison: Sendable, Equatable {
-        package var kind: String
+    /// One group: both distributions (nil on the side it is missing from), the verdict and the rule's figures.
+    package struct Entry: Sendable, Equatable {
+        package var group: LatencyGroup
         package var verdict: Verdict
         package var current: LatencySummary?
         package var baseline: LatencySummary?
+        /// The rule's judgement, for a group on both sides.
+        package var shift: LatencyShift?
 
-        package init(kind: String, verdict: Verdict, current: LatencySummary?, baseline: LatencySummary?) {
-            self.kind = kind
+        package init(group: LatencyGroup, verdict: Verdict, current: LatencySummary?, baseline: LatencySummary?,
+                     shift: LatencyShift? = nil)
+        {
+            self.group = group
             self.verdict = verdict
             self.current = current
             self.baseline = baseline
+            self.shift = shift
         }
 
-        /// Current p95 / baseline p95, when both exist and the baseline's is above 0.
-        package var ratio: Double? {
-            guard let now = current?.p95, let before = baseline?.p95, before > 0 else { return nil }
-            return now / before
-        }
-
-        /// Current p95 − baseline p95, in ms.
-        package var differenceMs: Double? {
-            guard let now = current?.p95, let before = baseline?.p95 else { return nil }
-            return now - before
-        }
+        /// Current p50 − reference p50, in ms.
+        package var differenceMs: Double? { shift?.shiftMs }
     }
 
-    /// Fewest samples of a kind, in each run, for a verdict on its p95.
-    package static let minimumSamples = 10
-    /// How many times slower (or faster) the p95 must be.
-    package static let ratioLimit = 1.2
-    /// How many ms slower (or faster) the p95 must be as well.
-    package static let differenceLimitMs = 1.0
+    package var rule: RegressionRule
+    /// The current run's groups (transport, then kind), then the groups gone since the reference.
+    package var entries: [Entry]
+    /// m of the rule's correction: the groups judged.
+    package var comparisons: Int
 
-    /// Current kinds in the current run's order, then the kinds gone since the baseline.
-    package var kinds: [KindComparison]
-
-    /// Compares the `latency.byKind` of two runs.
-    ///
-    /// - Parameters:
-    ///   - current: the run under review.
-    ///   - baseline: the run it is measured against (a merged results.json does as well).
-    package init(current: RunResults, baseline: RunResults) {
-        self.init(current: current.latency, baseline: baseline.latency)
+    /// Compares a run with one baseline run (a merged results.json does as well).
+    package init(current: RunResults, baseline: RunResults, rule: RegressionRule = .standard) {
+        self.init(current: current, reference: [baseline], rule: rule)
     }
 
-    package init(current: RunLatency, baseline: RunLatency) {
-        var kinds: [KindComparison] = current.byKind.map { now in
-            guard let before = baseline.kind(now.kind) else {
-                return KindComparison(kind: now.kind, verdict: .new, current: now.summary, baseline: nil)
+    /// Compares a run with earlier runs, their samples pooled.
+    package init(current: RunResults, reference: [RunResults], rule: RegressionRule = .standard) {
+        var pooled: [LatencyGroup: [Double]] = [:]
+        for run in reference {
+            for (group, samples) in run.samplesByGroup { pooled[group, default: []] += samples }
+        }
+        self.init(current: current.samplesByGroup, reference: pooled.keys.sorted().map { ($0, pooled[$0]!) }, rule: rule)
+    }
+
+    /// Compares samples by group.
+    package init(current: [(group: LatencyGroup, samples: [Double])],
+                 reference: [(group: LatencyGroup, samples: [Double])], rule: RegressionRule = .standard)
+    {
+        self.rule = rule
+        let before = Dictionary(reference.map { ($0.group, $0.samples) }, uniquingKeysWith: +)
+        let now = Dictionary(current.map { ($0.group, $0.samples) }, uniquingKeysWith: +)
+        let comparisons = current.filter { entry in
+            entry.samples.count >= rule.minimumSamples && (before[entry.group]?.count ?? 0) >= rule.minimumSamples
+        }.count
+        self.comparisons = comparisons
+        var entries: [Entry] = current.map { group, samples in
+            guard let earlier = before[group] else {
+                return Entry(group: group, verdict: .new, current: LatencyRecorder(samples).summary, baseline: nil)
             }
-            return KindComparison(
-                kind: now.kind, verdict: Self.verdict(current: now.summary, baseline: before.summary),
-                current: now.summary, baseline: before.summary)
+            let shift = rule.judge(current: samples, reference: earlier, comparisons: comparisons)
+            return Entry(group: group, verdict: Verdict(shift.verdict), current: LatencyRecorder(samples).summary,
+                         baseline: LatencyRecorder(earlier).summary, shift: shift)
         }
-        for before in baseline.byKind where current.kind(before.kind) == nil {
-            kinds.append(KindComparison(kind: before.kind, verdict: .gone, current: nil, baseline: before.summary))
+        for (group, samples) in reference where now[group] == nil {
+            entries.append(Entry(group: group, verdict: .gone, current: nil, baseline: LatencyRecorder(samples).summary))
         }
-        self.kinds = kinds
+        self.entries = entries
     }
 
-    /// The rule for a kind present in both runs.
-    ///
-    /// - Returns: `.tooFewSamples` below `minimumSamples` on either side (or without a p95), else `.regressed`,
-    ///   `.improved` or `.unchanged`.
-    package static func verdict(current: LatencySummary, baseline: LatencySummary) -> Verdict {
-        guard current.count >= minimumSamples, baseline.count >= minimumSamples,
-              let now = current.p95, let before = baseline.p95
-        else { return .tooFewSamples }
-        if now > before * ratioLimit && now - before > differenceLimitMs { return .regressed }
-        if now < before / ratioLimit && before - now > differenceLimitMs { return .improved }
-        return .unchanged
-    }
-
-    package var regressions: [KindComparison] { kinds.filter { $0.verdict == .regressed } }
-    package var improvements: [KindComparison] { kinds.filter { $0.verdict == .improved } }
+    package var regressions: [Entry] { entries.filter { $0.verdict == .regressed } }
+    package var improvements: [Entry] { entries.filter { $0.verdict == .improved } }
     package var hasRegression: Bool { !regressions.isEmpty }
 
     /// The rule in words, for reports.
-    package static let ruleText = """
-        A kind regressed when both runs have at least \(minimumSamples) samples of it and its p95 is more than \
-        \(ratioLimitText) × the baseline's and more than \(differenceLimitText) ms above it; improved when below \
-        the baseline's / \(ratioLimitText) and more than \(differenceLimitText) ms below; otherwise unchanged. \
-        Fewer than \(minimumSamples) samples in either run: too few samples; a kind in one run only: new or gone.
-        """
-
-    private static var ratioLimitText: String { Formatting.plain(ratioLimit) }
-    private static var differenceLimitText: String { Formatting.plain(differenceLimitMs) }
+    package var ruleText: String { rule.text }
 }

@@ -76,9 +76,9 @@ package enum HTMLReport {
                 + "\(missing) of \(count) \(results.missingShards.count == 1 ? "is" : "are") not in this report.</p>\n"
         }
         if let baseline {
-            let regressed = baseline.regressions.map(\.kind)
+            let regressed = baseline.regressions.map(\.group.label)
             html += regressed.isEmpty
-                ? "<p class=\"ok\">No gesture kind regressed against the baseline.</p>\n"
+                ? "<p class=\"ok\">No transport and gesture kind regressed against the baseline.</p>\n"
                 : "<p class=\"warning\"><a href=\"#baseline\">Regressed against the baseline</a>: "
                     + "\(Markup.escape(regressed.joined(separator: ", ")))</p>\n"
         }
@@ -239,18 +239,21 @@ package enum HTMLReport {
 
     private static func comparison(_ comparison: BaselineComparison) -> String {
         var html = "<section id=\"baseline\">\n<h2>Compared with baseline</h2>\n"
-        html += "<p class=\"note\">\(Markup.escape(BaselineComparison.ruleText))</p>\n"
-        html += "<table>\n<thead><tr><th>kind</th><th>verdict</th><th>baseline p95</th><th>current p95</th><th>ratio</th>"
-            + "<th>difference</th><th>baseline count</th><th>current count</th></tr></thead>\n<tbody>\n"
-        for kind in comparison.kinds {
-            let rowClass = kind.verdict.rawValue.replacingOccurrences(of: " ", with: "-")
-            html += "<tr class=\"\(rowClass)\"><td>\(Markup.escape(kind.kind))</td><td>\(kind.verdict.rawValue)</td>"
-                + "<td class=\"n\">\(Formatting.ms(kind.baseline?.p95))</td>"
-                + "<td class=\"n\">\(Formatting.ms(kind.current?.p95))</td>"
-                + "<td class=\"n\">\(Formatting.ratio(kind.ratio))</td>"
-                + "<td class=\"n\">\(Formatting.signedMs(kind.differenceMs))</td>"
-                + "<td class=\"n\">\(kind.baseline.map { String($0.count) } ?? "-")</td>"
-                + "<td class=\"n\">\(kind.current.map { String($0.count) } ?? "-")</td></tr>\n"
+        html += "<p class=\"note\">\(Markup.escape(comparison.ruleText)) m = \(comparison.comparisons) here.</p>\n"
+        html += "<table>\n<thead><tr><th>transport and kind</th><th>verdict</th><th>baseline p50</th><th>current p50</th>"
+            + "<th>shift</th><th>p</th><th>baseline p95</th><th>current p95</th><th>baseline count</th><th>current count</th>"
+            + "</tr></thead>\n<tbody>\n"
+        for entry in comparison.entries {
+            let rowClass = entry.verdict.rawValue.replacingOccurrences(of: " ", with: "-")
+            html += "<tr class=\"\(rowClass)\"><td>\(Markup.escape(entry.group.label))</td><td>\(entry.verdict.rawValue)</td>"
+                + "<td class=\"n\">\(Formatting.ms(entry.baseline?.p50))</td>"
+                + "<td class=\"n\">\(Formatting.ms(entry.current?.p50))</td>"
+                + "<td class=\"n\">\(Markup.escape(Formatting.shift(entry.shift)))</td>"
+                + "<td class=\"n\">\(Markup.escape(Formatting.pValue(entry.shift)))</td>"
+                + "<td class=\"n\">\(Formatting.ms(entry.baseline?.p95))</td>"
+                + "<td class=\"n\">\(Formatting.ms(entry.current?.p95))</td>"
+                + "<td class=\"n\">\(entry.baseline.map { String($0.count) } ?? "-")</td>"
+                + "<td class=\"n\">\(entry.current.map { String($0.count) } ?? "-")</td></tr>\n"
         }
         return html + "</tbody>\n</table>\n</section>\n"
     }

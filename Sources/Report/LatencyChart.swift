@@ -34,27 +34,27 @@ enum LatencyChart {
         svg += xAxis(scale, title: "latency, ms (log scale)")
         for share in [0.0, 0.25, 0.5, 0.75, 0.95, 1.0] {
             let y = top + plotHeight * (1 - share)
-            svg += line(left, y, left + plotWidth, y, class: share == 0 ? "axis" : "grid")
-            svg += text(left - 6, y + 4, share == 0.95 ? "95 %" : "\(Int(share * 100)) %", anchor: "end")
+            svg += SVG.line(left, y, left + plotWidth, y, class: share == 0 ? "axis" : "grid")
+            svg += SVG.text(left - 6, y + 4, share == 0.95 ? "95 %" : "\(Int(share * 100)) %", anchor: "end")
         }
-        svg += text(14, top + plotHeight / 2, "share of steps", anchor: "middle", rotate: true)
+        svg += SVG.text(14, top + plotHeight / 2, "share of steps", anchor: "middle", rotate: true)
         // A step up at every sample; at most 600 points (quantiles of the sorted samples beyond that).
         let points = Swift.min(sorted.count, 600)
         if points > 0 {
-            var path = "M\(f(x(sorted[0], scale))),\(f(top + plotHeight))"
+            var path = "M\(SVG.number(x(sorted[0], scale))),\(SVG.number(top + plotHeight))"
             for k in 0..<points {
                 let index = points == sorted.count
                     ? k : Int((Double(k + 1) / Double(points) * Double(sorted.count)).rounded(.up)) - 1
                 let share = Double(index + 1) / Double(sorted.count)
-                path += "H\(f(x(sorted[index], scale)))V\(f(top + plotHeight * (1 - share)))"
+                path += "H\(SVG.number(x(sorted[index], scale)))V\(SVG.number(top + plotHeight * (1 - share)))"
             }
             svg += "<path class=\"cdf-line\" d=\"\(path)\"/>\n"
         }
         for (name, value) in [("p50", summary.p50), ("p95", summary.p95)] {
             guard let value else { continue }
             let at = x(value, scale)
-            svg += line(at, top, at, top + plotHeight, class: "marker")
-            svg += text(
+            svg += SVG.line(at, top, at, top + plotHeight, class: "marker")
+            svg += SVG.text(
                 at + 4, top + 12 + (name == "p95" ? 14 : 0), "\(name) \(Formatting.ms(value))", anchor: "start",
                 class: "marker-label")
         }
@@ -78,18 +78,18 @@ enum LatencyChart {
         if tallest >= 4 { ticks.append(tallest / 2) }
         for tick in ticks {
             let y = top + plotHeight * (1 - Double(tick) / Double(tallest))
-            svg += line(left, y, left + plotWidth, y, class: tick == 0 ? "axis" : "grid")
-            svg += text(left - 6, y + 4, String(tick), anchor: "end")
+            svg += SVG.line(left, y, left + plotWidth, y, class: tick == 0 ? "axis" : "grid")
+            svg += SVG.text(left - 6, y + 4, String(tick), anchor: "end")
         }
-        svg += text(14, top + plotHeight / 2, "steps", anchor: "middle", rotate: true)
+        svg += SVG.text(14, top + plotHeight / 2, "steps", anchor: "middle", rotate: true)
         let binWidth = plotWidth / Double(bins)
         for (bin, count) in counts.enumerated() where count > 0 {
             let barHeight = plotHeight * Double(count) / Double(tallest)
             let from = scale.value(at: Double(bin) / Double(bins))
             let to = scale.value(at: Double(bin + 1) / Double(bins))
-            svg += "<rect class=\"bar\" x=\"\(f(left + binWidth * Double(bin) + 0.5))\" "
-                + "y=\"\(f(top + plotHeight - barHeight))\" "
-                + "width=\"\(f(Swift.max(binWidth - 1, 0.5)))\" height=\"\(f(barHeight))\">"
+            svg += "<rect class=\"bar\" x=\"\(SVG.number(left + binWidth * Double(bin) + 0.5))\" "
+                + "y=\"\(SVG.number(top + plotHeight - barHeight))\" "
+                + "width=\"\(SVG.number(Swift.max(binWidth - 1, 0.5)))\" height=\"\(SVG.number(barHeight))\">"
                 + "<title>\(count) step\(count == 1 ? "" : "s") at \(Formatting.ms(from))–\(Formatting.ms(to)) ms</title>"
                 + "</rect>\n"
         }
@@ -110,76 +110,55 @@ enum LatencyChart {
         let chartHeight = legendHeight + Double(staged.count) * (rowHeight + gap) + 24
         let sums = staged.map { kind in LatencyStage.allCases.reduce(0.0) { $0 + Swift.max(kind.stages[$1]?.p50 ?? 0, 0) } }
         let largest = Swift.max(sums.max() ?? 0, 0.001)
-        var svg = "<svg class=\"chart stages\" role=\"img\" width=\"\(f(chartWidth))\" height=\"\(f(chartHeight))\" "
-            + "viewBox=\"0 0 \(f(chartWidth)) \(f(chartHeight))\" "
-            + "aria-label=\"Median of each stage per step kind, stacked\">\n"
-            + "<title>Median of each stage per step kind, stacked</title>\n"
+        var svg = SVG.open(class: "stages", label: "Median of each stage per step kind, stacked", width: chartWidth,
+                           height: chartHeight)
         var legendX = labelWidth
         for stage in LatencyStage.allCases {
-            svg += "<rect x=\"\(f(legendX))\" y=\"6\" width=\"12\" height=\"12\" fill=\"\(color(stage))\"/>\n"
-            svg += text(legendX + 16, 16, stage.rawValue, anchor: "start")
+            svg += "<rect x=\"\(SVG.number(legendX))\" y=\"6\" width=\"12\" height=\"12\" fill=\"\(color(stage))\"/>\n"
+            svg += SVG.text(legendX + 16, 16, stage.rawValue, anchor: "start")
             legendX += 110
         }
         for (row, kind) in staged.enumerated() {
             let y = legendHeight + Double(row) * (rowHeight + gap)
-            svg += text(labelWidth - 8, y + rowHeight / 2 + 4, kind.kind, anchor: "end", class: "kind-label")
+            svg += SVG.text(labelWidth - 8, y + rowHeight / 2 + 4, kind.kind, anchor: "end", class: "kind-label")
             var x = labelWidth
             for stage in LatencyStage.allCases {
                 guard let p50 = kind.stages[stage]?.p50, p50 > 0 else { continue }
                 let segment = barsWidth * p50 / largest
-                svg += "<rect x=\"\(f(x))\" y=\"\(f(y))\" width=\"\(f(Swift.max(segment, 0.5)))\" "
-                    + "height=\"\(f(rowHeight))\" "
+                svg += "<rect x=\"\(SVG.number(x))\" y=\"\(SVG.number(y))\" width=\"\(SVG.number(Swift.max(segment, 0.5)))\" "
+                    + "height=\"\(SVG.number(rowHeight))\" "
                     + "fill=\"\(color(stage))\"><title>\(Markup.escape(kind.kind)): \(stage.rawValue) p50 "
                     + "\(Formatting.ms(p50)) ms</title></rect>\n"
                 x += segment
             }
-            svg += text(x + 6, y + rowHeight / 2 + 4, "\(Formatting.ms(sums[row])) ms", anchor: "start")
+            svg += SVG.text(x + 6, y + rowHeight / 2 + 4, "\(Formatting.ms(sums[row])) ms", anchor: "start")
         }
         let axisY = legendHeight + Double(staged.count) * (rowHeight + gap)
-        svg += line(labelWidth, axisY, labelWidth + barsWidth, axisY, class: "axis")
-        svg += text(labelWidth, axisY + 16, "0", anchor: "start")
-        svg += text(labelWidth + barsWidth, axisY + 16, "\(Formatting.ms(largest)) ms (sum of stage medians)", anchor: "end")
+        svg += SVG.line(labelWidth, axisY, labelWidth + barsWidth, axisY, class: "axis")
+        svg += SVG.text(labelWidth, axisY + 16, "0", anchor: "start")
+        svg += SVG.text(labelWidth + barsWidth, axisY + 16, "\(Formatting.ms(largest)) ms (sum of stage medians)", anchor: "end")
         return svg + "</svg>\n"
     }
 
     // MARK: Pieces
 
     private static func open(class name: String, label: String) -> String {
-        "<svg class=\"chart \(name)\" role=\"img\" width=\"\(f(width))\" height=\"\(f(height))\" "
-            + "viewBox=\"0 0 \(f(width)) \(f(height))\" "
-            + "aria-label=\"\(Markup.escape(label))\">\n<title>\(Markup.escape(label))</title>\n"
+        SVG.open(class: name, label: label, width: width, height: height)
     }
 
     private static func xAxis(_ scale: LogScale, title: String) -> String {
         var svg = ""
         for decade in scale.decades {
             let at = x(decade, scale)
-            svg += line(at, top, at, top + plotHeight, class: "grid")
-            svg += text(at, top + plotHeight + 16, LogScale.label(decade), anchor: "middle")
+            svg += SVG.line(at, top, at, top + plotHeight, class: "grid")
+            svg += SVG.text(at, top + plotHeight + 16, LogScale.label(decade), anchor: "middle")
         }
-        svg += line(left, top, left, top + plotHeight, class: "axis")
-        svg += text(left + plotWidth / 2, height - 6, title, anchor: "middle")
+        svg += SVG.line(left, top, left, top + plotHeight, class: "axis")
+        svg += SVG.text(left + plotWidth / 2, height - 6, title, anchor: "middle")
         return svg
     }
 
     private static func x(_ value: Double, _ scale: LogScale) -> Double {
         left + plotWidth * scale.fraction(value)
-    }
-
-    private static func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, class name: String) -> String {
-        "<line class=\"\(name)\" x1=\"\(f(x1))\" y1=\"\(f(y1))\" x2=\"\(f(x2))\" y2=\"\(f(y2))\"/>\n"
-    }
-
-    private static func text(_ x: Double, _ y: Double, _ content: String, anchor: String, class name: String? = nil,
-                             rotate: Bool = false) -> String
-    {
-        let transform = rotate ? " transform=\"rotate(-90 \(f(x)) \(f(y)))\"" : ""
-        let classAttribute = name.map { " class=\"\($0)\"" } ?? ""
-        return "<text x=\"\(f(x))\" y=\"\(f(y))\" text-anchor=\"\(anchor)\"\(classAttribute)\(transform)>"
-            + "\(Markup.escape(content))</text>\n"
-    }
-
-    private static func f(_ value: Double) -> String {
-        String(format: "%.1f", value)
     }
 }

@@ -50,30 +50,34 @@ package enum MarkdownSummary {
             }
             lines.append("")
         }
-        if let baseline {
-            let regressions = baseline.regressions
-            if regressions.isEmpty {
-                let judged = baseline.kinds.filter { [.unchanged, .improved].contains($0.verdict) }.count
-                let improved = baseline.improvements.map(\.kind)
-                lines.append("No regression against the baseline (\(judged) kind\(judged == 1 ? "" : "s") judged"
-                    + (improved.isEmpty ? "" : "; improved: \(improved.map(cell).joined(separator: ", "))") + ").")
-            } else {
-                lines += [
-                    "### Regressions against the baseline", "",
-                    "| kind | baseline p95 | current p95 | ratio | difference | samples (baseline → current) |",
-                    "|---|---:|---:|---:|---:|---:|",
-                ]
-                for kind in regressions {
-                    lines.append(
-                        "| \(cell(kind.kind)) | \(Formatting.ms(kind.baseline?.p95)) | \(Formatting.ms(kind.current?.p95)) "
-                            + "| \(Formatting.ratio(kind.ratio)) | \(Formatting.signedMs(kind.differenceMs)) ms "
-                            + "| \(kind.baseline?.count ?? 0) → \(kind.current?.count ?? 0) |")
-                }
-            }
-            lines.append("")
-        }
+        if let baseline { lines += comparisonLines(baseline) + [""] }
         while lines.last == "" { lines.removeLast() }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The regressions against a reference as a table, or one line when there are none.
+    static func comparisonLines(_ comparison: BaselineComparison) -> [String] {
+        let regressions = comparison.regressions
+        guard !regressions.isEmpty else {
+            let judged = comparison.entries.filter { [.unchanged, .improved].contains($0.verdict) }.count
+            let improved = comparison.improvements.map(\.group.label)
+            return ["No regression against the baseline (\(judged) group\(judged == 1 ? "" : "s") judged"
+                + (improved.isEmpty ? "" : "; improved: \(improved.map(cell).joined(separator: ", "))") + ")."]
+        }
+        var lines = [
+            "### Regressions against the baseline", "",
+            "| transport and kind | baseline p50 | current p50 | shift | p | samples (baseline → current) |",
+            "|---|---:|---:|---:|---:|---:|",
+        ]
+        for entry in regressions {
+            lines.append(
+                "| \(cell(entry.group.label)) | \(Formatting.ms(entry.baseline?.p50)) | \(Formatting.ms(entry.current?.p50)) "
+                    + "| \(Formatting.shift(entry.shift)) | \(Formatting.pValue(entry.shift)) "
+                    + "| \(entry.baseline?.count ?? 0) → \(entry.current?.count ?? 0) |")
+        }
+        return lines + ["", "p < \(Formatting.plain(comparison.rule.alpha)) / \(comparison.comparisons) and a p50 shift of at least "
+            + "\(Formatting.plain(comparison.rule.minimumShiftMs)) ms and \(Formatting.plain(comparison.rule.minimumShiftFraction * 100)) % "
+            + "(docs/report.md, \"The regression rule\")."]
     }
 
     /// `**hil run: 40 passed, 1 failed** (41 scenarios on vm, 120 step latencies, p95 380.1 ms)`
@@ -87,7 +91,7 @@ package enum MarkdownSummary {
                 + results.missingShards.map(String.init).joined(separator: ", "))
         }
         if let baseline, baseline.hasRegression {
-            facts.append("\(baseline.regressions.count) kind\(baseline.regressions.count == 1 ? "" : "s") regressed")
+            facts.append("\(baseline.regressions.count) group\(baseline.regressions.count == 1 ? "" : "s") regressed")
         }
         let mark = results.failed == 0 ? "✅" : "❌"
         return "\(mark) **hil run: \(Formatting.totals(results))** (\(facts.joined(separator: ", ")))"

@@ -81,6 +81,35 @@ package enum ReportFiles {
         return try write(results: results, baseline: baseline, to: folder)
     }
 
+    /// Writes a history's page and its Markdown summary, each run linked to its report.html (relative to the page's
+    /// folder, as every report link is) where that file exists.
+    ///
+    /// - Parameters:
+    ///   - history: the runs, analysed.
+    ///   - html: where the page goes, if anywhere; its folder must exist.
+    ///   - markdown: where the summary goes, if anywhere.
+    /// - Returns: the Markdown summary.
+    /// - Throws: `ReportError` (`.cannotWrite`) naming the file.
+    @discardableResult
+    package static func writeHistory(_ history: HistoryAnalysis, html: String?, markdown: String?) throws(ReportError)
+        -> String
+    {
+        let summary = HistoryMarkdown.render(history)
+        if let html {
+            let folder = URL(fileURLWithPath: html).deletingLastPathComponent().path
+            var reports: [Int: String] = [:]
+            for (index, entry) in history.runs.enumerated() {
+                let report = URL(fileURLWithPath: entry.run.folder).appendingPathComponent(htmlName).path
+                if FileManager.default.fileExists(atPath: report) {
+                    reports[index] = RunResults.relativePath(report, from: folder)
+                }
+            }
+            try write(HistoryPage.render(history, reports: reports), to: html)
+        }
+        if let markdown { try write(summary, to: markdown) }
+        return summary
+    }
+
     /// The timelines of the failed scenarios, by capture path (absolute, or relative to `directory`); a timeline
     /// that cannot be read is left out (its link stays in the report).
     package static func timelines(of results: RunResults, in directory: String) -> [String: TraceTimeline] {

@@ -38,13 +38,18 @@ package enum RunConsole {
         return lines.joined(separator: "\n")
     }
 
-    /// Which gesture kinds regressed against --baseline.
+    /// Which transports and gesture kinds regressed against --baseline.
     package static func baseline(_ comparison: BaselineComparison) -> String {
         let regressed = comparison.regressions
-        guard !regressed.isEmpty else { return "baseline: no gesture kind regressed (\(BaselineComparison.ruleText))" }
-        return "baseline: REGRESSED " + regressed.map { kind in
-            "\(kind.kind) p95 \(kind.baseline?.p95.map { String(format: "%.1f", $0) } ?? "-") → \(kind.current?.p95.map { String(format: "%.1f", $0) } ?? "-") ms"
+        guard !regressed.isEmpty else { return "baseline: nothing regressed (\(comparison.ruleText))" }
+        return "baseline: REGRESSED " + regressed.map { entry in
+            let p = entry.shift?.test.map { String(format: "%.1g", $0.pValue) } ?? "-"
+            return "\(entry.group.label) p50 \(format(entry.baseline?.p50)) → \(format(entry.current?.p50)) ms (p = \(p))"
         }.joined(separator: "; ")
+    }
+
+    private static func format(_ value: Double?) -> String {
+        value.map { String(format: "%.1f", $0) } ?? "-"
     }
 
     /// Why the run stopped early when its rig broke, and what to do about it.

@@ -17,19 +17,36 @@ struct ReportCommand: AsyncParsableCommand {
             output, so it can go straight to a CI job page: hil report results.json >> "$GITHUB_STEP_SUMMARY". \
             Messages go to standard error.
 
-            With --baseline, each gesture kind's p95 is compared with the baseline's: it regressed when both runs \
-            have at least 10 samples of the kind and the p95 is more than 1.2 × the baseline's and more than 1 ms \
-            above it (docs/report.md).
+            With --baseline, each transport and gesture kind's step latencies are compared with the baseline's: \
+            regressed when a Mann–Whitney U test gives p < 0.01 / m (Bonferroni over the m groups compared) and the \
+            p50 moved by at least 1 ms and 10 % (docs/report.md, "The regression rule").
+
+            With --history, the arguments are run folders (each holding a results.json) or folders of them (as \
+            Rigs/hardware/nightly.sh keeps): --html writes one page across the runs in time order (p50 and p95 with \
+            95 % intervals per transport and gesture kind, each scenario's outcome run by run, each run's commit, \
+            where the conditions changed), and each run is compared with the earlier runs under the same conditions \
+            by the same rule.
 
             Exit status 1 when a file cannot be read or is not a results document (each problem is printed as \
             file: json.path: message), when shards do not belong together, when an output cannot be written, or \
-            with --fail-on-regression when a kind regressed; 0 otherwise, whatever the scenarios' verdicts.
+            with --fail-on-regression when a group regressed (with --history: in the newest run); 0 otherwise, \
+            whatever the scenarios' verdicts.
             """
     )
 
     @Argument(
-        help: ArgumentHelp("results.json files of one run; several are its shards, merged.", valueName: "results.json"))
+        help: ArgumentHelp(
+            "results.json files of one run; several are its shards, merged. With --history: run folders, or folders of them.",
+            valueName: "results.json"))
     var results: [String]
+
+    @Flag(help: "Report on many runs over time: the arguments are run folders, or folders holding run folders.")
+    var history = false
+
+    @Option(help: ArgumentHelp(
+        "With --history: remove the oldest runs found in the folders of runs, keeping this many.",
+        discussion: "Runs named directly and folders that are not readable runs are never removed.", valueName: "n"))
+    var keep: Int?
 
     @Option(
         help: ArgumentHelp("Write the self-contained HTML report (inline CSS and SVG, no scripts) here.", valueName: "file"))
@@ -47,16 +64,25 @@ struct ReportCommand: AsyncParsableCommand {
             "Write the merged results here, in the results.json format (usable as a --baseline).", valueName: "file"))
     var merged: String?
 
-    @Flag(help: "Exit 1 when any gesture kind's p95 regressed against --baseline.")
+    @Flag(help: "Exit 1 when a transport and gesture kind regressed against --baseline (with --history: in the newest run).")
     var failOnRegression = false
 
     func validate() throws {
+        if history {
+            if baseline != nil || merged != nil {
+                throw ValidationError("--history compares each run with its earlier runs: leave out --baseline and --merged")
+            }
+            if let keep, keep < 1 { throw ValidationError("--keep takes 1 or more, not \(keep)") }
+            return
+        }
+        if keep != nil { throw ValidationError("--keep removes old runs of a history: add --history") }
         if failOnRegression && baseline == nil {
-            throw ValidationError("--fail-on-regression compares with a baseline: add --baseline FILE")
+            throw ValidationError("--fail-on-regression compares with a baseline: add --baseline FILE, or use --history")
         }
     }
 
     func run() async throws {
+        if history { return try runHistory() }
         var parts: [RunResults] = []
         var problems = 0
         for file in results {
@@ -117,15 +143,44 @@ struct ReportCommand: AsyncParsableCommand {
         }
 
         if let comparison, failOnRegression, comparison.hasRegression {
-            let kinds = comparison.regressions.map { kind in
-                "\(kind.kind) p95 \(format(kind.baseline?.p95)) → \(format(kind.current?.p95)) ms"
-            }
-            printError("hil report: regressed against \(baseline ?? "the baseline"): \(kinds.joined(separator: "; "))")
+            printError("hil report: regressed against \(baseline ?? "the baseline"): \(Self.regressions(comparison))")
             throw ExitCode.failure
         }
     }
 
-    private func format(_ value: Double?) -> String {
+    /// --history: the runs of the folders (the oldest removed beyond --keep), the page, the summary, the verdict.
+    private func runHistory() throws {
+        let analysis: HistoryAnalysis
+        do {
+            var runs = try RunHistory.load(results)
+            if let keep {
+                for folder in try runs.prune(keeping: keep) { printError("hil report: removed \(folder) (--keep \(keep))") }
+            }
+            for entry in runs.skipped { printError("hil report: skipped \(entry.folder): \(entry.reason)") }
+            analysis = HistoryAnalysis(runs)
+            print(try ReportFiles.writeHistory(analysis, html: html, markdown: markdown), terminator: "")
+            fflush(nil)
+        } catch {
+            printError(error.description)
+            throw ExitCode.failure
+        }
+        if let html { printError("hil report: wrote \(html) (\(analysis.runs.count) runs)") }
+        if let markdown { printError("hil report: wrote \(markdown)") }
+        if failOnRegression, let newest = analysis.newest, let comparison = newest.comparison, comparison.hasRegression {
+            printError("hil report: \(newest.run.name) regressed against its \(newest.reference.count) earlier run(s): "
+                + Self.regressions(comparison))
+            throw ExitCode.failure
+        }
+    }
+
+    private static func regressions(_ comparison: BaselineComparison) -> String {
+        comparison.regressions.map { entry in
+            "\(entry.group.label) p50 \(format(entry.baseline?.p50)) → \(format(entry.current?.p50)) ms"
+                + " (p \(entry.shift?.test.map { String(format: "%.1g", $0.pValue) } ?? "-"))"
+        }.joined(separator: "; ")
+    }
+
+    private static func format(_ value: Double?) -> String {
         value.map { String(format: "%.1f", $0) } ?? "-"
     }
 }

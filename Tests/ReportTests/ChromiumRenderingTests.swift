@@ -72,6 +72,32 @@ struct ChromiumRenderingTests {
         withExtendedLifetime(folder) {}
     }
 
+    @Test("the history page: Chromium keeps its sections and one trend chart per group; a screenshot far from blank")
+    func historyPage() throws {
+        let chromium = try #require(Chromium.find(), Self.missing)
+        let folder = try TemporaryFolder()
+        let (page, _, analysis) = try HistoryPageTests.write(in: folder)
+        let dom = try chromium.run(["--dump-dom"], url: URL(fileURLWithPath: page), in: folder.path)
+        #expect(dom.status == 0 && !dom.timedOut, "chromium exited with \(dom.status): \(dom.standardError.suffix(2000))")
+        let text = String(decoding: dom.standardOutput, as: UTF8.self)
+        for heading in ["<h1>hil history: 5 runs</h1>", "<h2>Runs</h2>", "<h2>Latency by transport and gesture kind</h2>",
+                        "<h2>Scenarios run by run</h2>", "<h2>Conditions</h2>"]
+        {
+            #expect(text.contains(heading), "missing from Chromium's DOM: \(heading)")
+        }
+        #expect(text.components(separatedBy: "<svg class=\"chart trend\"").count - 1 == analysis.series.count)
+        let png = folder.path + "/history.png"
+        let shot = try chromium.run(["--screenshot=\(png)", "--window-size=1200,2400", "--hide-scrollbars"],
+                                    url: URL(fileURLWithPath: page), in: folder.path)
+        #expect(shot.status == 0 && !shot.timedOut, "chromium exited with \(shot.status)")
+        let data = try Data(contentsOf: URL(fileURLWithPath: png))
+        let size = try #require(Self.pngSize(data))
+        #expect(size.width == 1200 && size.height == 2400)
+        // A blank page of that size is about 13 KB; the tables and charts make far more.
+        #expect(data.count > 40_000)
+        withExtendedLifetime(folder) {}
+    }
+
     /// Width and height from a PNG's IHDR chunk; nil when the data is not a PNG.
     static func pngSize(_ data: Data) -> (width: Int, height: Int)? {
         let bytes = [UInt8](data.prefix(24))

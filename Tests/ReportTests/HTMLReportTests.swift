@@ -7,16 +7,13 @@ import Testing
 
 @Suite("The HTML report")
 struct HTMLReportTests {
-    /// The realistic run, with a passing scenario named like an attack and a baseline in which swipes were faster.
+    /// The realistic run, with a passing scenario named like an attack and a baseline in which buttons were faster.
     static func report() throws -> (html: String, results: RunResults) {
         var results = try ResultsFixtures.realisticResults()
         results.scenarios[0].name = "<script>alert(\"x\")</script> & 'co'"
-        let baseline = RunLatency(all: .empty, byKind: [
-            KindLatency(kind: "button", summary: LatencySummary(count: 10, p50: 5, p95: 9, p99: 9, max: 9)),
-        ])
-        var current = results.latency
-        current.byKind[0].summary.count = 10
-        let comparison = BaselineComparison(current: current, baseline: baseline)
+        let comparison = BaselineComparison(
+            current: results.samplesByGroup,
+            reference: [(LatencyGroup(transport: nil, kind: "button"), ResultsFixtures.samples(20, in: 1...2, seed: 1))])
         return (HTMLReport.render(results, baseline: comparison), results)
     }
 

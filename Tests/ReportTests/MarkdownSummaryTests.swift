@@ -41,43 +41,41 @@ struct MarkdownSummaryTests {
     }
 
     @Test("regressions against a baseline get their own table; pipes and newlines in names stay in their cell")
-    func regressions() {
+    func regressions() throws {
+        let swipes = (0..<12).map { StepResult(index: $0, kind: "swipe", outcome: .passed, latencyMs: 200 + Double($0)) }
+        let taps = (0..<40).map { StepResult(index: 12 + $0, kind: "tap", outcome: .passed, latencyMs: 8 + Double($0 % 5) / 10) }
         let scenario = ScenarioResult(
-            file: "a.json", name: "swipe | fast\nand far", outcome: .failed, steps: [], message: "p95 250 ms over the 200 ms limit\nmore")
-        let current = RunResults(
-            rig: "hardware",
-            latency: RunLatency(all: LatencySummary(count: 52, p50: 20, p95: 250, p99: 260, max: 270), byKind: [
-                KindLatency(kind: "swipe", summary: LatencySummary(count: 12, p50: 180, p95: 250, p99: 260, max: 270)),
-                KindLatency(kind: "tap", summary: LatencySummary(count: 40, p50: 8, p95: 9.5, p99: 11, max: 12)),
-            ]),
-            scenarios: [scenario])
-        let baseline = RunLatency(all: .empty, byKind: [
-            KindLatency(kind: "swipe", summary: LatencySummary(count: 20, p50: 150, p95: 200, p99: 210, max: 215)),
-            KindLatency(kind: "tap", summary: LatencySummary(count: 38, p50: 8, p95: 9, p99: 10, max: 11)),
+            file: "a.json", name: "swipe | fast\nand far", outcome: .failed, steps: swipes + taps,
+            message: "p95 250 ms over the 200 ms limit\nmore")
+        let current = RunResults(rig: "hardware", scenarios: [scenario])
+        let comparison = BaselineComparison(current: current.samplesByGroup, reference: [
+            (LatencyGroup(transport: nil, kind: "swipe"), (0..<20).map { 150 + Double($0) / 2 }),
+            (LatencyGroup(transport: nil, kind: "tap"), (0..<38).map { 8 + Double($0 % 5) / 10 }),
         ])
-        let markdown = MarkdownSummary.render(current, baseline: BaselineComparison(current: current.latency, baseline: baseline))
+        let markdown = MarkdownSummary.render(current, baseline: comparison)
         let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines.first == "❌ **hil run: 0 passed, 1 failed** (1 scenario on hardware, 52 step latencies, p95 250.0 ms, 1 kind regressed)")
+        #expect(lines.first?.hasPrefix("❌ **hil run: 0 passed, 1 failed** (1 scenario on hardware, 52 step latencies") == true)
+        #expect(lines.first?.hasSuffix(", 1 group regressed)") == true)
         #expect(lines.contains("| swipe \\| fast and far | failed | p95 250 ms over the 200 ms limit |"))
         #expect(lines.contains("### Regressions against the baseline"))
-        #expect(lines.contains("| swipe | 200.0 | 250.0 | 1.25× | +50.0 ms | 20 → 12 |"))
-        #expect(!lines.contains { $0.hasPrefix("| tap | 9.00") })
-        #expect(markdown.hasSuffix("|\n"))
+        let table = try #require(lines.firstIndex(of: "### Regressions against the baseline"))
+        let row = try #require(lines[table...].first { $0.hasPrefix("| swipe | ") })
+        #expect(row.contains(" ms (+"), "the shift in ms and %: \(row)")
+        #expect(row.hasSuffix("| < 0.0001 | 20 → 12 |"), "\(row)")
+        #expect(!lines[table...].contains { $0.hasPrefix("| tap |") })
+        #expect(markdown.hasSuffix("(docs/report.md, \"The regression rule\").\n"))
     }
 
-    @Test("no regression: one line says how many kinds were judged and which improved")
+    @Test("no regression: one line says how many groups were judged and which improved")
     func noRegression() {
-        let current = RunResults(
-            latency: RunLatency(all: .empty, byKind: [
-                KindLatency(kind: "tap", summary: LatencySummary(count: 40, p50: 5, p95: 6, p99: 7, max: 8)),
-            ]),
-            scenarios: [])
-        let baseline = RunLatency(all: .empty, byKind: [
-            KindLatency(kind: "tap", summary: LatencySummary(count: 40, p50: 8, p95: 9, p99: 10, max: 11)),
+        let taps = (0..<40).map { StepResult(index: $0, kind: "tap", outcome: .passed, latencyMs: 5 + Double($0 % 7) / 10) }
+        let current = RunResults(scenarios: [ScenarioResult(file: "t.json", name: "taps", outcome: .passed, steps: taps)])
+        let comparison = BaselineComparison(current: current.samplesByGroup, reference: [
+            (LatencyGroup(transport: nil, kind: "tap"), (0..<40).map { 8 + Double($0 % 7) / 10 }),
         ])
-        let markdown = MarkdownSummary.render(current, baseline: BaselineComparison(current: current.latency, baseline: baseline))
-        #expect(markdown.hasPrefix("✅ **hil run: 0 passed, 0 failed**"))
-        #expect(markdown.hasSuffix("No regression against the baseline (1 kind judged; improved: tap).\n"))
+        let markdown = MarkdownSummary.render(current, baseline: comparison)
+        #expect(markdown.hasPrefix("✅ **hil run: 1 passed, 0 failed**"))
+        #expect(markdown.hasSuffix("No regression against the baseline (1 group judged; improved: tap).\n"))
     }
 }
 
