@@ -19,6 +19,11 @@ systemctl reload dbus || true
 swift build -c release --product hil
 install -d -m 0755 /opt/remotetouch-hil /opt/remotetouch-hil/Rigs
 install -m 0755 "$(swift build -c release --show-bin-path)/hil" /opt/remotetouch-hil/hil
+# The commit it was built from, for every night's results.json (nightly.sh passes it on as HIL_COMMIT).
+if commit=$(git -c safe.directory="$here" rev-parse HEAD 2>/dev/null); then
+    git -c safe.directory="$here" diff --quiet HEAD -- 2>/dev/null || commit+="+dirty"
+    echo "$commit" >/opt/remotetouch-hil/commit
+fi
 # Both suites (Scenarios-nightly/requirements.json is a relative link to Scenarios/'s catalog: cp -r keeps it a link).
 cp -r Scenarios Scenarios-nightly /opt/remotetouch-hil/
 cp -r Rigs/*.json Rigs/hardware /opt/remotetouch-hil/Rigs/

@@ -1,19 +1,46 @@
 #!/usr/bin/env bash
 # One nightly run: the quick suite (Scenarios/) and the nightly suite (Scenarios-nightly/: the real-time waits, the
 # faults, the product's own timers) in one hil run on the hardware rig, into REPORTS/<date>, compared with the
-# previous run.
+# previous night; then the history of the nights kept in REPORTS, its page and summary beside the night
+# (REPORTS/<date>/history.html and history.md; REPORTS/latest is the newest night).
 #   Rigs/hardware/nightly.sh /var/lib/hil/nightly
+# Settings, from the environment:
+#   HIL_HISTORY_KEEP  how many nights REPORTS keeps (default 30); hil report --keep removes older night folders
+#   HIL_COMMIT        the commit hil was built from (default: the file `commit` install.sh writes beside hil)
+#   HIL               the hil to run (default ./hil, where install.sh puts it)
+# Exit status: hil run's when it did not pass (1: a scenario failed, 125: the rig broke, 130: interrupted); else 1
+# when the night regressed against the nights before it (docs/report.md, "The regression rule") or the history
+# could not be written; else 0.
 set -euo pipefail
 reports=${1:?usage: nightly.sh REPORTS_DIR}
+keep=${HIL_HISTORY_KEEP:-30}
+if ! [[ $keep =~ ^[1-9][0-9]*$ ]]; then
+    echo "nightly: HIL_HISTORY_KEEP is a number of nights, 1 or more, not '$keep'" >&2
+    exit 2
+fi
 cd "$(dirname "$0")/../.."
+hil=${HIL:-./hil}
+if [[ -z ${HIL_COMMIT:-} && -r commit ]]; then
+    HIL_COMMIT=$(<commit)
+    export HIL_COMMIT
+fi
 mkdir -p "$reports"
-out="$reports/$(date +%Y-%m-%dT%H%M)"
+night=$(date +%Y-%m-%dT%H%M%S)
+out="$reports/$night"
+# A second run within the same second (by hand) gets a folder of its own.
+for ((n = 2; ; n++)); do [[ -e $out ]] || break; out="$reports/$night-$n"; done
 baseline=()
 if [[ -e "$reports/latest/results.json" ]]; then
     baseline=(--baseline "$reports/latest/results.json")
 fi
 status=0
-./hil run --rig hardware --output "$out" "${baseline[@]}" Scenarios/ Scenarios-nightly/ || status=$?
-# The newest run becomes the next baseline, whatever its verdict (its report says what failed).
-ln -sfn "$out" "$reports/latest"
-exit $status
+"$hil" run --rig hardware --output "$out" "${baseline[@]}" Scenarios/ Scenarios-nightly/ || status=$?
+# The newest night becomes the next baseline, whatever its verdict (its report says what failed). Relative, so the
+# folder can move.
+ln -sfn "$(basename "$out")" "$reports/latest"
+mkdir -p "$out"
+history=0
+"$hil" report --history "$reports" --keep "$keep" --html "$out/history.html" --markdown "$out/history.md" \
+    --fail-on-regression >/dev/null || history=$?
+if ((status != 0)); then exit "$status"; fi
+exit "$history"
