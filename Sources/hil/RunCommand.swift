@@ -55,7 +55,7 @@ struct RunCommand: AsyncParsableCommand {
     var shard: Shard?
 
     @Option(help: ArgumentHelp(
-        "An earlier run's results.json: flag gesture kinds whose p95 latency regressed (docs/report.md has the rule).",
+        "An earlier run's results.json: flag transports and gesture kinds whose step latency regressed (docs/report.md, \"The regression rule\").",
         valueName: "file"))
     var baseline: String?
 
