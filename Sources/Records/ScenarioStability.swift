@@ -18,20 +18,23 @@ package struct ScenarioStability: Sendable, Equatable {
     /// How many repeats passed.
     package var passed: Int { outcomes.filter { $0 == .passed }.count }
 
-    /// Verdicts by scenario file, in first-run order.
+    /// Verdicts by scenario file and transport, in first-run order: with `--transport all` each transport of a
+    /// file is a scenario of its own (its name says which), so a scenario flaky on one transport is not charged
+    /// to another's row, nor hidden in a row of four transports' verdicts.
     ///
     /// - Parameter scenarios: every scenario record of the run, repeats included.
-    /// - Returns: one entry per scenario file.
+    /// - Returns: one entry per scenario file and transport.
     package static func of(_ scenarios: [ScenarioResult]) -> [ScenarioStability] {
         var order: [String] = []
-        var byFile: [String: ScenarioStability] = [:]
+        var byRun: [String: ScenarioStability] = [:]
         for scenario in scenarios {
-            if byFile[scenario.file] == nil {
-                order.append(scenario.file)
-                byFile[scenario.file] = ScenarioStability(file: scenario.file, name: scenario.name, outcomes: [])
+            let key = scenario.file + "\u{0}" + (scenario.transport ?? "")
+            if byRun[key] == nil {
+                order.append(key)
+                byRun[key] = ScenarioStability(file: scenario.file, name: scenario.name, outcomes: [])
             }
-            byFile[scenario.file]!.outcomes.append(scenario.outcome)
+            byRun[key]!.outcomes.append(scenario.outcome)
         }
-        return order.map { byFile[$0]! }
+        return order.map { byRun[$0]! }
     }
 }

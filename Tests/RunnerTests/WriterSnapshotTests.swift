@@ -78,6 +78,26 @@ struct WriterSnapshotTests {
             """)
     }
 
+    @Test("--transport all with --repeat: a row per scenario and transport, so a verdict that differs on one transport is that row's")
+    func stabilityPerTransport() {
+        var results: [ScenarioResult] = []
+        for repetition in 1...2 {
+            for transport in ["ble", "udp"] {
+                let failed = transport == "udp" && repetition == 2
+                var result = ScenarioResult(file: "Scenarios/a/tap.json", name: "tap [\(transport)]", outcome: failed ? .failed : .passed,
+                                            steps: [], transport: transport)
+                result.repetition = repetition
+                results.append(result)
+            }
+        }
+        #expect(RunReport.stabilityTable(results) == """
+            stability over 2 repeats (P passed, F failed, I inconclusive, E error, N not applicable):
+              PP      2/2  tap [ble]
+              PF      1/2  FLAKY tap [udp]
+            1 flaky scenario(s): verdicts differ between repeats
+            """)
+    }
+
     @Test("hil run's latency by transport: the last column is the product's claim for the transport")
     func transportTable() throws {
         let results = [("ble", 4.0), ("tcp", 6.0)].map { transport, latency in
