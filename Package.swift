@@ -177,7 +177,10 @@ let package = Package(
             dependencies: ["Recording", "Scenario", "ScenarioDriver", "GestureScript", "Records", "Report", "InputCodes", "RemoteTouchProtocol", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "LabTests", dependencies: ["Lab", "Records", "Report", "HILTestSupport"]),
         .testTarget(name: "VerifierTests", dependencies: ["Verifier", "InputCodes", "RemoteTouchProtocol", "LatencyStats"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "ScenarioDriver", "Records", "Verifier", "GestureScript", "StrictJSON", "InputCodes", "Processes", "HILTestSupport"]),
+        .testTarget(
+            name: "ScenarioTests",
+            dependencies: ["Scenario", "ScenarioDriver", "Records", "Verifier", "GestureScript", "StrictJSON", "InputCodes", "Processes", "HILTestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "PeripheralTests",
             dependencies: [
