@@ -160,7 +160,9 @@ let package = Package(
         .testTarget(name: "RigTests", dependencies: ["Rig", "Processes", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCodes", "System", "HILTestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Avahi", "Processes", "HILTestSupport", "Waiting"]),
-        .testTarget(name: "ScenarioDriverTests", dependencies: ["ScenarioDriver", "Scenario", "Verifier", "GestureScript", "InputCodes", "StrictJSON", "Records", "Report"]),
+        .testTarget(
+            name: "ScenarioDriverTests",
+            dependencies: ["ScenarioDriver", "Scenario", "Verifier", "GestureScript", "InputCodes", "StrictJSON", "Records", "Report", "RemoteTouchProtocol", "HILTestSupport"]),
         .testTarget(name: "LatencyStatsTests", dependencies: ["LatencyStats"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
         .testTarget(
