@@ -178,7 +178,7 @@ let package = Package(
             name: "RecordingTests",
             dependencies: ["Recording", "Scenario", "ScenarioDriver", "GestureScript", "Records", "Report", "InputCodes", "RemoteTouchProtocol", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "LabTests", dependencies: ["Lab", "Records", "Report", "HILTestSupport"]),
-        .testTarget(name: "VerifierTests", dependencies: ["Verifier", "InputCodes", "RemoteTouchProtocol", "LatencyStats"]),
+        .testTarget(name: "VerifierTests", dependencies: ["Verifier", "InputCodes", "RemoteTouchProtocol", "LatencyStats", "HILTestSupport"]),
         .testTarget(
             name: "ScenarioTests",
             dependencies: ["Scenario", "ScenarioDriver", "Records", "Verifier", "GestureScript", "StrictJSON", "InputCodes", "Processes", "HILTestSupport"],
