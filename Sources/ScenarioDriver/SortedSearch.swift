@@ -18,3 +18,14 @@ extension RandomAccessCollection {
         return low
     }
 }
+
+extension Array {
+    /// Sorts the array unless it already is: the sends, receipts and writes of a run mostly come in time order, and
+    /// one pass to see that is cheaper than a sort.
+    mutating func sortUnlessSorted(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
+        for position in indices.dropFirst() where try areInIncreasingOrder(self[position], self[position - 1]) {
+            try sort(by: areInIncreasingOrder)
+            return
+        }
+    }
+}

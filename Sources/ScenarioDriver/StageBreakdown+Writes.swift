@@ -22,13 +22,13 @@ extension StageBreakdown {
         package init(sends: [Send], receipts: [Receipt], alignment: [Int: Int]) {
             self.sends = sends
             var writes: [Write] = []
-            for (send, receiptIndex) in alignment {
-                let receipt = receipts[receiptIndex]
+            for send in alignment.keys.sorted() {
+                let receipt = receipts[alignment[send]!]
                 for time in receipt.written ?? [] where time >= receipt.received {
                     writes.append(Write(written: time, send: send, received: receipt.received))
                 }
             }
-            writes.sort { ($0.written, $0.send) < ($1.written, $1.send) }
+            writes.sortUnlessSorted { $0.written < $1.written || ($0.written == $1.written && $0.send < $1.send) }
             self.writes = writes
             var tree = [UInt64](repeating: .max, count: 2 * Self.leaves(writes.count))
             let leaves = Self.leaves(writes.count)

@@ -23,10 +23,16 @@ package struct StepReceipts: Sendable {
     /// - Parameter alignment: send index → receipt index (`StageBreakdown.align`).
     package init(sends: [StageBreakdown.Send], receipts: [StageBreakdown.Receipt], alignment: [Int: Int]) {
         self.receipts = receipts
-        explained = alignment.map { (sends[$0.key].at, $0.value) }.sorted { ($0.sent, $0.receipt) < ($1.sent, $1.receipt) }
+        var explained = alignment.keys.sorted().map { (sent: sends[$0].at, receipt: alignment[$0]!) }
+        explained.sortUnlessSorted { $0.sent < $1.sent || ($0.sent == $1.sent && $0.receipt < $1.receipt) }
+        self.explained = explained
         let taken = Set(alignment.values)
-        unexplained = receipts.indices.filter { !taken.contains($0) }.map { (receipts[$0].received, $0) }
-            .sorted { ($0.received, $0.receipt) < ($1.received, $1.receipt) }
+        var unexplained = receipts.indices.filter { !taken.contains($0) }
+            .map { (received: receipts[$0].received, receipt: $0) }
+        unexplained.sortUnlessSorted {
+            $0.received < $1.received || ($0.received == $1.received && $0.receipt < $1.receipt)
+        }
+        self.unexplained = unexplained
     }
 
     /// The receipts of the step whose window is `window`, in the receipts' order, given when the next step started
