@@ -160,7 +160,9 @@ let package = Package(
         .testTarget(name: "RigTests", dependencies: ["Rig", "Processes", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCodes", "System", "HILTestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Avahi", "Processes", "HILTestSupport", "Waiting"]),
-        .testTarget(name: "ScenarioDriverTests", dependencies: ["ScenarioDriver", "Scenario", "Verifier", "GestureScript", "InputCodes", "StrictJSON", "Records", "Report"]),
+        .testTarget(
+            name: "ScenarioDriverTests",
+            dependencies: ["ScenarioDriver", "Scenario", "Verifier", "GestureScript", "InputCodes", "StrictJSON", "Records", "Report", "RemoteTouchProtocol", "HILTestSupport"]),
         .testTarget(name: "LatencyStatsTests", dependencies: ["LatencyStats"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
         .testTarget(
@@ -176,8 +178,11 @@ let package = Package(
             name: "RecordingTests",
             dependencies: ["Recording", "Scenario", "ScenarioDriver", "GestureScript", "Records", "Report", "InputCodes", "RemoteTouchProtocol", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "LabTests", dependencies: ["Lab", "Records", "Report", "HILTestSupport"]),
-        .testTarget(name: "VerifierTests", dependencies: ["Verifier", "InputCodes", "RemoteTouchProtocol", "LatencyStats"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "ScenarioDriver", "Records", "Verifier", "GestureScript", "StrictJSON", "InputCodes", "Processes", "HILTestSupport"]),
+        .testTarget(name: "VerifierTests", dependencies: ["Verifier", "InputCodes", "RemoteTouchProtocol", "LatencyStats", "HILTestSupport"]),
+        .testTarget(
+            name: "ScenarioTests",
+            dependencies: ["Scenario", "ScenarioDriver", "Records", "Verifier", "GestureScript", "StrictJSON", "InputCodes", "Processes", "HILTestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "PeripheralTests",
             dependencies: [

@@ -25,9 +25,16 @@ package struct ReceiptLine: Sendable, Hashable {
 
     /// From raw payload bytes, as the computer received them.
     package init(received: UInt64, written: [UInt64]?, payload bytes: [UInt8]) {
-        let text = String(decoding: bytes.prefix(Self.payloadLimit), as: UTF8.self)
-        self.init(received: received, written: written,
-                  payload: String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 }))
+        let kept = bytes.prefix(Self.payloadLimit)
+        let text = String(decoding: kept, as: UTF8.self)
+        // Printable ASCII, what every command, report and packet the phone sends is, has no newline or tab: only
+        // other payloads are gone through character by character (a cost per write, on the computer's hot path).
+        guard kept.contains(where: { $0 < 0x20 || $0 > 0x7E }) else {
+            self.init(received: received, written: written, payload: text)
+            return
+        }
+        let flattened = String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+        self.init(received: received, written: written, payload: flattened)
     }
 
     /// How much of a payload a line keeps, in bytes.

@@ -36,19 +36,23 @@ extension ScenarioDriver.Drive {
     package func steps(withReceipts receipts: [StageBreakdown.Receipt], scenario: Scenario,
                       options: ScenarioDriver.Options) -> [StepResult]
     {
+        // Each index is built once for the run and searched per step: a pass over every send and receipt per step
+        // made a long replay quadratic (issue 39).
         var steps = steps
         let alignment = StageBreakdown.align(sends, receipts)
+        let writes = StageBreakdown.Writes(sends: sends, receipts: receipts, alignment: alignment)
         for index in steps.indices {
             guard let first = steps[index].firstSendNs, let completed = steps[index].completedNs else { continue }
-            steps[index].stagesMs = StageBreakdown.stages(
-                firstSend: first, completed: completed, sends: sends, receipts: receipts, alignment: alignment)?.byStage
+            steps[index].stagesMs = writes.stages(firstSend: first, completed: completed)?.byStage
         }
         guard options.judged.contains(.received) else { return steps }
+        let stepReceipts = StepReceipts(sends: sends, receipts: receipts, alignment: alignment)
+        let started = windows.keys.sorted()
+        let nextStarts = Dictionary(uniqueKeysWithValues: zip(started, started.dropFirst().map { windows[$0]!.start }))
         for position in steps.indices {
             let index = steps[position].index
             guard let wanted = scenario.expectations[index].received, let window = windows[index] else { continue }
-            let nextStart = windows.filter { $0.key > index }.min { $0.key < $1.key }?.value.start
-            let writes = StepReceipts.during(window, nextStart: nextStart, sends: sends, receipts: receipts, alignment: alignment)
+            let writes = stepReceipts.during(window, nextStart: nextStarts[index])
                 .map { receipt in
                     ReceivedWrite(at: MonotonicTime(nanoseconds: receipt.received),
                                   command: (try? Command.decode(Array(receipt.payload.utf8)))?.name ?? PointerPayload.kind(ofText: receipt.payload),

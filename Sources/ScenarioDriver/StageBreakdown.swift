@@ -72,26 +72,12 @@ package enum StageBreakdown {
     }
 
     /// The stages of a step whose first command was sent at `firstSend` and whose match was completed by the
-    /// frame stamped `completed`; nil when no received command wrote that frame.
+    /// frame stamped `completed`; nil when no received command wrote that frame. For many steps of one run, build
+    /// `Writes` once and ask it for each.
     package static func stages(firstSend: UInt64, completed: UInt64, sends: [Send], receipts: [Receipt],
                               alignment: [Int: Int]) -> Stages?
     {
-        // The frame's write: the first uinput write that returned at or after the evdev timestamp (which has
-        // microsecond resolution, so allow for its truncation), by a command received before it.
-        var best: (send: Int, written: UInt64)?
-        for (sendIndex, receiptIndex) in alignment {
-            let receipt = receipts[receiptIndex]
-            guard receipt.received <= completed + 1_000, let written = receipt.written else { continue }
-            for time in written where time + 1_000 >= completed && time >= receipt.received {
-                if best == nil || time < best!.written { best = (sendIndex, time) }
-            }
-        }
-        guard let best, let receiptIndex = alignment[best.send] else { return nil }
-        let send = sends[best.send].at
-        let received = receipts[receiptIndex].received
-        guard send >= firstSend else { return nil }
-        func ms(_ from: UInt64, _ to: UInt64) -> Double { (Double(to) - Double(from)) / 1_000_000 }
-        return Stages(gesture: ms(firstSend, send), link: ms(send, received), peripheral: ms(received, best.written),
-                      kernel: ms(best.written, completed))
+        let writes = Writes(sends: sends, receipts: receipts, alignment: alignment)
+        return writes.stages(firstSend: firstSend, completed: completed)
     }
 }

@@ -12,10 +12,12 @@ package struct StepMatcher: Sendable {
     package private(set) var frames: [EvdevFrame] = []
     /// The frame that first met the expectation.
     package private(set) var metBy: EvdevFrame?
+    private var progress: MatchProgress
 
     package init(_ expectation: StepExpectation, sentAt: MonotonicTime) {
         self.expectation = expectation
         self.sentAt = sentAt
+        progress = MatchProgress(expectation)
     }
 
     /// The latest time the match may complete.
@@ -27,7 +29,8 @@ package struct StepMatcher: Sendable {
     @discardableResult
     package mutating func feed(_ frame: EvdevFrame) -> Bool {
         frames.append(frame)
-        if metBy == nil && !expectation.isAbsenceOnly && problems().isEmpty {
+        progress.add(frame.frame)
+        if metBy == nil && !expectation.isAbsenceOnly && progress.isMet {
             metBy = frame
         }
         return metBy != nil
@@ -53,8 +56,9 @@ package struct StepMatcher: Sendable {
 
     // MARK: Checks
 
-    /// What is wrong with, or still missing from, the frames so far.
-    private func problems() -> [String] {
+    /// What is wrong with, or still missing from, the frames so far (`MatchProgress` knows, frame by frame, whether
+    /// this is empty).
+    func problems() -> [String] {
         var found: [String] = []
         let events = frames.flatMap(\.events)
         var accounted = Set<EventCode>()

@@ -1,3 +1,4 @@
+import HILTestSupport
 import Records
 import Testing
 
@@ -23,6 +24,20 @@ struct ReceiptLineTests {
         #expect(line.payload.hasPrefix("a b c"))
         #expect(line.payload.utf8.count <= ReceiptLine.payloadLimit)
         #expect(ReceiptLine.parse(log: line.text + "\n") == [line])
+    }
+
+    @Test("any payload is kept as its text with every newline and tab a space, printable ASCII as it is")
+    func anyPayload() {
+        var random = SplitMix64(seed: 39)
+        let pieces: [[UInt8]] = [Array(#"{"cursorMove":{"delta":[10,-3]}}"#.utf8), Array("\r\n".utf8), [0x09], [0x0B], [0x0C], [0x0D],
+                                 Array("é\u{2028}\u{85}".utf8), [0xFF], [0x00], [0x7F], Array("hid 010a00000000".utf8)]
+        for _ in 0..<500 {
+            let bytes = (0..<Int.random(in: 0...40, using: &random)).flatMap { _ in pieces.randomElement(using: &random)! }
+            let text = String(decoding: bytes.prefix(ReceiptLine.payloadLimit), as: UTF8.self)
+            let line = ReceiptLine(received: 1, written: nil, payload: bytes)
+            #expect(line.payload == String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 }), "\(bytes)")
+        }
+        #expect(ReceiptLine(received: 1, written: nil, payload: Array(#"{"tap":{"type":"single"}}"#.utf8)).payload == #"{"tap":{"type":"single"}}"#)
     }
 
     @Test("a cut last line and malformed lines are skipped")
