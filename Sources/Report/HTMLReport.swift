@@ -24,20 +24,7 @@ package enum HTMLReport {
                               timelines: [String: TraceTimeline] = [:]) -> String
     {
         let title = "hil run: \(Formatting.totals(results))"
-        var html = """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8"/>
-            <meta name="viewport" content="width=device-width, initial-scale=1"/>
-            <title>\(Markup.escape(title))</title>
-            <style>
-            \(style)
-            </style>
-            </head>
-            <body>
-
-            """
+        var html = documentHead(title: title, style: style)
         // The navigation links only the sections this report has: no link without its target.
         let sections: [(id: String, title: String, html: String)] = [
             ("failures", "Failures", failures(results, timelines: timelines)),
@@ -53,6 +40,24 @@ package enum HTMLReport {
         html += sections.map(\.html).joined()
         html += "</body>\n</html>\n"
         return html
+    }
+
+    /// A page's document up to its `<body>`: the head every page of Report has, with its title and style sheet.
+    static func documentHead(title: String, style: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8"/>
+        <meta name="viewport" content="width=device-width, initial-scale=1"/>
+        <title>\(Markup.escape(title))</title>
+        <style>
+        \(style)
+        </style>
+        </head>
+        <body>
+
+        """
     }
 
     // MARK: Sections

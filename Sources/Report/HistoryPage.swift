@@ -23,21 +23,7 @@ package enum HistoryPage {
             ("conditions", "Conditions", conditions(history)),
             ("skipped", "Skipped", skipped(history)),
         ].filter { !$0.html.isEmpty }
-        var html = """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8"/>
-            <meta name="viewport" content="width=device-width, initial-scale=1"/>
-            <title>\(Markup.escape(title))</title>
-            <style>
-            \(HTMLReport.style)
-            \(style)
-            </style>
-            </head>
-            <body>
-
-            """
+        var html = HTMLReport.documentHead(title: title, style: HTMLReport.style + "\n" + style)
         html += header(history, title: title, nav: sections.map { ($0.id, $0.title) })
         html += sections.map(\.html).joined()
         return html + "</body>\n</html>\n"
