@@ -1,6 +1,7 @@
 package import Evdev
 package import InputCodes
 import Foundation
+import ScenarioDriver
 import Synchronization
 
 /// Reads the uinput device's frames on a thread of its own, so the phone's real-time driving never waits
@@ -51,9 +52,11 @@ package final class FrameCollector: @unchecked Sendable {
         return FrameCollector(reader: try EvdevReader(devnode: node, grab: grab))
     }
 
-    /// Frames that arrived at or after `since`.
+    /// Frames that arrived at or after `since`. The kernel stamps a device's frames in the order it reports them
+    /// (CLOCK_MONOTONIC), so `frames` is sorted by time and the first one is found by binary search: a poll late
+    /// in a long run costs what it returns, not every frame of the run.
     package func frames(since: MonotonicTime) -> [EvdevFrame] {
-        state.withLock { $0.frames.filter { $0.time >= since } }
+        state.withLock { state in Array(state.frames[state.frames.partitioningIndex { $0.time >= since }...]) }
     }
 
     package var dropped: Bool { state.withLock { $0.dropped } }

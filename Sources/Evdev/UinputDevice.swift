@@ -144,27 +144,47 @@ package final class UinputDevice {
         }
         var times: [MonotonicTime] = []
         times.reserveCapacity(frames.count)
+        var batch: [input_event] = []
         for (index, frame) in frames.enumerated() {
-            for event in frame.events {
-                try write(event.code, event.value, frame: index, of: frames.count)
-            }
-            try write(.synReport, 0, frame: index, of: frames.count)
+            batch.removeAll(keepingCapacity: true)
+            for event in frame.events { batch.append(Self.inputEvent(event.code, event.value)) }
+            batch.append(Self.inputEvent(.synReport, 0))
+            try write(batch, of: frame, index: index, count: frames.count)
             times.append(.now())
         }
         return times
     }
 
-    /// One `input_event` through libevdev, retried on EINTR.
-    private func write(_ code: EventCode, _ value: Int32, frame: Int, of count: Int) throws(EvdevError) {
-        while true {
-            let rc = libevdev_uinput_write_event(device, UInt32(code.type.rawValue), UInt32(code.code), value)
-            guard let error = Errno(libevdevResult: rc) else { return }
+    private static func inputEvent(_ code: EventCode, _ value: Int32) -> input_event {
+        var event = input_event()
+        event.type = code.type.rawValue
+        event.code = code.code
+        event.value = value
+        return event
+    }
+
+    /// One frame (its events and the SYN_REPORT) in one write(2) on the uinput descriptor, which takes whole
+    /// `input_event`s: one system call a frame rather than libevdev's one an event. Retried on EINTR; a short
+    /// write goes on from the first event not taken.
+    private func write(_ events: [input_event], of frame: InputFrame, index: Int, count: Int) throws(EvdevError) {
+        let size = MemoryLayout<input_event>.stride
+        var written = 0
+        while written < events.count {
+            let rc = events.withUnsafeBytes { buffer in
+                Glibc.write(descriptor, buffer.baseAddress! + written * size, (events.count - written) * size)
+            }
+            if rc > 0 {
+                written += rc / size
+                continue
+            }
+            let error = Errno(rawValue: rc == 0 ? EIO : errno)
             if error == .interrupted { continue }
+            let event = written < frame.events.count ? "\(frame.events[written].code) \(frame.events[written].value)" : "SYN_REPORT 0"
             var failure = EvdevError.failed(
-                "write \(code) \(value) (frame \(frame + 1) of \(count)) to uinput device \"\(name)\" at",
+                "write \(event) (frame \(index + 1) of \(count)) to uinput device \"\(name)\" at",
                 path: devnode ?? uinputPath, errno: error)
-            failure.hint = frame == 0 ? "nothing of this batch reached readers"
-                : "frames 1 to \(frame) of this batch were delivered"
+            failure.hint = index == 0 ? "nothing of this batch reached readers"
+                : "frames 1 to \(index) of this batch were delivered"
             throw failure
         }
     }

@@ -8,6 +8,14 @@ import RemoteTouchProtocol
 /// invariant traps (a crash libFuzzer keeps); a refusal is the expected answer to bad input.
 package enum DecoderFuzz {
     package static func run(_ bytes: [UInt8]) {
+        // The computer's fast path decides nothing the strict parser would not: what it accepts, the strict
+        // parser decodes to the same command, bit for bit.
+        if let streamed = bytes.withUnsafeBufferPointer(Command.decodeStreamed) {
+            guard let strict = try? Command.decodeStrictly(bytes) else {
+                fatalError("the fast path accepted what the strict parser refuses: \(String(decoding: bytes, as: UTF8.self))")
+            }
+            precondition(CommandBits(streamed) == CommandBits(strict), "the fast path read \(streamed), the strict parser \(strict)")
+        }
         if let command = try? Command.decode(bytes) {
             // What the computer accepts encodes again, and the encoding decodes to the same command, unless the
             // encoding outgrows an attribute: JSONEncoder escapes "/" as "\/", so a text accepted near 512 bytes
@@ -40,5 +48,21 @@ package enum DecoderFuzz {
         HIDFuzz.run(bytes)
         UDPFuzz.run(bytes)
         ControlFuzz.run(bytes)
+    }
+}
+
+/// A streamed command's numbers by their bits (so -0 and 0 differ), for comparing the two decoders.
+struct CommandBits: Equatable {
+    let name: String
+    let numbers: [UInt64]
+
+    init(_ command: Command) {
+        name = command.name
+        switch command {
+        case .cursorMove(let delta), .dragMove(let delta): numbers = [delta.x.bitPattern, delta.y.bitPattern]
+        case .scroll(let dx, let dy): numbers = [dx.bitPattern, dy.bitPattern]
+        case .pinch(let scale): numbers = [scale.bitPattern]
+        default: numbers = []
+        }
     }
 }

@@ -63,21 +63,24 @@ package final class CommandProcessor: Sendable {
     /// In the receipts its payload is `PointerPayload.text`.
     package func handlePointer(_ bytes: [UInt8], from session: String, transport: PointerPayload.Transport) -> Outcome {
         let received = MonotonicTime.now()
-        let payload = Array(PointerPayload.text(bytes, transport: transport).utf8)
+        // The receipts' text of the report is made after the uinput write: it is not on the command's path.
+        let payload = { Array(PointerPayload.text(bytes, transport: transport).utf8) }
         guard pairing.isPaired(session) else {
-            return recorded(refuse(.notPaired, "\(session) is not paired: a \(transport.rawValue) report from it injects nothing", payload),
-                            received: received, payload: payload)
+            let text = payload()
+            return recorded(refuse(.notPaired, "\(session) is not paired: a \(transport.rawValue) report from it injects nothing", text),
+                            received: received, payload: text)
         }
         let input: PointerInput
         do {
             input = try PointerPayload.decode(bytes, transport: transport)
         } catch {
-            return recorded(refuse(.invalidReport, error.description, payload), received: received, payload: payload)
+            let text = payload()
+            return recorded(refuse(.invalidReport, error.description, text), received: received, payload: text)
         }
         let outcome = inject(received: received, payload: payload) { mapper throws(MappingError) in
             mapper.pointer(input, buttons: transport == .hid)
         }
-        return recorded(outcome, received: received, payload: payload)
+        return recorded(outcome, received: received, payload: payload())
     }
 
     private func recorded(_ outcome: Outcome, received: MonotonicTime, payload: [UInt8]) -> Outcome {
@@ -101,11 +104,11 @@ package final class CommandProcessor: Sendable {
         } catch {
             return refuse(.invalidCommand, error.description, bytes)
         }
-        return inject(command: command, received: received, payload: bytes) { mapper throws(MappingError) in try mapper.map(command) }
+        return inject(command: command, received: received, payload: { bytes }) { mapper throws(MappingError) in try mapper.map(command) }
     }
 
     /// Maps under the one lock and writes the frames to uinput.
-    private func inject(command: Command? = nil, received: MonotonicTime, payload: [UInt8],
+    private func inject(command: Command? = nil, received: MonotonicTime, payload: () -> [UInt8],
                         _ map: (inout CommandMapper) throws(MappingError) -> [InputFrame]) -> Outcome
     {
         mapper.withLock { mapper -> Outcome in
@@ -113,7 +116,7 @@ package final class CommandProcessor: Sendable {
             do throws(MappingError) {
                 frames = try map(&mapper)
             } catch {
-                return refuse(.invalidCommand, error.message, payload)
+                return refuse(.invalidCommand, error.message, payload())
             }
             do throws(EvdevError) {
                 let times = try sink.emit(frames)

@@ -39,6 +39,12 @@ extension Command {
     /// that is not exactly one JSON value, NaN and infinities, unknown cases and keys, and absurd magnitudes.
     /// - Throws: `ProtocolError` whose message names what was wrong and where (`cursorMove.delta[0]: …`).
     public static func decode(_ bytes: some Collection<UInt8>) throws(ProtocolError) -> Command {
+        if let streamed = bytes.withContiguousStorageIfAvailable(decodeStreamed), let command = streamed { return command }
+        return try decodeStrictly(bytes)
+    }
+
+    /// `decode` without its fast path (`decodeStreamed`): the strict parser for every payload.
+    package static func decodeStrictly(_ bytes: some Collection<UInt8>) throws(ProtocolError) -> Command {
         try ProtocolError.decodeJSON(bytes, payload: "command", maxDepth: 8) { value throws(JSONSchemaError) in
             try Command(json: value, at: .root)
         }

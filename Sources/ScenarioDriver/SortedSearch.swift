@@ -1,4 +1,4 @@
-extension RandomAccessCollection {
+package extension RandomAccessCollection {
     /// The first index whose element satisfies `belongsToSecondPartition`, by binary search (swift-algorithms'
     /// name): the predicate must be false for a prefix of the collection and true for the rest, as when the
     /// collection is sorted by what it tests; `endIndex` when it holds for none. O(log n).
