@@ -16,8 +16,10 @@ package struct BenchRunner: Sendable {
         package var count = 1000
         package var rateHz = 100.0
         /// In the order they run: `dbus` (WriteValue) and `fd` (the AcquireWrite socket) from hil's own client;
-        /// `python-dbus` and `python-fd` the same from the reference client (`referenceClient`); `tcp` the iPad
-        /// design's network transport (Bonjour, pairing, 120 Hz batches) from the rig's phone host.
+        /// `python-dbus` and `python-fd` the same from the reference client (`referenceClient`); `hid` reports;
+        /// `tcp` the iPad design's network transport (Bonjour, pairing, 120 Hz batches) and `udp` (5-byte packets
+        /// after pairing over a control connection) from the rig's phone host; `python-tcp` and `python-udp` the same
+        /// from the network reference client (`referenceNetworkClient`).
         package var paths: [String] = ["dbus", "fd"]
         /// Rates tried, in order, to find the highest sustained: each a rung of `repetitions` streams of
         /// `rungSeconds`.
@@ -25,8 +27,10 @@ package struct BenchRunner: Sendable {
         package var rungSeconds = 5.0
         package var repetitions = 3
         package var findMax = true
-        /// The reference client (Rigs/reference/bench_client.py), for the `python-` paths.
+        /// The reference client (Rigs/reference/bench_client.py), for the `python-dbus` and `python-fd` paths.
         package var referenceClient: String?
+        /// The network reference client (Rigs/reference/net_bench_client.py), for `python-tcp` and `python-udp`.
+        package var referenceNetworkClient: String?
         package init() {}
     }
 
@@ -85,7 +89,7 @@ package struct BenchRunner: Sendable {
     /// Runs every path; `progress` gets a line per stream as it finishes.
     package func run(progress: @Sendable (String) -> Void) async throws -> [String: PathResult] {
         let folder = context.workDirectory + "/bench"
-        let session = try await PairedSession.open(context, folder: folder, networks: ["tcp", "udp"].filter(settings.paths.contains))
+        let session = try await PairedSession.open(context, folder: folder, networks: Self.networkTransports(settings.paths))
         let (bluez, peripheral, collector, link) = (session.bluez, session.peripheral, session.collector, session.link)
         defer { peripheral.stopBlocking() }
         defer { collector.stop() }
@@ -145,6 +149,11 @@ package struct BenchRunner: Sendable {
             }
         }
         return results
+    }
+
+    /// The network transports the computer must serve: those of the paths, hil's own or the reference client's.
+    package static func networkTransports(_ paths: [String]) -> [String] {
+        ["tcp", "udp"].filter { paths.contains($0) || paths.contains("python-" + $0) }
     }
 
     /// A rate is sustained when nothing is lost, every command's frame was seen (so injection is proven, not

@@ -11,16 +11,16 @@ package import System
 import Waiting
 
 /// Who sends a `hil bench` stream, and how: hil's own client over D-Bus (`dbus`) or the AcquireWrite socket
-/// (`fd`), or the reference client, a plain Python program on dbus-python, doing the same (`python-dbus`,
-/// `python-fd`). Every sender records each command's send time and payload, which the peripheral's receipts are
-/// matched to.
+/// (`fd`), hid reports, the network transports (`tcp`, `udp`), or a reference client, a plain Python program,
+/// doing the same (`python-dbus`, `python-fd`, `python-tcp`, `python-udp`: `ReferenceClient`). Every sender records
+/// each command's send time and payload, which the peripheral's receipts are matched to.
 package struct BenchSender: Sendable {
     package enum Client: Sendable {
         case dbus
         /// The command characteristic's acquired socket.
         case socket(FileDescriptor)
-        /// The reference client's program, its transport (`dbus` or `fd`) and where its send times go.
-        case reference(script: String, transport: String, folder: String)
+        /// A reference client, and the folder its output and send times go to.
+        case reference(ReferenceClient, folder: String)
         /// A network transport (tcp, or udp with its control connection), paired, from the phone host.
         case tcp(TCPPhoneLink)
         /// The hid transport: reports on the report characteristic's acquired socket.
@@ -52,14 +52,29 @@ package struct BenchSender: Sendable {
         case "fd":
             return BenchSender(path: path, client: .socket(FileDescriptor(owning: try await bluez.acquireWrite(link.command).fd)), bluez: bluez, link: link)
         case "python-dbus", "python-fd":
-            guard let script = settings.referenceClient, FileManager.default.isReadableFile(atPath: script) else {
-                throw RunnerError("\(path): the reference client \(settings.referenceClient ?? "(none)") is not there; pass --reference-client or run from the project folder (Rigs/reference/bench_client.py)")
+            let script = try referenceScript(settings.referenceClient, path: path, option: "--reference-client", file: "bench_client.py")
+            let client = ReferenceClient.ble(script: script, writePath: String(path.dropFirst("python-".count)), characteristic: link.command)
+            return BenchSender(path: path, client: .reference(client, folder: folder), bluez: bluez, link: link)
+        case "python-tcp", "python-udp":
+            let script = try referenceScript(settings.referenceNetworkClient, path: path, option: "--reference-network-client",
+                                             file: "net_bench_client.py")
+            guard let ip = ChildProcess.resolve("ip") else {
+                throw RunnerError("\(path): ip (Debian's iproute2) is not installed, and the reference client runs in the phone's network namespace through `ip netns exec`: run `bash Rigs/setup.sh`")
             }
-            let transport = String(path.dropFirst("python-".count))
-            return BenchSender(path: path, client: .reference(script: script, transport: transport, folder: folder), bluez: bluez, link: link)
+            let client = ReferenceClient.network(script: script, transport: String(path.dropFirst("python-".count)),
+                                                 hosts: try context.networkHosts(for: "the \(path) path"), codeFile: peripheral.codeFile, ip: ip)
+            return BenchSender(path: path, client: .reference(client, folder: folder), bluez: bluez, link: link)
         default:
-            throw RunnerError("unknown bench path \(path): dbus, fd, python-dbus, python-fd, hid, tcp or udp")
+            throw RunnerError("unknown bench path \(path): dbus, fd, python-dbus, python-fd, hid, tcp, udp, python-tcp or python-udp")
         }
+    }
+
+    /// The reference client's script, when it is there.
+    private static func referenceScript(_ script: String?, path: String, option: String, file: String) throws -> String {
+        guard let script, FileManager.default.isReadableFile(atPath: script) else {
+            throw RunnerError("\(path): the reference client \(script ?? "(none)") is not there; pass \(option) or run from the project folder (Rigs/reference/\(file))")
+        }
+        return script
     }
 
     /// The virtual iPad, found over Bonjour, connected and paired with the code the computer shows, in basic mouse mode.
@@ -95,8 +110,10 @@ package struct BenchSender: Sendable {
 
     /// Sends one stream, paced from its first command; the rate achieved and how often the socket was full.
     package func send(rate: Double, count: Int, sends: inout [StageBreakdown.Send]) async throws -> (achievedHz: Double, blocked: Int) {
-        if case .reference(let script, let transport, let folder) = client {
-            return try await reference(script: script, transport: transport, folder: folder, rate: rate, count: count, sends: &sends)
+        if case .reference(let reference, let folder) = client {
+            let outcome = try await reference.run(rate: rate, count: count, name: "\(folder)/\(path)-\(sends.count)")
+            sends += outcome.sends
+            return (outcome.achievedHz, outcome.blocked)
         }
         let schedule = SendSchedule(rate: rate)
         var blocked = 0
@@ -128,34 +145,5 @@ package struct BenchSender: Sendable {
     /// is one packet.
     package static func delta(_ index: Int, path: String) -> Point {
         path == "udp" ? Point(x: Double(1 + index % 127), y: Double(index / 127 % 127)) : Point(x: Double(1 + index % 997), y: 0)
-    }
-
-    /// Runs the reference client for one stream and reads back its send times (CLOCK_MONOTONIC, as ours).
-    private func reference(script: String, transport: String, folder: String, rate: Double, count: Int,
-                           sends: inout [StageBreakdown.Send]) async throws -> (achievedHz: Double, blocked: Int)
-    {
-        let name = "\(folder)/\(path)-\(sends.count)"
-        let arguments = [script, "--characteristic", link.command, "--write-path", transport, "--rate", String(rate),
-                         "--count", String(count), "--sends", name + ".sends"]
-        let child = try ChildProcess("/usr/bin/python3", arguments, output: .file(name + ".out"), ownProcessGroup: true)
-        let limit = Duration.seconds(Double(count) / rate + 60)
-        guard let ended = await child.exitStatus(timeout: limit) else {
-            _ = await child.teardown()
-            throw RunnerError("the reference client did not finish \(count) commands within \(limit); its output is in \(name).out")
-        }
-        let output = (try? String(contentsOfFile: name + ".out", encoding: .utf8)) ?? ""
-        guard ended == .exited(0),
-              let last = output.split(separator: "\n").last(where: { $0.hasPrefix("{") }),
-              let summary = try? JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any],
-              let achieved = summary["achievedHz"] as? Double, let blocked = summary["blocked"] as? Int
-        else {
-            throw RunnerError("the reference client (\(path)) \(ended): \(output.split(separator: "\n").suffix(5).joined(separator: " | "))")
-        }
-        let lines = ((try? String(contentsOfFile: name + ".sends", encoding: .utf8)) ?? "").split(separator: "\n")
-        for line in lines {
-            guard let space = line.firstIndex(of: " "), let at = UInt64(line[..<space]) else { continue }
-            sends.append(.init(at: at, payload: String(line[line.index(after: space)...])))
-        }
-        return (achieved, blocked)
     }
 }
