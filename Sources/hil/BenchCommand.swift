@@ -24,9 +24,11 @@ struct BenchCommand: AsyncParsableCommand {
             (nothing lost or unseen, at least 95 % of the rate achieved, p99 within 100 ms: a link that falls \
             behind queues before it loses); the median and the range over the repetitions are printed.
 
-            --reference runs the same streams from a plain client on another stack (Python with dbus-python: \
-            Rigs/reference/bench_client.py) on the same link and prints it side by side, so the report shows \
-            what hil's own client adds. The JSON written to --output/bench.json is stable (format hil-bench/1) \
+            --reference runs the same streams from a plain client on another stack on the same link and prints \
+            it side by side, so the report shows what hil's own client adds: for the ble write paths Python with \
+            dbus-python (Rigs/reference/bench_client.py: python-dbus, python-fd), for tcp and udp Python's \
+            standard library in the phone's network namespace, written from docs/protocol.md \
+            (Rigs/reference/net_bench_client.py: python-tcp, python-udp); hid has none. The JSON written to --output/bench.json is stable (format hil-bench/1) \
             so runs can be compared.
             """
     )
@@ -58,11 +60,14 @@ struct BenchCommand: AsyncParsableCommand {
         valueName: "transport"))
     var transport: TransportChoice = .one(.ble)
 
-    @Flag(help: "Also run every path from the reference client (python-dbus, python-fd), side by side.")
+    @Flag(help: "Also run every path but hid from a plain reference client (python-dbus, python-fd, python-tcp, python-udp), side by side.")
     var reference = false
 
-    @Option(help: ArgumentHelp("The reference client.", valueName: "file"))
+    @Option(help: ArgumentHelp("The reference client for the ble write paths.", valueName: "file"))
     var referenceClient = "Rigs/reference/bench_client.py"
+
+    @Option(help: ArgumentHelp("The reference client for tcp and udp.", valueName: "file"))
+    var referenceNetworkClient = "Rigs/reference/net_bench_client.py"
 
     @Option(help: ArgumentHelp("Where bench.json and the peripheral's logs go.", valueName: "dir"))
     var output = "bench"
@@ -75,8 +80,12 @@ struct BenchCommand: AsyncParsableCommand {
         guard rate > 0 && rate <= 5000 else { throw ValidationError("--rate is 1 to 5000 Hz") }
         guard (1...60).contains(rungDuration.seconds) else { throw ValidationError("--rung-duration is 1s to 60s") }
         guard (1...10).contains(repetitions) else { throw ValidationError("--repetitions is 1 to 10") }
-        if reference && !FileManager.default.isReadableFile(atPath: referenceClient) {
+        let transports = transport.transports
+        if reference && transports.contains(.ble) && !FileManager.default.isReadableFile(atPath: referenceClient) {
             throw ValidationError("--reference: no reference client at \(referenceClient); run from the project folder or pass --reference-client")
+        }
+        if reference && (transports.contains(.tcp) || transports.contains(.udp)) && !FileManager.default.isReadableFile(atPath: referenceNetworkClient) {
+            throw ValidationError("--reference: no network reference client at \(referenceNetworkClient); run from the project folder or pass --reference-network-client")
         }
     }
 
@@ -94,14 +103,12 @@ struct BenchCommand: AsyncParsableCommand {
         var settings = BenchRunner.Settings()
         settings.count = count
         settings.rateHz = rate
-        let ble = writePath.values.map(\.rawValue)
-        settings.paths = transport.transports.flatMap { transport in
-            transport == .ble ? ble + (reference ? ble.map { "python-" + $0 } : []) : [transport.rawValue]
-        }
+        settings.paths = Self.paths(transport.transports, writePaths: writePath.values, reference: reference)
         settings.findMax = findMax
         settings.rungSeconds = rungDuration.seconds
         settings.repetitions = repetitions
         settings.referenceClient = (referenceClient as NSString).expandingTildeInPath
+        settings.referenceNetworkClient = (referenceNetworkClient as NSString).expandingTildeInPath
         print("hil bench: \(count) cursor commands at \(Int(rate)) Hz per path (\(settings.paths.joined(separator: ", "))) on rig \(rigName)")
         fflush(nil)
         let results = try await BenchRunner(context: context, settings: settings).run { line in
@@ -121,7 +128,22 @@ struct BenchCommand: AsyncParsableCommand {
         fflush(nil)
     }
 
-    /// Both paths side by side.
+    /// The paths in the order they run: each transport's own (ble: one a write path), then, with `reference`, the
+    /// same from the reference client (`python-` and the name; hid has none).
+    static func paths(_ transports: [Transport], writePaths: [RunSettings.WritePath], reference: Bool) -> [String] {
+        transports.flatMap { transport -> [String] in
+            let own = transport == .ble ? writePaths.map(\.rawValue) : [transport.rawValue]
+            return own + (reference && transport != .hid ? own.map { "python-" + $0 } : [])
+        }
+    }
+
+    /// The transport a path measures, for its claim: ble for the write paths, the reference client's as hil's own.
+    static func transport(ofPath path: String) -> String {
+        let own = path.hasPrefix("python-") ? String(path.dropFirst("python-".count)) : path
+        return ["dbus", "fd"].contains(own) ? "ble" : own
+    }
+
+    /// Every path side by side.
     static func table(_ results: [String: BenchRunner.PathResult], paths: [String]) -> String {
         func f(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "-" }
         let rows: [(String, (BenchRunner.PathResult) -> String)] = [
@@ -147,8 +169,7 @@ struct BenchCommand: AsyncParsableCommand {
         }
         // seeds/connectivity-layer.md's "Performance Characteristics", for the ble paths and the hid and udp ones.
         lines.append("the product's claim".padding(toLength: 20, withPad: " ", startingAt: 0) + paths.map { path in
-            let transport = ["dbus", "fd", "python-dbus", "python-fd"].contains(path) ? "ble" : path
-            return (TransportLatency.claim(transport) ?? "-").padding(toLength: width, withPad: " ", startingAt: 0)
+            (TransportLatency.claim(transport(ofPath: path)) ?? "-").padding(toLength: width, withPad: " ", startingAt: 0)
         }.joined())
         return lines.joined(separator: "\n")
     }

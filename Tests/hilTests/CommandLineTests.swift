@@ -1,5 +1,6 @@
 import ArgumentParser
 @testable import hil
+import HILTestSupport
 import Peripheral
 import Scenario
 import Testing
@@ -49,6 +50,33 @@ struct CommandLineTests {
         let defaults = try parsed(["bench"], as: BenchCommand.self)
         #expect(defaults.writePath.values == [.dbus, .fd])
         #expect(defaults.rungDuration.duration == .seconds(5) && defaults.timeout.duration == .seconds(900))
+    }
+
+    @Test("bench --reference: a python- path beside each of hil's own but hid's, and its client's option")
+    func benchReference() throws {
+        #expect(BenchCommand.paths([.ble, .hid, .tcp, .udp], writePaths: [.dbus, .fd], reference: true) == [
+            "dbus", "fd", "python-dbus", "python-fd", "hid", "tcp", "python-tcp", "udp", "python-udp",
+        ])
+        #expect(BenchCommand.paths([.tcp, .udp], writePaths: [.fd], reference: false) == ["tcp", "udp"])
+        #expect(BenchCommand.paths([.udp, .ble], writePaths: [.fd], reference: true) == ["udp", "python-udp", "fd", "python-fd"])
+        // The reference client's column carries its transport's claim, as hil's own does.
+        #expect(BenchCommand.transport(ofPath: "python-udp") == "udp" && BenchCommand.transport(ofPath: "python-fd") == "ble")
+        #expect(BenchCommand.transport(ofPath: "dbus") == "ble" && BenchCommand.transport(ofPath: "tcp") == "tcp")
+        let script = packageRoot.appendingPathComponent("Rigs/reference/net_bench_client.py").path
+        let bench = try parsed(["bench", "--reference", "--transport", "tcp,udp", "--reference-network-client", script], as: BenchCommand.self)
+        #expect(bench.reference && bench.referenceNetworkClient == script)
+        #expect(try parsed(["bench"], as: BenchCommand.self).referenceNetworkClient == "Rigs/reference/net_bench_client.py")
+        // Each client is needed only by its transports.
+        #expect(parse(words("bench --reference --transport udp --reference-network-client missing.py")).message
+            .contains("no network reference client at missing.py; run from the project folder or pass --reference-network-client"))
+        #expect(parse(words("bench --reference --transport udp --reference-client missing.py --reference-network-client \(script)")).command != nil)
+    }
+
+    @Test("bench --help says which reference client runs which paths")
+    func benchReferenceHelp() {
+        let help = HIL.helpMessage(for: BenchCommand.self, columns: 10_000)
+        #expect(help.contains("python-tcp") && help.contains("python-udp") && help.contains("Rigs/reference/net_bench_client.py"))
+        #expect(help.contains("--reference-network-client"))
     }
 
     @Test("soak: --write-path and --duration")
