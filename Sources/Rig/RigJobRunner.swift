@@ -212,9 +212,11 @@ package final class RigJobRunner: Sendable {
 }
 
 extension RigError {
-    /// The exit status a command-line run reports for this error: 124 timeout, 130 interrupted, 125 otherwise.
+    /// The exit status a command-line run reports for this error: 64 for a rig name that no rig file has (a usage
+    /// error, as sysexits.h's EX_USAGE: nothing was tried), 124 timeout, 130 interrupted, 125 otherwise.
     package var exitStatus: Int32 {
         switch code {
+        case .unknownRig: 64
         case .timeout: 124
         case .interrupted: 130
         default: 125

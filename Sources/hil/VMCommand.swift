@@ -26,8 +26,8 @@ struct VMExecCommand: AsyncParsableCommand {
 
             Example: hil vm exec -- sh -c 'ls -l /dev/uinput; bluetoothctl list'
 
-            Exit status: the command's; 124 on timeout; 125 when the rig failed (no boot, adapters never \
-            ready); 130 when interrupted.
+            Exit status: the command's; 64 when no rig has the name --rig gives; 124 on timeout; 125 when \
+            the rig failed (no boot, adapters never ready); 130 when interrupted.
             """
     )
 
@@ -78,7 +78,8 @@ struct RigExecCommand: AsyncParsableCommand {
             The command finds the rig in HIL_RIG, HIL_PERIPHERAL_ADAPTER and HIL_CENTRAL_ADAPTER (and \
             DBUS_SYSTEM_BUS_ADDRESS for a private bus).
 
-            Exit status: the command's; 124 on timeout; 125 when the rig failed; 130 when interrupted.
+            Exit status: the command's; 64 when no rig has the name --rig gives; 124 on timeout; 125 when \
+            the rig failed; 130 when interrupted.
             """
     )
 

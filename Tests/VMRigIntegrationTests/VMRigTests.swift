@@ -147,7 +147,7 @@ struct VMGuestOnRig {
     @Test("a rig that does not exist is named, with the known ones", .bootsItsOwnGuest)
     func unknownRig() async throws {
         let run = try await hil(["vm", "exec", "--rig", "nope", "--", "true"])
-        #expect(run.status == 125)
+        #expect(run.status == 64, "a usage error: nothing was tried")
         #expect(run.errors.contains("no rig named \"nope\""))
         #expect(run.errors.contains("choose one of: auto, hardware, virtual, vm"))
     }
