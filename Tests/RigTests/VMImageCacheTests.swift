@@ -16,8 +16,9 @@ struct VMImageCacheTests {
     static func script(_ path: String, _ body: String) throws {
         try FileManager.default.createDirectory(
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try ("#!/bin/bash\n" + body + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        chmod(path, 0o755)
+        // Through `writeExecutable`: a script written from this process can be "Text file busy" when run, while
+        // another test's fork still holds its write descriptor.
+        try writeExecutable("#!/bin/bash\n" + body + "\n", to: path)
     }
 
     @Test("the real builder with --check: the folder it would build into, not built, and nothing downloaded or written there")
