@@ -22,6 +22,16 @@ package enum ControlFuzz {
     /// A phone's frame body (a message or a batch): what the computer accepts encodes again to a frame that
     /// decodes to the same messages.
     static func phoneFrame(_ bytes: [UInt8]) {
+        // The computer's fast path decides nothing the strict parser would not: what it accepts, the strict parser
+        // decodes to the same message, bit for bit.
+        if let streamed = bytes.withUnsafeBufferPointer(PhoneMessage.decodeStreamed) {
+            guard let strict = try? PhoneMessage.decodeFrameStrictly(bytes), strict.count == 1, case .command(let command) = strict[0].body,
+                  case .command(let fast) = streamed.body else {
+                fatalError("the fast path accepted what the strict parser reads otherwise: \(String(decoding: bytes, as: UTF8.self))")
+            }
+            precondition(streamed.timestamp.bitPattern == strict[0].timestamp.bitPattern && CommandBits(fast) == CommandBits(command),
+                         "the fast path read \(streamed), the strict parser \(strict[0])")
+        }
         guard let messages = try? PhoneMessage.decodeFrame(bytes) else { return }
         precondition(!messages.isEmpty && messages.count <= PhoneMessage.maxBatch, "a frame of \(messages.count) messages")
         let body = PhoneMessage.frameBody(messages)

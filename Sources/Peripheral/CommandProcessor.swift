@@ -58,6 +58,21 @@ package final class CommandProcessor: Sendable {
         return recorded(process(bytes, from: central, received: received), received: received, payload: bytes)
     }
 
+    /// Handles a command a TCP frame carried, decoded by the session that read it at `received` (so decoding the
+    /// frame counts in the handling time). In the receipts its payload is the command's encoding, made after the
+    /// uinput write: the same text a BLE write of it has.
+    package func handle(_ command: Command, from session: String, received: MonotonicTime) -> Outcome {
+        let payload = { command.encoded() }
+        guard pairing.isPaired(session) else {
+            let text = payload()
+            return recorded(refuse(.notPaired, Self.notPaired(session), text), received: received, payload: text)
+        }
+        let outcome = inject(command: command, received: received, payload: payload) { mapper throws(MappingError) in
+            try mapper.map(command)
+        }
+        return recorded(outcome, received: received, payload: payload())
+    }
+
     /// Handles one pointer report by `session`: a 6-byte `HIDReport` (hid) or a 5-byte `UDPPacket` (udp, whose
     /// buttons byte is informational: only 0xAA movement is accepted). Same paired check, one mapper, one lock.
     /// In the receipts its payload is `PointerPayload.text`.
@@ -96,7 +111,7 @@ package final class CommandProcessor: Sendable {
 
     private func process(_ bytes: [UInt8], from central: String, received: MonotonicTime) -> Outcome {
         guard pairing.isPaired(central) else {
-            return refuse(.notPaired, "\(central) is not paired: read the pairing characteristic and write the code shown on this computer", bytes)
+            return refuse(.notPaired, Self.notPaired(central), bytes)
         }
         let command: Command
         do {
@@ -105,6 +120,10 @@ package final class CommandProcessor: Sendable {
             return refuse(.invalidCommand, error.description, bytes)
         }
         return inject(command: command, received: received, payload: { bytes }) { mapper throws(MappingError) in try mapper.map(command) }
+    }
+
+    private static func notPaired(_ central: String) -> String {
+        "\(central) is not paired: read the pairing characteristic and write the code shown on this computer"
     }
 
     /// Maps under the one lock and writes the frames to uinput.

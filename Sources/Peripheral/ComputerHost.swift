@@ -1,5 +1,6 @@
 import Foundation
 package import RemoteTouchProtocol
+package import InputCodes
 import Records
 import Synchronization
 import Waiting
@@ -54,6 +55,13 @@ package final class ComputerHost: Sendable {
     /// an error status.
     package func command(_ bytes: [UInt8], from session: String) -> CommandProcessor.Outcome {
         let outcome = processor.handle(bytes, from: session)
+        if case .refused(let error) = outcome { publishStatus(error: error) }
+        return outcome
+    }
+
+    /// A command a TCP frame carried, read by `session` at `received`; a refusal is answered with an error status.
+    package func command(_ command: Command, from session: String, received: MonotonicTime) -> CommandProcessor.Outcome {
+        let outcome = processor.handle(command, from: session, received: received)
         if case .refused(let error) = outcome { publishStatus(error: error) }
         return outcome
     }

@@ -1,4 +1,5 @@
 import Foundation
+import InputCodes
 import NetSocket
 import RemoteTouchProtocol
 import StrictJSON
@@ -107,6 +108,8 @@ final class TCPSession: Sendable {
                 let truncated = reader.pending > 0 ? "; \(reader.pending) byte(s) of an unfinished frame dropped" : ""
                 return (error.map { "connection failed: \($0)" } ?? "the phone closed the connection") + truncated
             case .bytes(let bytes):
+                // When the bytes were read: the handling time of the commands they carry starts here.
+                let arrived = MonotonicTime.now()
                 state.withLock { state in
                     state.heard = .now
                     state.stalled = false
@@ -115,7 +118,7 @@ final class TCPSession: Sendable {
                 while let next = reader.next() {
                     switch next {
                     case .frame(let body):
-                        handle(body)
+                        handle(body, received: arrived)
                     case .badLength(let length):
                         let reason = "a frame header announced \(length) bytes, outside 1…\(NetworkFrame.maxLength): the stream cannot be followed"
                         log.warning("closing the connection of \(id): \(reason)")
@@ -127,7 +130,7 @@ final class TCPSession: Sendable {
         }
     }
 
-    private func handle(_ body: [UInt8]) {
+    private func handle(_ body: [UInt8], received: MonotonicTime) {
         let messages: [PhoneMessage]
         do {
             messages = try PhoneMessage.decodeFrame(body)
@@ -152,13 +155,13 @@ final class TCPSession: Sendable {
         }
         var refused: StatusError?
         for message in messages {
-            if let error = handle(message), refused == nil { refused = error }
+            if let error = handle(message, received: received), refused == nil { refused = error }
         }
         if let refused { sendNow(ComputerMessage.error(refused).frame()) }
     }
 
     /// One message; the refusal of a command, if any.
-    private func handle(_ message: PhoneMessage) -> StatusError? {
+    private func handle(_ message: PhoneMessage, received: MonotonicTime) -> StatusError? {
         switch message.body {
         case .ping:
             send(.pong(pingTimestamp: message.timestamp, receivedAt: Date().timeIntervalSince1970 * 1000))
@@ -184,7 +187,7 @@ final class TCPSession: Sendable {
                 return refused(.notPaired, "\(id) is not paired: send pairingRequest, then pair with the code shown on this computer")
             }
         case .command(let command):
-            if case .refused(let error) = host.command(command.encoded(), from: id) { return error }
+            if case .refused(let error) = host.command(command, from: id, received: received) { return error }
         }
         return nil
     }

@@ -10,6 +10,12 @@ extension PhoneMessage {
     /// exactly one JSON value, no unknown types or keys, finite numbers within range.
     /// - Throws: `ProtocolError` naming what was wrong and where (`[2].dx: …`).
     public static func decodeFrame(_ bytes: some Collection<UInt8>) throws(ProtocolError) -> [PhoneMessage] {
+        if let streamed = bytes.withContiguousStorageIfAvailable(decodeStreamed), let message = streamed { return [message] }
+        return try decodeFrameStrictly(bytes)
+    }
+
+    /// `decodeFrame` without its fast path (`decodeStreamed`): the strict parser for every frame.
+    package static func decodeFrameStrictly(_ bytes: some Collection<UInt8>) throws(ProtocolError) -> [PhoneMessage] {
         try ProtocolError.decodeJSON(bytes, payload: "TCP frame", maxDepth: 8, limit: NetworkFrame.maxLength) {
             value throws(JSONSchemaError) in
             guard case .array(let elements) = value else { return [try PhoneMessage(json: value, at: .root)] }
