@@ -26,7 +26,7 @@ final class TCPSession: Sendable {
     private struct State {
         var lastTimestamp: Double?
         /// When the phone was last heard from: a TCP read, or a packet from its bound UDP source.
-        var heard = ContinuousClock.now
+        var heard = MonotonicTime.now()
         var stalled = false
         var closing: String?
         var replaced = false
@@ -69,7 +69,7 @@ final class TCPSession: Sendable {
     /// may be quiet.
     func heardMovement() {
         state.withLock { state in
-            state.heard = .now
+            state.heard = .now()
             state.stalled = false
         }
     }
@@ -81,7 +81,7 @@ final class TCPSession: Sendable {
         while true {
             let received = socket.receive()
             if case .timedOut = received {
-                let left = stallTimeout - (ContinuousClock.now - state.withLock { $0.heard })
+                let left = stallTimeout - (MonotonicTime.now() - state.withLock { $0.heard })
                 let next = left > .milliseconds(1) ? left : stallTimeout
                 if next != waiting {
                     socket.setReceiveTimeout(next)
@@ -108,17 +108,23 @@ final class TCPSession: Sendable {
                 let truncated = reader.pending > 0 ? "; \(reader.pending) byte(s) of an unfinished frame dropped" : ""
                 return (error.map { "connection failed: \($0)" } ?? "the phone closed the connection") + truncated
             case .bytes(let bytes):
-                // When the bytes were read: the handling time of the commands they carry starts here.
+                // When the bytes were read: the handling time of the commands they carry starts here. Under the
+                // vm rig's TCG every instruction and allocation shows in it, so the usual read (one whole frame)
+                // is handled straight from the bytes read, with one clock read.
                 let arrived = MonotonicTime.now()
                 state.withLock { state in
-                    state.heard = .now
+                    state.heard = arrived
                     state.stalled = false
+                }
+                if reader.pending == 0, let body = NetworkFrame.soleFrame(bytes) {
+                    handle(body, received: arrived)
+                    continue
                 }
                 reader.append(bytes)
                 while let next = reader.next() {
                     switch next {
                     case .frame(let body):
-                        handle(body, received: arrived)
+                        handle(body[...], received: arrived)
                     case .badLength(let length):
                         let reason = "a frame header announced \(length) bytes, outside 1…\(NetworkFrame.maxLength): the stream cannot be followed"
                         log.warning("closing the connection of \(id): \(reason)")
@@ -130,14 +136,25 @@ final class TCPSession: Sendable {
         }
     }
 
-    private func handle(_ body: [UInt8], received: MonotonicTime) {
+    /// One frame's body: its messages, after checking their timestamps go forward.
+    private func handle(_ body: ArraySlice<UInt8>, received: MonotonicTime) {
+        // A streamed message in the phone's encoding is read in place (no parse tree, no array); anything else is
+        // parsed strictly (`PhoneMessage.decodeFrame` tries the same fast path first, and refuses with its reason).
+        if let message = body.withUnsafeBufferPointer(PhoneMessage.decodeStreamed) {
+            handle(CollectionOfOne(message), body: body, received: received)
+            return
+        }
         let messages: [PhoneMessage]
         do {
             messages = try PhoneMessage.decodeFrame(body)
         } catch {
-            refuse(host.processor.refusedBeforeDecoding(body, code: .invalidFrame, message: "\(id): \(error.description)"))
+            refuse(host.processor.refusedBeforeDecoding(Array(body), code: .invalidFrame, message: "\(id): \(error.description)"))
             return
         }
+        handle(messages, body: body, received: received)
+    }
+
+    private func handle(_ messages: some Collection<PhoneMessage>, body: ArraySlice<UInt8>, received: MonotonicTime) {
         let refusal: String? = state.withLock { state in
             var last = state.lastTimestamp
             for message in messages {
@@ -150,7 +167,7 @@ final class TCPSession: Sendable {
             return nil
         }
         if let refusal {
-            refuse(host.processor.refusedBeforeDecoding(body, code: .nonMonotonic, message: "\(id): \(refusal)"))
+            refuse(host.processor.refusedBeforeDecoding(Array(body), code: .nonMonotonic, message: "\(id): \(refusal)"))
             return
         }
         var refused: StatusError?

@@ -15,6 +15,16 @@ public enum NetworkFrame {
         return [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)] + body
     }
 
+    /// The body of the one frame `bytes` hold exactly (a header announcing 1 to `maxLength` bytes, then that
+    /// many), or nil when they hold anything else (part of a frame, several, a bad header): the usual TCP read,
+    /// handled without a `Reader`'s copies.
+    public static func soleFrame(_ bytes: [UInt8]) -> ArraySlice<UInt8>? {
+        guard bytes.count > headerLength else { return nil }
+        let length = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
+        guard length <= maxLength, bytes.count == headerLength + length else { return nil }
+        return bytes[headerLength...]
+    }
+
     /// Splits a byte stream into frame bodies as bytes arrive.
     public struct Reader: Sendable {
         private var buffer: [UInt8] = []

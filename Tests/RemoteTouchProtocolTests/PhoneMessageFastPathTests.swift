@@ -83,4 +83,28 @@ import Testing
         }
         #expect(accepted > 1000)
     }
+
+    /// The fast path converts the numbers a phone writes exactly (Clinger's fast path) and hands the rest to strtod:
+    /// 20,000 numbers of every length and exponent, as timestamps and deltas, read bit for bit as the strict parser
+    /// reads them.
+    @Test func readsEveryNumberAsTheStrictParser() throws {
+        var random = SplitMix64(seed: 0x0c11_2900)
+        func digits(_ count: Int) -> String { String((0..<count).map { _ in Character(String(random.next() % 10)) }) }
+        var compared = 0
+        for _ in 0..<20_000 {
+            var whole = digits(1 + Int(random.next() % 9))
+            while whole.count > 1 && whole.hasPrefix("0") { whole.removeFirst() }
+            var text = whole
+            if random.next() % 3 > 0 { text += "." + digits(1 + Int(random.next() % 18)) }
+            if random.next() % 4 == 0 { text += ["e", "E", "e-", "e+", "E-"][Int(random.next() % 5)] + String(random.next() % 30) }
+            let sign = random.next() % 2 == 0 ? "-" : ""
+            let frame = #"{"type":"mouseMove","timestamp":\#(text),"dx":\#(sign)\#(text),"dy":1}"#
+            let bytes = Array(frame.utf8)
+            guard let fast = Self.fast(bytes) else { continue }
+            compared += 1
+            let strict = try? PhoneMessage.decodeFrameStrictly(bytes)
+            #expect(Self.bits(fast) == Self.bits(strict), "\(frame)")
+        }
+        #expect(compared > 5000)
+    }
 }
