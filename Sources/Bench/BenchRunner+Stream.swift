@@ -36,6 +36,8 @@ extension BenchRunner {
         var peripheral = LatencyRecorder()
         var received = 0
         var verified = 0
+        var samples: [Double] = []
+        samples.reserveCapacity(run.count)
         var missing: [Int] = []
         var unseen: [Int] = []
         for index in run.range {
@@ -59,7 +61,8 @@ extension BenchRunner {
             }
             verified += 1
             let frame = Double(frameTimes[low])
-            latency.record((frame - Double(sends[index].at)) / 1e6)
+            samples.append((frame - Double(sends[index].at)) / 1e6)
+            latency.record(samples[samples.count - 1])
             link.record((Double(receipt.received) - Double(sends[index].at)) / 1e6)
             peripheral.record((Double(written) - Double(receipt.received)) / 1e6)
         }
@@ -69,6 +72,7 @@ extension BenchRunner {
         stream.lostAt = Self.ranges(missing)
         stream.unseenAt = Self.ranges(unseen)
         stream.readerDrops = run.readerDrops
+        stream.latencySamples = samples
         return stream
     }
 

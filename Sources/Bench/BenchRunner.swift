@@ -56,6 +56,8 @@ package struct BenchRunner: Sendable {
         /// Which commands were lost or unseen, as index ranges ("0-6, 180"), for diagnosis.
         package var lostAt = ""
         package var unseenAt = ""
+        /// Each verified command's latency (send → evdev frame), in ms, in send order.
+        package var latencySamples: [Double] = []
 
         package init(path: String, rateHz: Double, sent: Int, received: Int, verified: Int? = nil, achievedHz: Double,
                     latency: LatencySummary, stages: [String: LatencySummary])

@@ -70,7 +70,7 @@ package struct PercentileInterval: Sendable, Equatable {
 
     /// For each resample, the value at each rank. A resample is n indices into the sorted samples, counted per
     /// index; its k-th smallest value is where the running count reaches k.
-    private static func resampledPercentiles(_ sorted: [Double], ranks: [Int], resamples: Int, seed: UInt64)
+    package static func resampledPercentiles(_ sorted: [Double], ranks: [Int], resamples: Int, seed: UInt64)
         -> [[Double]]
     {
         let n = sorted.count

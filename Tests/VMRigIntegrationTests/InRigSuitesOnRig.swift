@@ -19,6 +19,7 @@ struct InRigSuitesOnRig {
         ("CapturesOnRig", "hil run's captures, end to end: a failure's evidence, decoded by tshark"),
         ("RecordOnRig", "hil record: sessions recorded from the virtual phone replay and pass on each transport; mutated ones fail"),
         ("BenchEndToEndOnRig", "hil bench, end to end"),
+        ("CalibrateEndToEndOnRig", "hil calibrate, end to end"),
         ("DeviceKilledOnRig", "hil run, the device under test killed"),
         ("RunInterruptOnRig", "hil run, interrupted"),
         ("VMGuestOnRig", "vm rig, end to end"),

@@ -232,34 +232,6 @@ struct VMInterruptOnRig {
     }
 }
 
-@Suite("hil bench, end to end", .serialized, .tags(.rig), .inSharedGuest)
-struct BenchEndToEndOnRig {
-    @Test("both write paths, from our client and from the reference client, stream through the real link, side by side, with nothing lost at 100 Hz")
-    func bothPaths() async throws {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("hil-bench-\(getpid())")
-        defer { try? FileManager.default.removeItem(at: output) }
-        let run = try await hil(["bench", "--count", "200", "--no-find-max", "--reference", "--output", output.path])
-        let text = run.output + run.errors
-        #expect(run.status == 0, "\(text.suffix(3000))")
-        let header = text.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("dbus") && $0.contains("fd") }
-        #expect(header != nil, "no side-by-side table:\n\(text.suffix(3000))")
-        #expect(text.contains("dbus: 200 at 100 Hz") && text.contains("fd: 200 at 100 Hz"), "\(text.suffix(3000))")
-        let json = try String(contentsOf: output.appendingPathComponent("bench.json"), encoding: .utf8)
-        // The writer escapes "/" as JSONEncoder does.
-        #expect(json.contains(#""format" : "hil-bench\/1""#))
-        // Every command is matched to its receipt and frame, so the link's losses are counted exactly: none at
-        // 100 Hz. Frames the evdev reader missed (SYN_DROPPED under TCG scheduling) are counted apart, as unseen;
-        // they are held to 5 % here.
-        let paths = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])["paths"] as? [String: [String: Any]]
-        #expect(text.contains("python-dbus: 200 at 100 Hz") && text.contains("python-fd: 200 at 100 Hz"), "\(text.suffix(3000))")
-        for path in ["dbus", "fd", "python-dbus", "python-fd"] {
-            #expect(paths?[path]?["sent"] as? Int == 200, "\(path): \(json)")
-            #expect(paths?[path]?["lost"] as? Int == 0, "\(path): \(json)")
-            #expect((paths?[path]?["unseen"] as? Int).map { $0 <= 10 } == true, "\(path): \(json)")
-        }
-    }
-}
-
 @Suite("hil run, the device under test killed", .serialized, .tags(.rig), .inSharedGuest)
 struct DeviceKilledOnRig {
     @Test("SIGKILL of the computer mid-scenario: an error with its last lines, no hang, and the next scenario passes")

@@ -1,0 +1,130 @@
+import ArgumentParser
+import Bench
+import Foundation
+import Records
+import Rig
+import Runner
+
+/// Injects known delays and shows that the measured latency follows them.
+struct CalibrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calibrate",
+        abstract: "Inject known delays into the link and show that the measured latency follows them.",
+        discussion: """
+            On a rig (--rig auto, as hil bench), one hil peripheral is started and paired; then, for each \
+            transport, --count cursor commands are streamed at --rate Hz once per delay and round, as hil bench \
+            streams them, and each one's evdev frame is timed. The rounds take the delays in turn. For each \
+            transport and delay it prints, and writes to --output/calibrate.json, the p50 and its shift from the \
+            undelayed p50 (shiftP50Ms) with a 95 % bootstrap interval, beside the injected delay (injectedMs).
+
+            tcp and udp are delayed by netem on the phone host's interface, where the packets to the computer \
+            leave; the baseline (0) runs with netem delay 0ms in place. ble and hid are refused: a delay on the \
+            BLE link needs the radio model's fixed extra delay, which the vm rig's emulated radio does not have \
+            yet. docs/report.md gives the measurement's error budget.
+            """
+    )
+
+    @OptionGroup var rigOptions: RigOptions
+
+    @Option(help: ArgumentHelp("The transports to calibrate, in order: tcp and udp (ble and hid are refused, with the reason).",
+                               valueName: "transport"))
+    var transport: TransportChoice = .several([.tcp, .udp])
+
+    @Option(help: ArgumentHelp("The delays to inject, in ms, separated by commas; 0, the baseline, is always measured.",
+                               valueName: "ms,…"))
+    var delays = Delays([0, 5, 20])
+
+    @Option(help: "Commands per transport, delay and round.")
+    var count = 300
+
+    @Option(help: "Rounds over the delays; each delay's streams are pooled.")
+    var rounds = 3
+
+    @Option(help: "Commands per second.")
+    var rate = 100.0
+
+    @Option(help: ArgumentHelp("Where calibrate.json and the peripheral's logs go.", valueName: "dir"))
+    var output = "calibrate"
+
+    @Option(help: DurationArgument<BareSeconds>.help("Stop after this long."))
+    var timeout = DurationArgument<BareSeconds>(.seconds(1800))
+
+    func validate() throws {
+        guard count >= 50 else { throw ValidationError("--count must be at least 50 (a p50 of fewer moves with the guest's noise)") }
+        guard (1...10).contains(rounds) else { throw ValidationError("--rounds is 1 to 10") }
+        guard rate > 0 && rate <= 1000 else { throw ValidationError("--rate is 1 to 1000 Hz") }
+        for transport in transport.transports {
+            if let refusal = CalibrationRunner.refusal(transport.rawValue) { throw ValidationError("--transport \(refusal)") }
+        }
+    }
+
+    func run() async throws {
+        if try RigOptions.insideRig() {
+            try await runInside()
+            return
+        }
+        try rigOptions.runInRig(output: output, timeout: timeout.duration)
+    }
+
+    private func runInside() async throws {
+        let (rigName, context) = try RunCommand.rigContext(rigs: rigOptions.rigs, output: output, writePath: nil)
+        var settings = CalibrationRunner.Settings()
+        settings.transports = transport.transports.map(\.rawValue)
+        settings.delaysMs = delays.values
+        settings.count = count
+        settings.rounds = rounds
+        settings.rateHz = rate
+        let order = CalibrationRunner.order(delays.values, round: 0).map { Self.format($0) }.joined(separator: ", ")
+        print("hil calibrate: \(settings.transports.joined(separator: ", ")), delays \(order) ms, \(rounds) round(s) of \(count) cursor commands at \(Int(rate)) Hz each, on rig \(rigName)")
+        fflush(nil)
+        let (rows, injection) = try await CalibrationRunner(context: context, settings: settings).run { line in
+            print(line)
+            fflush(nil)
+        }
+        print("")
+        print(Self.table(rows))
+        let facts = HostFacts.probe()
+        let results = CalibrationResults(rig: rigName, kernel: facts.kernelRelease, injection: injection, rateHz: rate, count: count,
+                                         rounds: rounds, rows: rows)
+        try results.jsonText.write(toFile: context.workDirectory + "/calibrate.json", atomically: true, encoding: .utf8)
+        print("results: \(context.workDirectory)/calibrate.json")
+        fflush(nil)
+    }
+
+    /// One row per transport and delay: what was injected, what was measured, and the difference.
+    static func table(_ rows: [CalibrationResults.Row]) -> String {
+        func f(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "-" }
+        let header = ["transport", "injected ms", "verified", "p50 ms", "link p50 ms", "shift p50 ms", "95 % interval", "shift − injected"]
+        let widths = [10, 12, 10, 9, 12, 13, 16, 16]
+        func line(_ cells: [String]) -> String {
+            zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined().trimmingCharacters(in: .whitespaces)
+        }
+        return ([line(header)] + rows.map { row in
+            let interval = row.shiftLowMs.flatMap { low in row.shiftHighMs.map { "\(f(low))…\(f($0))" } } ?? "-"
+            return line([row.transport, format(row.injectedMs), "\(row.verified)/\(row.sent)", f(row.p50Ms), f(row.linkP50Ms),
+                         f(row.shiftP50Ms), interval, row.errorMs.map { String(format: "%+.2f", $0) } ?? "-"])
+        }).joined(separator: "\n")
+    }
+
+    static func format(_ value: Double) -> String { String(format: "%g", value) }
+}
+
+/// `--delays 0,5,20`: milliseconds, each 0 to 1000, each once.
+struct Delays: ExpressibleByArgument, CustomStringConvertible {
+    var values: [Double]
+
+    init(_ values: [Double]) {
+        self.values = values
+    }
+
+    init?(argument: String) {
+        let parsed = argument.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard !parsed.isEmpty, parsed.allSatisfy({ $0.map { $0.isFinite && (0...1000).contains($0) } == true }) else { return nil }
+        let values = parsed.compactMap { $0 }
+        guard Set(values).count == values.count else { return nil }
+        self.values = values
+    }
+
+    var description: String { values.map { String(format: "%g", $0) }.joined(separator: ",") }
+    var defaultValueDescription: String { description }
+}
