@@ -144,7 +144,7 @@ let package = Package(
             dependencies: [
                 "RemoteTouchProtocol", "CommandMapping", "GestureScript", "Rig", "Peripheral", "DBus", "Scenario", "ScenarioDriver", "Runner", "Bench", "Evidence", "ComputerProcess",
                 "Records", "Report", "LatencyStats", "Recording", "InputCodes", "StrictJSON", "Lab", "GestureModel", "Waiting", "Processes",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "System", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
