@@ -198,6 +198,13 @@ let package = Package(
                 "hil", "HILTestSupport", "Scenario", "Peripheral", "Rig", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CDBus", "CEvdev", "InputCodes"]),
+        // Every error type of the package, one instance each: the one error shape (System's ExplainedError).
+        .testTarget(
+            name: "ErrorShapeTests",
+            dependencies: [
+                "hil", "System", "StrictJSON", "RemoteTouchProtocol", "CommandMapping", "GestureModel", "InputCodes", "GestureScript",
+                "Records", "Evdev", "NetSocket", "DBus", "Avahi", "Peripheral", "ScenarioDriver", "Lab", "PhoneLinks", "Recording", "Rig",
+            ]),
     ]
 )
 
