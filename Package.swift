@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "RemoteTouchProtocol", dependencies: ["StrictJSON"]),
         .target(name: "GestureModel", dependencies: ["RemoteTouchProtocol"]),
         .target(name: "CommandMapping", dependencies: ["RemoteTouchProtocol", "InputCodes"]),
-        .target(name: "GestureScript", dependencies: ["StrictJSON", "RemoteTouchProtocol", "GestureModel"]),
+        .target(name: "GestureScript", dependencies: ["StrictJSON", "RemoteTouchProtocol", "GestureModel", "System"]),
         // Latency distributions (HdrHistogram): count, p50, p95, p99, max, per gesture kind and per stage.
         .target(name: "LatencyStats", dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")]),
 
@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "NetSocket", dependencies: ["CLinux", "System"]),
 
         // Bonjour through avahi-daemon's D-Bus API: publish (entry groups), browse and resolve.
-        .target(name: "Avahi", dependencies: ["DBus", "Waiting"]),
+        .target(name: "Avahi", dependencies: ["DBus", "Waiting", "System"]),
 
         // BlueZ's D-Bus names and object paths, shared by the computer side and the phone side.
         .target(name: "BlueZAPI"),
@@ -83,12 +83,12 @@ let package = Package(
         // the offline link and computer behind `hil replay`.
         .target(
             name: "ScenarioDriver",
-            dependencies: ["Scenario", "GestureModel", "GestureScript", "RemoteTouchProtocol", "Verifier", "InputCodes", "CommandMapping", "StrictJSON", "Records", "Waiting"]),
+            dependencies: ["Scenario", "GestureModel", "GestureScript", "RemoteTouchProtocol", "Verifier", "InputCodes", "CommandMapping", "StrictJSON", "Records", "Waiting", "System"]),
 
         // Recording: a session's receipts and frames → a scenario of send steps with derived expectations (hil record).
         .target(
             name: "Recording",
-            dependencies: ["Scenario", "GestureScript", "Records", "InputCodes", "RemoteTouchProtocol", "Verifier", "StrictJSON"]),
+            dependencies: ["Scenario", "GestureScript", "Records", "InputCodes", "RemoteTouchProtocol", "Verifier", "StrictJSON", "System"]),
 
         // The phone's links for every transport (ble and hid over BlueZ with the BLE client, tcp and udp over
         // sockets and Bonjour), and the faults a rig can inject into each.
@@ -123,7 +123,7 @@ let package = Package(
 
         // The results model and the file formats it owns: results.json (read, written, merged), the receipts log, the
         // ready file, bench.json, soak.json, timeline.json. The computer side may import it; it renders nothing.
-        .target(name: "Records", dependencies: ["StrictJSON", "LatencyStats"]),
+        .target(name: "Records", dependencies: ["StrictJSON", "LatencyStats", "System"]),
         // Renders records: the self-contained HTML report, the Markdown summary, junit.xml, the baseline comparison.
         .target(name: "Report", dependencies: ["Records", "StrictJSON", "LatencyStats", "TextMarkup"]),
 
@@ -144,7 +144,7 @@ let package = Package(
             dependencies: [
                 "RemoteTouchProtocol", "CommandMapping", "GestureScript", "Rig", "Peripheral", "DBus", "Scenario", "ScenarioDriver", "Runner", "Bench", "Evidence", "ComputerProcess",
                 "Records", "Report", "LatencyStats", "Recording", "InputCodes", "StrictJSON", "Lab", "GestureModel", "Waiting", "Processes",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "System", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
@@ -198,6 +198,13 @@ let package = Package(
                 "hil", "HILTestSupport", "Scenario", "Peripheral", "Rig", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CDBus", "CEvdev", "InputCodes"]),
+        // Every error type of the package, one instance each: the one error shape (System's ExplainedError).
+        .testTarget(
+            name: "ErrorShapeTests",
+            dependencies: [
+                "hil", "System", "StrictJSON", "RemoteTouchProtocol", "CommandMapping", "GestureModel", "InputCodes", "GestureScript",
+                "Records", "Evdev", "NetSocket", "DBus", "Avahi", "Peripheral", "ScenarioDriver", "Lab", "PhoneLinks", "Recording", "Rig",
+            ]),
     ]
 )
 

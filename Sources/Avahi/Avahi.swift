@@ -53,9 +53,9 @@ package enum Avahi {
                 }
             }
         } catch is WaitTimeout {
-            throw last.value ?? AvahiError("avahi-daemon was not running within \(timeout)", hint: "its log says why (host name collision?)")
+            throw last.value ?? AvahiError(.timeout, "avahi-daemon was not running within \(timeout)", hint: "its log says why (host name collision?)")
         } catch {
-            throw AvahiError("waiting for avahi-daemon to run: \(error is CancellationError ? "cancelled" : "\(error)")")
+            throw AvahiError(error is CancellationError ? .interrupted : .bus, "waiting for avahi-daemon to run: \(error is CancellationError ? "cancelled" : "\(error)")")
         }
     }
 
@@ -66,25 +66,12 @@ package enum Avahi {
             return try await connection.call(destination: service, path: path, interface: interface, member: member, body, timeout: .seconds(5))
         } catch {
             throw AvahiError(
-                "\(what) failed: \(error.message) (\(error.name))",
+                .bus, "\(what) failed: \(error.message) (\(error.name))",
                 hint: error.name == "org.freedesktop.DBus.Error.ServiceUnknown"
                     ? "no avahi-daemon on this bus: install avahi-daemon (bash Rigs/setup.sh) and start it; in a rig, `hil doctor` checks the two hosts"
                     : nil)
         }
     }
-}
-
-/// A Bonjour failure, with the D-Bus error it came from and what to do.
-package struct AvahiError: Error, Sendable, CustomStringConvertible {
-    package var message: String
-    package var hint: String?
-
-    package init(_ message: String, hint: String? = nil) {
-        self.message = message
-        self.hint = hint
-    }
-
-    package var description: String { hint.map { "\(message); \($0)" } ?? message }
 }
 
 /// A service found and resolved by browsing.

@@ -13,7 +13,7 @@ package enum AvahiBrowser {
             connection, path: Avahi.serverPath, interface: Avahi.server2, member: "ServiceBrowserPrepare",
             [.int32(Avahi.anyInterface), .int32(Avahi.inet), .string(type), .string(""), .uint32(0)],
             what: "preparing a browser for \(type)")
-        guard let browser = reply.first?.stringValue else { throw AvahiError("ServiceBrowserPrepare returned no object path") }
+        guard let browser = reply.first?.stringValue else { throw AvahiError(.unexpectedReply, "ServiceBrowserPrepare returned no object path") }
         defer {
             Task { _ = try? await Avahi.call(connection, path: browser, interface: Avahi.serviceBrowser, member: "Free", what: "freeing the browser") }
         }
@@ -33,13 +33,13 @@ package enum AvahiBrowser {
             throw error
         } catch is WaitTimeout {
             throw AvahiError(
-                "no \(type) service found within \(timeout)",
+                .notFound, "no \(type) service found within \(timeout)",
                 hint: "is the computer's hil peripheral running with --transport tcp, and avahi-daemon on both hosts? `hil doctor` checks them")
         } catch is CancellationError {
-            throw AvahiError("browsing for \(type) was cancelled")
+            throw AvahiError(.interrupted, "browsing for \(type) was cancelled")
         } catch {
             let seen = problems.value
-            throw AvahiError("the browser's signals ended (\(error))" + (seen.isEmpty ? "" : ": " + seen.joined(separator: "; ")))
+            throw AvahiError(.bus, "the browser's signals ended (\(error))" + (seen.isEmpty ? "" : ": " + seen.joined(separator: "; ")))
         }
     }
 
@@ -61,7 +61,7 @@ package enum AvahiBrowser {
             }
             return nil
         case "Failure":
-            throw AvahiError("avahi-daemon's browser failed: \(event.body.first?.stringValue ?? "?")")
+            throw AvahiError(.daemonFailure, "avahi-daemon's browser failed: \(event.body.first?.stringValue ?? "?")")
         default:
             return nil
         }
@@ -78,7 +78,8 @@ package enum AvahiBrowser {
         guard reply.count >= 10, let host = reply[5].stringValue, let address = reply[7].stringValue,
               let port = reply[8].integerValue
         else {
-            throw AvahiError("ResolveService answered with \(reply.count) values, not the 11 of its signature")
+            throw AvahiError(
+                .unexpectedReply, "ResolveService answered with \(reply.count) values, not the 11 of its signature")
         }
         let txt = (reply[9].arrayValue ?? []).compactMap { $0.bytesValue.map { String(decoding: $0, as: UTF8.self) } }
         return AvahiService(name: name, type: type, domain: domain, host: host, address: address, port: UInt16(clamping: port), txt: txt)

@@ -39,7 +39,7 @@ package final class AvahiPublisher: Sendable {
             owners = try await connection.signals(DBusMatchRule(
                 sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arg0: Avahi.service))
         } catch {
-            throw AvahiError("cannot watch avahi-daemon on the bus: \(error)")
+            throw AvahiError(.bus, "cannot watch avahi-daemon on the bus: \(error)")
         }
         try await Avahi.waitUntilRunning(on: connection, timeout: timeout)
         try await publish(timeout: timeout)
@@ -80,7 +80,7 @@ package final class AvahiPublisher: Sendable {
             let service = state.withLock { $0.service }
             let reply = try await Avahi.call(connection, path: Avahi.serverPath, interface: Avahi.server, member: "EntryGroupNew",
                                              what: "creating an entry group")
-            guard let group = reply.first?.stringValue else { throw AvahiError("EntryGroupNew returned no object path") }
+            guard let group = reply.first?.stringValue else { throw AvahiError(.unexpectedReply, "EntryGroupNew returned no object path") }
             state.withLock { $0.group = group }
             let txt = DBusValue.array(elementSignature: "ay", service.txt.map { .bytes(Array($0.utf8)) })
             _ = try await Avahi.call(connection, path: group, interface: Avahi.entryGroup, member: "AddService", [
@@ -100,10 +100,10 @@ package final class AvahiPublisher: Sendable {
                 log("the service name \"\(service.name)\" is taken on this network: publishing as \"\(renamed)\"")
                 state.withLock { $0.service.name = renamed }
             default:
-                throw AvahiError("avahi-daemon failed to publish \"\(service.name)\" \(service.type)", hint: "its log says why")
+                throw AvahiError(.daemonFailure, "avahi-daemon failed to publish \"\(service.name)\" \(service.type)", hint: "its log says why")
             }
         }
-        throw AvahiError("every name tried for the service collided")
+        throw AvahiError(.collision, "every name tried for the service collided")
     }
 
     /// Waits for the entry group's `StateChanged` to leave registering (avahi-daemon probing the name).
@@ -126,9 +126,9 @@ package final class AvahiPublisher: Sendable {
         } catch let error as AvahiError {
             throw error
         } catch is WaitTimeout {
-            throw AvahiError("the service was not established within \(timeout) (avahi-daemon still probing)")
+            throw AvahiError(.timeout, "the service was not established within \(timeout) (avahi-daemon still probing)")
         } catch {
-            throw AvahiError("waiting for the entry group \(group): \(error is CancellationError ? "cancelled" : "\(error)")")
+            throw AvahiError(error is CancellationError ? .interrupted : .bus, "waiting for the entry group \(group): \(error is CancellationError ? "cancelled" : "\(error)")")
         }
     }
 }

@@ -58,7 +58,7 @@ package struct CalibrationRunner: Sendable {
     /// delays in ascending order) and how each transport's delay was injected.
     package func run(progress: @Sendable (String) -> Void) async throws -> (rows: [CalibrationResults.Row], injection: [String: String]) {
         for transport in settings.transports {
-            if let refusal = Self.refusal(transport) { throw RunnerError(refusal) }
+            if let refusal = Self.refusal(transport) { throw RunnerError(.wrongTransport, refusal) }
         }
         let hosts = try context.networkHosts(for: "hil calibrate on \(settings.transports.joined(separator: " and "))")
         let interface = try TCPPhoneLink.vethInterface(in: hosts.phoneNetns)

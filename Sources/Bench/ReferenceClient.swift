@@ -67,7 +67,7 @@ package struct ReferenceClient: Sendable, Equatable {
         guard let ended = await child.exitStatus(timeout: limit) else {
             _ = await child.teardown()
             throw RunnerError(
-                "the reference client (\(path), \(script)) did not finish \(count) commands within \(limit); its output is in \(name).out")
+                .timeout, "the reference client (\(path), \(script)) did not finish \(count) commands within \(limit); its output is in \(name).out")
         }
         let output = (try? String(contentsOfFile: name + ".out", encoding: .utf8)) ?? ""
         let sends = try? String(contentsOfFile: name + ".sends", encoding: .utf8)
@@ -82,7 +82,7 @@ package struct ReferenceClient: Sendable, Equatable {
     {
         let printed = output.split(separator: "\n").suffix(5).joined(separator: " | ")
         func failure(_ what: String) -> RunnerError {
-            RunnerError("the reference client (\(path), \(script)) \(what); it printed: \(printed.isEmpty ? "nothing" : printed)"
+            RunnerError(.commandFailed, "the reference client (\(path), \(script)) \(what); it printed: \(printed.isEmpty ? "nothing" : printed)"
                 + " (all of it in \(name).out)")
         }
         guard ended == .exited(0) else { throw failure("\(ended)") }

@@ -110,7 +110,7 @@ package final class PeripheralUnderTest: Sendable {
             let rest = launch.launcher.isEmpty ? arguments : Array(launch.launcher.dropFirst()) + [launch.hil] + arguments
             child = try ChildProcess(program, rest, output: .file(output), ownProcessGroup: true)
         } catch {
-            throw RunnerError("cannot start hil peripheral: \(error)")
+            throw RunnerError(.computer, "cannot start hil peripheral: \(error)")
         }
         running.withLock { $0[child.pid] = child }
     }
@@ -138,7 +138,7 @@ package final class PeripheralUnderTest: Sendable {
         guard FileManager.default.createFile(atPath: startFile, contents: Data()) else {
             let tail = lastLines(15)
             await stop()
-            throw RunnerError("cannot write \(startFile) to release the prepared hil peripheral:\n\(tail)")
+            throw RunnerError(.computer, "cannot write \(startFile) to release the prepared hil peripheral:\n\(tail)")
         }
         try await waitUntilServing(timeout: timeout)
     }
@@ -149,7 +149,7 @@ package final class PeripheralUnderTest: Sendable {
             try await Poll.until("ready file \(readyFile)", timeout: timeout, every: .milliseconds(5)) { () throws(RunnerError) -> Void? in
                 if let record = try? ReadyRecord.read(from: readyFile), launch.endpoints.allSatisfy(record.endpoints.contains) { return () }
                 if let ended = child.termination {
-                    throw RunnerError("hil peripheral \(ended) before it served on \(launch.adapter):\n\(lastLines(15))")
+                    throw RunnerError(.computer, "hil peripheral \(ended) before it served on \(launch.adapter):\n\(lastLines(15))")
                 }
                 return nil
             }
@@ -157,13 +157,13 @@ package final class PeripheralUnderTest: Sendable {
         } catch let error as RunnerError {
             throw error
         } catch is CancellationError {
-            throw RunnerError("waiting for hil peripheral to serve on \(launch.adapter): cancelled (the run was interrupted)")
+            throw RunnerError(.interrupted, "waiting for hil peripheral to serve on \(launch.adapter): cancelled (the run was interrupted)")
         } catch {
             // The time is up: below.
         }
         let tail = lastLines(15)
         await stop()
-        throw RunnerError("hil peripheral did not serve on \(launch.adapter) within \(timeout) (no \(readyFile)):\n\(tail)")
+        throw RunnerError(.computer, "hil peripheral did not serve on \(launch.adapter) within \(timeout) (no \(readyFile)):\n\(tail)")
     }
 
     /// Starts the computer without waiting for it to serve: for R10, where it must refuse to start.

@@ -1,6 +1,17 @@
+import System
+
 /// A D-Bus failure: an error reply (with its D-Bus error name, e.g. `org.bluez.Error.NotPermitted`), a
 /// connection problem, or a message we could not marshal or unmarshal.
-package struct DBusError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct DBusError: ExplainedError, Sendable, Equatable {
+    /// The kind of failure is the D-Bus error name: `org.bluez.Error.NotPermitted`.
+    package struct Code: RawRepresentable, Hashable, Sendable {
+        package var rawValue: String
+
+        package init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+    }
+
     /// The D-Bus error name: from the peer's error reply, or one of `org.freedesktop.DBus.Error.*` for
     /// failures on our side.
     package var name: String
@@ -11,7 +22,12 @@ package struct DBusError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    package var description: String { "\(name): \(message)" }
+    /// The D-Bus error name, as a code to branch on.
+    package var code: Code { Code(rawValue: name) }
+    /// `org.bluez.Error.NotPermitted: Operation not permitted`: the name, then the message.
+    package var what: String { "\(name): \(message)" }
+    /// None: a D-Bus error is what a peer said; the module that made the call says what to do about it.
+    package var hint: String? { nil }
 
     package static let failedName = "org.freedesktop.DBus.Error.Failed"
     package static let noReplyName = "org.freedesktop.DBus.Error.NoReply"

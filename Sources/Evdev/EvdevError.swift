@@ -4,10 +4,10 @@ import System
 /// Why a uinput device could not be created or written, or an evdev node could not be found, opened or read —
 /// with the errno when there is one, the device path, and what to do about it.
 ///
-/// `description` is `message — hint`, e.g.
-/// `cannot open /dev/uinput: Permission denied — the peripheral needs write access to /dev/uinput …`.
-package struct EvdevError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What kind of failure this is; callers branch on it, people read `message` and `hint`.
+/// `description` is `what`, then `  → hint` on its own line (`ExplainedError`), e.g.
+/// `cannot open /dev/uinput: Permission denied` and `  → the peripheral needs write access to /dev/uinput …`.
+package struct EvdevError: ExplainedError, Sendable, Hashable {
+    /// What kind of failure this is; callers branch on it, people read `what` and `hint`.
     package enum Code: String, Sendable, Hashable {
         /// EACCES or EPERM: no access to /dev/uinput or to an evdev node.
         case permissionDenied
@@ -37,7 +37,7 @@ package struct EvdevError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file involved: `/dev/uinput`, `/dev/input/event3`.
     package var path: String?
     /// What went wrong: `cannot open /dev/uinput: Permission denied`.
-    package var message: String
+    package var what: String
     /// The next step for the person reading it, if there is one.
     package var hint: String?
 
@@ -45,18 +45,14 @@ package struct EvdevError: Error, Sendable, Hashable, CustomStringConvertible {
     ///   - code: the kind of failure.
     ///   - path: the file involved, if any.
     ///   - errno: the errno of the failed call, if any.
-    ///   - message: what went wrong, naming the thing.
+    ///   - what: what went wrong, naming the thing.
     ///   - hint: what to do about it.
-    package init(_ code: Code, path: String? = nil, errno: Int32? = nil, message: String, hint: String? = nil) {
+    package init(_ code: Code, path: String? = nil, errno: Int32? = nil, what: String, hint: String? = nil) {
         self.code = code
         self.path = path
         self.errno = errno
-        self.message = message
+        self.what = what
         self.hint = hint
-    }
-
-    package var description: String {
-        hint.map { "\(message) — \($0)" } ?? message
     }
 }
 
@@ -79,7 +75,7 @@ extension EvdevError {
         let target = path.map { " \($0)" } ?? ""
         return EvdevError(
             code(for: errno), path: path, errno: errno.rawValue,
-            message: "cannot \(operation)\(target): \(errno)", hint: hint)
+            what: "cannot \(operation)\(target): \(errno)", hint: hint)
     }
 
     /// Opening (or creating a device through) /dev/uinput failed: the peripheral's side of R10.

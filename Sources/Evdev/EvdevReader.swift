@@ -162,7 +162,7 @@ package final class EvdevReader {
         pending = []
         return EvdevError(
             .dropped, path: devnode,
-            message: "SYN_DROPPED on \(devnode) at \(time): the reader fell behind and the kernel discarded events "
+            what: "SYN_DROPPED on \(devnode) at \(time): the reader fell behind and the kernel discarded events "
                 + "(\(lost) events of the current frame forgotten, \(resynced) state changes resynced by libevdev)",
             hint: "the scenario is inconclusive, not passed: read more often (the kernel queues only a few dozen "
                 + "frames per reader) and run it again")

@@ -62,14 +62,14 @@ struct InputDeviceDirectory {
                 + "(present: \(listing))"
         }
         return EvdevError(
-            .timeout, path: sysfs, message: message,
+            .timeout, path: sysfs, what: message,
             hint: "did the peripheral create its uinput device? It needs /dev/uinput (see `hil doctor`)")
     }
 
     private func ambiguous(_ name: String, _ matches: [Entry]) -> EvdevError {
         EvdevError(
             .ambiguous, path: sysfs,
-            message: "\(matches.count) input devices are named \"\(name)\": "
+            what: "\(matches.count) input devices are named \"\(name)\": "
                 + matches.map(path(of:)).joined(separator: ", "),
             hint: "give each uinput device a unique name, or destroy the stale one")
     }

@@ -54,12 +54,12 @@ package final class UinputDevice {
         guard !name.isEmpty, name.utf8.count < limit, !name.utf8.contains(0) else {
             throw EvdevError(
                 .invalidArgument, path: uinputPath,
-                message: "cannot create uinput device \"\(name)\": a name must have 1 to \(limit - 1) bytes "
+                what: "cannot create uinput device \"\(name)\": a name must have 1 to \(limit - 1) bytes "
                     + "and no NUL (it has \(name.utf8.count))",
                 hint: "choose a shorter name; readers find the device by it")
         }
         guard let template = libevdev_new() else {
-            throw EvdevError(.io, errno: ENOMEM, message: "cannot create uinput device \"\(name)\": out of memory")
+            throw EvdevError(.io, errno: ENOMEM, what: "cannot create uinput device \"\(name)\": out of memory")
         }
         libevdev_set_name(template, name)
         libevdev_set_id_bustype(template, Int32(BUS_VIRTUAL))
@@ -133,7 +133,7 @@ package final class UinputDevice {
             for event in frame.events where event.code.type == .syn || !Self.supportedCodes.contains(event.code) {
                 throw EvdevError(
                     .invalidArgument, path: devnode,
-                    message: "cannot emit \(event) (frame \(index + 1) of \(frames.count)) on uinput device "
+                    what: "cannot emit \(event) (frame \(index + 1) of \(frames.count)) on uinput device "
                         + "\"\(name)\": "
                         + (event.code.type == .syn
                             ? "emit writes the SYN_REPORT after each frame itself"

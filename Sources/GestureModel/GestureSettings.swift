@@ -40,10 +40,27 @@ public enum AccelerationCurve: String, Sendable, Hashable, CaseIterable {
     }
 }
 
+/// A setting outside what the requirements allow.
+///
+/// It has the package's error shape, what, code and hint (System's `ExplainedError`: this module does
+/// not depend on System, and `hil` declares the conformance).
 public struct GestureSettingsError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kind of failure.
+    public enum Code: String, Sendable, Hashable {
+        /// A sensitivity outside 0.5...3.0, or not in steps of 0.1 (R8.1).
+        case invalidSensitivity
+    }
+
     public var message: String
     public init(_ message: String) { self.message = message }
-    public var description: String { message }
+
+    public var description: String { what }
+    /// `.invalidSensitivity`, the one kind there is.
+    public var code: Code { .invalidSensitivity }
+    /// The value and the rule it breaks: `sensitivity 3.5 is outside 0.5...3.0 (R8.1)`.
+    public var what: String { message }
+    /// None: the message names the rule.
+    public var hint: String? { nil }
 }
 
 /// Everything the phone model's behaviour depends on. Defaults are the seeds' numbers; the long timers are

@@ -1,6 +1,7 @@
 import Foundation
 package import GestureModel
 package import StrictJSON
+import System
 
 /// A named sequence of gesture steps with the phone's settings: what `hil replay` runs through the phone
 /// model and the computer-side mapping. Steps follow each other without a gap; use `wait` between gestures
@@ -95,19 +96,29 @@ package struct GestureScript: Sendable {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw ScriptError(file: path, problems: ["cannot read the file: \(error.localizedDescription)"])
+            throw ScriptError(
+                .unreadable, file: path, problems: ["cannot read the file: \(error.localizedDescription)"])
         }
         do {
             return try JSONParser().parseLocated(data)
         } catch {
-            throw ScriptError(file: path, problems: ["not valid JSON: \(error.description)"])
+            throw ScriptError(.invalidJSON, file: path, problems: ["not valid JSON: \(error.description)"])
         }
     }
 }
 
 /// Every problem of one script file, each where it was written when that is known:
 /// `Scenarios/basic/swipe.json:14:9: steps[2].swipe.durationMs: expected a number, found a string`.
-package struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ScriptError: ExplainedError, Sendable, Equatable {
+    package enum Code: String, Sendable {
+        /// The file cannot be read.
+        case unreadable
+        /// The file is not JSON.
+        case invalidJSON
+        /// The file is JSON, but its content has problems (each with its JSON path).
+        case invalid
+    }
+
     /// One problem: `json.path: message`, and the line and column of that path in the file.
     package struct Problem: Sendable, Equatable {
         package var text: String
@@ -119,17 +130,21 @@ package struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
+    package var code: Code
     package var file: String
     package var located: [Problem]
     /// The problems' texts, `json.path: message`, without their lines and columns.
     package var problems: [String] { located.map(\.text) }
 
-    package init(file: String, problems: [String]) {
+    package init(_ code: Code, file: String, problems: [String]) {
+        self.code = code
         self.file = file
         self.located = problems.map { Problem($0) }
     }
 
+    /// Problems in the file's content (`.invalid`), each where it was written when that is known.
     package init(file: String, located: [Problem]) {
+        self.code = .invalid
         self.file = file
         self.located = located
     }
@@ -146,9 +161,12 @@ package struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// `file:line:column: json.path: message` per problem (`file: json.path: message` where the place is not known),
     /// as compilers write it, so editors and terminals can jump there.
-    package var description: String {
+    package var what: String {
         located.map { problem in
             problem.location.map { "\(file):\($0): \(problem.text)" } ?? "\(file): \(problem.text)"
         }.joined(separator: "\n")
     }
+
+    /// None: each problem names its place and JSON path, which is where to fix it.
+    package var hint: String? { nil }
 }

@@ -49,7 +49,7 @@ extension ScriptReader {
     /// `{"delayMs": 20, "jitterMs": 5, "lossPercent": 5}` (each optional, 0 when absent) or `"reset"` (nil).
     private static func networkConditions(_ body: JSONValue, at: JSONPath) throws(JSONSchemaError) -> NetworkConditions? {
         if case .string(let text) = body {
-            guard text == "reset" else { throw JSONSchemaError(at, "expected \"reset\" or {\"delayMs\", \"jitterMs\", \"lossPercent\"}, found \(text.debugDescription)") }
+            guard text == "reset" else { throw JSONSchemaError(.unknownValue, at, "expected \"reset\" or {\"delayMs\", \"jitterMs\", \"lossPercent\"}, found \(text.debugDescription)") }
             return nil
         }
         let step = StepFields(fields: try body.object(at: at), at: at)
@@ -57,7 +57,7 @@ extension ScriptReader {
         let number = { (limit: Double) in
             { (value: JSONValue, path: JSONPath) throws(JSONSchemaError) -> Double in
                 let number = try value.number(at: path)
-                guard (0...limit).contains(number) else { throw JSONSchemaError(path, "\(number) is outside 0...\(Int(limit))") }
+                guard (0...limit).contains(number) else { throw JSONSchemaError(.outOfRange, path, "\(number) is outside 0...\(Int(limit))") }
                 return number
             }
         }
@@ -102,7 +102,7 @@ extension ScriptReader {
             try step.allow(["scale", "durationMs"])
             let scale = try step.required("scale") { value, path throws(JSONSchemaError) in
                 let scale = try value.number(at: path)
-                guard scale >= 0.2 && scale <= 5 else { throw JSONSchemaError(path, "pinch scale \(scale) is outside 0.2...5") }
+                guard scale >= 0.2 && scale <= 5 else { throw JSONSchemaError(.outOfRange, path, "pinch scale \(scale) is outside 0.2...5") }
                 return scale
             }
             return .pinch(scale: scale, duration: try step.optional("durationMs", .milliseconds(300), ms))

@@ -41,10 +41,24 @@ public enum EvdevLog {
     }
 
     /// A line that is not an `E:` line, a comment or empty; or an `E:` line whose fields do not parse.
+    ///
+    /// It has the package's error shape, what, code and hint (System's `ExplainedError`: this module does
+    /// not depend on System, and `hil` declares the conformance).
     public struct ParseError: Error, Sendable, CustomStringConvertible {
+        /// The kind of failure.
+        public enum Code: String, Sendable, Hashable {
+            /// A line that is not `E: SECONDS TYPE CODE VALUE`, a comment or empty.
+            case unreadableLine
+        }
+
         public var line: Int
         public var text: String
-        public var description: String { "evdev.log line \(line): cannot read \(text.debugDescription) (expected E: SECONDS TYPE CODE VALUE)" }
+        public var description: String { what }
+        /// `.unreadableLine`, the one kind there is.
+        public var code: Code { .unreadableLine }
+        public var what: String { "evdev.log line \(line): cannot read \(text.debugDescription) (expected E: SECONDS TYPE CODE VALUE)" }
+        /// None: the expected form is in `what`.
+        public var hint: String? { nil }
     }
 
     /// The frames of a file written by `text` (events up to each `SYN_REPORT`, stamped with its time).

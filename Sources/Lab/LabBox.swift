@@ -43,12 +43,14 @@ package struct LabBox: Sendable, Equatable {
             }
         }
         guard let service = resources["NetworkService"], let address = service["address"], !address.isEmpty else {
-            throw LabError("place \(place) has no NetworkService resource with an address: hil reaches a box over SSH",
-                           hint: "add a NetworkService to the box's exporter configuration (Rigs/labgrid/exporter.yaml) and `labgrid-client -p \(place) add-match` it")
+            throw LabError(
+                .place, "place \(place) has no NetworkService resource with an address: hil reaches a box over SSH",
+                hint: "add a NetworkService to the box's exporter configuration (Rigs/labgrid/exporter.yaml) and `labgrid-client -p \(place) add-match` it")
         }
         guard let rig = resources["HILRig"] else {
-            throw LabError("place \(place) has no HILRig resource: hil needs to know where its checkout is on the box",
-                           hint: "add the HILRig resource to the box's exporter configuration (Rigs/labgrid/exporter.yaml)")
+            throw LabError(
+                .place, "place \(place) has no HILRig resource: hil needs to know where its checkout is on the box",
+                hint: "add the HILRig resource to the box's exporter configuration (Rigs/labgrid/exporter.yaml)")
         }
         self.init(place: place, address: address, port: Int(service["port"] ?? "") ?? 22,
                   username: service["username"] ?? "root", rig: rig)

@@ -26,7 +26,7 @@ package struct LabProcess: Sendable {
         } catch where error.code == .timedOut {
             return LabProcess(status: 124, output: error.details ?? "", timedOut: true)
         } catch {
-            throw LabError("\(error)")
+            throw LabError(.command, error.text, hint: error.hint)
         }
     }
 
@@ -36,7 +36,7 @@ package struct LabProcess: Sendable {
         do throws(SystemError) {
             return try ChildProcess(executable, arguments, output: .appending(file), ownProcessGroup: true)
         } catch {
-            throw LabError("\(error)")
+            throw LabError(.command, error.text, hint: error.hint)
         }
     }
 }

@@ -83,7 +83,8 @@ package struct LabRemote: Sendable {
         let result = try await LabProcess.run("/usr/bin/scp", options + ["-r", "-q", "-P", String(box.port), "\(destination):\(output)", local],
                                               timeout: .seconds(300))
         guard result.status == 0 else {
-            throw LabError("\(box.place): cannot fetch \(output) with scp (status \(result.status)):\n\(result.tail())")
+            throw LabError(
+                .remote, "\(box.place): cannot fetch \(output) with scp (status \(result.status)):\n\(result.tail())")
         }
     }
 }

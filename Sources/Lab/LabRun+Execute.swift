@@ -55,9 +55,9 @@ extension LabRun {
         }
         let healthy = checked.filter(\.healthy).map(\.box)
         guard !healthy.isEmpty else {
-            throw LabError("lab: no box passed its health check: nothing ran", hint: "each box's hil doctor output is above and in lab.json")
+            throw LabError(.noHealthyBox, "lab: no box passed its health check: nothing ran", hint: "each box's hil doctor output is above and in lab.json")
         }
-        if let why = stopped { throw LabError("lab: \(why.rawValue) before the run started") }
+        if let why = stopped { throw LabError(.interrupted, "lab: \(why.rawValue) before the run started") }
         let shards = try await runShards(healthy)
         let fetched = await fetch(shards)
         for shard in shards {
@@ -85,7 +85,7 @@ extension LabRun {
                 say("lab: \(shard.box.place): \(error.description)")
             }
         }
-        guard !parts.isEmpty else { throw LabError("lab: no box's results could be read: nothing to merge") }
+        guard !parts.isEmpty else { throw LabError(.results, "lab: no box's results could be read: nothing to merge") }
         let missing = shards.count - parts.count
         let merged: RunResults
         do {
@@ -93,7 +93,7 @@ extension LabRun {
             // Capture paths are absolute here (each shard's folder); written relative to the output folder.
             try ReportFiles.writeRun(merged, to: settings.output, everyEnvironmentKey: true)
         } catch {
-            throw LabError("lab: merging the boxes' results: \(error.description)")
+            throw LabError(.results, "lab: merging the boxes' results: \(error.description)")
         }
         let line = RunTotals.line(merged.scenarios.map(\.outcome))
             + " on \(parts.count) box(es)" + (missing > 0 ? "; \(missing) shard(s) without results" : "")

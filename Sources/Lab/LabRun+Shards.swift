@@ -45,7 +45,7 @@ extension LabRun {
         }
         if Task.isCancelled {
             for shard in shards where shard.child.termination == nil { _ = await shard.child.teardown() }
-            throw LabError("the lab run was cancelled: every box's ssh session was closed")
+            throw LabError(.interrupted, "the lab run was cancelled: every box's ssh session was closed")
         }
         for index in shards.indices { follow(&shards[index]) }
         return shards

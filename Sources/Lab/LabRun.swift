@@ -76,17 +76,17 @@ package final class LabRun: Sendable {
             do {
                 try await Poll.until("allocation of \(token)", timeout: deadline - .now, every: .zero) { () throws(LabError) -> Void? in
                     if try await labgrid.waitAllocated(token, timeout: .seconds(3)) { return () }
-                    if let why = stopped { throw LabError("lab: \(why.rawValue) while waiting for places") }
+                    if let why = stopped { throw LabError(.interrupted, "lab: \(why.rawValue) while waiting for places") }
                     return nil
                 }
             } catch let error as LabError {
                 throw error
             } catch is WaitTimeout {
                 throw LabError(
-                    "lab: reservation \(token) was not allocated within \(settings.reserveTimeout): fewer than \(settings.places) places tagged \(settings.tags.joined(separator: " ")) are free",
+                    .noPlaces, "lab: reservation \(token) was not allocated within \(settings.reserveTimeout): fewer than \(settings.places) places tagged \(settings.tags.joined(separator: " ")) are free",
                     hint: "`hil lab status --coordinator \(labgrid.coordinator)` shows who holds them; ask for fewer with --places")
             } catch {
-                throw LabError("lab: cancelled while waiting for places")
+                throw LabError(.interrupted, "lab: cancelled while waiting for places")
             }
         }
         var places: [String] = []

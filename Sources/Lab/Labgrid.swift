@@ -18,7 +18,7 @@ package struct Labgrid: Sendable {
         let found = client.map { ChildProcess.resolve($0) } ?? ChildProcess.resolve(Self.venvClient) ?? ChildProcess.resolve("labgrid-client")
         guard let found else {
             throw LabError(
-                "labgrid-client not found (\(client ?? "\(Self.venvClient), then PATH"))",
+                .missingTool, "labgrid-client not found (\(client ?? "\(Self.venvClient), then PATH"))",
                 hint: "run `bash Rigs/labgrid/venv.sh` in the project's folder (it installs labgrid 26.0.1 into .venv-labgrid), or pass --labgrid-client PATH")
         }
         self.client = found
@@ -38,7 +38,7 @@ package struct Labgrid: Sendable {
         guard result.status == 0 else {
             let command = (["labgrid-client", "-x", coordinator] + (place.map { ["-p", $0] } ?? []) + arguments).joined(separator: " ")
             let why = result.timedOut ? "did not answer within \(timeout)" : "exited with status \(result.status)"
-            throw LabError("`\(command)` \(why):\n\(result.tail())",
+            throw LabError(.labgrid, "`\(command)` \(why):\n\(result.tail())",
                            hint: "is the coordinator at \(coordinator) running? `hil lab status --coordinator \(coordinator)` lists its places")
         }
         return result.output
@@ -48,7 +48,7 @@ package struct Labgrid: Sendable {
     package func reserve(tags: [String]) async throws(LabError) -> String {
         let output = try await must(["reserve", "--shell"] + tags)
         guard let token = Self.token(in: output) else {
-            throw LabError("labgrid-client reserve printed no token:\n\(output)")
+            throw LabError(.labgrid, "labgrid-client reserve printed no token:\n\(output)")
         }
         return token
     }
@@ -67,7 +67,8 @@ package struct Labgrid: Sendable {
         let result = try await call(["wait", token], timeout: timeout)
         if result.timedOut { return false }
         guard result.status == 0 else {
-            throw LabError("labgrid-client wait \(token) exited with status \(result.status):\n\(result.tail())")
+            throw LabError(
+                .labgrid, "labgrid-client wait \(token) exited with status \(result.status):\n\(result.tail())")
         }
         return true
     }
@@ -76,7 +77,7 @@ package struct Labgrid: Sendable {
     package func lock(reservation token: String) async throws(LabError) -> String {
         let output = try await must(["lock"], place: "+" + token)
         guard let place = Self.lockedPlace(in: output) else {
-            throw LabError("labgrid-client lock printed no place name:\n\(output)")
+            throw LabError(.labgrid, "labgrid-client lock printed no place name:\n\(output)")
         }
         return place
     }

@@ -21,13 +21,13 @@ package enum NetworkNamespace {
             do throws(Errno) {
                 namespace = try FileDescriptor.open(path, O_RDONLY)
             } catch {
-                result.withLock { $0 = .failure(NetSocketError("cannot open the network namespace \(path): \(error.numbered)",
+                result.withLock { $0 = .failure(NetSocketError(.namespace, "cannot open the network namespace \(path): \(error.numbered)",
                                                                hint: "is the rig's two-host network up? `hil doctor` checks it")) }
                 return
             }
             defer { namespace.close() }
             guard hil_enter_network_namespace(namespace.rawValue) == 0 else {
-                result.withLock { $0 = .failure(NetSocketError("cannot enter the network namespace \(name): \(Errno.current.numbered)",
+                result.withLock { $0 = .failure(NetSocketError(.namespace, "cannot enter the network namespace \(name): \(Errno.current.numbered)",
                                                                hint: "entering a namespace needs root (CAP_SYS_ADMIN)")) }
                 return
             }
@@ -41,20 +41,7 @@ package enum NetworkNamespace {
         thread.name = "netns-" + name
         thread.start()
         done.wait()
-        guard let outcome = result.withLock({ $0 }) else { throw NetSocketError("the namespace thread for \(name) returned nothing") }
+        guard let outcome = result.withLock({ $0 }) else { throw NetSocketError(.namespace, "the namespace thread for \(name) returned nothing") }
         return try outcome.get()
     }
-}
-
-/// A socket failure: what was being done, errno's text, and what to try.
-package struct NetSocketError: Error, Sendable, CustomStringConvertible {
-    package var message: String
-    package var hint: String?
-
-    package init(_ message: String, hint: String? = nil) {
-        self.message = message
-        self.hint = hint
-    }
-
-    package var description: String { hint.map { "\(message); \($0)" } ?? message }
 }

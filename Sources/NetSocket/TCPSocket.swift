@@ -36,10 +36,10 @@ package final class TCPSocket: Sendable {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket.fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
             guard bound == 0 else {
-                throw NetSocketError("cannot listen on TCP port \(port): \(Errno.current.numbered)",
+                throw NetSocketError(.bind, "cannot listen on TCP port \(port): \(Errno.current.numbered)",
                                      hint: errno == EADDRINUSE ? "another program (another hil peripheral?) listens there: `ss -ltnp` names it, or choose --tcp-port" : nil)
             }
-            guard Glibc.listen(socket.fd, backlog) == 0 else { throw NetSocketError("listen on TCP port \(port) failed: \(Errno.current.numbered)") }
+            guard Glibc.listen(socket.fd, backlog) == 0 else { throw NetSocketError(.bind, "listen on TCP port \(port) failed: \(Errno.current.numbered)") }
             return socket
         }
     }
@@ -51,14 +51,14 @@ package final class TCPSocket: Sendable {
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = port.bigEndian
-            guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw NetSocketError("\(host) is not an IPv4 address") }
+            guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw NetSocketError(.invalidAddress, "\(host) is not an IPv4 address") }
             socket.setSendTimeout(timeout)
             let result = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket.fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
             guard result == 0 else {
                 let code = errno
-                throw NetSocketError("cannot connect to \(host):\(port): \(Errno(code).numbered)",
+                throw NetSocketError(.connect, "cannot connect to \(host):\(port): \(Errno(code).numbered)",
                                      hint: code == ECONNREFUSED ? "nothing listens there: is the computer running?" : nil)
             }
             socket.setSendTimeout(.zero)
@@ -70,7 +70,7 @@ package final class TCPSocket: Sendable {
 
     private static func make() throws(NetSocketError) -> TCPSocket {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw NetSocketError("cannot create a TCP socket: \(Errno.current.numbered)") }
+        guard fd >= 0 else { throw NetSocketError(.create, "cannot create a TCP socket: \(Errno.current.numbered)") }
         return TCPSocket(fd: fd)
     }
 

@@ -24,7 +24,7 @@ package final class UDPSocket: Sendable {
     package static func bind(port: UInt16, netns: String?) throws(NetSocketError) -> UDPSocket {
         try NetworkNamespace.perform(in: netns) { () throws(NetSocketError) -> UDPSocket in
             let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard fd >= 0 else { throw NetSocketError("cannot create a UDP socket: \(Errno.current.numbered)") }
+            guard fd >= 0 else { throw NetSocketError(.create, "cannot create a UDP socket: \(Errno.current.numbered)") }
             let socket = UDPSocket(fd: fd)
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
@@ -34,7 +34,7 @@ package final class UDPSocket: Sendable {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
             guard bound == 0 else {
-                throw NetSocketError("cannot bind UDP port \(port): \(Errno.current.numbered)",
+                throw NetSocketError(.bind, "cannot bind UDP port \(port): \(Errno.current.numbered)",
                                      hint: errno == EADDRINUSE ? "another program uses it: `ss -lunp` names it, or choose --udp-port" : nil)
             }
             return socket

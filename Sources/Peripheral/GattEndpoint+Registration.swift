@@ -10,7 +10,7 @@ extension GattEndpoint {
         let adapterName = configuration.adapter
         let step: @Sendable (String, DBusError) -> PeripheralError = { what, error in
             PeripheralError(
-                "\(what) failed: \(error.name): \(error.message)",
+                .bluez, "\(what) failed: \(error.name): \(error.message)",
                 hint: error.name == DBusError.unknownObjectName || error.name.hasSuffix("ServiceUnknown")
                     ? "no adapter \(adapterName) on bluetoothd: `bluetoothctl list`, or `hil doctor`"
                     : "is bluetoothd running on this bus? `hil doctor` checks the rigs")
@@ -82,11 +82,12 @@ extension GattEndpoint {
             } catch let error as DBusError {
                 throw step("watching adapter \(configuration.adapter)", error)
             } catch {
-                throw PeripheralError("waiting for adapter \(configuration.adapter) to power on: cancelled")
+                throw PeripheralError(
+                    .interrupted, "waiting for adapter \(configuration.adapter) to power on: cancelled")
             }
         }
         if let error = lastError.value { throw step("reading adapter \(configuration.adapter)", error) }
-        throw PeripheralError("adapter \(configuration.adapter) did not power on within 10 s",
+        throw PeripheralError(.adapter, "adapter \(configuration.adapter) did not power on within 10 s",
                               hint: "check `bluetoothctl show \(configuration.adapter)` and rfkill")
     }
 
@@ -126,8 +127,9 @@ extension GattEndpoint {
             _ = try? await connection.call(destination: BlueZ.service, path: adapter, interface: BlueZ.advertisingManager,
                                            member: "UnregisterAdvertisement", [.objectPath(path)])
         }
-        throw PeripheralError("the advertisement on \(configuration.adapter) was accepted but never became active",
-                              hint: "`bluetoothctl show \(configuration.adapter)` shows ActiveInstances; restart bluetoothd")
+        throw PeripheralError(
+            .adapter, "the advertisement on \(configuration.adapter) was accepted but never became active",
+            hint: "`bluetoothctl show \(configuration.adapter)` shows ActiveInstances; restart bluetoothd")
     }
 
     /// Whether bluetoothd reports an active advertisement (`ActiveInstances` > 0, announced by its
@@ -150,7 +152,7 @@ extension GattEndpoint {
         } catch is WaitTimeout {
             return false
         } catch {
-            throw PeripheralError("checking the advertisement on \(configuration.adapter): \(error is CancellationError ? "cancelled" : "\(error)")")
+            throw PeripheralError(.adapter, "checking the advertisement on \(configuration.adapter): \(error is CancellationError ? "cancelled" : "\(error)")")
         }
     }
 

@@ -136,7 +136,7 @@ package final class GattEndpoint: CommandEndpoint {
             let (channel, theirs) = try SocketChannel.pair()
             return (channel, theirs, mtu)
         } catch {
-            throw DBusError(name: "org.bluez.Error.Failed", message: error.message)
+            throw DBusError(name: "org.bluez.Error.Failed", message: error.what)
         }
     }
 

@@ -132,7 +132,7 @@ package final class PairingAuthority: Sendable {
     private static func load(_ path: String?) throws -> State {
         guard let path, FileManager.default.fileExists(atPath: path) else { return State() }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw PeripheralError("\(path): cannot read the pairing state (check its permissions)")
+            throw PeripheralError(.pairingState, "\(path): cannot read the pairing state (check its permissions)")
         }
         do {
             let object = try JSONParser().parse(data).object(at: .root)
@@ -150,9 +150,10 @@ package final class PairingAuthority: Sendable {
             }
             return state
         } catch let error as JSONParseError {
-            throw PeripheralError("\(path): not valid JSON (\(error)); move it away to start with no paired centrals")
+            throw PeripheralError(
+                .pairingState, "\(path): not valid JSON (\(error)); move it away to start with no paired centrals")
         } catch {
-            throw PeripheralError("\(path): \(error); move it away to start with no paired centrals")
+            throw PeripheralError(.pairingState, "\(path): \(error); move it away to start with no paired centrals")
         }
     }
 

@@ -46,7 +46,7 @@ package final class RemoteTouchPeripheral: Sendable {
             device = try UinputDevice(name: configuration.uinputName, uinputPath: configuration.uinputPath)
         } catch {
             throw PeripheralError(
-                "cannot inject input events: \(error.message) (R10: without it the peripheral would run while dropping every command)",
+                .uinput, "cannot inject input events: \(error.what) (R10: without it the peripheral would run while dropping every command)",
                 hint: error.hint)
         }
         log.info("uinput device \"\(configuration.uinputName)\" at \(device.devnode ?? "?")")
@@ -85,7 +85,7 @@ package final class RemoteTouchPeripheral: Sendable {
                     if let codeFile { StateFile.writePairingCode(code, to: codeFile) }
                 })
         } catch {
-            throw PeripheralError("\(error)")
+            throw PeripheralError(.pairingState, "\(error)")
         }
     }
 
@@ -94,7 +94,7 @@ package final class RemoteTouchPeripheral: Sendable {
         do {
             return try ReceiptLog(path: file)
         } catch {
-            throw PeripheralError("cannot create the receipts log \(file): \(error.localizedDescription)")
+            throw PeripheralError(.receiptsLog, "cannot create the receipts log \(file): \(error.localizedDescription)")
         }
     }
 
@@ -103,7 +103,7 @@ package final class RemoteTouchPeripheral: Sendable {
         do {
             return try await DBusConnection.connect(configuration.bus)
         } catch {
-            throw PeripheralError("cannot connect to the \(configuration.bus) bus: \(error)",
+            throw PeripheralError(.bus, "cannot connect to the \(configuration.bus) bus: \(error)",
                                   hint: "is dbus running? `hil doctor` checks the rigs")
         }
     }
@@ -115,7 +115,7 @@ package final class RemoteTouchPeripheral: Sendable {
             try await connection.requestName(name)
         } catch {
             throw PeripheralError(
-                "cannot own \(name) on the \(configuration.bus) bus: \(error.message) (\(error.name))",
+                .bus, "cannot own \(name) on the \(configuration.bus) bus: \(error.message) (\(error.name))",
                 hint: error.name == "org.freedesktop.DBus.Error.NameTaken"
                     ? "another hil peripheral is running on this box"
                     : "install Rigs/hardware/dbus/org.remotetouch.hil.conf and be in group hil (Rigs/hardware/install.sh)")

@@ -15,7 +15,7 @@ final class SocketChannel: @unchecked Sendable {
     static func pair() throws(PeripheralError) -> (SocketChannel, theirs: Int32) {
         var fds: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
-            throw PeripheralError("socketpair failed: \(Errno.current)")
+            throw PeripheralError(.systemCall, "socketpair failed: \(Errno.current)")
         }
         return (SocketChannel(fd: fds[0]), fds[1])
     }

@@ -29,7 +29,7 @@ package struct StartSignal: Sendable {
                 if FileManager.default.fileExists(atPath: path) { return () }
                 guard getppid() == starter else {
                     throw PeripheralError(
-                        "held until \(path) exists, but the process that started it (pid \(starter)) has gone; stopping",
+                        .starterGone, "held until \(path) exists, but the process that started it (pid \(starter)) has gone; stopping",
                         hint: "hil run releases the computers it starts ahead; a held computer outlives it only if hil run was killed")
                 }
                 return nil
@@ -37,7 +37,7 @@ package struct StartSignal: Sendable {
         } catch let error as PeripheralError {
             throw error
         } catch {
-            throw PeripheralError("held until \(path) exists: cancelled")
+            throw PeripheralError(.interrupted, "held until \(path) exists: cancelled")
         }
         return ContinuousClock.now - start
     }

@@ -33,7 +33,7 @@ package final class TCPEndpoint: CommandEndpoint {
         do {
             listener = try TCPSocket.listen(port: settings.port, netns: settings.netns)
         } catch {
-            throw PeripheralError(error.message, hint: error.hint)
+            throw PeripheralError(.network, error.what, hint: error.hint)
         }
         state.withLock { $0.listener = listener }
         if let udpPort = settings.udpPort {
@@ -42,7 +42,7 @@ package final class TCPEndpoint: CommandEndpoint {
                 movement = try UDPMovement(port: udpPort, netns: settings.netns, log: log)
             } catch {
                 listener.close()
-                throw PeripheralError(error.message, hint: error.hint)
+                throw PeripheralError(.network, error.what, hint: error.hint)
             }
             state.withLock { $0.movement = movement }
             movement.start(host)
@@ -62,7 +62,7 @@ package final class TCPEndpoint: CommandEndpoint {
         do {
             connection = try await DBusConnection.connect(bus)
         } catch {
-            throw PeripheralError("cannot connect to avahi-daemon's bus \(bus): \(error)",
+            throw PeripheralError(.bonjour, "cannot connect to avahi-daemon's bus \(bus): \(error)",
                                   hint: "is avahi-daemon running? (bash Rigs/setup.sh installs it; `hil doctor` checks the rig's hosts)")
         }
         let service = AvahiPublisher.Service(
@@ -73,7 +73,7 @@ package final class TCPEndpoint: CommandEndpoint {
         do {
             try await publisher.start()
         } catch {
-            throw PeripheralError("cannot publish \(TCPSettings.serviceType) over Bonjour: \(error.message)", hint: error.hint)
+            throw PeripheralError(.bonjour, "cannot publish \(TCPSettings.serviceType) over Bonjour: \(error.what)", hint: error.hint)
         }
         state.withLock {
             $0.publisher = publisher

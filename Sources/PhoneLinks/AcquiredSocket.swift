@@ -13,13 +13,13 @@ package enum AcquiredSocket {
         var silentSeconds = 0
         while Glibc.write(fd, bytes, bytes.count) != bytes.count {
             guard errno == EAGAIN || errno == EWOULDBLOCK else {
-                throw RunnerError("writing \(what()) to the acquired command socket failed: \(Errno.current)")
+                throw RunnerError(.link, "writing \(what()) to the acquired command socket failed: \(Errno.current)")
             }
             full += 1
             var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
             if poll(&poller, 1, 1000) == 0 { silentSeconds += 1 }
             if silentSeconds >= 5 {
-                throw RunnerError("the computer stopped taking writes: the command socket stayed full for 5 s (writing \(what())); its last lines are in peripheral.out")
+                throw RunnerError(.link, "the computer stopped taking writes: the command socket stayed full for 5 s (writing \(what())); its last lines are in peripheral.out")
             }
         }
         return full

@@ -45,14 +45,14 @@ extension BlueZCentral {
         ]
         while true {
             let left = deadline - .now
-            guard left > .zero else { throw CentralError(notSeen) }
+            guard left > .zero else { throw CentralError(.notFound, notSeen) }
             let found = try await signalled("a RemoteTouch device on \(adapter)", timeout: min(Self.rescanAfter, left),
                                             doing: "scanning on \(adapter)", rules) { signal throws(CentralError) -> String? in
                 if let signal, !Self.mayNameDevice(signal, under: adapterPath) { return nil }
                 return try await self.remoteTouchDevice()
             }
             if let found { return found }
-            guard ContinuousClock.now < deadline else { throw CentralError(notSeen) }
+            guard ContinuousClock.now < deadline else { throw CentralError(.notFound, notSeen) }
             _ = try? await call(adapterPath, BlueZ.adapter, "StopDiscovery", [], "stopping discovery")
             try await call(adapterPath, BlueZ.adapter, "StartDiscovery", [], "restarting discovery on \(adapter)")
         }
@@ -90,7 +90,7 @@ extension BlueZCentral {
             return try await self.characteristics(of: device)
         }
         guard let found else {
-            throw CentralError("\(device) has no RemoteTouch characteristics (\(RemoteTouchService.commandUUID) …) within \(timeout): is it the RemoteTouch peripheral?")
+            throw CentralError(.notRemoteTouch, "\(device) has no RemoteTouch characteristics (\(RemoteTouchService.commandUUID) …) within \(timeout): is it the RemoteTouch peripheral?")
         }
         return found
     }
@@ -128,7 +128,7 @@ extension BlueZCentral {
             if let signal { return signal.changed("ServicesResolved", of: BlueZ.device)?.boolValue == true ? true : nil }
             return try await self.property(device, BlueZ.device, "ServicesResolved").boolValue == true ? true : nil
         }
-        guard resolved != nil else { throw CentralError("services of \(device) not resolved within \(timeout)") }
+        guard resolved != nil else { throw CentralError(.timeout, "services of \(device) not resolved within \(timeout)") }
     }
 
     /// Waits until BlueZ sees the link to `peripheral` down (Device1 `Connected` = false).
@@ -154,7 +154,7 @@ extension BlueZCentral {
             if let signal { return signal.changed("Powered", of: BlueZ.adapter)?.boolValue == on ? true : nil }
             return try await self.property(path, BlueZ.adapter, "Powered").boolValue == on ? true : nil
         }
-        guard powered != nil else { throw CentralError("\(adapter) was not powered \(on ? "on" : "off") within \(timeout)") }
+        guard powered != nil else { throw CentralError(.timeout, "\(adapter) was not powered \(on ? "on" : "off") within \(timeout)") }
     }
 
     /// `DBusConnection.until` in the central's terms: nil when the time is up (the caller names the step that did
@@ -170,11 +170,11 @@ extension BlueZCentral {
         } catch is WaitTimeout {
             return nil
         } catch is CancellationError {
-            throw CentralError("\(doing): cancelled (the run was interrupted)")
+            throw CentralError(.interrupted, "\(doing): cancelled (the run was interrupted)")
         } catch let error as DBusError {
-            throw CentralError("\(doing): \(error.message)", dbusName: error.name)
+            throw CentralError(.bluez, "\(doing): \(error.message)", dbusName: error.name)
         } catch {
-            throw CentralError("\(doing): \(error)")
+            throw CentralError(.bluez, "\(doing): \(error)")
         }
     }
 }

@@ -62,7 +62,7 @@ package final class BlueZCentral: Sendable {
         let reply = try await call(characteristic, BlueZ.gattCharacteristic, "AcquireWrite", [.properties([])],
                                    "acquiring \(characteristic) for writing")
         guard case .fileDescriptor(let fd) = reply.first, let mtu = reply.last?.integerValue else {
-            throw CentralError("AcquireWrite on \(characteristic) returned \(reply)")
+            throw CentralError(.unexpectedReply, "AcquireWrite on \(characteristic) returned \(reply)")
         }
         return (fd, Int(mtu))
     }
@@ -75,7 +75,7 @@ package final class BlueZCentral: Sendable {
                 sender: BlueZ.service, path: characteristic, interface: Self.properties, member: "PropertiesChanged",
                 arg0: BlueZ.gattCharacteristic))
         } catch {
-            throw CentralError("subscribing to \(characteristic): \(error.message)", dbusName: error.name)
+            throw CentralError(.bluez, "subscribing to \(characteristic): \(error.message)", dbusName: error.name)
         }
         try await call(characteristic, BlueZ.gattCharacteristic, "StartNotify", [], "starting notifications of \(characteristic)")
         return AsyncStream { continuation in
@@ -99,7 +99,7 @@ package final class BlueZCentral: Sendable {
     /// An adapter's public address (`Adapter1.Address`), e.g. the computer's, to connect to it alone.
     package func address(of adapter: String) async throws(CentralError) -> String {
         guard let text = try await property(BlueZ.adapterPath(adapter), BlueZ.adapter, "Address").stringValue else {
-            throw CentralError("\(adapter) has no Address property")
+            throw CentralError(.unexpectedReply, "\(adapter) has no Address property")
         }
         return text
     }
@@ -154,7 +154,7 @@ package final class BlueZCentral: Sendable {
         do {
             return try await connection.call(destination: BlueZ.service, path: path, interface: interface, member: member, body, timeout: timeout)
         } catch {
-            throw CentralError("\(what) failed: \(error.message)", dbusName: error.name)
+            throw CentralError(.bluez, "\(what) failed: \(error.message)", dbusName: error.name)
         }
     }
 

@@ -24,7 +24,7 @@ package enum Netem {
         let output = run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !run.succeeded else { return }
         if arguments == nil && (output.contains("No such file") || output.contains("Cannot delete qdisc with handle of zero")) { return }
-        throw RunnerError("tc \(command.joined(separator: " ")) failed: \(output)\(hint(output))")
+        throw RunnerError(.commandFailed, "tc \(command.joined(separator: " ")) failed: \(output)\(hint(output))")
     }
 
     /// What tc's answer means for a rig.

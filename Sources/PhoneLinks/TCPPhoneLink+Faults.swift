@@ -13,7 +13,7 @@ extension TCPPhoneLink {
     package func takeDown(_ side: LinkSide, for outage: Duration) async throws -> any LinkOutage {
         let connection = try connected()
         guard let netns = side == .phone ? settings.phoneNetns : settings.computerNetns else {
-            throw RunnerError("a \(side == .phone ? "phone" : "computer")-side link drop needs the rig's two hosts (HIL_NET_*): this rig has no network namespaces to take down")
+            throw RunnerError(.hosts, "a \(side == .phone ? "phone" : "computer")-side link drop needs the rig's two hosts (HIL_NET_*): this rig has no network namespaces to take down")
         }
         let interface = try Self.vethInterface(in: netns)
         if side == .phone { connection.reset(reason: "the phone's network went down") }
@@ -33,7 +33,7 @@ extension TCPPhoneLink {
             // The reader thread marks the connection down; it is looked at every 10 ms.
             try await Poll.until("the link drop", timeout: deadline - .now) { connection.down.map { _ in () } }
         } catch is WaitTimeout {
-            throw RunnerError(failure())
+            throw RunnerError(.timeout, failure())
         }
     }
 
@@ -47,7 +47,7 @@ extension TCPPhoneLink {
         let output = try ip(["-n", netns, "-o", "link", "show", "type", "veth"])
         guard let line = output.split(separator: "\n").first, let name = line.split(separator: ":").dropFirst().first?
             .trimmingCharacters(in: .whitespaces).split(separator: "@").first
-        else { throw RunnerError("no veth interface in the network namespace \(netns) (ip -n \(netns) link shows none)") }
+        else { throw RunnerError(.hosts, "no veth interface in the network namespace \(netns) (ip -n \(netns) link shows none)") }
         return String(name)
     }
 
@@ -57,7 +57,7 @@ extension TCPPhoneLink {
     private static func ip(_ arguments: [String]) throws -> String {
         let run = try ChildProcess.runBlocking("/usr/sbin/ip", arguments: arguments, errors: .joined, timeout: .seconds(10))
         guard run.succeeded else {
-            throw RunnerError("ip \(arguments.joined(separator: " ")) failed: \(run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))")
+            throw RunnerError(.commandFailed, "ip \(arguments.joined(separator: " ")) failed: \(run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
         return run.standardOutput
     }

@@ -42,7 +42,8 @@ extension TCPPhoneLink {
 
     private func networkHosts(_ what: String) throws -> [(netns: String, interface: String)] {
         guard let phone = settings.phoneNetns, let computer = settings.computerNetns else {
-            throw RunnerError("\(what) needs the rig's two hosts (HIL_NET_*): this rig has no network namespaces")
+            throw RunnerError(
+                .hosts, "\(what) needs the rig's two hosts (HIL_NET_*): this rig has no network namespaces")
         }
         return try [(phone, Self.vethInterface(in: phone)), (computer, Self.vethInterface(in: computer))]
     }

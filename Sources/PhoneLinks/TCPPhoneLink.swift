@@ -66,7 +66,7 @@ package final class TCPPhoneLink: PhoneLink, NetworkFaults {
         do {
             avahi = try await DBusConnection.connect(settings.phoneBus)
         } catch {
-            throw RunnerError("the phone cannot reach its avahi-daemon on \(settings.phoneBus): \(error); `hil doctor` checks the rig's two hosts")
+            throw RunnerError(.hosts, "the phone cannot reach its avahi-daemon on \(settings.phoneBus): \(error); `hil doctor` checks the rig's two hosts")
         }
     }
 
@@ -79,7 +79,7 @@ package final class TCPPhoneLink: PhoneLink, NetworkFaults {
 
     package func connected() throws -> TCPPhoneConnection {
         guard let connection = state.withLock({ $0.connection }), connection.down == nil else {
-            throw RunnerError("the phone is not connected to the computer" + (state.withLock { $0.connection?.down }.map { ": \($0)" } ?? ""))
+            throw RunnerError(.link, "the phone is not connected to the computer" + (state.withLock { $0.connection?.down }.map { ": \($0)" } ?? ""))
         }
         return connection
     }
@@ -167,11 +167,11 @@ package final class TCPPhoneLink: PhoneLink, NetworkFaults {
             try await connection.enqueue(.command(command))
         case .packet(let packet):
             guard let movement else {
-                throw RunnerError("a send step's packet items go to the udp transport's movement port; this run is tcp (the scenario's run.transports should say [\"udp\"])")
+                throw RunnerError(.wrongTransport, "a send step's packet items go to the udp transport's movement port; this run is tcp (the scenario's run.transports should say [\"udp\"])")
             }
             movement.send(raw: packet)
         case .report:
-            throw RunnerError("a send step's report items go to the hid transport's report characteristic; this run is \(movement == nil ? "tcp" : "udp")")
+            throw RunnerError(.wrongTransport, "a send step's report items go to the hid transport's report characteristic; this run is \(movement == nil ? "tcp" : "udp")")
         }
         return [payload.description]
     }
@@ -181,14 +181,14 @@ package final class TCPPhoneLink: PhoneLink, NetworkFaults {
 
     package func requestPairing() async throws {
         let (status, refusals) = try await connected().pairing(.pairingRequest, timeout: replyTimeout)
-        guard let status else { throw RunnerError("the computer did not answer the pairing request\(refusals.last.map { ": \($0.message)" } ?? "")") }
+        guard let status else { throw RunnerError(.pairing, "the computer did not answer the pairing request\(refusals.last.map { ": \($0.message)" } ?? "")") }
         state.withLock { $0.lastPairing = status }
     }
 
     package func enterCode(_ digits: String) async throws -> PairingObservation {
         let (status, refusals) = try await connected().pairing(.pair(code: digits), timeout: replyTimeout)
         guard let shown = status ?? state.withLock({ $0.lastPairing }) else {
-            throw RunnerError("the computer sent no pairing state after the code\(refusals.last.map { ": \($0.message)" } ?? "")")
+            throw RunnerError(.pairing, "the computer sent no pairing state after the code\(refusals.last.map { ": \($0.message)" } ?? "")")
         }
         state.withLock { $0.lastPairing = shown }
         if shown.state == .paired, let connection = state.withLock({ $0.connection }) { await bindMovement(connection) }
@@ -244,7 +244,7 @@ package final class TCPPhoneLink: PhoneLink, NetworkFaults {
     }
 
     package func restartStack(_ computer: any ComputerUnderTest, release: ReleaseCheck) async throws -> LinkObservation {
-        throw RunnerError("restartBluetoothd restarts the BLE stack: it does not apply to the tcp transport (mark the scenario \"transports\": [\"ble\"])")
+        throw RunnerError(.wrongTransport, "restartBluetoothd restarts the BLE stack: it does not apply to the tcp transport (mark the scenario \"transports\": [\"ble\"])")
     }
 }
 

@@ -21,7 +21,7 @@ enum DerivedExpectation {
     {
         let events = frames.flatMap(\.events)
         if let other = frames.first(where: { $0.events.contains { $0.code.type != .key && $0.code.type != .rel } }) {
-            throw RecordingError("a frame at \(other.time) has \(other.frame), which a recording cannot expect (keys and relative motion only)")
+            throw RecordingError(.unexpectableFrame, "a frame at \(other.time) has \(other.frame), which a recording cannot expect (keys and relative motion only)")
         }
         guard let last = frames.last else {
             var expectation = StepExpectation(withinMs: spanMs.rounded(.up) + slackMs)

@@ -33,27 +33,27 @@ package struct RecordedReceipt: Sendable {
         if let wire = PointerPayload.transport(ofText: text) {
             let pointer: Transport = wire == .hid ? .hid : .udp
             guard pointer == transport else {
-                throw RecordingError("\(at): the computer took a \(pointer.rawValue) \(pointer == .hid ? "report" : "packet") (\(text)), but the session is recorded as \(transport.rawValue): record it with --transport \(pointer.rawValue)")
+                throw RecordingError(.wrongTransport, "\(at): the computer took a \(pointer.rawValue) \(pointer == .hid ? "report" : "packet") (\(text)), but the session is recorded as \(transport.rawValue): record it with --transport \(pointer.rawValue)")
             }
             let hex = String(text.dropFirst(4))
             let count = pointer == .hid ? HIDReport.length : UDPPacket.length
             let kind = "\(pointer.rawValue) \(pointer == .hid ? "report" : "packet")"
             guard let bytes = PointerPayload.bytes(hex: hex, count: count) else {
-                throw RecordingError("\(at): \(text.debugDescription) is not a \(kind): expected \(count * 2) hex digits")
+                throw RecordingError(.unreadableReceipt, "\(at): \(text.debugDescription) is not a \(kind): expected \(count * 2) hex digits")
             }
             do {
                 return pointer == .hid ? .report(try HIDReport.decode(bytes)) : .packet(try UDPPacket.decode(bytes))
             } catch {
-                throw RecordingError("\(at): \(text.debugDescription) is not a \(kind) the computer could have taken: \(error)")
+                throw RecordingError(.unreadableReceipt, "\(at): \(text.debugDescription) is not a \(kind) the computer could have taken: \(error)")
             }
         }
         do {
             return .command(try Command.decode(Array(text.utf8)))
         } catch {
             if text.utf8.count >= ReceiptLine.payloadLimit - 3 {
-                throw RecordingError("\(at): the computer carried out a \(Self.commandName(text)) command whose payload the receipts log cut at \(ReceiptLine.payloadLimit) bytes; a recording cannot replay a command it does not have whole: leave it out of the session (e.g. type shorter texts) and record again")
+                throw RecordingError(.truncatedPayload, "\(at): the computer carried out a \(Self.commandName(text)) command whose payload the receipts log cut at \(ReceiptLine.payloadLimit) bytes; a recording cannot replay a command it does not have whole: leave it out of the session (e.g. type shorter texts) and record again")
             }
-            throw RecordingError("\(at): the computer carried out a write that does not decode as a command (\(error)): \(text.prefix(80).debugDescription)")
+            throw RecordingError(.unreadableReceipt, "\(at): the computer carried out a write that does not decode as a command (\(error)): \(text.prefix(80).debugDescription)")
         }
     }
 

@@ -65,7 +65,7 @@ package struct SessionRecorder: Sendable {
         }
         writes = writes.enumerated().sorted { ($0.element.received, $0.offset) < ($1.element.received, $1.offset) }.map(\.element)
         guard let first = writes.first else {
-            throw RecordingError("\(options.receiptsFile): the computer carried out no write (\(refused) refused): nothing to record; pair the phone and use it while recording")
+            throw RecordingError(.nothingToRecord, "\(options.receiptsFile): the computer carried out no write (\(refused) refused): nothing to record; pair the phone and use it while recording")
         }
         let segments = split(writes.map(\.received))
         var steps: [RecordedScenario.Step] = []
@@ -81,7 +81,7 @@ package struct SessionRecorder: Sendable {
                 expectation = try DerivedExpectation.from(
                     owned, start: MonotonicTime(nanoseconds: start), spanMs: spanMs, tolerancePercent: options.tolerancePercent)
             } catch {
-                throw RecordingError("segment \(index + 1) (from \(options.receiptsFile) line \(receipts.first { $0.receipt.received == start }?.line ?? 0)): \(error.description)")
+                throw RecordingError(error.code, "segment \(index + 1) (from \(options.receiptsFile) line \(receipts.first { $0.receipt.received == start }?.line ?? 0)): \(error.what)")
             }
             steps.append(.send(items, expect: expectation))
             let idle = index + 1 < segments.count ? Duration.nanoseconds(Int64(end - writes[range.upperBound - 1].received)) : options.gap

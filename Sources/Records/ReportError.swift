@@ -1,5 +1,7 @@
+import System
+
 /// Why results could not be read, merged or written — naming the file, the JSON path and what to do.
-package struct ReportError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ReportError: ExplainedError, Sendable, Equatable {
     package enum Code: String, Sendable {
         /// The file could not be read.
         case unreadable
@@ -30,9 +32,8 @@ package struct ReportError: Error, Sendable, Equatable, CustomStringConvertible 
         self.hint = hint
     }
 
-    /// Every problem as `file: json.path: message`, one a line, then the hint.
-    package var description: String {
-        let lines = problems.map { problem in file.map { "\($0): \(problem)" } ?? problem }
-        return (lines + (hint.map { ["  → \($0)"] } ?? [])).joined(separator: "\n")
+    /// Every problem as `file: json.path: message`, one a line; `description` adds the hint below them.
+    package var what: String {
+        problems.map { problem in file.map { "\($0): \(problem)" } ?? problem }.joined(separator: "\n")
     }
 }

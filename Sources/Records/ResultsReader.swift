@@ -231,7 +231,7 @@ struct ResultsReader {
     /// The value of `key` read with `read`; a problem when the key is absent.
     private mutating func required<T>(_ object: JSONObject, _ key: String, at path: JSONPath, _ read: Read<T>) -> T? {
         guard let value = object[key] else {
-            problems.append(JSONSchemaError(path, "missing required key \"\(key)\""))
+            problems.append(JSONSchemaError(.missingKey, path, "missing required key \"\(key)\""))
             return nil
         }
         let at = path.appending(key)
@@ -254,7 +254,8 @@ struct ResultsReader {
     private static func milliseconds(_ value: JSONValue, _ path: JSONPath) throws(JSONSchemaError) -> Double {
         let number = try value.number(at: path)
         guard number >= 0 else {
-            throw JSONSchemaError(path, "expected a time in ms (0 or more), found \(JSONWriter.numberText(number))")
+            throw JSONSchemaError(
+                .outOfRange, path, "expected a time in ms (0 or more), found \(JSONWriter.numberText(number))")
         }
         return number
     }

@@ -60,7 +60,8 @@ extension Command {
         }
         let at = path.appending(name)
         guard Command.caseNames.contains(name) else {
-            throw JSONSchemaError(at, "unknown command; expected one of \(Command.caseNames.joined(separator: ", "))")
+            throw JSONSchemaError(
+                .unknownKey, at, "unknown command; expected one of \(Command.caseNames.joined(separator: ", "))")
         }
         let payload = try payloadValue.object(at: at)
         func field(_ key: String) throws(JSONSchemaError) -> JSONValue {

@@ -78,7 +78,7 @@ public enum ComputerMessage: Sendable, Hashable {
             let address = try object.required("address", at: .root).string(at: .root.appending("address"))
             self = .udpBound(address: address, port: port)
         default:
-            throw JSONSchemaError(.root.appending("type"), "unknown message type \(type.debugDescription); expected pong, pairing, status, udpBound or error")
+            throw JSONSchemaError(.unknownValue, .root.appending("type"), "unknown message type \(type.debugDescription); expected pong, pairing, status, udpBound or error")
         }
     }
 }

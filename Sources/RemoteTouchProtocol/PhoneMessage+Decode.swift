@@ -35,7 +35,7 @@ extension PhoneMessage {
         let object = try value.object(at: path)
         let type = try object.required("type", at: path).string(at: path.appending("type"))
         guard Self.types.contains(type) else {
-            throw JSONSchemaError(path.appending("type"), "unknown message type \(type.debugDescription); expected one of \(Self.types.joined(separator: ", "))")
+            throw JSONSchemaError(.unknownValue, path.appending("type"), "unknown message type \(type.debugDescription); expected one of \(Self.types.joined(separator: ", "))")
         }
         let timestamp = try object.required("timestamp", at: path).number(at: path.appending("timestamp"), magnitude: Self.maxTimestamp)
         guard timestamp >= 0 else { throw JSONSchemaError(path.appending("timestamp"), "a timestamp is not negative") }
@@ -83,7 +83,7 @@ extension PhoneMessage {
             if case .key("delta")? = inner.first, inner.count > 1, case .index(let index) = inner[1] {
                 inner = [.key(index == 0 ? "dx" : "dy")] + inner.dropFirst(2)
             }
-            throw JSONSchemaError(JSONPath(path.components + inner), error.message)
+            throw JSONSchemaError(error.code, JSONPath(path.components + inner), error.message)
         }
     }
 }
@@ -94,7 +94,8 @@ extension JSONValue {
     func udpPort(at path: JSONPath) throws(JSONSchemaError) -> UInt16 {
         let port = try number(at: path)
         guard port == port.rounded(), (1...65535).contains(port) else {
-            throw JSONSchemaError(path, "a UDP port is a whole number in 1…65535; found \(JSONWriter.numberText(port))")
+            throw JSONSchemaError(
+                .outOfRange, path, "a UDP port is a whole number in 1…65535; found \(JSONWriter.numberText(port))")
         }
         return UInt16(port)
     }

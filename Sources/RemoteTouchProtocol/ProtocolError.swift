@@ -24,7 +24,12 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
         self.message = message
     }
 
-    public var description: String { "\(payload) payload: \(message)" }
+    public var description: String { what }
+    /// What, in the package's error shape (System's `ExplainedError`: this module does not depend on System, and
+    /// `hil` declares the conformance): `command payload: 600 bytes is over the ATT limit of 512 bytes`.
+    public var what: String { "\(payload) payload: \(message)" }
+    /// None: a refused payload is the sender's to fix, and the message says what is wrong with it.
+    public var hint: String? { nil }
 
     static func tooLarge(_ payload: String, count: Int, limit: Int = RemoteTouchService.maxAttributeLength) -> ProtocolError {
         ProtocolError(

@@ -27,7 +27,7 @@ package struct RigCatalog: Sendable {
                     rigs.append(rig)
                 }
             } catch {
-                problems.append(error.message)
+                problems.append(error.what)
             }
         }
         guard problems.isEmpty else {

@@ -236,7 +236,7 @@ extension RigDefinition {
     {
         let number = try value.number(at: path)
         guard range.contains(number) else {
-            throw JSONSchemaError(path, "\(JSONWriter.numberText(number)) is outside \(JSONWriter.numberText(range.lowerBound))...\(JSONWriter.numberText(range.upperBound))")
+            throw JSONSchemaError(.outOfRange, path, "\(JSONWriter.numberText(number)) is outside \(JSONWriter.numberText(range.lowerBound))...\(JSONWriter.numberText(range.upperBound))")
         }
         return number
     }

@@ -2,36 +2,22 @@ import Processes
 package import System
 
 /// Why a rig cannot be loaded, chosen, built or run — with what to do about it.
-package struct RigError: Error, Sendable, CustomStringConvertible {
-    package enum Code: String, Sendable {
-        case rigFile
-        case unknownRig
-        case noRunnableRig
-        case missingTool
-        case imageBuild
-        case boot
-        case notReady
-        case timeout
-        case interrupted
-        case guestCommand
-        /// A fault step could not manipulate the rig (restart bluetoothd, deny uinput).
-        case fault
-    }
+package typealias RigError = ModuleError<RigErrorCode>
 
-    package var code: Code
-    package var message: String
-    /// The next step for the person reading it, if there is one.
-    package var hint: String?
-
-    package init(_ code: Code, _ message: String, hint: String? = nil) {
-        self.code = code
-        self.message = message
-        self.hint = hint
-    }
-
-    package var description: String {
-        hint.map { "\(message)\n  → \($0)" } ?? message
-    }
+/// The kinds of `RigError`.
+package enum RigErrorCode: String, Sendable {
+    case rigFile
+    case unknownRig
+    case noRunnableRig
+    case missingTool
+    case imageBuild
+    case boot
+    case notReady
+    case timeout
+    case interrupted
+    case guestCommand
+    /// A fault step could not manipulate the rig (restart bluetoothd, deny uinput).
+    case fault
 }
 
 extension RigError {

@@ -20,7 +20,7 @@ extension ScenarioRunner {
         // The interrupt stopped every computer that ran then, the one held for this scenario too: none starts after it.
         if context.stop?.wasInterrupted == true {
             await prepared?.stop()
-            throw RunnerError("the run was interrupted before this scenario's computer started")
+            throw RunnerError(.interrupted, "the run was interrupted before this scenario's computer started")
         }
         // The next scenario's computer starts now, held, so its half-second start overlaps this one's
         // registration, connection and pairing rather than its steps, whose latency is measured. It waits idle,

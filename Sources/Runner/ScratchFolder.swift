@@ -52,7 +52,8 @@ package final class ScratchFolder: Sendable {
             }
             try files.removeItem(atPath: source)
         } catch {
-            throw RunnerError("the scenario's files could not be moved from \(source) to \(destination): \(error)")
+            throw RunnerError(
+                .files, "the scenario's files could not be moved from \(source) to \(destination): \(error)")
         }
     }
 }

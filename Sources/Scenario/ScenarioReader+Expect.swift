@@ -41,7 +41,7 @@ extension ScenarioReader {
         var result = StepExpectations()
         guard let written = attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return result }
         let unknown = written.keys.filter { !ExpectKeys.all.contains($0) }
-        for key in unknown { report(JSONSchemaError(path.appending(key), JSONObject.unknownKey(key, allowed: ExpectKeys.all))) }
+        for key in unknown { report(JSONSchemaError(.unknownKey, path.appending(key), JSONObject.unknownKey(key, allowed: ExpectKeys.all))) }
         let object = JSONObject(written.entries.filter { ExpectKeys.all.contains($0.key) })
         guard object.keys.contains(where: ExpectKeys.expectations.contains) else {
             // With a misspelt key, that key was meant to be the expectation: its problem says enough.

@@ -146,7 +146,7 @@ struct ScenarioReader {
         let names = Command.caseNames + ["hidReport", "udpPacket", "refused"]
         for (name, count) in object.entries {
             guard names.contains(name) else {
-                collected.append(JSONSchemaError(path.appending(name), "unknown command\(Suggestion.phrase(for: name, among: names)); expected one of \(Command.caseNames.joined(separator: ", ")), hidReport, udpPacket, or refused (any write the computer refused)"))
+                collected.append(JSONSchemaError(.unknownKey, path.appending(name), "unknown command\(Suggestion.phrase(for: name, among: names)); expected one of \(Command.caseNames.joined(separator: ", ")), hidReport, udpPacket, or refused (any write the computer refused)"))
                 continue
             }
             counts[name] = collected.attempt { () throws(JSONSchemaError) in try count.integer(at: path.appending(name), in: 0...100_000) }
@@ -264,7 +264,7 @@ struct ScenarioReader {
             let axisPath = motionPath.appending(entry.key)
             guard let code = EventCode(name: entry.key), code.type == .rel else {
                 let axes = EventCode.allKnown.filter { $0.type == .rel }.compactMap(\.name)
-                collected.append(JSONSchemaError(axisPath, "not a relative axis\(Suggestion.phrase(for: entry.key, among: axes)); expected \(axes.joined(separator: ", "))"))
+                collected.append(JSONSchemaError(.unknownKey, axisPath, "not a relative axis\(Suggestion.phrase(for: entry.key, among: axes)); expected \(axes.joined(separator: ", "))"))
                 continue
             }
             if let check = collected.attempt({ () throws(JSONSchemaError) in try Self.motion(entry.value, at: axisPath) }) {
@@ -283,7 +283,7 @@ struct ScenarioReader {
             guard let text = collected.attempt({ () throws(JSONSchemaError) in try element.string(at: absentPath.appending(index)) }) else { continue }
             guard let type = EventType.allCases.first(where: { $0.description == text }) else {
                 let names = ["EV_KEY", "EV_REL", "EV_ABS", "EV_MSC"]
-                collected.append(JSONSchemaError(absentPath.appending(index), "unknown event type \"\(text)\"\(Suggestion.phrase(for: text, among: names)); expected \(names.joined(separator: ", "))"))
+                collected.append(JSONSchemaError(.unknownValue, absentPath.appending(index), "unknown event type \"\(text)\"\(Suggestion.phrase(for: text, among: names)); expected \(names.joined(separator: ", "))"))
                 continue
             }
             types.append(type)
@@ -327,7 +327,8 @@ struct ScenarioReader {
             if let percent = object["tolerancePercent"] {
                 let value = try percent.number(at: path.appending("tolerancePercent"))
                 guard value >= 0 && value <= 100 else {
-                    throw JSONSchemaError(path.appending("tolerancePercent"), "\(value) is outside 0...100")
+                    throw JSONSchemaError(
+                        .outOfRange, path.appending("tolerancePercent"), "\(value) is outside 0...100")
                 }
                 return .totalPercent(total, percent: value)
             }
@@ -338,7 +339,7 @@ struct ScenarioReader {
     static func positive(_ value: JSONValue, at path: JSONPath) throws(JSONSchemaError) -> Double {
         let number = try value.number(at: path)
         guard number > 0 && number <= 600_000 else {
-            throw JSONSchemaError(path, "\(JSONWriter.numberText(number)) ms is outside (0...600000]")
+            throw JSONSchemaError(.outOfRange, path, "\(JSONWriter.numberText(number)) ms is outside (0...600000]")
         }
         return number
     }

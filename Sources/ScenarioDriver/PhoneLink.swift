@@ -64,7 +64,7 @@ extension PhoneLink {
     /// A command through `send`; a report or a packet is refused (the transports that carry them override this).
     package func sendRecorded(_ payload: SendPayload, confirmed: Bool) async throws -> [String] {
         guard case .command(let command) = payload else {
-            throw DriverError("a send step's \(payload.key) items go to the \(payload.key == "report" ? "hid" : "udp") transport only, and this link has no \(payload.key == "report" ? "report characteristic" : "movement port") (the scenario's run.transports says where it applies)")
+            throw DriverError(.wrongTransport, "a send step's \(payload.key) items go to the \(payload.key == "report" ? "hid" : "udp") transport only, and this link has no \(payload.key == "report" ? "report characteristic" : "movement port") (the scenario's run.transports says where it applies)")
         }
         return try await send(command.encoded(), confirmed: confirmed, what: command.name)
     }

@@ -43,7 +43,7 @@ extension ScenarioDriver {
     /// The link's rig faults, or why a `step` cannot run on this transport.
     func rigFaults(_ step: String) throws -> any RigFaults {
         guard let faults = phone as? any RigFaults else {
-            throw DriverError("a \(step) step is a fault the rig injects into the link, and this transport's link takes none")
+            throw DriverError(.wrongTransport, "a \(step) step is a fault the rig injects into the link, and this transport's link takes none")
         }
         return faults
     }
@@ -53,11 +53,11 @@ extension ScenarioDriver {
         if let faults = phone as? any NetworkFaults { return faults }
         switch fault {
         case .network:
-            throw DriverError("a network step sets delay and loss on the network between the phone and computer hosts: it does not apply to this transport (mark the scenario \"transports\": [\"tcp\", \"udp\"])")
+            throw DriverError(.wrongTransport, "a network step sets delay and loss on the network between the phone and computer hosts: it does not apply to this transport (mark the scenario \"transports\": [\"tcp\", \"udp\"])")
         case .partition:
-            throw DriverError("a partition step cuts the network between the phone and computer hosts: it does not apply to this transport (mark the scenario \"transports\": [\"tcp\", \"udp\"])")
+            throw DriverError(.wrongTransport, "a partition step cuts the network between the phone and computer hosts: it does not apply to this transport (mark the scenario \"transports\": [\"tcp\", \"udp\"])")
         case .forge:
-            throw DriverError("forgedPackets sends UDP movement packets: it applies to the udp transport only (mark the scenario \"transports\": [\"udp\"])")
+            throw DriverError(.wrongTransport, "forgedPackets sends UDP movement packets: it applies to the udp transport only (mark the scenario \"transports\": [\"udp\"])")
         }
     }
 

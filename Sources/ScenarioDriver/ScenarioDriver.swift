@@ -115,7 +115,7 @@ package final class ScenarioDriver {
             let code = try await poll(for: "the pairing code", timeout: .seconds(5)) { self.computer.pairingCode() }
             let paired = try await phone.enterCode(code)
             if let refusal = paired.refusal {
-                throw DriverError("pairing with the code the computer shows (\(code)) was refused: \(refusal); it reports \(paired.status.state.rawValue)")
+                throw DriverError(.pairingRefused, "pairing with the code the computer shows (\(code)) was refused: \(refusal); it reports \(paired.status.state.rawValue)")
             }
         }
         phase("paired")
@@ -234,18 +234,9 @@ package final class ScenarioDriver {
         do {
             return try await Poll.until(what, timeout: timeout, on: DriverTime(clock: clock)) { read().flatMap { $0.isEmpty ? nil : $0 } }
         } catch let timedOut as WaitTimeout {
-            throw DriverError("\(timedOut)")
+            throw DriverError(.timeout, "\(timedOut)")
         }
     }
 
     static func format(_ value: Double) -> String { String(format: "%.1f", value) }
-}
-
-/// A failure of the run itself (not a verdict): a timeout waiting for the computer, a broken link.
-package struct DriverError: Error, CustomStringConvertible {
-    package var description: String
-
-    package init(_ description: String) {
-        self.description = description
-    }
 }

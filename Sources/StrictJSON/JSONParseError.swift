@@ -23,9 +23,38 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     public var line: Int
     public var column: Int
 
-    public var description: String {
-        "line \(line), column \(column): \(reasonText)"
+    public var description: String { what }
+
+    /// The kind of problem: the reason without its details, for callers that branch on it.
+    public enum Code: String, Sendable, Hashable {
+        case empty, unexpectedEnd, unexpectedByte, invalidUTF8, invalidEscape, controlCharacterInString, invalidNumber,
+             invalidLiteral, numberOutOfRange, nonFiniteNumber, duplicateKey, tooDeep, trailingGarbage
     }
+
+    /// The reason's kind, the code of the package's error shape (System's `ExplainedError`: this module does not
+    /// depend on System, and `hil` declares the conformance).
+    public var code: Code {
+        switch reason {
+        case .empty: .empty
+        case .unexpectedEnd: .unexpectedEnd
+        case .unexpectedByte: .unexpectedByte
+        case .invalidUTF8: .invalidUTF8
+        case .invalidEscape: .invalidEscape
+        case .controlCharacterInString: .controlCharacterInString
+        case .invalidNumber: .invalidNumber
+        case .invalidLiteral: .invalidLiteral
+        case .numberOutOfRange: .numberOutOfRange
+        case .nonFiniteNumber: .nonFiniteNumber
+        case .duplicateKey: .duplicateKey
+        case .tooDeep: .tooDeep
+        case .trailingGarbage: .trailingGarbage
+        }
+    }
+
+    /// Where and why: `line 3, column 7: duplicate key "phone"`. The caller names the file.
+    public var what: String { "line \(line), column \(column): \(reasonText)" }
+    /// None: the line and column say where to fix it.
+    public var hint: String? { nil }
 
     public var reasonText: String {
         switch reason {

@@ -1,15 +1,45 @@
 /// A problem found in a document, with the JSON path of the offending value.
+///
+/// It has the package's error shape, what, code and hint (System's `ExplainedError`: this module does not depend
+/// on System, and `hil` declares the conformance). There is no hint: the path says where to fix it.
 public struct JSONSchemaError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kind of problem.
+    public enum Code: String, Sendable, Hashable {
+        /// A value of another JSON type than the one expected.
+        case wrongType
+        /// A number outside the range allowed, or not whole where a whole number is expected.
+        case outOfRange
+        /// A string that names none of the allowed values.
+        case unknownValue
+        /// A required key is missing.
+        case missingKey
+        /// A key that is not allowed here.
+        case unknownKey
+        /// A value the reader refuses by its own rules (the message says which).
+        case invalid
+    }
+
+    public var code: Code
     public var path: JSONPath
     public var message: String
 
+    /// A problem of kind `.invalid`: a value the reader refuses by its own rules.
     public init(_ path: JSONPath, _ message: String) {
+        self.init(.invalid, path, message)
+    }
+
+    public init(_ code: Code, _ path: JSONPath, _ message: String) {
+        self.code = code
         self.path = path
         self.message = message
     }
 
     /// `cursorMove.delta[0]: expected a number, found a string`
-    public var description: String { "\(path): \(message)" }
+    public var description: String { what }
+    /// The path and the message: `cursorMove.delta[0]: expected a number, found a string`.
+    public var what: String { "\(path): \(message)" }
+    /// None: the path says where to fix it.
+    public var hint: String? { nil }
 }
 
 /// Typed reads of a `JSONValue` that fail with the value's path and what was expected.
@@ -40,7 +70,8 @@ extension JSONValue {
     {
         guard case .number(let number) = self else { throw mismatch("a number", at: path) }
         guard abs(number) <= limit else {
-            throw JSONSchemaError(path, "\(JSONWriter.numberText(number)) is outside ±\(JSONWriter.numberText(limit))")
+            throw JSONSchemaError(
+                .outOfRange, path, "\(JSONWriter.numberText(number)) is outside ±\(JSONWriter.numberText(limit))")
         }
         return number
     }
@@ -51,7 +82,7 @@ extension JSONValue {
         guard number.rounded() == number, number >= Double(range.lowerBound), number <= Double(range.upperBound)
         else {
             throw JSONSchemaError(
-                path, "expected a whole number in \(range.lowerBound)...\(range.upperBound), found \(JSONWriter.numberText(number))")
+                .outOfRange, path, "expected a whole number in \(range.lowerBound)...\(range.upperBound), found \(JSONWriter.numberText(number))")
         }
         return Int(number)
     }
@@ -64,27 +95,27 @@ extension JSONValue {
         guard let value = E(rawValue: text) else {
             let names = E.allCases.map(\.rawValue)
             let allowed = names.map { "\"\($0)\"" }.joined(separator: ", ")
-            throw JSONSchemaError(path, "unknown value \"\(text)\"\(Suggestion.phrase(for: text, among: names)); expected one of \(allowed)")
+            throw JSONSchemaError(.unknownValue, path, "unknown value \"\(text)\"\(Suggestion.phrase(for: text, among: names)); expected one of \(allowed)")
         }
         return value
     }
 
     private func mismatch(_ expected: String, at path: JSONPath) -> JSONSchemaError {
-        JSONSchemaError(path, "expected \(expected), found \(kindName)")
+        JSONSchemaError(.wrongType, path, "expected \(expected), found \(kindName)")
     }
 }
 
 extension JSONObject {
     /// The value of a key that must be present.
     public func required(_ key: String, at path: JSONPath) throws(JSONSchemaError) -> JSONValue {
-        guard let value = self[key] else { throw JSONSchemaError(path, "missing required key \"\(key)\"") }
+        guard let value = self[key] else { throw JSONSchemaError(.missingKey, path, "missing required key \"\(key)\"") }
         return value
     }
 
     /// Fails on any key outside `allowed`, naming it, the allowed key it most likely meant, and the allowed ones.
     public func rejectUnknownKeys(allowed: [String], at path: JSONPath) throws(JSONSchemaError) {
         for key in keys where !allowed.contains(key) {
-            throw JSONSchemaError(path.appending(key), Self.unknownKey(key, allowed: allowed))
+            throw JSONSchemaError(.unknownKey, path.appending(key), Self.unknownKey(key, allowed: allowed))
         }
     }
 

@@ -3,8 +3,8 @@
 /// extensible `Code` plus the underlying `Errno`).
 ///
 /// `description` reads `cannot start /usr/sbin/tc: No such file or directory`, then any details (the last lines a
-/// command printed), then `  → hint`.
-package struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
+/// command printed), then `  → hint`: the one shape of `ExplainedError`, with the errno and details between.
+package struct SystemError: ExplainedError, Sendable, Hashable {
     /// The kind of failure; callers branch on it. Modules add their own kinds in extensions (`Processes` adds
     /// `.cannotStart`, `.timedOut`, `.outputLimitExceeded`).
     package struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
@@ -53,9 +53,7 @@ package struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
         return message + "\n" + lines.map { "  | \($0)" }.joined(separator: "\n")
     }
 
-    package var description: String {
-        hint.map { "\(text)\n  → \($0)" } ?? text
-    }
+    package var description: String { Self.render(text, hint: hint) }
 
     /// How many of the details' last lines `description` shows.
     package static let detailLines = 10

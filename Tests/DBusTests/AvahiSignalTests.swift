@@ -26,7 +26,7 @@ struct AvahiSignalTests {
         let avahi = try await FakeAvahi(daemon)
         let client = try await daemon.connect()
         let error = await #expect(throws: AvahiError.self) { try await Avahi.waitUntilRunning(on: client, timeout: .milliseconds(200)) }
-        #expect(error?.message == "avahi-daemon was not running within 0.2 seconds")
+        #expect(error?.what == "avahi-daemon was not running within 0.2 seconds")
         withExtendedLifetime(avahi) {}
     }
 
@@ -35,7 +35,7 @@ struct AvahiSignalTests {
         let daemon = try PrivateBus()
         let client = try await daemon.connect()
         let error = await #expect(throws: AvahiError.self) { try await Avahi.waitUntilRunning(on: client, timeout: .milliseconds(200)) }
-        #expect(error?.message.hasPrefix("asking avahi-daemon its state failed") == true)
+        #expect(error?.what.hasPrefix("asking avahi-daemon its state failed") == true)
     }
 
     @Test("publishing: established on the entry group's StateChanged; cancelled, the wait ends at once")
@@ -67,7 +67,7 @@ struct AvahiSignalTests {
         }
         let result = await waiting.result
         let error = #expect(throws: AvahiError.self) { try result.get() }
-        #expect(error?.message.contains("cancelled") == true)
+        #expect(error?.what.contains("cancelled") == true)
         #expect(ContinuousClock.now - start < promptly)
     }
 }

@@ -20,7 +20,7 @@ struct EvdevErrorTests {
         #expect(error.code == .permissionDenied)
         #expect(error.errno == EACCES)
         #expect(error.path == "/dev/uinput")
-        let expected = "cannot open /dev/uinput: Permission denied — " + Self.r10Hint
+        let expected = "cannot open /dev/uinput: Permission denied\n  → " + Self.r10Hint
         #expect(error.description == expected, "expected:\n\(expected)\nactual:\n\(error.description)")
     }
 
@@ -40,7 +40,7 @@ struct EvdevErrorTests {
         #expect(error.code == .notFound, "expected notFound, got \(error.code): \(error)")
         #expect(error.errno == ENOENT)
         #expect(error.path == "/nonexistent/uinput")
-        let expected = "cannot open /nonexistent/uinput: No such file or directory — no /nonexistent/uinput: load "
+        let expected = "cannot open /nonexistent/uinput: No such file or directory\n  → no /nonexistent/uinput: load "
             + "the uinput module (sudo modprobe uinput) or use the vm rig (hil vm exec -- …)"
         #expect(error.description == expected, "expected:\n\(expected)\nactual:\n\(error.description)")
     }
@@ -86,7 +86,7 @@ struct EvdevErrorTests {
         let thrown = #expect(throws: EvdevError.self) { try EvdevReader(devnode: "/nonexistent/event99") }
         let error = try #require(thrown)
         #expect(error.code == .notFound)
-        let expected = "cannot open /nonexistent/event99: No such file or directory — no node /nonexistent/event99: "
+        let expected = "cannot open /nonexistent/event99: No such file or directory\n  → no node /nonexistent/event99: "
             + "is the device still there? find its node by name with EvdevReader.waitForDevice(named:timeout:)"
         #expect(error.description == expected, "expected:\n\(expected)\nactual:\n\(error.description)")
     }
@@ -96,14 +96,14 @@ struct EvdevErrorTests {
         let denied = EvdevError.evdev("open", path: "/dev/input/event3", errno: Errno(rawValue: EACCES))
         #expect(denied.code == .permissionDenied)
         #expect(
-            denied.description == "cannot open /dev/input/event3: Permission denied — the verifier reads "
+            denied.description == "cannot open /dev/input/event3: Permission denied\n  → the verifier reads "
                 + "/dev/input/event3: run as root, or add your user to the input group "
                 + "(sudo usermod -aG input $USER, then log in again)",
             "\(denied)")
         let busy = EvdevError.evdev("grab (EVIOCGRAB)", path: "/dev/input/event3", errno: Errno(rawValue: EBUSY))
         #expect(busy.code == .busy)
         #expect(
-            busy.description == "cannot grab (EVIOCGRAB) /dev/input/event3: Device or resource busy — another "
+            busy.description == "cannot grab (EVIOCGRAB) /dev/input/event3: Device or resource busy\n  → another "
                 + "process grabbed /dev/input/event3 (EVIOCGRAB): close the other reader, or open with grab: false",
             "\(busy)")
     }

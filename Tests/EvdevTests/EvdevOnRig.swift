@@ -179,11 +179,11 @@ struct EvdevOnRig {
         }
         #expect(lacking?.code == .invalidArgument)
         #expect(
-            lacking?.message == "cannot emit EV_KEY:0x1ff 1 (frame 2 of 2) on uinput device \"\(device.name)\": "
+            lacking?.what == "cannot emit EV_KEY:0x1ff 1 (frame 2 of 2) on uinput device \"\(device.name)\": "
                 + "the device does not have EV_KEY:0x1ff",
             "\(String(describing: lacking))")
         let syn = #expect(throws: EvdevError.self) { try device.emit([InputFrame([InputEvent(.synReport, 0)])]) }
-        #expect(syn?.message.contains("emit writes the SYN_REPORT after each frame itself") == true)
+        #expect(syn?.what.contains("emit writes the SYN_REPORT after each frame itself") == true)
         #expect(try reader.nextFrame(timeout: .milliseconds(100)) == nil, "a refused batch was partly written")
     }
 

@@ -15,7 +15,7 @@ struct EvdevUnprivilegedOnRig {
         let error = try #require(thrown)
         #expect(error.code == .permissionDenied, "expected permissionDenied, got \(error.code): \(error)")
         #expect(error.errno == EACCES)
-        let expected = "cannot open /dev/uinput: Permission denied — the peripheral needs write access to "
+        let expected = "cannot open /dev/uinput: Permission denied\n  → the peripheral needs write access to "
             + "/dev/uinput to inject events (the Linux counterpart of macOS's accessibility permission, R10); "
             + "run as root, or grant access: sudo setfacl -m u:$USER:rw /dev/uinput (or a udev rule for a group)"
         #expect(error.description == expected, "expected:\n\(expected)\nactual:\n\(error.description)")

@@ -91,7 +91,7 @@ struct InputDeviceDirectoryTests {
         #expect(error.code == .timeout)
         #expect(elapsed >= .milliseconds(150) && elapsed < .seconds(1), "gave up after \(elapsed)")
         let expected = "no input device named \"RemoteTouch\" appeared under \(fake.directory.sysfs) within "
-            + "0.15 seconds (present: \"Power Button\" (event0)) — did the peripheral create its uinput device? "
+            + "0.15 seconds (present: \"Power Button\" (event0))\n  → did the peripheral create its uinput device? "
             + "It needs /dev/uinput (see `hil doctor`)"
         #expect(error.description == expected, "expected:\n\(expected)\nactual:\n\(error.description)")
     }
@@ -105,8 +105,8 @@ struct InputDeviceDirectoryTests {
         }
         let error = try #require(thrown)
         #expect(error.code == .timeout)
-        #expect(error.message.contains("is listed as \(fake.directory.sysfs)/event4 but"), "\(error)")
-        #expect(error.message.contains("dev/event4 did not appear"), "\(error)")
+        #expect(error.what.contains("is listed as \(fake.directory.sysfs)/event4 but"), "\(error)")
+        #expect(error.what.contains("dev/event4 did not appear"), "\(error)")
     }
 
     @Test("two devices with the name: ambiguous, naming both nodes")
@@ -120,7 +120,7 @@ struct InputDeviceDirectoryTests {
         let error = try #require(thrown)
         #expect(error.code == .ambiguous)
         let dev = fake.directory.dev
-        #expect(error.message == "2 input devices are named \"twin\": \(dev)/event1, \(dev)/event5", "\(error)")
+        #expect(error.what == "2 input devices are named \"twin\": \(dev)/event1, \(dev)/event5", "\(error)")
     }
 
     @Test("no /sys/class/input at all (this host): a timeout listing none")
@@ -129,6 +129,6 @@ struct InputDeviceDirectoryTests {
         let thrown = #expect(throws: EvdevError.self) {
             try directory.waitForDevice(named: "anything", timeout: .milliseconds(20))
         }
-        #expect(thrown?.message.contains("(present: none)") == true, "\(String(describing: thrown))")
+        #expect(thrown?.what.contains("(present: none)") == true, "\(String(describing: thrown))")
     }
 }

@@ -101,7 +101,7 @@ struct GestureScriptTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let broken = folder.appendingPathComponent("broken.json")
         try Data(#"{"name": "x", "steps": [}"#.utf8).write(to: broken)
-        #expect(throws: ScriptError(file: broken.path, problems: ["not valid JSON: line 1, column 25: unexpected '}'; expected a value"])) {
+        #expect(throws: ScriptError(.invalidJSON, file: broken.path, problems: ["not valid JSON: line 1, column 25: unexpected '}'; expected a value"])) {
             try GestureScript.load(contentsOf: broken.path)
         }
         do {

@@ -34,6 +34,6 @@ struct StartSignalTests {
         var signal = StartSignal(path: NSTemporaryDirectory() + "start-signal-\(UUID().uuidString)")
         signal.starter = getppid() + 1_000_000
         let error = await #expect(throws: PeripheralError.self) { try await signal.wait() }
-        #expect(error?.message.contains("the process that started it (pid \(signal.starter)) has gone") == true)
+        #expect(error?.what.contains("the process that started it (pid \(signal.starter)) has gone") == true)
     }
 }

@@ -30,13 +30,13 @@ struct FaultHelpersTests {
     func noDaemon() throws {
         guard ProcessTable.pids(named: "bluetoothd").count != 1 else { return }
         let error = #expect(throws: RigError.self) { _ = try BluetoothDaemon.running() }
-        #expect(error?.message.hasPrefix("restartBluetoothd: ") == true)
+        #expect(error?.what.hasPrefix("restartBluetoothd: ") == true)
         #expect(error?.code == .fault)
     }
 
     @Test("a denied uinput node needs a uinput character device; a missing one is a RigError saying so")
     func deniedNodeNeedsDevice() {
         let error = #expect(throws: RigError.self) { _ = try DeniedUinputNode(uinput: "/nonexistent/uinput") }
-        #expect(error?.message == "/nonexistent/uinput is not a character device here, so there is nothing to deny (R10 needs the uinput module)")
+        #expect(error?.what == "/nonexistent/uinput is not a character device here, so there is nothing to deny (R10 needs the uinput module)")
     }
 }

@@ -129,7 +129,7 @@ struct HostProbeTests {
         do {
             _ = try RigSelector.choose("vm", from: catalog, facts: facts)
         } catch {
-            #expect(error.message == "rig vm cannot run here: qemu-system-x86_64 not found (runs the guest; package qemu-system-x86)")
+            #expect(error.what == "rig vm cannot run here: qemu-system-x86_64 not found (runs the guest; package qemu-system-x86)")
         }
     }
 

@@ -106,7 +106,7 @@ struct RigDefinitionTests {
             Issue.record("loaded")
         } catch {
             #expect(error.code == .rigFile)
-            #expect(error.message.hasPrefix(folder.appendingPathComponent("vm.json").path + ": not valid JSON: line 1"))
+            #expect(error.what.hasPrefix(folder.appendingPathComponent("vm.json").path + ": not valid JSON: line 1"))
         }
         #expect(throws: RigError.self) { try RigCatalog.load(folder.appendingPathComponent("nope.json").path) }
         #expect(throws: RigError.self) { try RigCatalog(directory: folder.appendingPathComponent("none").path) }

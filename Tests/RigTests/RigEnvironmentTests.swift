@@ -37,6 +37,6 @@ struct RigEnvironmentTests {
     ])
     func malformed(variable: String, value: String) {
         let error = #expect(throws: RigError.self) { _ = try RigEnvironment(from: ["HIL_RIG": "vm", variable: value]) }
-        #expect(error?.message.hasPrefix("\(variable)=\(value) ") == true)
+        #expect(error?.what.hasPrefix("\(variable)=\(value) ") == true)
     }
 }

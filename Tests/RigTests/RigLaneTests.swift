@@ -43,6 +43,6 @@ struct RigLaneTests {
         let error = #expect(throws: RigError.self) {
             _ = try RigEnvironment(from: ["HIL_RIG": "vm", "HIL_LANES": value])
         }
-        #expect(error?.message.contains(problem) == true, "\(String(describing: error?.message))")
+        #expect(error?.what.contains(problem) == true, "\(String(describing: error?.what))")
     }
 }

@@ -42,7 +42,7 @@ struct RigNetworkTests {
         var variables = Self.vmVariables
         variables[missing] = nil
         let error = #expect(throws: RigError.self) { _ = try RigNetwork(from: variables) }
-        #expect(error?.message == "\(missing) not set, but \(set) set: a rig sets both HIL_NET_ATTACKER_* variables or neither",
+        #expect(error?.what == "\(missing) not set, but \(set) set: a rig sets both HIL_NET_ATTACKER_* variables or neither",
                 "\(String(describing: error))")
         #expect(error?.hint?.contains("hil vm exec") == true)
         #expect(throws: RigError.self) { _ = try RigEnvironment(from: variables.merging(["HIL_RIG": "vm"]) { $1 }) }
@@ -53,10 +53,10 @@ struct RigNetworkTests {
         let error = #expect(throws: RigError.self) {
             _ = try RigNetwork(from: ["HIL_NET_ATTACKER_NETNS": "hil-attacker", "HIL_NET_ATTACKER_ADDRESS": "10.77.0.3"])
         }
-        #expect(error?.message.hasPrefix("HIL_NET_ATTACKER_NETNS, HIL_NET_ATTACKER_ADDRESS set, but none of the six") == true,
+        #expect(error?.what.hasPrefix("HIL_NET_ATTACKER_NETNS, HIL_NET_ATTACKER_ADDRESS set, but none of the six") == true,
                 "\(String(describing: error))")
         let one = #expect(throws: RigError.self) { _ = try RigNetwork(from: ["HIL_NET_ATTACKER_ADDRESS": "10.77.0.3"]) }
-        #expect(one?.message.hasPrefix("HIL_NET_ATTACKER_ADDRESS set, but none of the six") == true, "\(String(describing: one))")
+        #expect(one?.what.hasPrefix("HIL_NET_ATTACKER_ADDRESS set, but none of the six") == true, "\(String(describing: one))")
     }
 
     @Test("a malformed attacker value, or one the phone or the computer has: an error naming its variable", arguments: [
@@ -67,7 +67,7 @@ struct RigNetworkTests {
     ])
     func attackerMalformed(variable: String, value: String, complaint: String) {
         let error = #expect(throws: RigError.self) { _ = try RigNetwork(from: Self.vmVariables.merging([variable: value]) { $1 }) }
-        #expect(error?.message.hasPrefix("\(variable)=\(value) \(complaint)") == true, "\(String(describing: error))")
+        #expect(error?.what.hasPrefix("\(variable)=\(value) \(complaint)") == true, "\(String(describing: error))")
         #expect(error?.hint?.contains("hil vm exec") == true)
     }
 
@@ -96,8 +96,8 @@ struct RigNetworkTests {
         var variables = Self.vmVariables
         variables[missing] = nil
         let error = #expect(throws: RigError.self) { _ = try RigNetwork(from: variables) }
-        #expect(error?.message.hasPrefix("\(missing) not set, but ") == true, "\(String(describing: error))")
-        #expect(error?.message.contains("all six HIL_NET_* variables or none") == true)
+        #expect(error?.what.hasPrefix("\(missing) not set, but ") == true, "\(String(describing: error))")
+        #expect(error?.what.contains("all six HIL_NET_* variables or none") == true)
         // The same through RigEnvironment, which every command reads.
         #expect(throws: RigError.self) { _ = try RigEnvironment(from: variables.merging(["HIL_RIG": "vm"]) { $1 }) }
     }
@@ -105,7 +105,7 @@ struct RigNetworkTests {
     @Test("only one set: the five others are named")
     func onlyOne() {
         let error = #expect(throws: RigError.self) { _ = try RigNetwork(from: ["HIL_NET_COMPUTER_ADDRESS": "10.77.0.1"]) }
-        #expect(error?.message.hasPrefix("HIL_NET_PHONE_NETNS, HIL_NET_PHONE_BUS, HIL_NET_PHONE_ADDRESS, HIL_NET_COMPUTER_NETNS, HIL_NET_COMPUTER_BUS not set, but HIL_NET_COMPUTER_ADDRESS set") == true,
+        #expect(error?.what.hasPrefix("HIL_NET_PHONE_NETNS, HIL_NET_PHONE_BUS, HIL_NET_PHONE_ADDRESS, HIL_NET_COMPUTER_NETNS, HIL_NET_COMPUTER_BUS not set, but HIL_NET_COMPUTER_ADDRESS set") == true,
                 "\(String(describing: error))")
     }
 
@@ -119,7 +119,7 @@ struct RigNetworkTests {
     func malformed(variable: String, value: String) {
         let variables = Self.vmVariables.merging([variable: value]) { $1 }
         let error = #expect(throws: RigError.self) { _ = try RigNetwork(from: variables) }
-        #expect(error?.message.hasPrefix("\(variable)=\(value) is not ") == true, "\(String(describing: error))")
+        #expect(error?.what.hasPrefix("\(variable)=\(value) is not ") == true, "\(String(describing: error))")
         #expect(error?.hint?.contains("hil vm exec") == true)
     }
 
@@ -129,7 +129,7 @@ struct RigNetworkTests {
     ])
     func shared(variable: String, value: String, field: String) {
         let error = #expect(throws: RigError.self) { _ = try RigNetwork(from: Self.vmVariables.merging([variable: value]) { $1 }) }
-        #expect(error?.message == "\(variable)=\(value) is the phone's \(field) too: the two hosts must not share one")
+        #expect(error?.what == "\(variable)=\(value) is the phone's \(field) too: the two hosts must not share one")
     }
 
     @Test("other D-Bus address forms are accepted")

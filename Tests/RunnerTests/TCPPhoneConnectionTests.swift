@@ -112,6 +112,6 @@ struct TCPPhoneConnectionTests {
             try await Task.sleep(for: .milliseconds(20))
             try await pair.phone.enqueue(.command(.tap(type: .single)))
         }
-        #expect(error?.message == "cannot send to the computer: the computer closed the connection")
+        #expect(error?.what == "cannot send to the computer: the computer closed the connection")
     }
 }

@@ -48,11 +48,11 @@ struct PositionsAndSuggestionTests {
     @Test("unknown keys and values name the one most likely meant")
     func messages() throws {
         let object = try JSONParser().parse(#"{"phon": "idle"}"#).object(at: .root)
-        #expect(throws: JSONSchemaError(.root.appending("phon"), #"unknown key (did you mean "phone"?); allowed here: "keys", "phone""#)) {
+        #expect(throws: JSONSchemaError(.unknownKey, .root.appending("phon"), #"unknown key (did you mean "phone"?); allowed here: "keys", "phone""#)) {
             try object.rejectUnknownKeys(allowed: ["keys", "phone"], at: .root)
         }
         enum Activity: String, CaseIterable { case idle, active }
-        #expect(throws: JSONSchemaError(.root, #"unknown value "idel" (did you mean "idle"?); expected one of "idle", "active""#)) {
+        #expect(throws: JSONSchemaError(.unknownValue, .root, #"unknown value "idel" (did you mean "idle"?); expected one of "idle", "active""#)) {
             try JSONValue.string("idel").enumeration(Activity.self, at: .root)
         }
     }

@@ -39,7 +39,7 @@ package final class OfflineLink: PhoneLink, NetworkFaults {
     }
 
     package func send(_ bytes: [UInt8], confirmed: Bool, what: String) async throws -> [String] {
-        guard state.withLock({ $0.up }) else { throw DriverError("\(what): the link is down") }
+        guard state.withLock({ $0.up }) else { throw DriverError(.linkDown, "\(what): the link is down") }
         if transport == .hid || transport == .udp, let command = try? Command.decode(bytes),
            transport == .hid || PointerTranslator.isMovement(command),
            let inputs = state.withLock({ $0.translator.translate(command) })
@@ -61,7 +61,7 @@ package final class OfflineLink: PhoneLink, NetworkFaults {
     /// A recorded item reaches the computer as it is: a command as a command, a report or packet as a pointer
     /// report of this transport (from the phone's bound source).
     package func sendRecorded(_ payload: SendPayload, confirmed: Bool) async throws -> [String] {
-        guard state.withLock({ $0.up }) else { throw DriverError("\(payload): the link is down") }
+        guard state.withLock({ $0.up }) else { throw DriverError(.linkDown, "\(payload): the link is down") }
         let pointer: PointerPayload.Transport
         switch payload {
         case .command(let command):
@@ -71,7 +71,7 @@ package final class OfflineLink: PhoneLink, NetworkFaults {
         case .report where transport == .hid: pointer = .hid
         case .packet where transport == .udp: pointer = .udp
         case .report, .packet:
-            throw DriverError("a send step's \(payload.key) items go to the \(payload.key == "report" ? "hid" : "udp") transport only; this replay runs on \(transport.rawValue)")
+            throw DriverError(.wrongTransport, "a send step's \(payload.key) items go to the \(payload.key == "report" ? "hid" : "udp") transport only; this replay runs on \(transport.rawValue)")
         }
         computer.receivePointer(payload.bytes, transport: pointer, bound: true)
         return [payload.description]
