@@ -4,7 +4,9 @@ import System
 /// A uinput device node that the computer is not allowed to open (R10): the same device numbers as
 /// /dev/uinput, mode 0000, in a private folder. As root, the computer is started through `setpriv` without
 /// CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH, so the kernel really refuses it (EACCES), as it would an
-/// unprivileged user on a box without the udev rule.
+/// unprivileged user on a box without the udev rule. Not root (the nightly box's user hil), no device node can be
+/// made (mknod needs CAP_MKNOD): the node is then an empty file of mode 0000, which the kernel refuses to open for
+/// that user with the same EACCES before it could tell what the file is.
 package struct DeniedUinputNode: Sendable {
     package let folder: String
     package let path: String
@@ -24,10 +26,11 @@ package struct DeniedUinputNode: Sendable {
         }
         folder = String(cString: made)
         path = folder + "/uinput"
-        guard mknod(path, S_IFCHR | 0, info.st_rdev) == 0, chmod(path, 0) == 0 else {
+        let kind = geteuid() == 0 ? S_IFCHR : S_IFREG
+        guard mknod(path, kind | 0, kind == S_IFCHR ? info.st_rdev : 0) == 0, chmod(path, 0) == 0 else {
             let reason = Errno.current
             rmdir(folder)
-            throw RigError(.fault, "cannot make the denied uinput node \(path): \(reason) (needs CAP_MKNOD: run as root)")
+            throw RigError(.fault, "cannot make the denied uinput node \(path): \(reason)")
         }
         if geteuid() == 0 {
             let setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) }

@@ -95,10 +95,12 @@ package struct RigAssessment: Sendable {
     private static func adapterChecks(_ rig: RigDefinition, _ facts: HostFacts,
                                       _ check: (Bool, String, @autoclosure () -> String) -> Void)
     {
-        let hardware = facts.hardwareAdapters
+        // A rehearsal in the vm guest (`virtualAdapters`) takes its btvirt controllers as the box's adapters.
+        let hardware = rig.virtualAdapters ? facts.adapters : facts.hardwareAdapters
+        let kind = rig.virtualAdapters ? "" : "hardware "
         check(
             hardware.count >= 2,
-            "\(hardware.count) hardware adapter(s)" + (hardware.isEmpty ? "" : " (" + hardware.map(\.name).joined(separator: ", ") + ")"),
+            "\(hardware.count) \(kind)adapter(s)" + (hardware.isEmpty ? "" : " (" + hardware.map(\.name).joined(separator: ", ") + ")"),
             hardware.isEmpty
                 ? "the hardware rig needs two Bluetooth adapters with a radio link between them: plug in two USB Bluetooth adapters"
                 : "the hardware rig needs two adapters with a radio link between them: plug in a second USB Bluetooth adapter")

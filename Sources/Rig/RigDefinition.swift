@@ -84,6 +84,9 @@ package struct RigDefinition: Sendable, Hashable {
     package var latencyScale: Double
     /// Present for `kind: vm` only.
     package var machine: Machine?
+    /// `kind: hardware` only: the adapters may be virtual controllers (a vm guest's btvirt), for rehearsing a box's
+    /// setup in the guest (Rigs/hardware/rehearse-in-vm.sh). Its latencies then come from an emulated radio.
+    package var virtualAdapters = false
 
     package init(name: String, description: String, kind: Kind, peripheralAdapter: String, centralAdapter: String,
                 controllers: Controllers, bluetoothd: Daemon, connection: Connection = Connection(),
@@ -128,7 +131,7 @@ extension RigDefinition {
             throw RigFileProblems(problems)
         }
         let keys = ["name", "description", "kind", "peripheralAdapter", "centralAdapter", "controllers", "bluetoothd",
-                    "connection", "uinputDeviceName", "latencyScale", "machine"]
+                    "connection", "uinputDeviceName", "latencyScale", "machine", "virtualAdapters"]
         _ = read { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: keys, at: .root) }
         func field(_ key: String) -> JSONValue? { read { () throws(JSONSchemaError) in try object.required(key, at: .root) } }
         func string(_ key: String) -> String? {
@@ -183,15 +186,32 @@ extension RigDefinition {
         if let kind, kind != .vm, object["machine"] != nil {
             problems.append(JSONSchemaError(.root.appending("machine"), "only a rig of kind \"vm\" has a machine"))
         }
+        let virtualAdapters = Self.virtualAdapters(object["virtualAdapters"], kind: kind, &problems)
         guard problems.isEmpty, let name, let description, let kind, let peripheral, let central, let controllers,
             let daemon
         else {
             throw RigFileProblems(problems)
         }
-        return RigDefinition(
+        var rig = RigDefinition(
             name: name, description: description, kind: kind, peripheralAdapter: peripheral, centralAdapter: central,
             controllers: controllers, bluetoothd: daemon, connection: connection, uinputDeviceName: uinputName,
             latencyScale: scale, machine: machine)
+        rig.virtualAdapters = virtualAdapters
+        return rig
+    }
+
+    /// `"virtualAdapters": true`, on a hardware rig only.
+    private static func virtualAdapters(_ value: JSONValue?, kind: Kind?, _ found: inout [JSONSchemaError]) -> Bool {
+        guard let value else { return false }
+        let path = JSONPath.root.appending("virtualAdapters")
+        guard case .bool(let allowed) = value else {
+            found.append(JSONSchemaError(path, "expected true or false"))
+            return false
+        }
+        if let kind, kind != .hardware {
+            found.append(JSONSchemaError(path, "only a rig of kind \"hardware\" takes virtualAdapters: the \(kind.rawValue) rig's adapters are virtual anyway"))
+        }
+        return allowed
     }
 
     /// `{"minIntervalMs": 7.5, "maxIntervalMs": 15, "latency": 0, "supervisionTimeoutMs": 2000}`

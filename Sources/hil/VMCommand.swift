@@ -108,6 +108,11 @@ struct JobOptions: ParsableArguments {
     @Flag(help: "Keep the vm guest's share folder (console log, BlueZ logs) even when the command succeeds.")
     var keep = false
 
+    @Option(help: ArgumentHelp(
+        "vm rigs: copy what the command wrote to $HIL_SHARE/results, and the guest's BlueZ logs, here after it (whatever its status).",
+        valueName: "dir"))
+    var output: String?
+
     @Argument(parsing: .postTerminator, help: "The command and its arguments, after --.")
     var command: [String] = []
 
@@ -121,7 +126,8 @@ struct JobOptions: ParsableArguments {
 enum RigExecution {
     static func run(_ rig: RigDefinition, catalog: RigCatalog, facts: HostFacts, job: JobOptions, bare: Bool) throws {
         try run(rig, catalog: catalog, facts: facts, command: job.command,
-                options: .init(timeout: job.timeout.duration, timing: job.timing, keep: job.keep, bare: bare))
+                options: .init(timeout: job.timeout.duration, timing: job.timing, keep: job.keep, bare: bare,
+                               resultsDestination: job.output.map { ($0 as NSString).expandingTildeInPath }))
     }
 
     static func run(_ rig: RigDefinition, catalog: RigCatalog, facts: HostFacts, command: [String],

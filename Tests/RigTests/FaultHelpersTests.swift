@@ -1,4 +1,5 @@
 import Foundation
+import HILTestSupport
 import Processes
 @testable import Rig
 import Testing
@@ -38,5 +39,26 @@ struct FaultHelpersTests {
     func deniedNodeNeedsDevice() {
         let error = #expect(throws: RigError.self) { _ = try DeniedUinputNode(uinput: "/nonexistent/uinput") }
         #expect(error?.what == "/nonexistent/uinput is not a character device here, so there is nothing to deny (R10 needs the uinput module)")
+    }
+
+    @Test("as root the denied node is a character device of mode 0000; the file a non-root user gets instead is refused to that user with EACCES")
+    func deniedNodeKinds() throws {
+        try #require(geteuid() == 0, "these tests run as root on the development machine and in CI")
+        // /dev/null stands in for /dev/uinput: any character device's numbers make the node.
+        let node = try DeniedUinputNode(uinput: "/dev/null")
+        defer { node.remove() }
+        var info = stat()
+        #expect(stat(node.path, &info) == 0)
+        #expect(info.st_mode & S_IFMT == S_IFCHR && info.st_mode & 0o7777 == 0)
+        #expect(node.launcher.first?.hasSuffix("setpriv") == true)
+        // What DeniedUinputNode makes for a user without CAP_MKNOD: an empty file of mode 0000. Opened for writing by
+        // an unprivileged user (nobody, through setpriv), the kernel refuses it.
+        let file = node.folder + "/as-user"
+        #expect(mknod(file, S_IFREG | 0, 0) == 0 && chmod(file, 0) == 0)
+        defer { unlink(file) }
+        chmod(node.folder, 0o755)
+        let (status, output) = try runCapturing("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-c", "exec 3>\(file)"])
+        #expect(status != 0)
+        #expect(output.contains("Permission denied"), "\(output)")
     }
 }

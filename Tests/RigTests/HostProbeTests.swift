@@ -219,6 +219,27 @@ struct HostProbeTests {
         }
     }
 
+    @Test("a hardware rig file with virtualAdapters takes a guest's btvirt controllers as the box's adapters; without it they do not count")
+    func rehearsalAdapters() throws {
+        let root = try FixtureRoot()
+        defer { root.remove() }
+        // btvirt's controllers: adapters with no device behind them.
+        try root.folder("sys/class/bluetooth/hci0")
+        try root.folder("sys/class/bluetooth/hci1")
+        try root.write("dev/uinput")
+        try root.write("proc/4242/comm", "bluetoothd\n")
+        var facts = HostFacts.probe(root: root.url.path, path: "")
+        facts.uinputWritable = true
+        facts.bluetoothdVersion = "5.66"
+        facts.isRoot = true
+        var rig = try catalog.rig(named: "hardware")
+        #expect(RigAssessment(rig: rig, facts: facts).failures.map(\.finding) == ["0 hardware adapter(s)"])
+        rig.virtualAdapters = true
+        let rehearsal = RigAssessment(rig: rig, facts: facts)
+        #expect(rehearsal.failures.isEmpty, "\(rehearsal.failures.map(\.finding))")
+        #expect(rehearsal.checks.contains { $0.finding == "2 adapter(s) (hci0, hci1)" })
+    }
+
     @Test("two hardware adapters with bluetoothd running get the hardware rig; an old BlueZ does not")
     func hardwareHost() throws {
         let root = try FixtureRoot()

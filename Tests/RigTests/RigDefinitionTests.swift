@@ -45,7 +45,7 @@ struct RigDefinitionTests {
             Issue.record("parsed")
         } catch {
             #expect(error.problems.map(\.description) == [
-                "extra: unknown key; allowed here: \"name\", \"description\", \"kind\", \"peripheralAdapter\", \"centralAdapter\", \"controllers\", \"bluetoothd\", \"connection\", \"uinputDeviceName\", \"latencyScale\", \"machine\"",
+                "extra: unknown key; allowed here: \"name\", \"description\", \"kind\", \"peripheralAdapter\", \"centralAdapter\", \"controllers\", \"bluetoothd\", \"connection\", \"uinputDeviceName\", \"latencyScale\", \"machine\", \"virtualAdapters\"",
                 "kind: unknown value \"cloud\"; expected one of \"hardware\", \"virtual\", \"vm\"",
                 "peripheralAdapter: expected an adapter name like \"hci0\", found \"usb0\"",
                 "connection.minIntervalMs: 5 is outside 7.5...4000",
@@ -55,6 +55,26 @@ struct RigDefinitionTests {
             ])
         }
     }
+
+    @Test("virtualAdapters: true or false, on a hardware rig only")
+    func virtualAdapters() throws {
+        func parse(_ kind: String, _ value: String) throws -> Result<RigDefinition, RigFileProblems> {
+            let text = #"{"name": "box", "description": "x", "kind": "\#(kind)", "peripheralAdapter": "hci0", "centralAdapter": "hci1", "controllers": "existing", "bluetoothd": "system", "virtualAdapters": \#(value)}"#
+            let value = try JSONParser().parse(Array(text.utf8))
+            return Result { () throws(RigFileProblems) in try RigDefinition.parse(value) }
+        }
+        #expect(try parse("hardware", "true").get().virtualAdapters)
+        #expect(try !parse("hardware", "false").get().virtualAdapters)
+        #expect(try !catalog().rig(named: "hardware").virtualAdapters)
+        guard case .failure(let onVirtual) = try parse("virtual", "true"), case .failure(let notBool) = try parse("hardware", "\"yes\"") else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(onVirtual.problems.map(\.description) == ["virtualAdapters: only a rig of kind \"hardware\" takes virtualAdapters: the virtual rig's adapters are virtual anyway"])
+        #expect(notBool.problems.map(\.description) == ["virtualAdapters: expected true or false"])
+    }
+
+    func catalog() throws -> RigCatalog { try RigCatalog(directory: rigsFolder) }
 
     @Test("same adapter twice, a machine on a non-vm rig, missing keys")
     func structuralProblems() throws {
