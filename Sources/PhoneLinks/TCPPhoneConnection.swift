@@ -122,6 +122,23 @@ package final class TCPPhoneConnection: Sendable {
         }
     }
 
+    /// Whether messages wait for their frame (the 8 ms pace).
+    package var hasPending: Bool { state.withLock { !$0.pending.isEmpty } }
+
+    /// Sends what waits for its frame now, ahead of the pace: the udp transport's movement leaves at once, and must
+    /// not overtake a control message the phone sent before it (a drag's dragStart held for the pace while its first
+    /// packets went, seen once in a nightly run: the computer moved the pointer before it pressed the button). The
+    /// flush already scheduled then finds nothing to send.
+    package func flushPending() throws {
+        try flushing.withLock { _ throws in
+            let batch = state.withLock { state in
+                defer { if !state.pending.isEmpty { state.pending = []; state.lastFrame = .now } }
+                return state.pending
+            }
+            if !batch.isEmpty { try write(batch) }
+        }
+    }
+
     /// Bytes that are not a command (a fault scenario's malformed payloads) go out as a frame body of their own.
     package func sendRaw(_ body: [UInt8]) throws {
         try flushing.withLock { _ throws in try check(socket.send(NetworkFrame.encode(body))) }

@@ -149,6 +149,8 @@ package final class TCPPhoneLink: PhoneLink, NetworkFaults {
             try connection.sendRaw(bytes)
             return [String(decoding: bytes, as: UTF8.self)]
         }
+        // Movement leaves at once over UDP: what the phone sent over control before it goes first.
+        if movement != nil, PointerTranslator.isMovement(command), connection.hasPending { try connection.flushPending() }
         if let packets = movement?.send(command) {
             return packets.map { PointerPayload.text($0.encoded(), transport: .udp) }
         }

@@ -72,6 +72,25 @@ struct TCPPhoneConnectionTests {
         }
     }
 
+    @Test("a message held for the 8 ms pace goes out at once on flushPending, and the scheduled flush sends nothing twice")
+    func flushAheadOfThePace() async throws {
+        let pair = try Self.connect()
+        try await pair.phone.enqueue(.command(.cursorMove(delta: Point(x: 1, y: 0))))
+        // Within 8 ms of the first frame: held for the pace.
+        try await pair.phone.enqueue(.command(.dragStart))
+        #expect(pair.phone.hasPending)
+        try pair.phone.flushPending()
+        #expect(!pair.phone.hasPending)
+        let frames = try await Self.receive(pair.computer) { $0.contains { $0.type == "dragStart" } }
+        // Past the pace: the scheduled flush has run and found nothing.
+        try await Task.sleep(for: .milliseconds(50))
+        try pair.phone.flushPending()
+        let later = try await FrameReceiver.receive(pair.computer, patience: .milliseconds(300), decode: { try PhoneMessage.decodeFrame($0) }, until: { _ in false }).frames
+        pair.phone.close(reason: "the test ended")
+        #expect(frames.flatMap { $0 }.map(\.type) == ["mouseMove", "dragStart"])
+        #expect(later.isEmpty, "sent again: \(later)")
+    }
+
     @Test("a ping while idle is answered with a pong: its round trip is kept; a pairing request gets the computer's state")
     func pingAndPairing() async throws {
         let pair = try Self.connect(pingInterval: .milliseconds(50))
