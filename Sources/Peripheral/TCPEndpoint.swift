@@ -39,7 +39,7 @@ package final class TCPEndpoint: CommandEndpoint {
         if let udpPort = settings.udpPort {
             let movement: UDPMovement
             do {
-                movement = try UDPMovement(port: udpPort, netns: settings.netns, log: log)
+                movement = try UDPMovement(port: udpPort, netns: settings.netns, log: log, pressWait: settings.pressWait)
             } catch {
                 listener.close()
                 throw PeripheralError(.network, error.what, hint: error.hint)

@@ -21,6 +21,9 @@ package struct TCPSettings: Sendable {
     package var serviceName: String?
     /// A session from which nothing (not even a ping) arrived for this long has stalled: what it held is released.
     package var stallTimeout: Duration = .seconds(5)
+    /// udp: how long a movement packet whose buttons byte announces a press waits for the control connection's
+    /// (`UDPMovement.awaitPress`).
+    package var pressWait: Duration = .milliseconds(50)
 
     package init() {}
 

@@ -27,9 +27,13 @@ final class UDPMovement: Sendable {
         var heard: @Sendable () -> Void
     }
 
-    init(port: UInt16, netns: String?, log: PeripheralLog) throws(NetSocketError) {
+    /// How long a movement packet waits for a press its buttons byte announces (`awaitPress`).
+    let pressWait: Duration
+
+    init(port: UInt16, netns: String?, log: PeripheralLog, pressWait: Duration) throws(NetSocketError) {
         socket = try UDPSocket.bind(port: port, netns: netns)
         self.log = log
+        self.pressWait = pressWait
     }
 
     var port: UInt16? { socket.localPort }
@@ -83,9 +87,26 @@ final class UDPMovement: Sendable {
             return
         }
         binding.heard()
+        awaitPress(datagram.bytes, host: host)
         if case .refused(let error) = host.processor.handlePointer(datagram.bytes, from: binding.session, transport: .udp) {
             host.publishStatus(error: error)
         }
+    }
+
+    /// A movement packet whose buttons byte holds a button the computer has not pressed yet (a drag's first
+    /// packets) waits, up to `pressWait` (50 ms), for the control connection to press it: the phone sent the dragStart
+    /// first, over TCP, but the session's thread may handle it after this one handles the packet (under the vm
+    /// rig's load, 5 ms after: the pointer moved before the button went down). The buttons byte decides nothing
+    /// else: a packet never presses or releases (docs/protocol.md), and a forged one can only wait.
+    private func awaitPress(_ bytes: [UInt8], host: ComputerHost) {
+        guard let packet = try? UDPPacket.decode(bytes), packet.header == .movement,
+              !packet.buttons.isSubset(of: host.processor.heldButtons) else { return }
+        let deadline = ContinuousClock.now + pressWait
+        while ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.000_2)
+            if packet.buttons.isSubset(of: host.processor.heldButtons) { return }
+        }
+        log.warning("UDP movement announced buttons \(packet.buttons.rawValue) that no control message pressed within \(pressWait): injected without them")
     }
 
     /// Stops reading; logs how many packets each unbound source sent.

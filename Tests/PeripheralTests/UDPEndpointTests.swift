@@ -15,12 +15,13 @@ struct UDPEndpointTests {
 
     /// `stall` is long by default, so that a slow machine never sees a session stall (and release) in the middle of
     /// a test.
-    static func setUp(stall: Duration = .seconds(60)) async throws -> Setup {
+    static func setUp(stall: Duration = .seconds(60), pressWait: Duration = .milliseconds(50)) async throws -> Setup {
         let (host, sink, codes, _) = try ComputerHostTests.host(devnode: nil)
         var settings = TCPSettings.udp()
         settings.port = 0
         settings.udpPort = 0
         settings.stallTimeout = stall
+        settings.pressWait = pressWait
         let endpoint = TCPEndpoint(settings: settings, log: host.log)
         try await host.start(endpoint)
         #expect(endpoint.name == "udp")
@@ -105,6 +106,43 @@ struct UDPEndpointTests {
         #expect(!setup.tcp.sink.frames.contains(InputFrame([.release(.btnLeft)])), "released while movement arrived: \(setup.tcp.sink.frames)")
         // Nothing on either: the stall deadline releases the button.
         #expect(await eventually { setup.tcp.sink.frames.last == InputFrame([.release(.btnLeft)]) }, "not released: \(setup.tcp.sink.frames)")
+        await setup.tcp.host.stop()
+    }
+
+    @Test("a drag's first packet, ahead of its dragStart over control, waits for the press: the button goes down before the pointer moves")
+    func movementWaitsForItsPress() async throws {
+        // A wait far longer than the suite's load can hold the test up between the packet and the dragStart.
+        let setup = try await Self.setUp(pressWait: .seconds(30))
+        let phone = try LoopbackPhone(port: setup.tcp.port)
+        let movement = try UDPSocket.bind(port: 0, netns: nil)
+        try await TCPEndpointTests.pair(phone, setup.tcp)
+        phone.send(#"{"type":"bindUDP","timestamp":3,"port":\#(movement.localPort ?? 0)}"#)
+        _ = try await phone.read(until: Self.isBound)
+        // The packet says the left button is held; the dragStart comes 10 ms later.
+        movement.send(UDPPacket(buttons: .left, dx: 6, dy: 0).encoded(), to: "127.0.0.1", port: setup.udpPort)
+        try await Task.sleep(for: .milliseconds(10))
+        phone.send(#"{"type":"dragStart","timestamp":4}"#)
+        #expect(await eventually { Self.relX(setup.tcp.sink) == 6 }, "\(setup.tcp.sink.frames)")
+        #expect(setup.tcp.sink.frames.first == InputFrame([.press(.btnLeft)]), "moved before the press: \(setup.tcp.sink.frames)")
+        // Held now: the next packet does not wait.
+        movement.send(UDPPacket(buttons: .left, dx: 1, dy: 0).encoded(), to: "127.0.0.1", port: setup.udpPort)
+        #expect(await eventually { Self.relX(setup.tcp.sink) == 7 }, "\(setup.tcp.sink.frames)")
+        await setup.tcp.host.stop()
+    }
+
+    @Test("a packet announcing a button no control message presses goes after the wait, and presses nothing")
+    func announcedPressNeverComes() async throws {
+        let setup = try await Self.setUp(pressWait: .milliseconds(100))
+        let phone = try LoopbackPhone(port: setup.tcp.port)
+        let movement = try UDPSocket.bind(port: 0, netns: nil)
+        try await TCPEndpointTests.pair(phone, setup.tcp)
+        phone.send(#"{"type":"bindUDP","timestamp":3,"port":\#(movement.localPort ?? 0)}"#)
+        _ = try await phone.read(until: Self.isBound)
+        let sent = ContinuousClock.now
+        movement.send(UDPPacket(buttons: .right, dx: 4, dy: 0).encoded(), to: "127.0.0.1", port: setup.udpPort)
+        #expect(await eventually { Self.relX(setup.tcp.sink) == 4 }, "\(setup.tcp.sink.frames)")
+        #expect(ContinuousClock.now - sent >= .milliseconds(100), "injected before the wait was over")
+        #expect(setup.tcp.sink.frames == [InputFrame([InputEvent(.relX, 4)])], "\(setup.tcp.sink.frames)")
         await setup.tcp.host.stop()
     }
 
