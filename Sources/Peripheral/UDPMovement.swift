@@ -25,6 +25,8 @@ final class UDPMovement: Sendable {
         var connection: String
         /// Tells the session its phone was heard from (movement keeps a control session from stalling).
         var heard: @Sendable () -> Void
+        /// The buttons the source's last movement packet announced: a press is awaited only when it is new.
+        var announced: MouseButtons = []
     }
 
     /// How long a movement packet waits for a press its buttons byte announces (`awaitPress`).
@@ -87,26 +89,33 @@ final class UDPMovement: Sendable {
             return
         }
         binding.heard()
-        awaitPress(datagram.bytes, host: host)
+        if let packet = try? UDPPacket.decode(datagram.bytes), packet.header == .movement {
+            let before = state.withLock { state in
+                defer { state.bindings[source]?.announced = packet.buttons }
+                return state.bindings[source]?.announced ?? []
+            }
+            awaitPress(packet.buttons.subtracting(before), host: host)
+        }
         if case .refused(let error) = host.processor.handlePointer(datagram.bytes, from: binding.session, transport: .udp) {
             host.publishStatus(error: error)
         }
     }
 
-    /// A movement packet whose buttons byte holds a button the computer has not pressed yet (a drag's first
-    /// packets) waits, up to `pressWait` (50 ms), for the control connection to press it: the phone sent the dragStart
-    /// first, over TCP, but the session's thread may handle it after this one handles the packet (under the vm
-    /// rig's load, 5 ms after: the pointer moved before the button went down). The buttons byte decides nothing
-    /// else: a packet never presses or releases (docs/protocol.md), and a forged one can only wait.
-    private func awaitPress(_ bytes: [UInt8], host: ComputerHost) {
-        guard let packet = try? UDPPacket.decode(bytes), packet.header == .movement,
-              !packet.buttons.isSubset(of: host.processor.heldButtons) else { return }
+    /// A movement packet whose buttons byte newly holds a button (the source's packet before did not) that the
+    /// computer has not pressed yet — a drag's first packets — waits, up to `pressWait` (50 ms), for the control
+    /// connection to press it: the phone sent the dragStart first, over TCP, but the session's thread may handle it
+    /// after this thread handles the packet (under the vm rig's load, 5 ms after: the pointer moved before the
+    /// button went down). A button announced before is not awaited: the computer up while the packets still hold it
+    /// is a dragEnd handled ahead of the drag's last packets. The buttons byte decides nothing else: a packet never
+    /// presses or releases (docs/protocol.md), and a forged one can only wait.
+    private func awaitPress(_ announced: MouseButtons, host: ComputerHost) {
+        guard !announced.isEmpty, !announced.isSubset(of: host.processor.heldButtons) else { return }
         let deadline = ContinuousClock.now + pressWait
         while ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.000_2)
-            if packet.buttons.isSubset(of: host.processor.heldButtons) { return }
+            if announced.isSubset(of: host.processor.heldButtons) { return }
         }
-        log.warning("UDP movement announced buttons \(packet.buttons.rawValue) that no control message pressed within \(pressWait): injected without them")
+        log.warning("UDP movement announced buttons \(announced.rawValue) that no control message pressed within \(pressWait): injected without them")
     }
 
     /// Stops reading; logs how many packets each unbound source sent.

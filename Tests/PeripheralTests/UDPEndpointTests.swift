@@ -132,7 +132,7 @@ struct UDPEndpointTests {
 
     @Test("a packet announcing a button no control message presses goes after the wait, and presses nothing")
     func announcedPressNeverComes() async throws {
-        let setup = try await Self.setUp(pressWait: .milliseconds(100))
+        let setup = try await Self.setUp(pressWait: .seconds(2))
         let phone = try LoopbackPhone(port: setup.tcp.port)
         let movement = try UDPSocket.bind(port: 0, netns: nil)
         try await TCPEndpointTests.pair(phone, setup.tcp)
@@ -141,8 +141,13 @@ struct UDPEndpointTests {
         let sent = ContinuousClock.now
         movement.send(UDPPacket(buttons: .right, dx: 4, dy: 0).encoded(), to: "127.0.0.1", port: setup.udpPort)
         #expect(await eventually { Self.relX(setup.tcp.sink) == 4 }, "\(setup.tcp.sink.frames)")
-        #expect(ContinuousClock.now - sent >= .milliseconds(100), "injected before the wait was over")
+        #expect(ContinuousClock.now - sent >= .seconds(2), "injected before the wait was over")
         #expect(setup.tcp.sink.frames == [InputFrame([InputEvent(.relX, 4)])], "\(setup.tcp.sink.frames)")
+        // Announced before: not awaited again (a drag's last packets after its dragEnd was handled).
+        let again = ContinuousClock.now
+        movement.send(UDPPacket(buttons: .right, dx: 2, dy: 0).encoded(), to: "127.0.0.1", port: setup.udpPort)
+        #expect(await eventually { Self.relX(setup.tcp.sink) == 6 }, "\(setup.tcp.sink.frames)")
+        #expect(ContinuousClock.now - again < .seconds(1), "waited again")
         await setup.tcp.host.stop()
     }
 
