@@ -1,0 +1,42 @@
+import Foundation
+@testable import hil
+import HILTestSupport
+import Radio
+import Testing
+
+@Suite("hil radio: the options make the model; failures name the socket or device and what to run")
+struct RadioCommandTests {
+    @Test("--interval-ms 15: connection events, 6 packets per event, 12 buffers, the rig's interval to check links by")
+    func connectionEvents() throws {
+        let radio = try parsed(words("radio --interval-ms 15"), as: RadioCommand.self)
+        #expect(radio.vhci == "/dev/vhci" && radio.socket == "/tmp/bt-server-le")
+        #expect(radio.model == RadioModel(timing: .connectionEvents(packetsPerEvent: 6, buffers: 12), expectedIntervalUnits: 12))
+        let tuned = try parsed(words("radio --interval-ms 7.5 --packets-per-event 2 --delay-ms 3"), as: RadioCommand.self)
+        #expect(tuned.model == RadioModel(timing: .connectionEvents(packetsPerEvent: 2, buffers: 4), extraDelayNanoseconds: 3_000_000,
+                                          expectedIntervalUnits: 6))
+    }
+
+    @Test("--interval-ms 0: immediate, with or without an extra delay")
+    func immediate() throws {
+        #expect(try parsed(words("radio --interval-ms 0"), as: RadioCommand.self).model == RadioModel(timing: .immediate))
+        #expect(try parsed(words("radio --interval-ms 0 --delay-ms 2.5"), as: RadioCommand.self).model
+            == RadioModel(timing: .immediate, extraDelayNanoseconds: 2_500_000))
+    }
+
+    @Test("an interval no link can have, or no interval, is refused with what is allowed",
+          arguments: ["radio --interval-ms 5", "radio --interval-ms 16", "radio --interval-ms 15 --packets-per-event 0", "radio"])
+    func refused(_ line: String) {
+        let (command, message) = parse(words(line))
+        #expect(command == nil)
+        #expect(message.contains("--interval-ms") || message.contains("--packets-per-event"), "\(message)")
+    }
+
+    @Test("no btvirt socket: exit 1, naming the socket and btvirt")
+    func noSocket() throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("hil-radio-\(getpid())-none").path
+        let run = try runSeparating(try RigGuest.hilBinary(), ["radio", "--interval-ms", "15", "--socket", missing])
+        #expect(run.status == 1)
+        #expect(run.errors.contains("cannot connect to \(missing): No such file or directory"), "\(run.errors)")
+        #expect(run.errors.contains("start `btvirt -L -s` first"), "\(run.errors)")
+    }
+}
