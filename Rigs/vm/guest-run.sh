@@ -26,7 +26,8 @@
 #        interrupt  made by the host to stop the job (Ctrl-C, timeout): the job gets SIGTERM
 #   out: exit-code  the job's exit status, or 125 if the rig never became ready
 #        rig-error  one line: why the rig failed (only then)
-#        logs/      btvirt.log, bluetoothd.log, dbus.log, dmesg.log, net.log (the two
+#        logs/      btvirt.log, bluetoothd.log, dbus.log, dmesg.log, radio-K.log (a bridge
+#                   each, with the radio model), net.log (the two
 #                   hosts' bring-up, with times since boot), net-{phone,computer}-{dbus,avahi}.log
 # Kernel command line knobs (the kernel hands name=value words to init's environment):
 #   HIL_READY_TIMEOUT=SECS  how long to wait for the rig (default 30)
