@@ -12,8 +12,10 @@ final class BridgeHarness: Sendable {
     let outcome = Mutex<Result<RadioBridgeCore, RadioError>?>(nil)
     let finished = DispatchSemaphore(value: 0)
 
-    init(_ model: RadioModel) throws {
-        let host = try Self.pair(SOCK_SEQPACKET), controller = try Self.pair(SOCK_STREAM)
+    /// The bridge between a socket pair's end (`hostEnd` is the test's, as the kernel) and `controller`: btvirt's real
+    /// socket, or by default the other socket pair's end (`controllerEnd` is the test's).
+    init(_ model: RadioModel, controller real: FileDescriptor? = nil) throws {
+        let host = try Self.pair(SOCK_SEQPACKET), controller = try real.map { ($0, $0) } ?? Self.pair(SOCK_STREAM)
         let (stopRead, stopWrite) = try FileDescriptor.pipe()
         hostEnd = host.1
         controllerEnd = controller.1
