@@ -57,7 +57,9 @@ struct RadioBtvirtOnRig {
         for marker in UInt8(1)...10 {
             sent.append(clock.now())
             try central.send(aclPacket(handle, marker))
-            usleep(7000)
+            // Wait the 7 ms reading the peripheral's side, so each packet is stamped when it arrives, not when
+            // the checks below get to it.
+            _ = try? peripheral.next("nothing: the packets of the next 7 ms", within: 0.007) { _ in false }
         }
         for marker in UInt8(1)...10 {
             received.append(try peripheral.next("ACL packet \(marker)") { $0.kind == .acl && $0.bytes.last == marker }.at)
