@@ -64,6 +64,12 @@ finish() {
     trap - EXIT
     mkdir -p "$SHARE/logs" 2>/dev/null || :
     dmesg >"$LOGS/dmesg.log" 2>&1 || :
+    # The radio bridges write their totals (packets held, how long after their events they went) when stopped.
+    for pid in $radio_pids; do kill -TERM "$pid" 2>/dev/null || :; done
+    for pid in $radio_pids; do
+        waited=0
+        while alive "$pid" && [ "$waited" -lt 20 ]; do sleep 0.05; waited=$((waited + 1)); done
+    done
     cp "$LOGS"/*.log "$SHARE/logs/" 2>/dev/null || :
     sync
     echo 0 >/proc/sys/kernel/printk  # no "reboot: Power down" after the job's output

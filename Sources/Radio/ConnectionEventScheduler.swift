@@ -62,6 +62,12 @@ package struct ConnectionEventScheduler: Sendable {
         package var dropped = 0
         package var heldNanoseconds: Int64 = 0
         package var longestHoldNanoseconds: Int64 = 0
+        /// How long after its event (or, immediate, its eligible time) each packet went: the bridge's own wake-up
+        /// latency, which adds to the model's wait. Summed, and the most.
+        package var lateNanoseconds: Int64 = 0
+        package var latestNanoseconds: Int64 = 0
+
+        package init() {}
     }
 
     package init(model: RadioModel) {
@@ -130,8 +136,10 @@ package struct ConnectionEventScheduler: Sendable {
                 if link.interval > 0 {
                     link.served = (event, link.served?.event == event ? link.served!.count + 1 : 1)
                 }
-                let heldFor = held.arrival.distance(to: now)
+                let heldFor = held.arrival.distance(to: now), late = time.distance(to: now)
                 statistics.released += 1
+                statistics.lateNanoseconds += late
+                statistics.latestNanoseconds = max(statistics.latestNanoseconds, late)
                 statistics.heldNanoseconds += heldFor
                 statistics.longestHoldNanoseconds = max(statistics.longestHoldNanoseconds, heldFor)
                 released.append(Released(packet: held.packet, heldNanoseconds: heldFor))

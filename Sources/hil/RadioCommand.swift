@@ -124,10 +124,12 @@ struct RadioCommand: AsyncParsableCommand {
         }
     }
 
-    /// `released 812 (held 7.9 ms on average, 15.0 ms at most), 40 at once, 0 dropped at disconnects`.
+    /// `released 812 (held 7.9 ms on average, 15.0 ms at most; sent 0.12 ms after their event on average, 2.30 ms at
+    /// most), 40 at once, 0 dropped at disconnects`.
     static func totals(_ s: ConnectionEventScheduler.Statistics) -> String {
-        func ms(_ nanoseconds: Int64) -> String { String(format: "%.1f ms", Double(nanoseconds) / 1e6) }
-        let average = s.released == 0 ? "" : " (held \(ms(s.heldNanoseconds / Int64(s.released))) on average, \(ms(s.longestHoldNanoseconds)) at most)"
+        func ms(_ nanoseconds: Int64, _ digits: Int = 1) -> String { String(format: "%.\(digits)f ms", Double(nanoseconds) / 1e6) }
+        let average = s.released == 0 ? "" : " (held \(ms(s.heldNanoseconds / Int64(s.released))) on average, \(ms(s.longestHoldNanoseconds)) at most;"
+            + " sent \(ms(s.lateNanoseconds / Int64(s.released), 2)) after their event on average, \(ms(s.latestNanoseconds, 2)) at most)"
         return "released \(s.released)\(average), \(s.passedAtOnce) at once, \(s.dropped) dropped at disconnects"
     }
 }

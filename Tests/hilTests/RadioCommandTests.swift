@@ -31,6 +31,20 @@ struct RadioCommandTests {
         #expect(message.contains("--interval-ms") || message.contains("--packets-per-event"), "\(message)")
     }
 
+    @Test("the totals in the log: held time, and how late after their events packets went (the bridge's own wake-up)")
+    func totals() {
+        var statistics = ConnectionEventScheduler.Statistics()
+        statistics.released = 4
+        statistics.heldNanoseconds = 31_600_000
+        statistics.longestHoldNanoseconds = 15_000_000
+        statistics.lateNanoseconds = 480_000
+        statistics.latestNanoseconds = 2_300_000
+        statistics.passedAtOnce = 40
+        #expect(RadioCommand.totals(statistics) == "released 4 (held 7.9 ms on average, 15.0 ms at most; sent 0.12 ms after "
+            + "their event on average, 2.30 ms at most), 40 at once, 0 dropped at disconnects")
+        #expect(RadioCommand.totals(.init()) == "released 0, 0 at once, 0 dropped at disconnects")
+    }
+
     @Test("no btvirt socket: exit 1, naming the socket and btvirt")
     func noSocket() throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("hil-radio-\(getpid())-none").path
