@@ -22,6 +22,23 @@ extension RigDefinition {
             self.intervalMs = model == .immediate ? 0 : intervalMs
         }
 
+        /// `--radio-interval`'s value (hil run, hil bench): `immediate` or `0` for the immediate model, else the
+        /// connection interval in ms (7.5 to 4000 in steps of 1.25) of the connection-event model.
+        /// - Throws: `RigError` `.rigFile` saying what is allowed.
+        package init(intervalArgument text: String) throws(RigError) {
+            if text == "immediate" || Double(text) == 0 {
+                self.init()
+                return
+            }
+            guard let interval = Double(text), interval.isFinite, (7.5...4000).contains(interval),
+                  (interval / 1.25).rounded() == interval / 1.25
+            else {
+                throw RigError(.rigFile, "--radio-interval \(text) is no connection interval: use 0 or immediate (btvirt delivers at once), "
+                               + "or 7.5 to 4000 ms in steps of 1.25")
+            }
+            self.init(model: .connectionEvents, intervalMs: interval)
+        }
+
         /// The interval in the 1.25 ms units of the HCI commands and of main.conf.
         package var intervalUnits: Int { Int((intervalMs / 1.25).rounded()) }
 
