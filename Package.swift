@@ -210,6 +210,7 @@ let package = Package(
             dependencies: [
                 "hil", "System", "StrictJSON", "RemoteTouchProtocol", "CommandMapping", "GestureModel", "InputCodes", "GestureScript",
                 "Records", "Evdev", "NetSocket", "DBus", "Avahi", "Peripheral", "ScenarioDriver", "Lab", "PhoneLinks", "Recording", "Rig",
+                "Radio",
             ]),
     ]
 )

@@ -96,7 +96,7 @@ struct RadioCommand: AsyncParsableCommand {
         case .success(let core):
             write(clock.now(), "stopped: \(Self.totals(core.scheduler.statistics))")
         case .failure(let error):
-            write(clock.now(), "failed: \(error.message)")
+            write(clock.now(), "failed: \(error.what)")
             throw failure("hil radio: \(error)")
         }
     }

@@ -107,7 +107,7 @@ struct RadioBridgeTests {
         let outcome = try #require(harness.outcome.withLock { $0 })
         #expect(throws: RadioError.self) { try outcome.get() }
         if case .failure(let error) = outcome {
-            #expect(error.message == "btvirt's socket (test) closed")
+            #expect(error.what == "btvirt's socket (test) closed")
         }
     }
 
