@@ -162,7 +162,7 @@ let package = Package(
         .testTarget(name: "GestureScriptTests", dependencies: ["GestureScript", "GestureModel", "RemoteTouchProtocol", "StrictJSON"]),
         .testTarget(name: "SystemTests", dependencies: ["System"]),
         .testTarget(name: "ProcessesTests", dependencies: ["Processes", "System"]),
-        .testTarget(name: "RadioTests", dependencies: ["Radio", "System", "NetSocket", "Processes", "HILTestSupport"]),
+        .testTarget(name: "RadioTests", dependencies: ["Radio", "System", "NetSocket", "Processes", "HILTestSupport", "LatencyStats"]),
         .testTarget(name: "RigTests", dependencies: ["Rig", "Processes", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCodes", "System", "HILTestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Avahi", "Processes", "HILTestSupport", "Waiting"]),

@@ -1,5 +1,3 @@
-import CLinux
-import Glibc
 package import System
 
 /// The bridge between the kernel's virtual HCI and btvirt's server socket: one thread, one poll over both files and a
@@ -35,64 +33,46 @@ package struct RadioBridge: Sendable {
     /// Bridges until `stop` is readable; returns the core, whose scheduler holds the totals.
     /// - Throws: `RadioError` `.io` or `.framing` naming the side.
     package func run(_ model: RadioModel, stop: FileDescriptor) throws(RadioError) -> RadioBridgeCore {
+        var ports = PolledSides(host: host, controller: controller, stop: stop, clock: clock)
+        return try Self.run(model, over: &ports, clock: clock, log: log)
+    }
+
+    /// The bridge's loop: let go what is due, wait for input or the next release, hand what was read to the core,
+    /// carry out what it decides; until `ports` says stop. Every time it reads is `clock`'s, so over ports and a clock
+    /// that are virtual the loop runs exactly as over the real ones, in no real time.
+    /// - Returns: the core, whose scheduler holds the totals.
+    /// - Throws: `RadioError` `.io` or `.framing` naming the side.
+    package static func run(_ model: RadioModel, over ports: inout some RadioPorts, clock: any RadioClock,
+                            log: (RadioInstant, String) -> Void) throws(RadioError) -> RadioBridgeCore
+    {
         var core = RadioBridgeCore(model: model)
-        var hostFramer = H4Framer(source: host.name), controllerFramer = H4Framer(source: controller.name)
-        var buffer = [UInt8](repeating: 0, count: 8192)
+        var framers = [RadioSide.host: H4Framer(source: ports.name(of: .host)),
+                       .controller: H4Framer(source: ports.name(of: .controller))]
+        func perform(_ outputs: [RadioBridgeCore.Output]) throws(RadioError) {
+            for output in outputs {
+                switch output {
+                case .toController(let packet): try ports.write(packet, to: .controller)
+                case .toHost(let packet): try ports.write(packet, to: .host)
+                case .note(let text): log(clock.now(), text)
+                }
+            }
+        }
         while true {
             try perform(core.due(at: clock.now()))
-            let timeout = core.nextRelease.map { max(0, clock.now().distance(to: $0)) } ?? -1
-            var entries = [host.file.rawValue, controller.file.rawValue, stop.rawValue].map {
-                pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
-            }
-            let ready = entries.withUnsafeMutableBytes { hil_poll_nanoseconds($0.baseAddress, 3, timeout) }
-            if ready < 0 {
-                let error = Errno.current
-                if error == .interrupted { continue }
-                throw RadioError(.io, "poll over \(host.name) and \(controller.name) failed: \(error.numbered)")
-            }
-            if entries[2].revents != 0 { return core }
-            if entries[0].revents != 0 {
-                for packet in try read(host, into: &buffer, framer: &hostFramer) {
-                    try perform(core.fromHost(packet, at: clock.now()))
+            switch try ports.wait(until: core.nextRelease) {
+            case .stop:
+                return core
+            case .deadline:
+                continue
+            case .readable(let sides):
+                for side in sides {
+                    let bytes = try ports.read(side)
+                    for packet in try framers[side]!.append(bytes) {
+                        let now = clock.now()
+                        try perform(side == .host ? core.fromHost(packet, at: now) : core.fromController(packet, at: now))
+                    }
                 }
             }
-            if entries[1].revents != 0 {
-                for packet in try read(controller, into: &buffer, framer: &controllerFramer) {
-                    try perform(core.fromController(packet, at: clock.now()))
-                }
-            }
-        }
-    }
-
-    private func read(_ side: Side, into buffer: inout [UInt8], framer: inout H4Framer) throws(RadioError) -> [H4Packet] {
-        let count: Int
-        do {
-            count = try side.file.read(into: &buffer)
-        } catch {
-            throw RadioError(.io, "cannot read \(side.name): \(error.numbered)")
-        }
-        guard count > 0 else {
-            throw RadioError(.io, "\(side.name) closed", hint: side.name.contains("vhci") ? nil : "did btvirt exit? its log says why")
-        }
-        return try framer.append(buffer[0..<count])
-    }
-
-    private func perform(_ outputs: [RadioBridgeCore.Output]) throws(RadioError) {
-        for output in outputs {
-            switch output {
-            case .toController(let packet): try write(packet, to: controller)
-            case .toHost(let packet): try write(packet, to: host)
-            case .note(let text): log(clock.now(), text)
-            }
-        }
-    }
-
-    /// One packet, one write: /dev/vhci takes a whole packet per write.
-    private func write(_ packet: H4Packet, to side: Side) throws(RadioError) {
-        do {
-            try side.file.writeAll(packet.bytes)
-        } catch {
-            throw RadioError(.io, "cannot write \(packet) to \(side.name): \(error.numbered)")
         }
     }
 }
