@@ -59,7 +59,7 @@ let package = Package(
 
         // The radio model: a bridge between the kernel's /dev/vhci and btvirt's server socket that holds ACL data
         // until its link's next connection event (`hil radio`).
-        .target(name: "Radio", dependencies: ["CLinux", "System", "NetSocket"]),
+        .target(name: "Radio", dependencies: ["CLinux", "System", "LatencyStats"]),
 
         // Bonjour through avahi-daemon's D-Bus API: publish (entry groups), browse and resolve.
         .target(name: "Avahi", dependencies: ["DBus", "Waiting", "System"]),

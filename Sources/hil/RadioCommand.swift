@@ -42,6 +42,11 @@ struct RadioCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("An extra fixed delay for every ACL packet the host sends, in ms (for calibration).", valueName: "ms"))
     var delayMs: Double = 0
 
+    @Flag(help: ArgumentHelp(
+        "Time the bridge in this process instead, over socket pairs: no /dev/vhci, no btvirt, no root.",
+        discussion: "200 ACL packets at 100 Hz through one bridge, then two with a relay between; prints each path's waits and exits 1 when they are not the model's (a median of I/2 ± 1.5 ms, a p99 of at most I + 2 ms; with --interval-ms 0, a median of at most 0.3 ms). A benchmark: run it on a quiet machine (docs/developing.md, \"The radio model's timing\")."))
+    var selfTest = false
+
     @Option(help: ArgumentHelp("Append the bridge's log here (links, their intervals, the totals) instead of standard error.",
                                valueName: "file"))
     var log: String?
@@ -57,6 +62,9 @@ struct RadioCommand: AsyncParsableCommand {
             throw ValidationError("--packets-per-event \(packetsPerEvent): use 1 to 127")
         }
         guard (0...10_000).contains(delayMs) else { throw ValidationError("--delay-ms \(delayMs): use 0 to 10000") }
+        if selfTest && delayMs != 0 {
+            throw ValidationError("--self-test times the model without an extra delay: leave --delay-ms out")
+        }
     }
 
     /// The model the options describe.
@@ -69,6 +77,7 @@ struct RadioCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if selfTest { return try await runSelfTest() }
         let output = try logFile()
         let clock = MonotonicClock()
         let write: @Sendable (RadioInstant, String) -> Void = { time, text in
@@ -99,6 +108,22 @@ struct RadioCommand: AsyncParsableCommand {
             write(clock.now(), "failed: \(error.what)")
             throw failure("hil radio: \(error)")
         }
+    }
+
+    /// `--self-test`: both paths' lines on standard output, each finding under its path; exit 1 when there is one.
+    private func runSelfTest() async throws {
+        let test = RadioSelfTest(model: model, intervalUnits: intervalMs > 0 ? UInt16((intervalMs / 1.25).rounded()) : 12)
+        print("hil radio --self-test: \(describe(model)), \(test.count) packets at 100 Hz")
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[RadioSelfTest.Measurement], RadioError>, Never>) in
+            // It sleeps between sends and waits for its threads: a thread of its own, never one of the cooperative pool.
+            Thread { continuation.resume(returning: Result { () throws(RadioError) in try test.run() }) }.start()
+        }
+        let measurements = try outcome.mapError { failure("hil radio --self-test: \($0)") }.get()
+        for measurement in measurements {
+            print(measurement.line)
+            for finding in measurement.findings { print("  ✗ \(finding)") }
+        }
+        if measurements.contains(where: { !$0.findings.isEmpty }) { throw ExitCode(1) }
     }
 
     private func logFile() throws -> FileDescriptor {

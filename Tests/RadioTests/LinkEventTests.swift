@@ -79,4 +79,12 @@ struct LinkEventTests {
         let v2 = H4Packet(bytes: [0x04, 0x0e, 0x0a, 0x01, 0x60, 0x20, 0x00, 0xc0, 0x00, 0x01, 0xfb, 0x00, 0x01])
         #expect(BufferCount.raised(v2, to: 8)?.bytes[9] == 8)
     }
+
+    @Test("the self-test plays btvirt's bytes: its Connection Complete and ACL packets are these golden ones")
+    func selfTestPackets() {
+        #expect(SelfTestPackets.connectionComplete(handle: 0x40, intervalUnits: 12) == Events.connectionComplete(handle: 0x40, interval: 12).bytes)
+        #expect(SelfTestPackets.acl(handle: 0x41, marker: 9) == Events.acl(handle: 0x41, marker: 9).bytes)
+        #expect(LinkEvent(H4Packet(bytes: SelfTestPackets.connectionComplete(handle: 0x40, intervalUnits: 6)))
+            == .connected(handle: 0x0040, intervalUnits: 6))
+    }
 }

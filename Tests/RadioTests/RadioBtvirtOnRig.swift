@@ -30,7 +30,7 @@ struct RadioBtvirtOnRig {
             usleep(50_000)
         }
         var peripheral = TestHost(file: try UnixSocket.connect(path: socket), name: "peripheral")
-        let harness = try BridgeHarness(
+        let harness = try LoopbackBridge(
             RadioModel(timing: .connectionEvents(packetsPerEvent: 6, buffers: 12), expectedIntervalUnits: Self.intervalUnits),
             controller: try UnixSocket.connect(path: socket))
         var central = TestHost(file: harness.hostEnd, name: "central (through the bridge)")
@@ -80,7 +80,7 @@ struct RadioBtvirtOnRig {
         #expect(try central.command(0x0406, [UInt8(handle & 0xff), UInt8(handle >> 8), 0x13]) == [0x00])
         _ = try central.next("Disconnection Complete") { if case .disconnected = LinkEvent($0) { true } else { false } }
         #expect(throws: TestHost.Timeout.self) { try peripheral.next("the held packet", within: 0.2) { $0.bytes.last == 99 } }
-        let core = try harness.stop().get()
+        let core = try harness.stopped().get()
         #expect(core.scheduler.statistics.released == 10 && core.scheduler.statistics.dropped == 1)
     }
 

@@ -31,6 +31,14 @@ struct RadioCommandTests {
         #expect(message.contains("--interval-ms") || message.contains("--packets-per-event"), "\(message)")
     }
 
+    @Test("--self-test times the model it is given, and refuses an extra delay it could not judge")
+    func selfTest() throws {
+        #expect(try parsed(words("radio --self-test --interval-ms 7.5"), as: RadioCommand.self).selfTest)
+        let (command, message) = parse(words("radio --self-test --interval-ms 15 --delay-ms 2"))
+        #expect(command == nil)
+        #expect(message.contains("--self-test times the model without an extra delay"), "\(message)")
+    }
+
     @Test("the totals in the log: held time, and how late after their events packets went (the bridge's own wake-up)")
     func totals() {
         var statistics = ConnectionEventScheduler.Statistics()
