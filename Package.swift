@@ -57,6 +57,10 @@ let package = Package(
         // TCP sockets for the network transports, opened in a network namespace when the rig has two hosts.
         .target(name: "NetSocket", dependencies: ["CLinux", "System"]),
 
+        // The radio model: a bridge between the kernel's /dev/vhci and btvirt's server socket that holds ACL data
+        // until its link's next connection event (`hil radio`).
+        .target(name: "Radio", dependencies: ["CLinux", "System", "LatencyStats"]),
+
         // Bonjour through avahi-daemon's D-Bus API: publish (entry groups), browse and resolve.
         .target(name: "Avahi", dependencies: ["DBus", "Waiting", "System"]),
 
@@ -144,7 +148,8 @@ let package = Package(
             dependencies: [
                 "RemoteTouchProtocol", "CommandMapping", "GestureScript", "Rig", "Peripheral", "DBus", "Scenario", "ScenarioDriver", "Runner", "Bench", "Evidence", "ComputerProcess",
                 "Records", "Report", "LatencyStats", "Recording", "InputCodes", "StrictJSON", "Lab", "GestureModel", "Waiting", "Processes",
-                "System", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Radio", "NetSocket", "System",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
@@ -157,6 +162,7 @@ let package = Package(
         .testTarget(name: "GestureScriptTests", dependencies: ["GestureScript", "GestureModel", "RemoteTouchProtocol", "StrictJSON"]),
         .testTarget(name: "SystemTests", dependencies: ["System"]),
         .testTarget(name: "ProcessesTests", dependencies: ["Processes", "System"]),
+        .testTarget(name: "RadioTests", dependencies: ["Radio", "System", "NetSocket", "Processes", "HILTestSupport", "LatencyStats"]),
         .testTarget(name: "RigTests", dependencies: ["Rig", "Processes", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCodes", "System", "HILTestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Avahi", "Processes", "HILTestSupport", "Waiting"]),
@@ -204,6 +210,7 @@ let package = Package(
             dependencies: [
                 "hil", "System", "StrictJSON", "RemoteTouchProtocol", "CommandMapping", "GestureModel", "InputCodes", "GestureScript",
                 "Records", "Evdev", "NetSocket", "DBus", "Avahi", "Peripheral", "ScenarioDriver", "Lab", "PhoneLinks", "Recording", "Rig",
+                "Radio",
             ]),
     ]
 )

@@ -26,12 +26,17 @@
 #        interrupt  made by the host to stop the job (Ctrl-C, timeout): the job gets SIGTERM
 #   out: exit-code  the job's exit status, or 125 if the rig never became ready
 #        rig-error  one line: why the rig failed (only then)
-#        logs/      btvirt.log, bluetoothd.log, dbus.log, dmesg.log, net.log (the two
+#        logs/      btvirt.log, bluetoothd.log, dbus.log, dmesg.log, radio-K.log (a bridge
+#                   each, with the radio model), net.log (the two
 #                   hosts' bring-up, with times since boot), net-{phone,computer}-{dbus,avahi}.log
 # Kernel command line knobs (the kernel hands name=value words to init's environment):
 #   HIL_READY_TIMEOUT=SECS  how long to wait for the rig (default 30)
 #   HIL_CONTROLLERS=N       how many btvirt controllers, hci0…hci(N-1), 2 per lane (default 2)
 #   HIL_RIG_UP=0            start nothing (no dbus, btvirt, bluetoothd): a bare guest
+#   HIL_RADIO_INTERVAL_MS=MS the radio model (../README.md, "The radio model"): instead of `btvirt -L -lN`, start
+#                           `btvirt -L -s` and one `hil radio` bridge per controller, and bluetoothd with the
+#                           share's bluetoothd-main.conf (the interval pinned in [LE]); absent or 0: immediate
+#   HIL_RADIO_HIL=PATH      the hil that runs `hil radio` (the host's build, seen through the shared root)
 set -eu
 
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
@@ -41,6 +46,10 @@ LOGS=/run/hil-logs
 BUSYBOX=/hil/bin/busybox
 READY_TIMEOUT=${HIL_READY_TIMEOUT:-30}
 CONTROLLERS=${HIL_CONTROLLERS:-2}
+RADIO_INTERVAL_MS=${HIL_RADIO_INTERVAL_MS:-0}
+RADIO_HIL=${HIL_RADIO_HIL:-}
+# btvirt's LE server socket: a fixed path in BlueZ (emulator/main.c). /tmp is the host's, under the guest's overlay.
+RADIO_SOCKET=/tmp/bt-server-le
 ADAPTERS=$(awk -v n="$CONTROLLERS" 'BEGIN { for (i = 0; i < n; i++) printf "hci%d ", i }')
 RIG_FAILED_STATUS=125
 # The image's copy of Rigs/net/two-hosts.sh (its lib.sh beside it); build-image.sh fills the path in.
@@ -55,6 +64,12 @@ finish() {
     trap - EXIT
     mkdir -p "$SHARE/logs" 2>/dev/null || :
     dmesg >"$LOGS/dmesg.log" 2>&1 || :
+    # The radio bridges write their totals (packets held, how long after their events they went) when stopped.
+    for pid in $radio_pids; do kill -TERM "$pid" 2>/dev/null || :; done
+    for pid in $radio_pids; do
+        waited=0
+        while alive "$pid" && [ "$waited" -lt 20 ]; do sleep 0.05; waited=$((waited + 1)); done
+    done
     cp "$LOGS"/*.log "$SHARE/logs/" 2>/dev/null || :
     sync
     echo 0 >/proc/sys/kernel/printk  # no "reboot: Power down" after the job's output
@@ -68,7 +83,7 @@ rig_error() {
     echo "--- diagnostics ---"
     echo "adapters:" /sys/class/bluetooth/*
     ls -l /dev/uinput /dev/vhci 2>&1 || :
-    for f in btvirt bluetoothd dbus; do
+    for f in btvirt bluetoothd dbus $(cd "$LOGS" 2>/dev/null && ls radio-*.log 2>/dev/null | sed 's/\.log$//'); do
         echo "--- last lines of $f.log ---"
         tail -n 15 "$LOGS/$f.log" 2>/dev/null || :
     done
@@ -111,6 +126,42 @@ net_finish() {
     fi
 }
 
+# The radio model (HIL_RADIO_INTERVAL_MS above 0): btvirt's server makes a controller for each client of its LE
+# socket, and one `hil radio` per controller bridges it to a controller of the kernel's (/dev/vhci), holding ACL data
+# until its link's next connection event. The bridges start at once (each takes a Swift start-up); their controllers
+# get hci0…hci(N-1) in whatever order they come, and all are alike. Sets btvirt_pid, radio_pids and bluetoothd_args.
+radio_pids=
+radio_start() {
+    [ -x "$RADIO_HIL" ] || rig_error "the radio model needs hil: HIL_RADIO_HIL='$RADIO_HIL' is no executable"
+    [ -r "$SHARE/bluetoothd-main.conf" ] || rig_error "the radio model needs bluetoothd-main.conf in the share"
+    mkdir -p /run/hil-bluetooth
+    cp "$SHARE/bluetoothd-main.conf" /run/hil-bluetooth/main.conf
+    bluetoothd_args="-f /run/hil-bluetooth/main.conf"
+    rm -f "$RADIO_SOCKET"
+    btvirt -L -s >"$LOGS/btvirt.log" 2>&1 &
+    btvirt_pid=$!
+    waited=0
+    while [ ! -S "$RADIO_SOCKET" ]; do
+        alive "$btvirt_pid" || rig_error "btvirt -L -s exited"
+        [ "$waited" -lt 50 ] || rig_error "btvirt -L -s made no $RADIO_SOCKET within 5 s"
+        sleep 0.1
+        waited=$((waited + 1))
+    done
+    i=0
+    while [ "$i" -lt "$CONTROLLERS" ]; do
+        "$RADIO_HIL" radio --vhci /dev/vhci --socket "$RADIO_SOCKET" --interval-ms "$RADIO_INTERVAL_MS" \
+            --log "$LOGS/radio-$i.log" >>"$LOGS/radio-$i.log" 2>&1 &
+        radio_pids="$radio_pids $!"
+        i=$((i + 1))
+    done
+    stage radio-started
+}
+
+# Running and not a zombie (PID 1 sh does not reap background jobs until `wait`).
+alive() {
+    [ -r "/proc/$1/stat" ] && ! grep -q ') Z ' "/proc/$1/stat" 2>/dev/null
+}
+
 # Fresh /run: the host's copy holds its own dbus and bluetoothd sockets and pid files. /tmp stays the
 # host's (through the overlay, so guest writes stay in the guest): a project checked out under /tmp, as a
 # CI clone may be, must be visible to the job.
@@ -138,9 +189,15 @@ else
     mkdir -p /run/dbus
     dbus-daemon --system --fork >"$LOGS/dbus.log" 2>&1 || rig_error "dbus-daemon --system failed to start"
     stage dbus-started
-    btvirt -L "-l$CONTROLLERS" >"$LOGS/btvirt.log" 2>&1 &
-    btvirt_pid=$!
-    /usr/libexec/bluetooth/bluetoothd -n >"$LOGS/bluetoothd.log" 2>&1 &
+    bluetoothd_args=
+    if [ "$RADIO_INTERVAL_MS" = 0 ]; then
+        btvirt -L "-l$CONTROLLERS" >"$LOGS/btvirt.log" 2>&1 &
+        btvirt_pid=$!
+    else
+        radio_start
+    fi
+    # shellcheck disable=SC2086
+    /usr/libexec/bluetooth/bluetoothd -n $bluetoothd_args >"$LOGS/bluetoothd.log" 2>&1 &
     bluetoothd_pid=$!
 
     # Adapter property via D-Bus; prints "true", "false" or nothing (no such adapter yet).
@@ -154,11 +211,6 @@ else
         dbus-send --system --print-reply --reply-timeout=5000 --dest=org.bluez \
             "/org/bluez/$1" org.freedesktop.DBus.Properties.Set \
             string:org.bluez.Adapter1 string:Powered variant:boolean:true >/dev/null 2>&1 || :
-    }
-
-    # Running and not a zombie (PID 1 sh does not reap background jobs until `wait`).
-    alive() {
-        [ -r "/proc/$1/stat" ] && ! grep -q ') Z ' "/proc/$1/stat" 2>/dev/null
     }
 
     stage daemons-started
@@ -180,6 +232,7 @@ else
         fi
         alive "$btvirt_pid" || rig_error "btvirt exited"
         alive "$bluetoothd_pid" || rig_error "bluetoothd exited"
+        for pid in $radio_pids; do alive "$pid" || rig_error "a hil radio bridge exited (logs: radio-*.log)"; done
         sleep 0.1
     done
     stage adapters-ready

@@ -1,4 +1,4 @@
-import Records
+package import Records
 
 extension BenchRunner {
     /// bench.json (format `hil-bench/1`) for `hil bench`'s results, written by Report.
@@ -7,8 +7,9 @@ extension BenchRunner {
     ///   - results: each path's result, by path name; paths without one are left out.
     ///   - paths: the order to write the paths in.
     ///   - kernel: the rig's kernel release; `bluez`: bluetoothd's version, if known.
+    ///   - radio: the radio's fields as results.json's environment has them (`radio`, `radioModel`, `radioIntervalMs`).
     package static func json(_ results: [String: PathResult], paths: [String], settings: Settings, rig: String,
-                            kernel: String, bluez: String?) -> String
+                            kernel: String, bluez: String?, radio: RunEnvironment = RunEnvironment()) -> String
     {
         func stream(_ stream: Stream) -> BenchResults.Stream {
             BenchResults.Stream(
@@ -30,7 +31,8 @@ extension BenchRunner {
             }
         }
         return BenchResults(
-            rig: rig, kernel: kernel, bluez: bluez, count: settings.count, rateHz: settings.rateHz, paths: written,
+            rig: rig, kernel: kernel, bluez: bluez, radio: radio.radio, radioModel: radio.radioModel,
+            radioIntervalMs: radio.radioIntervalMs, count: settings.count, rateHz: settings.rateHz, paths: written,
             rungSeconds: settings.rungSeconds, repetitions: settings.repetitions
         ).jsonText
     }

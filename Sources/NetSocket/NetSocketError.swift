@@ -11,7 +11,7 @@ package enum NetSocketErrorCode: String, Sendable {
     case bind
     /// A connection could not be made (ECONNREFUSED: nothing listens there).
     case connect
-    /// A host is not an IPv4 address.
+    /// A host is not an IPv4 address, or a unix socket's path does not fit `sockaddr_un`.
     case invalidAddress
     /// A network namespace could not be opened or entered.
     case namespace

@@ -12,6 +12,12 @@ package struct BenchResults: Sendable, Equatable {
     package var kernel: String
     /// bluetoothd's version; nil when unknown.
     package var bluez: String?
+    /// The radio that carried the link, as results.json's environment names it: the controllers (`btvirt`,
+    /// `existing`), the emulated radio's model (`immediate`, `connectionEvents`) and its interval in ms; nil when
+    /// unknown (or, for the model and interval, not an emulated radio's).
+    package var radio: String?
+    package var radioModel: String?
+    package var radioIntervalMs: Double?
     /// Commands per path in the main stream.
     package var count: Int
     /// The main stream's rate.
@@ -22,12 +28,16 @@ package struct BenchResults: Sendable, Equatable {
     package var rungSeconds: Double
     package var repetitions: Int
 
-    package init(rig: String, kernel: String, bluez: String?, count: Int, rateHz: Double, paths: [Path],
-                rungSeconds: Double = 5, repetitions: Int = 3)
+    package init(rig: String, kernel: String, bluez: String?, radio: String? = nil, radioModel: String? = nil,
+                radioIntervalMs: Double? = nil, count: Int, rateHz: Double, paths: [Path], rungSeconds: Double = 5,
+                repetitions: Int = 3)
     {
         self.rig = rig
         self.kernel = kernel
         self.bluez = bluez
+        self.radio = radio
+        self.radioModel = radioModel
+        self.radioIntervalMs = radioIntervalMs
         self.count = count
         self.rateHz = rateHz
         self.paths = paths
@@ -128,7 +138,9 @@ package struct BenchResults: Sendable, Equatable {
         }
         let document: JSONValue = .object(JSONObject([
             ("format", .string(Self.format)), ("rig", .string(rig)), ("kernel", .string(kernel)),
-            ("bluez", bluez.map(JSONValue.string) ?? .null), ("count", .number(Double(count))),
+            ("bluez", bluez.map(JSONValue.string) ?? .null), ("radio", radio.map(JSONValue.string) ?? .null),
+            ("radioModel", radioModel.map(JSONValue.string) ?? .null), ("radioIntervalMs", radioIntervalMs.map(JSONValue.number) ?? .null),
+            ("count", .number(Double(count))),
             ("rateHz", .number(rateHz)), ("rungSeconds", .number(rungSeconds)), ("repetitions", .number(Double(repetitions))),
             ("paths", .object(JSONObject(pathValues))),
         ]))

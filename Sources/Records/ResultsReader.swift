@@ -89,6 +89,8 @@ struct ResultsReader {
             rigUpMs: optional(object, "rigUpMs", at: path, Self.number),
             lanes: optional(object, "lanes", at: path, Self.number).map { Int($0) },
             radio: optional(object, "radio", at: path, Self.string),
+            radioModel: optional(object, "radioModel", at: path, Self.string),
+            radioIntervalMs: optional(object, "radioIntervalMs", at: path, Self.number),
             build: optional(object, "build", at: path, Self.string),
             commit: optional(object, "commit", at: path, Self.string),
             additional: Self.unknown(object, known: RunEnvironment.keys + ["shard"]))

@@ -53,7 +53,11 @@ package struct RunConditions: Sendable, Equatable {
         case "kernel": environment.kernel
         case "BlueZ": environment.bluez
         case "rig": environment.rig
-        case "radio": environment.radio
+        // The radio and, when it kept connection events, their interval: an immediate run reads as before the
+        // model was recorded, so older files compare with it.
+        case "radio":
+            environment.radioModel == "connectionEvents"
+                ? [environment.radio, environment.radioSummary].compactMap { $0 }.joined(separator: ", ") : environment.radio
         case "build": environment.build
         case "host": environment.host
         case "lanes": environment.lanes.map(String.init)
@@ -66,6 +70,13 @@ extension RunResults {
     /// The run's conditions (`RunConditions`), from its environments; a file without any has only its rig.
     package var conditions: RunConditions {
         environments.isEmpty ? RunConditions([RunEnvironment(rig: rig)]) : RunConditions(environments)
+    }
+
+    /// The emulated radio's model in words (`connection events every 15 ms`, `immediate`): the environments' (several
+    /// different ones joined with ", "); nil where none records one (a real radio, an older file).
+    package var radioSummary: String? {
+        let models = environments.compactMap(\.radioSummary).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        return models.isEmpty ? nil : models.joined(separator: ", ")
     }
 
     /// The commit hil was built from: the environments' (several different ones joined with ", "); nil where no

@@ -23,6 +23,11 @@ package struct RunEnvironment: Sendable, Equatable {
     /// The radio that carried ble and hid: the rig's controllers (`btvirt`: emulated, `existing`: the adapters'
     /// own radios). nil in files from before it was recorded.
     package var radio: String?
+    /// How the emulated radio timed ACL data (Rigs/README.md, "The radio model"): `immediate` or `connectionEvents`;
+    /// nil with a real radio, and in files from before it was recorded.
+    package var radioModel: String?
+    /// The connection interval of the `connectionEvents` model, in ms; nil otherwise.
+    package var radioIntervalMs: Double?
     /// How `hil` was built: `debug` or `release`. nil in files from before it was recorded.
     package var build: String?
     /// The source commit `hil` was built from (git's hash, `+dirty` with uncommitted changes), nil where unknown.
@@ -33,7 +38,8 @@ package struct RunEnvironment: Sendable, Equatable {
     package init(shard: RunShard? = nil, kernel: String? = nil, bluez: String? = nil, rig: String? = nil,
                 latencyScale: Double? = nil, peripheralAdapter: String? = nil, centralAdapter: String? = nil,
                 host: String? = nil, writePath: String? = nil, rigUpMs: Double? = nil, lanes: Int? = nil,
-                radio: String? = nil, build: String? = nil, commit: String? = nil, additional: JSONObject = JSONObject())
+                radio: String? = nil, radioModel: String? = nil, radioIntervalMs: Double? = nil, build: String? = nil,
+                commit: String? = nil, additional: JSONObject = JSONObject())
     {
         self.shard = shard
         self.kernel = kernel
@@ -47,6 +53,8 @@ package struct RunEnvironment: Sendable, Equatable {
         self.rigUpMs = rigUpMs
         self.lanes = lanes
         self.radio = radio
+        self.radioModel = radioModel
+        self.radioIntervalMs = radioIntervalMs
         self.build = build
         self.commit = commit
         self.additional = additional
@@ -62,7 +70,8 @@ package struct RunEnvironment: Sendable, Equatable {
             kernel.map(JSONValue.string), bluez.map(JSONValue.string), rig.map(JSONValue.string), latencyScale.map(JSONValue.number),
             peripheralAdapter.map(JSONValue.string), centralAdapter.map(JSONValue.string), host.map(JSONValue.string),
             writePath.map(JSONValue.string), rigUpMs.map { .number(($0 * 10).rounded() / 10) },
-            lanes.map { .number(Double($0)) }, radio.map(JSONValue.string), build.map(JSONValue.string),
+            lanes.map { .number(Double($0)) }, radio.map(JSONValue.string), radioModel.map(JSONValue.string),
+            radioIntervalMs.map(JSONValue.number), build.map(JSONValue.string),
             commit.map(JSONValue.string),
         ]
         for (key, value) in zip(Self.keys, values) {
@@ -74,5 +83,12 @@ package struct RunEnvironment: Sendable, Equatable {
 
     /// The known keys of the `environment` object, in the order `hil run` writes them.
     static let keys = ["kernel", "bluez", "rig", "latencyScale", "peripheralAdapter", "centralAdapter", "host", "writePath", "rigUpMs", "lanes",
-                       "radio", "build", "commit"]
+                       "radio", "radioModel", "radioIntervalMs", "build", "commit"]
+
+    /// The radio model in words: `immediate`, `connection events every 15 ms`; nil when not recorded.
+    package var radioSummary: String? {
+        guard let radioModel else { return nil }
+        guard radioModel == "connectionEvents", let radioIntervalMs else { return radioModel }
+        return "connection events every \(JSONWriter.numberText(radioIntervalMs)) ms"
+    }
 }

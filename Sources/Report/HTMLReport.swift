@@ -68,6 +68,7 @@ package enum HTMLReport {
         let verdict = results.failed == 0 ? "pass" : "fail"
         var facts: [String] = []
         if let rig = results.rig { facts.append("rig \(rig)") }
+        if let radio = results.radioSummary { facts.append("radio \(radio)") }
         if let startedAt = results.startedAt { facts.append("started \(startedAt)") }
         if let wall = results.wallMs { facts.append("wall time \(Formatting.seconds(wall))") }
         facts.append("\(results.scenarios.count) scenario\(results.scenarios.count == 1 ? "" : "s")")
@@ -181,10 +182,13 @@ package enum HTMLReport {
         var html = "<section id=\"transports\">\n<h2>Latency by transport</h2>\n"
         html += "<p>Step latency includes the gesture's own span; the link stage (handed to the link → the computer received it) is what the product documents' claims are about. <code>hil bench</code> measures the link alone.</p>\n"
         html += "<table>\n<thead><tr><th>transport</th><th>count</th><th>p50</th><th>p95</th><th>p99</th><th>max</th>"
-            + "<th>link p50</th><th>link p95</th><th>the product&#39;s claim</th></tr></thead>\n<tbody>\n"
+            + "<th>link p50</th><th>link p95</th><th>radio</th><th>the product&#39;s claim</th></tr></thead>\n<tbody>\n"
         for entry in entries {
+            // The emulated radio's model carried ble and hid; tcp and udp went over veth.
+            let radio = ["ble", "hid"].contains(entry.transport) ? results.radioSummary ?? "—" : "—"
             html += "<tr><td>\(Markup.escape(entry.transport))</td>\(summaryCells(entry.summary))"
                 + "<td class=\"n\">\(Formatting.ms(entry.link?.p50))</td><td class=\"n\">\(Formatting.ms(entry.link?.p95))</td>"
+                + "<td>\(Markup.escape(radio))</td>"
                 + "<td>\(Markup.escape(TransportLatency.claim(entry.transport) ?? "—"))</td></tr>\n"
         }
         html += "</tbody>\n</table>\n"

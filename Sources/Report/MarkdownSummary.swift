@@ -80,10 +80,11 @@ package enum MarkdownSummary {
             + "(docs/report.md, \"The regression rule\")."]
     }
 
-    /// `**hil run: 40 passed, 1 failed** (41 scenarios on vm, 120 step latencies, p95 380.1 ms)`
+    /// `**hil run: 40 passed, 1 failed** (41 scenarios on vm, radio connection events every 15 ms, 120 step latencies,
+    /// p95 380.1 ms)`
     static func totalsLine(_ results: RunResults, baseline: BaselineComparison?) -> String {
         var facts = ["\(results.scenarios.count) scenario\(results.scenarios.count == 1 ? "" : "s")"
-            + (results.rig.map { " on \($0)" } ?? "")]
+            + (results.rig.map { " on \($0)" } ?? "") + (results.radioSummary.map { ", radio \($0)" } ?? "")]
         facts.append("\(results.latency.all.count) step latencies, p95 \(Formatting.ms(results.latency.all.p95)) ms")
         if results.sources.count > 1 { facts.append("merged from \(results.sources.count) files") }
         if !results.missingShards.isEmpty {

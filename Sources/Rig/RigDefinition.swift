@@ -87,11 +87,13 @@ package struct RigDefinition: Sendable, Hashable {
     /// `kind: hardware` only: the adapters may be virtual controllers (a vm guest's btvirt), for rehearsing a box's
     /// setup in the guest (Rigs/hardware/rehearse-in-vm.sh). Its latencies then come from an emulated radio.
     package var virtualAdapters = false
+    /// How the emulated radio times ACL data; `immediate` unless the rig file says otherwise.
+    package var radio: Radio
 
     package init(name: String, description: String, kind: Kind, peripheralAdapter: String, centralAdapter: String,
                 controllers: Controllers, bluetoothd: Daemon, connection: Connection = Connection(),
                 uinputDeviceName: String = RigDefinition.defaultUinputDeviceName, latencyScale: Double = 1,
-                machine: Machine? = nil)
+                machine: Machine? = nil, radio: Radio = Radio())
     {
         self.name = name
         self.description = description
@@ -104,6 +106,7 @@ package struct RigDefinition: Sendable, Hashable {
         self.uinputDeviceName = uinputDeviceName
         self.latencyScale = latencyScale
         self.machine = machine
+        self.radio = radio
     }
 
     /// The adapters of every lane: the first is the rig's pair; in a vm with `machine.lanes` N, btvirt makes
@@ -131,7 +134,7 @@ extension RigDefinition {
             throw RigFileProblems(problems)
         }
         let keys = ["name", "description", "kind", "peripheralAdapter", "centralAdapter", "controllers", "bluetoothd",
-                    "connection", "uinputDeviceName", "latencyScale", "machine", "virtualAdapters"]
+                    "connection", "uinputDeviceName", "latencyScale", "machine", "virtualAdapters", "radio"]
         _ = read { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: keys, at: .root) }
         func field(_ key: String) -> JSONValue? { read { () throws(JSONSchemaError) in try object.required(key, at: .root) } }
         func string(_ key: String) -> String? {
@@ -161,18 +164,8 @@ extension RigDefinition {
             read { () throws(JSONSchemaError) in try v.enumeration(Daemon.self, at: .root.appending("bluetoothd")) }
         }
         let connection = object["connection"].map { Self.connection($0, &problems) } ?? Connection()
-        var uinputName = RigDefinition.defaultUinputDeviceName
-        if let value = object["uinputDeviceName"] {
-            let path = JSONPath.root.appending("uinputDeviceName")
-            if let text = read({ () throws(JSONSchemaError) in try value.string(at: path) }) {
-                // UINPUT_MAX_NAME_SIZE is 80 with the terminating NUL.
-                if text.isEmpty || text.utf8.count > 79 {
-                    problems.append(JSONSchemaError(path, "a uinput device name has 1 to 79 bytes, found \(text.utf8.count)"))
-                } else {
-                    uinputName = text
-                }
-            }
-        }
+        let uinputName = object["uinputDeviceName"].map { Self.uinputName($0, &problems) } ?? RigDefinition.defaultUinputDeviceName
+        let radio = object["radio"].map { Self.radio($0, kind: kind, &problems) } ?? Radio()
         var scale = 1.0
         if let value = object["latencyScale"],
             let n = read({ () throws(JSONSchemaError) in try Self.inRange(value, 0.1...100, at: .root.appending("latencyScale")) })
@@ -195,7 +188,7 @@ extension RigDefinition {
         var rig = RigDefinition(
             name: name, description: description, kind: kind, peripheralAdapter: peripheral, centralAdapter: central,
             controllers: controllers, bluetoothd: daemon, connection: connection, uinputDeviceName: uinputName,
-            latencyScale: scale, machine: machine)
+            latencyScale: scale, machine: machine, radio: radio)
         rig.virtualAdapters = virtualAdapters
         return rig
     }
@@ -212,6 +205,19 @@ extension RigDefinition {
             found.append(JSONSchemaError(path, "only a rig of kind \"hardware\" takes virtualAdapters: the \(kind.rawValue) rig's adapters are virtual anyway"))
         }
         return allowed
+    }
+
+    /// A uinput device name: 1 to 79 bytes (UINPUT_MAX_NAME_SIZE is 80 with the terminating NUL).
+    private static func uinputName(_ value: JSONValue, _ found: inout [JSONSchemaError]) -> String {
+        let path = JSONPath.root.appending("uinputDeviceName")
+        do {
+            let text = try value.string(at: path)
+            if !text.isEmpty && text.utf8.count <= 79 { return text }
+            found.append(JSONSchemaError(path, "a uinput device name has 1 to 79 bytes, found \(text.utf8.count)"))
+        } catch {
+            found.append(error)
+        }
+        return RigDefinition.defaultUinputDeviceName
     }
 
     /// `{"minIntervalMs": 7.5, "maxIntervalMs": 15, "latency": 0, "supervisionTimeoutMs": 2000}`

@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 
 /// The `HIL_*` variables, typed: how a rig tells the command running in it which rig it is and which adapters
 /// to use, and where the rig files are. Every place that reads or sets them goes through this type.
@@ -12,6 +13,7 @@ import Foundation
 /// | `HIL_SHARE` | `share`: the vm guest's read-write share (results come back through it) |
 /// | `HIL_SCRATCH` | `scratch`: a local folder (tmpfs) for the files a scenario writes while it runs; the vm guest sets it, as its share is slow to write |
 /// | `HIL_RIGS` | `rigsFolder`: the folder of rig files, instead of the project's Rigs/ |
+/// | `HIL_RADIO_MODEL`, `HIL_RADIO_INTERVAL_MS` | `radio`: the radio model the vm rig started (the rig file's, or `--radio-interval`'s), for results.json |
 /// | `DBUS_SYSTEM_BUS_ADDRESS` | `systemBusAddress`: a virtual rig's private system bus |
 /// | `HIL_NET_PHONE_NETNS`, `_BUS`, `_ADDRESS`, `HIL_NET_COMPUTER_…` | `network`: the network transports' two hosts, all six or none (`RigNetwork`; the vm rig sets them when its two hosts are up) |
 package struct RigEnvironment: Sendable, Equatable {
@@ -23,6 +25,8 @@ package struct RigEnvironment: Sendable, Equatable {
     package static let scratchVariable = "HIL_SCRATCH"
     package static let rigsFolderVariable = "HIL_RIGS"
     package static let systemBusVariable = "DBUS_SYSTEM_BUS_ADDRESS"
+    package static let radioModelVariable = "HIL_RADIO_MODEL"
+    package static let radioIntervalVariable = "HIL_RADIO_INTERVAL_MS"
 
     /// The rig this process runs in (its kind: hardware, virtual, vm); nil outside a rig.
     package var rig: String?
@@ -37,6 +41,8 @@ package struct RigEnvironment: Sendable, Equatable {
     /// The network transports' two hosts (phone and computer namespaces on veth, each with a bus and avahi); nil
     /// when the rig has none.
     package var network: RigNetwork?
+    /// The radio model the rig started; nil when it did not say (a rig other than vm, a command run by hand).
+    package var radio: RigDefinition.Radio?
 
     /// One computer and one phone: a scenario runs on a lane, and a rig with several runs that many at once.
     package struct Lane: Sendable, Hashable, CustomStringConvertible {
@@ -51,7 +57,7 @@ package struct RigEnvironment: Sendable, Equatable {
 
     package init(rig: String? = nil, peripheralAdapter: String = "hci0", centralAdapter: String = "hci1", lanes: [Lane]? = nil,
                 share: String? = nil, scratch: String? = nil, rigsFolder: String? = nil, systemBusAddress: String? = nil,
-                network: RigNetwork? = nil)
+                network: RigNetwork? = nil, radio: RigDefinition.Radio? = nil)
     {
         self.rig = rig
         self.peripheralAdapter = peripheralAdapter
@@ -62,6 +68,7 @@ package struct RigEnvironment: Sendable, Equatable {
         self.rigsFolder = rigsFolder
         self.systemBusAddress = systemBusAddress
         self.network = network
+        self.radio = radio
     }
 
     /// Reads the variables; unset or empty ones take their defaults.
@@ -86,7 +93,22 @@ package struct RigEnvironment: Sendable, Equatable {
             rig: value(Self.rigVariable), peripheralAdapter: peripheral, centralAdapter: central,
             lanes: try value(Self.lanesVariable).map { text throws(RigError) in try Self.lanes(text, first: Lane(peripheral: peripheral, central: central)) },
             share: try folder(Self.shareVariable), scratch: try folder(Self.scratchVariable), rigsFolder: try folder(Self.rigsFolderVariable),
-            systemBusAddress: value(Self.systemBusVariable), network: try RigNetwork(from: variables))
+            systemBusAddress: value(Self.systemBusVariable), network: try RigNetwork(from: variables),
+            radio: try Self.radio(model: value(Self.radioModelVariable), interval: value(Self.radioIntervalVariable)))
+    }
+
+    /// `HIL_RADIO_MODEL` (immediate, connectionEvents) and, for connection events, `HIL_RADIO_INTERVAL_MS`.
+    private static func radio(model: String?, interval: String?) throws(RigError) -> RigDefinition.Radio? {
+        guard let model else { return nil }
+        switch RigDefinition.Radio.Model(rawValue: model) {
+        case .immediate: return RigDefinition.Radio()
+        case .connectionEvents:
+            if let interval, let ms = Double(interval), ms > 0 { return RigDefinition.Radio(model: .connectionEvents, intervalMs: ms) }
+            throw RigError(.rigFile, "\(radioModelVariable)=connectionEvents needs \(radioIntervalVariable) in ms, found \(interval ?? "none")")
+        case nil:
+            throw RigError(.rigFile, "\(radioModelVariable)=\(model) is no radio model: immediate or connectionEvents",
+                           hint: "unset it; the vm rig sets it")
+        }
     }
 
     private static func adapterName(_ text: String, variable: String) throws(RigError) -> String {
@@ -134,6 +156,10 @@ package struct RigEnvironment: Sendable, Equatable {
         result[Self.rigsFolderVariable] = rigsFolder
         result[Self.systemBusVariable] = systemBusAddress
         if let network { result.merge(network.variables) { $1 } }
+        if let radio {
+            result[Self.radioModelVariable] = radio.model.rawValue
+            if radio.model == .connectionEvents { result[Self.radioIntervalVariable] = JSONWriter.numberText(radio.intervalMs) }
+        }
         return result
     }
 }

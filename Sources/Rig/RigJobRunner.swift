@@ -103,7 +103,9 @@ package final class RigJobRunner: Sendable {
         for (name, value) in ProcessInfo.processInfo.environment where name.hasPrefix("HIL_") {
             environment[name] = value
         }
-        let rigEnvironment = RigEnvironment(peripheralAdapter: rig.peripheralAdapter, centralAdapter: rig.centralAdapter, lanes: rig.lanes)
+        // The radio the guest starts (the rig file's, or --radio-interval's): the command names it in its results.
+        let rigEnvironment = RigEnvironment(peripheralAdapter: rig.peripheralAdapter, centralAdapter: rig.centralAdapter, lanes: rig.lanes,
+                                            radio: options.bare ? nil : rig.radio)
         environment.merge(rigEnvironment.variables) { $1 }
         let job = VMJob(command: command, workingDirectory: FileManager.default.currentDirectoryPath, environment: environment)
         let result: VMRunner.Result

@@ -35,6 +35,8 @@ struct BenchCommand: AsyncParsableCommand {
 
     @OptionGroup var rigOptions: RigOptions
 
+    @OptionGroup var radioOptions: RadioOptions
+
     @Option(help: "Commands per write path.")
     var count = 1000
 
@@ -94,7 +96,7 @@ struct BenchCommand: AsyncParsableCommand {
             try await runInside()
             return
         }
-        try rigOptions.runInRig(output: output, timeout: timeout.duration)
+        try rigOptions.runInRig(output: output, timeout: timeout.duration, radio: radioOptions)
     }
 
     private func runInside() async throws {
@@ -122,7 +124,9 @@ struct BenchCommand: AsyncParsableCommand {
             print(Self.ladderTable(results, paths: settings.paths, settings: settings))
         }
         let facts = HostFacts.probe()
-        let json = BenchRunner.json(results, paths: settings.paths, settings: settings, rig: rigName, kernel: facts.kernelRelease, bluez: facts.bluetoothdVersion)
+        let definition = (try? RigOptions.catalog(rigOptions.rigs))?.rigs.first { $0.name == rigName }
+        let json = BenchRunner.json(results, paths: settings.paths, settings: settings, rig: rigName, kernel: facts.kernelRelease,
+                                    bluez: facts.bluetoothdVersion, radio: RunCommand.radio(definition))
         try json.write(toFile: work + "/bench.json", atomically: true, encoding: .utf8)
         print("results: \(work)/bench.json")
         fflush(nil)

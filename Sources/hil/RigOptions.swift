@@ -23,12 +23,17 @@ struct RigOptions: ParsableArguments {
     /// rig the output goes to the guest's share and is copied back to `output`), plus `replacing`; exits with the
     /// command's status, and says how long the image, the rig's bring-up and the command took. Used by run, bench
     /// and soak.
+    /// `radio` (hil run and bench's `--radio-interval`) replaces the chosen rig's radio model, in a vm rig only.
     func runInRig(output: String, timeout: Duration, replacing extra: [(option: String, value: String)] = [],
-                  commandLine: [String] = CommandLine.arguments) throws
+                  radio: RadioOptions? = nil, commandLine: [String] = CommandLine.arguments) throws
     {
         let catalog = try catalog()
         let facts = HostFacts.probe()
-        let chosen = try RigExecution.choose(rig, from: catalog, facts: facts)
+        var chosen = try RigExecution.choose(rig, from: catalog, facts: facts)
+        if let radio, radio.radioInterval != nil {
+            chosen = try radio.applied(to: chosen)
+            printError("hil: radio \(chosen.radio.summary) (--radio-interval, instead of the rig file's)")
+        }
         let destination = URL(fileURLWithPath: output).standardizedFileURL.path
         let inVM = chosen.kind == .vm
         let command = RigReexec(commandLine: commandLine, executable: RunCommand.executable).command(replacing: [

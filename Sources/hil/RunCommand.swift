@@ -34,6 +34,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var rigOptions: RigOptions
 
+    @OptionGroup var radioOptions: RadioOptions
+
     @Option(help: ArgumentHelp("Where results.json, junit.xml and the logs go.", valueName: "dir"))
     var output = "results"
 
@@ -139,7 +141,7 @@ struct RunCommand: AsyncParsableCommand {
             let commit = self.commit ?? SourceRevision.probe(executable: Self.executable)
             try rigOptions.runInRig(output: output, timeout: timeout?.duration ?? .seconds(1800 * repeats),
                                     replacing: [("--host-name", hostName ?? ProcessInfo.processInfo.hostName)]
-                                        + (commit.map { [("--commit", $0)] } ?? []))
+                                        + (commit.map { [("--commit", $0)] } ?? []), radio: radioOptions)
         }
     }
 
@@ -185,12 +187,25 @@ struct RunCommand: AsyncParsableCommand {
     private func environment(rig: String, _ context: ScenarioRunner.Context, lanes: Int) -> RunEnvironment {
         let facts = HostFacts.probe()
         let definition = (try? RigOptions.catalog(rigOptions.rigs))?.rigs.first { $0.name == rig }
+        let radio = Self.radio(definition)
         return RunEnvironment(
             kernel: facts.kernelRelease, bluez: facts.bluetoothdVersion, rig: rig, latencyScale: context.latencyScale,
             peripheralAdapter: context.peripheralAdapter, centralAdapter: context.centralAdapter,
             host: hostName ?? ProcessInfo.processInfo.hostName, writePath: writePath?.rawValue, rigUpMs: Self.guestUptimeMs(),
-            lanes: lanes, radio: definition?.controllers.rawValue, build: Self.buildConfiguration,
+            lanes: lanes, radio: radio.radio, radioModel: radio.radioModel, radioIntervalMs: radio.radioIntervalMs,
+            build: Self.buildConfiguration,
             commit: commit ?? SourceRevision.probe(executable: Self.executable))
+    }
+
+    /// The radio that carries ble and hid, as results.json and bench.json name it: the rig's controllers, and for
+    /// emulated ones the radio model the rig started (`HIL_RADIO_MODEL`, which the vm rig sets from its rig file or
+    /// `--radio-interval`), else the rig file's.
+    static func radio(_ definition: RigDefinition?, environment: RigEnvironment? = try? RigOptions.environment()) -> RunEnvironment {
+        guard let definition else { return RunEnvironment() }
+        guard definition.controllers == .btvirt else { return RunEnvironment(radio: definition.controllers.rawValue) }
+        let model = environment?.radio ?? definition.radio
+        return RunEnvironment(radio: definition.controllers.rawValue, radioModel: model.model.rawValue,
+                              radioIntervalMs: model.model == .connectionEvents ? model.intervalMs : nil)
     }
 
     /// How this hil was built: results.json's `environment.build`.

@@ -9,6 +9,7 @@ import Lab
 import NetSocket
 import Peripheral
 import PhoneLinks
+import Radio
 import Records
 import Recording
 import RemoteTouchProtocol
@@ -92,6 +93,13 @@ enum ErrorSamples {
             error: RecordingError(.nothingToRecord, "receipts.log: the computer carried out no write: nothing to record"),
             expected: "receipts.log: the computer carried out no write: nothing to record"),
         ErrorSample(error: RunnerError(.hosts, "no phone host to capture on"), expected: "no phone host to capture on"),
+        ErrorSample(
+            error: thrown { () throws(RadioError) in
+                var framer = H4Framer(source: "btvirt's socket /tmp/bt-server-le")
+                return try framer.append([0x07, 0x00])
+            },
+            expected: "btvirt's socket /tmp/bt-server-le sent 0x07 where an H4 packet type (0x01 to 0x05) was due\n"
+                + "  → the stream is out of step; restart the bridge (and btvirt)"),
         ErrorSample(
             error: RigError(.unknownRig, "no rig named \"lab\"", hint: "`hil doctor` lists the rigs"),
             expected: "no rig named \"lab\"\n  → `hil doctor` lists the rigs"),

@@ -186,6 +186,28 @@ struct TransportResultsTests {
         #expect(MarkdownSummary.render(Self.results).contains("### Latency by transport (ms)"))
         #expect(HTMLReport.render(Self.results).contains("<h2>Latency by transport</h2>"))
     }
+
+    @Test("the radio that produced the numbers: in the header, beside ble (not tcp) in the transport table, in the conditions")
+    func radio() throws {
+        var results = Self.results
+        results.environments = [RunEnvironment(rig: "vm", radio: "btvirt", radioModel: "connectionEvents", radioIntervalMs: 7.5)]
+        #expect(results.radioSummary == "connection events every 7.5 ms")
+        let html = HTMLReport.render(results)
+        #expect(html.contains("rig vm · radio connection events every 7.5 ms") || html.contains("radio connection events every 7.5 ms ·"))
+        #expect(html.contains("<th>radio</th>"))
+        #expect(html.contains("<td>connection events every 7.5 ms</td>"))
+        #expect(html.components(separatedBy: "<td>connection events every 7.5 ms</td>").count == 2, "only the ble row names it")
+        #expect(MarkdownSummary.render(results).contains("radio connection events every 7.5 ms"))
+        // The conditions: an immediate run reads as a file from before the model was recorded.
+        let immediate = RunResults(environments: [RunEnvironment(radio: "btvirt", radioModel: "immediate")], scenarios: [])
+        let older = RunResults(environments: [RunEnvironment(radio: "btvirt")], scenarios: [])
+        #expect(immediate.conditions.changes(since: older.conditions).isEmpty)
+        #expect(results.conditions.changes(since: immediate.conditions).map(\.description)
+            == ["radio btvirt → btvirt, connection events every 7.5 ms"])
+        // Read back from results.json.
+        let back = try RunResults.parse(Array(results.jsonText(everyEnvironmentKey: false).utf8), file: "results.json")
+        #expect(back.environments.first?.radioModel == "connectionEvents" && back.environments.first?.radioIntervalMs == 7.5)
+    }
 }
 
 @Suite("junit.xml of results with no message")

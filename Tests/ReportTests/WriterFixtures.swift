@@ -6,7 +6,7 @@ import Records
 enum WriterFixtures {
     static let environment = RunEnvironment(
         kernel: "6.1.0-56-amd64", bluez: "5.66", rig: "vm", latencyScale: 4, peripheralAdapter: "hci0",
-        centralAdapter: "hci1", host: nil, writePath: nil)
+        centralAdapter: "hci1", host: nil, writePath: nil, radio: "btvirt", radioModel: "connectionEvents", radioIntervalMs: 15)
 
     static func stages(_ gesture: Double, _ link: Double, _ peripheral: Double, _ kernel: Double)
         -> [LatencyStage: Double]
@@ -98,7 +98,8 @@ enum WriterFixtures {
     }
 
     static let bench = BenchResults(
-        rig: "vm", kernel: "6.1.0-56-amd64", bluez: nil, count: 1000, rateHz: 100,
+        rig: "vm", kernel: "6.1.0-56-amd64", bluez: nil, radio: "btvirt", radioModel: "connectionEvents", radioIntervalMs: 7.5,
+        count: 1000, rateHz: 100,
         paths: [
             BenchResults.Path(
                 name: "dbus",

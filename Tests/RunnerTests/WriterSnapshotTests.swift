@@ -49,7 +49,7 @@ struct WriterSnapshotTests {
         settings.rateHz = 100
         let text = BenchRunner.json(
             RunFixtures.bench, paths: ["dbus", "fd", "absent"], settings: settings, rig: "vm", kernel: "6.1.0-56-amd64",
-            bluez: nil)
+            bluez: nil, radio: RunEnvironment(radio: "btvirt", radioModel: "connectionEvents", radioIntervalMs: 7.5))
         try RunnerSnapshot.check(text, named: "bench.json")
     }
 
@@ -119,7 +119,7 @@ enum RunFixtures {
 
     static let environment = RunEnvironment(
         kernel: "6.1.0-56-amd64", bluez: "5.66", rig: "vm", latencyScale: 4, peripheralAdapter: "hci0",
-        centralAdapter: "hci1", host: nil, writePath: nil)
+        centralAdapter: "hci1", host: nil, writePath: nil, radio: "btvirt", radioModel: "connectionEvents", radioIntervalMs: 15)
 
     static func stages(_ gesture: Double, _ link: Double, _ peripheral: Double, _ kernel: Double)
         -> StageBreakdown.Stages

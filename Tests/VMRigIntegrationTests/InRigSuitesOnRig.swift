@@ -24,6 +24,7 @@ struct InRigSuitesOnRig {
         ("RunInterruptOnRig", "hil run, interrupted"),
         ("VMGuestOnRig", "vm rig, end to end"),
         ("TwoHostsOnRig", "vm rig, the network transports' two hosts and the attacker"),
+        ("RadioBtvirtOnRig", "btvirt's server through the radio bridge: a real link, ACL data at its connection events"),
     ]
 
     /// All of them held the rig 1152 s, boot included, in a fresh-clone CI (stop 31, before the adapters test joined

@@ -149,7 +149,9 @@ package final class VMRunner: Sendable {
                     console: @escaping @Sendable (String) -> Void) throws(RigError) -> Result
     {
         let machine = rig.machine ?? RigDefinition.Machine()
+        let radio = rig.radio.model == .immediate || bare ? [] : rig.radio.kernelArguments(hil: try Self.hilExecutable())
         let (work, share, consoleLog, log) = try Self.prepareShare(job)
+        if !radio.isEmpty { try Self.writeMainConf(rig.radio, into: share) }
         let clock = ContinuousClock()
         let start = clock.now
         let watcher = ConsoleWatcher(log: log, console: console, start: start)
@@ -158,7 +160,7 @@ package final class VMRunner: Sendable {
             state.watcher = watcher
         }
         // Its own process group: a terminal's Ctrl-C reaches hil, which stops QEMU and reports it.
-        let process = try Self.start(qemu, arguments(share: share, machine: machine, bare: bare))
+        let process = try Self.start(qemu, arguments(share: share, machine: machine, bare: bare, radio: radio))
         state.withLock { $0.pid = process.pid }
         let reader = Thread {
             guard let handle = process.output else { return }
@@ -240,7 +242,8 @@ package final class VMRunner: Sendable {
         return (work, share, consoleLog, log)
     }
 
-    private func arguments(share: String, machine: RigDefinition.Machine, bare: Bool) -> [String] {
+    /// - Parameter radio: the radio model's kernel command line words (`RigDefinition.Radio.kernelArguments`).
+    private func arguments(share: String, machine: RigDefinition.Machine, bare: Bool, radio: [String]) -> [String] {
         // -nographic is avoided: its serial console sends terminal resets, and a tty stdin would be put in
         // raw mode. QEMU gets /dev/null for stdin and never touches the terminal.
         // -cpu qemu64, not max: with max, glibc and the Swift runtime take their AVX2 paths, which TCG seems to emulate
@@ -250,7 +253,7 @@ package final class VMRunner: Sendable {
             "-no-reboot", "-display", "none", "-vga", "none", "-monitor", "none", "-serial", "stdio", "-nic", "none",
             "-kernel", image.kernel, "-initrd", image.initrd,
             "-append", "console=ttyS0 quiet panic=-1 cryptomgr.notests HIL_READY_TIMEOUT=\(machine.readyTimeoutSeconds) HIL_CONTROLLERS=\(2 * machine.lanes)"
-                + (bare ? " HIL_RIG_UP=0" : "")
+                + (bare ? " HIL_RIG_UP=0" : "") + radio.map { " " + $0 }.joined()
                 // cryptomgr.notests: no self-test of each crypto algorithm as it registers (about 0.7 s of a TCG boot).
                 // HIL_DEBUG in hil's environment: the guest prints its boot stages (`HIL-STAGE <name> <s>`).
                 + (ProcessInfo.processInfo.environment["HIL_DEBUG"] == nil ? "" : " HIL_DEBUG=1"),
@@ -260,6 +263,39 @@ package final class VMRunner: Sendable {
             "-device", "virtio-9p-pci,fsdev=hilshare,mount_tag=hilshare",
             "-device", "virtio-rng-pci",
         ]
+    }
+
+    /// The `hil` whose `hil radio` the guest runs for the radio model: this process when it is hil, else the hil built
+    /// beside it (a test bundle in .build/debug). The guest sees this host's files at the same paths.
+    static func hilExecutable(running executable: String = ownExecutable) throws(RigError) -> String {
+        let folder = (executable as NSString).deletingLastPathComponent
+        let hil = (executable as NSString).lastPathComponent == "hil" ? executable : (folder as NSString).appendingPathComponent("hil")
+        guard FileManager.default.isExecutableFile(atPath: hil) else {
+            throw RigError(.boot, "the rig's radio model runs `hil radio` in the guest, and there is no hil at \(hil)",
+                           hint: "run `swift build` first, or set \"radio\": {\"model\": \"immediate\"} in the rig file")
+        }
+        guard !hil.contains(where: \.isWhitespace) else {
+            throw RigError(.boot, "the rig's radio model passes hil's path on the guest's kernel command line, which cannot carry \(hil)'s spaces",
+                           hint: "build the project in a folder whose path has no spaces")
+        }
+        return hil
+    }
+
+    /// The guest's bluetoothd configuration for the connection-event model, from this host's main.conf (the file the
+    /// guest's bluetoothd reads otherwise).
+    private static func writeMainConf(_ radio: RigDefinition.Radio, into share: String) throws(RigError) {
+        let base = (try? String(contentsOfFile: "/etc/bluetooth/main.conf", encoding: .utf8)) ?? ""
+        let path = (share as NSString).appendingPathComponent(RigDefinition.Radio.mainConfFileName)
+        do {
+            try radio.bluetoothdMainConf(base: base).write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            throw RigError(.boot, "cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// This process's executable (/proc/self/exe).
+    static var ownExecutable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
     private static func makeWorkDirectory() throws(RigError) -> String {

@@ -1,0 +1,78 @@
+package import System
+
+/// The bridge between the kernel's virtual HCI and btvirt's server socket: one thread, one poll over both files and a
+/// stop pipe, woken for the next connection event by the poll's timeout (in nanoseconds). Runs until the stop pipe
+/// becomes readable, or throws when a side fails or closes.
+package struct RadioBridge: Sendable {
+    /// One side of the bridge: its open file and the name errors give it ("/dev/vhci (hci0)").
+    package struct Side: Sendable {
+        package var file: FileDescriptor
+        package var name: String
+
+        package init(file: FileDescriptor, name: String) {
+            self.file = file
+            self.name = name
+        }
+    }
+
+    package var host: Side
+    package var controller: Side
+    package var clock: any RadioClock
+    /// Where notes go, with the time they were made at.
+    package var log: @Sendable (RadioInstant, String) -> Void
+
+    package init(host: Side, controller: Side, clock: any RadioClock = MonotonicClock(),
+                 log: @escaping @Sendable (RadioInstant, String) -> Void)
+    {
+        self.host = host
+        self.controller = controller
+        self.clock = clock
+        self.log = log
+    }
+
+    /// Bridges until `stop` is readable; returns the core, whose scheduler holds the totals.
+    /// - Throws: `RadioError` `.io` or `.framing` naming the side.
+    package func run(_ model: RadioModel, stop: FileDescriptor) throws(RadioError) -> RadioBridgeCore {
+        var ports = PolledSides(host: host, controller: controller, stop: stop, clock: clock)
+        return try Self.run(model, over: &ports, clock: clock, log: log)
+    }
+
+    /// The bridge's loop: let go what is due, wait for input or the next release, hand what was read to the core,
+    /// carry out what it decides; until `ports` says stop. Every time it reads is `clock`'s, so over ports and a clock
+    /// that are virtual the loop runs exactly as over the real ones, in no real time.
+    /// - Returns: the core, whose scheduler holds the totals.
+    /// - Throws: `RadioError` `.io` or `.framing` naming the side.
+    package static func run(_ model: RadioModel, over ports: inout some RadioPorts, clock: any RadioClock,
+                            log: (RadioInstant, String) -> Void) throws(RadioError) -> RadioBridgeCore
+    {
+        var core = RadioBridgeCore(model: model)
+        var framers = [RadioSide.host: H4Framer(source: ports.name(of: .host)),
+                       .controller: H4Framer(source: ports.name(of: .controller))]
+        func perform(_ outputs: [RadioBridgeCore.Output]) throws(RadioError) {
+            for output in outputs {
+                switch output {
+                case .toController(let packet): try ports.write(packet, to: .controller)
+                case .toHost(let packet): try ports.write(packet, to: .host)
+                case .note(let text): log(clock.now(), text)
+                }
+            }
+        }
+        while true {
+            try perform(core.due(at: clock.now()))
+            switch try ports.wait(until: core.nextRelease) {
+            case .stop:
+                return core
+            case .deadline:
+                continue
+            case .readable(let sides):
+                for side in sides {
+                    let bytes = try ports.read(side)
+                    for packet in try framers[side]!.append(bytes) {
+                        let now = clock.now()
+                        try perform(side == .host ? core.fromHost(packet, at: now) : core.fromController(packet, at: now))
+                    }
+                }
+            }
+        }
+    }
+}

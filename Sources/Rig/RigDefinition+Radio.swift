@@ -1,0 +1,119 @@
+import Foundation
+package import StrictJSON
+
+extension RigDefinition {
+    /// How the emulated radio times ACL data (Rigs/README.md, "The radio model"): `"radio": {"model":
+    /// "connectionEvents", "intervalMs": 15}` in a vm rig file; without it, `immediate`.
+    package struct Radio: Sendable, Hashable {
+        package enum Model: String, Sendable, Hashable, CaseIterable {
+            /// `btvirt -L -lN`: the controllers hand ACL data to each other the moment a host gives it.
+            case immediate
+            /// `btvirt -L -s` with a `hil radio` bridge per controller: ACL data waits for its link's connection event.
+            case connectionEvents
+        }
+
+        package var model: Model
+        /// The connection interval the central's bluetoothd asks for (`[LE] Min/MaxConnectionInterval`); 0 when
+        /// immediate.
+        package var intervalMs: Double
+
+        package init(model: Model = .immediate, intervalMs: Double = 0) {
+            self.model = model
+            self.intervalMs = model == .immediate ? 0 : intervalMs
+        }
+
+        /// `--radio-interval`'s value (hil run, hil bench): `immediate` or `0` for the immediate model, else the
+        /// connection interval in ms (7.5 to 4000 in steps of 1.25) of the connection-event model.
+        /// - Throws: `RigError` `.rigFile` saying what is allowed.
+        package init(intervalArgument text: String) throws(RigError) {
+            if text == "immediate" || Double(text) == 0 {
+                self.init()
+                return
+            }
+            guard let interval = Double(text), interval.isFinite, (7.5...4000).contains(interval),
+                  (interval / 1.25).rounded() == interval / 1.25
+            else {
+                throw RigError(.rigFile, "--radio-interval \(text) is no connection interval: use 0 or immediate (btvirt delivers at once), "
+                               + "or 7.5 to 4000 ms in steps of 1.25")
+            }
+            self.init(model: .connectionEvents, intervalMs: interval)
+        }
+
+        /// The interval in the 1.25 ms units of the HCI commands and of main.conf.
+        package var intervalUnits: Int { Int((intervalMs / 1.25).rounded()) }
+
+        /// The vm guest's kernel command line words for it (guest-run.sh reads them): none when immediate, so the guest
+        /// and its image behave as before; else the interval and the `hil` that runs `hil radio` there (the guest sees
+        /// this host's files).
+        package func kernelArguments(hil: String) -> [String] {
+            guard model == .connectionEvents else { return [] }
+            return ["HIL_RADIO_INTERVAL_MS=\(JSONWriter.numberText(intervalMs))", "HIL_RADIO_HIL=\(hil)"]
+        }
+
+        /// `immediate`, `connection events every 15 ms`: for logs and reports.
+        package var summary: String {
+            model == .immediate ? "immediate" : "connection events every \(JSONWriter.numberText(intervalMs)) ms"
+        }
+    }
+
+    /// `{"model": "connectionEvents", "intervalMs": 15}`; connection events only in a vm rig (the guest-run.sh wiring).
+    static func radio(_ value: JSONValue, kind: Kind?, _ found: inout [JSONSchemaError]) -> Radio {
+        var problems = JSONProblems()
+        defer { found += problems.list }
+        let path = JSONPath.root.appending("radio")
+        guard let r = problems.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return Radio() }
+        problems.attempt { () throws(JSONSchemaError) in try r.rejectUnknownKeys(allowed: ["model", "intervalMs"], at: path) }
+        guard let modelValue = problems.attempt({ () throws(JSONSchemaError) in try r.required("model", at: path) }),
+            let model = problems.attempt({ () throws(JSONSchemaError) in try modelValue.enumeration(Radio.Model.self, at: path.appending("model")) })
+        else { return Radio() }
+        guard model == .connectionEvents else {
+            if r["intervalMs"] != nil {
+                problems.append(JSONSchemaError(path.appending("intervalMs"), "the immediate model has no interval; remove it or use \"connectionEvents\""))
+            }
+            return Radio()
+        }
+        if let kind, kind != .vm {
+            problems.append(JSONSchemaError(path.appending("model"), "connectionEvents is wired in the vm rig only (Rigs/vm/guest-run.sh); use \"immediate\" here"))
+        }
+        let intervalPath = path.appending("intervalMs")
+        guard let intervalValue = problems.attempt({ () throws(JSONSchemaError) in try r.required("intervalMs", at: path) }),
+            let interval = problems.attempt({ () throws(JSONSchemaError) in try intervalValue.number(at: intervalPath) })
+        else { return Radio() }
+        // Core spec: 7.5 ms to 4 s in steps of 1.25 ms.
+        guard (7.5...4000).contains(interval), (interval / 1.25).rounded() == interval / 1.25 else {
+            problems.append(JSONSchemaError(intervalPath, "\(JSONWriter.numberText(interval)) is no connection interval: 7.5...4000 in steps of 1.25"))
+            return Radio()
+        }
+        return Radio(model: model, intervalMs: interval)
+    }
+}
+
+extension RigDefinition.Radio {
+    /// Where the vm guest finds the bluetoothd configuration of the connection-event model, in its share folder.
+    package static let mainConfFileName = "bluetoothd-main.conf"
+
+    /// bluetoothd's main.conf for this radio: `base` (the system's main.conf, which the guest's bluetoothd reads
+    /// otherwise) with the connection interval pinned in its `[LE]` group (`MinConnectionInterval` =
+    /// `MaxConnectionInterval`, in 1.25 ms units). One bluetoothd serves every adapter of the guest, so the
+    /// peripheral's kernel gets the same range and does not ask the central for another interval (it sends an L2CAP
+    /// Connection Parameter Update Request when the interval is outside its own range). Keys of the `[LE]` group that
+    /// set the interval already are replaced.
+    package func bluetoothdMainConf(base: String) -> String {
+        let pinned = ["MinConnectionInterval=\(intervalUnits)", "MaxConnectionInterval=\(intervalUnits)"]
+        var lines: [String] = []
+        var group = "", placed = false
+        for line in base.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("[") { group = trimmed }
+            if group == "[LE]", trimmed.hasPrefix("MinConnectionInterval") || trimmed.hasPrefix("MaxConnectionInterval") { continue }
+            lines.append(line)
+            if trimmed == "[LE]" && !placed {
+                lines += pinned
+                placed = true
+            }
+        }
+        if lines.last == "" { lines.removeLast() }
+        if !placed { lines += ["[LE]"] + pinned }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
