@@ -202,9 +202,12 @@ struct RunCommand: AsyncParsableCommand {
     /// `--radio-interval`), else the rig file's.
     static func radio(_ definition: RigDefinition?, environment: RigEnvironment? = try? RigOptions.environment()) -> RunEnvironment {
         guard let definition else { return RunEnvironment() }
-        guard definition.controllers == .btvirt else { return RunEnvironment(radio: definition.controllers.rawValue) }
+        // A hardware rig rehearsed on a guest's controllers (`virtualAdapters`) runs over btvirt's radio all the same.
+        guard definition.controllers == .btvirt || definition.virtualAdapters else {
+            return RunEnvironment(radio: definition.controllers.rawValue)
+        }
         let model = environment?.radio ?? definition.radio
-        return RunEnvironment(radio: definition.controllers.rawValue, radioModel: model.model.rawValue,
+        return RunEnvironment(radio: RigDefinition.Controllers.btvirt.rawValue, radioModel: model.model.rawValue,
                               radioIntervalMs: model.model == .connectionEvents ? model.intervalMs : nil)
     }
 

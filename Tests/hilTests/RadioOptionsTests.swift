@@ -61,5 +61,9 @@ struct RadioOptionsTests {
         let fromFile = RunCommand.radio(vm, environment: RigEnvironment())
         #expect(fromFile.radio == "btvirt" && fromFile.radioModel == vm.radio.model.rawValue)
         #expect(RunCommand.radio(try Self.rig("hardware"), environment: nil) == RunEnvironment(radio: "existing"))
+        // Rehearsed in the vm guest, the hardware rig's adapters are btvirt's: its results say so.
+        var rehearsal = try Self.rig("hardware")
+        rehearsal.virtualAdapters = true
+        #expect(RunCommand.radio(rehearsal, environment: RigEnvironment()) == RunEnvironment(radio: "btvirt", radioModel: "immediate"))
     }
 }
