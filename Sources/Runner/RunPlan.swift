@@ -21,7 +21,9 @@ package struct RunPlan: Sendable {
     /// Runs per repeat, for the `[i/n]` labels.
     package var perRepeat = 0
 
-    package init(_ scenarios: [Scenario], repeats: Int, choice: Choice) {
+    /// - Parameter unavailable: transports this rig cannot carry, with why (a hardware box has no network hosts for
+    ///   tcp and udp): their runs are not applicable, with that reason, rather than errors every night.
+    package init(_ scenarios: [Scenario], repeats: Int, choice: Choice, unavailable: [Transport: String] = [:]) {
         let pairs = scenarios.enumerated().flatMap { index, scenario in
             Self.transports(scenario, choice).map { (index: index, scenario: scenario, transport: $0) }
         }
@@ -31,12 +33,13 @@ package struct RunPlan: Sendable {
                 let number = (repetition - 1) * pairs.count + position + 1
                 var scenario = pair.scenario
                 if Self.namesTransports(choice) { scenario.script.name += " [\(pair.transport.rawValue)]" }
-                guard scenario.run.applies(to: pair.transport) else {
+                let why: String? = scenario.run.applies(to: pair.transport)
+                    ? unavailable[pair.transport]
+                    : "the scenario applies to " + (scenario.run.transports ?? []).map(\.rawValue).joined(separator: ", ") + " only (run.transports)"
+                if let why {
                     var result = ScenarioResult(
                         file: scenario.file, name: scenario.name, requirements: scenario.script.requirements, outcome: .notApplicable,
-                        steps: [], message: "not applicable on \(pair.transport.rawValue): the scenario applies to "
-                            + (scenario.run.transports ?? []).map(\.rawValue).joined(separator: ", ") + " only (run.transports)",
-                        durationMs: 0)
+                        steps: [], message: "not applicable on \(pair.transport.rawValue): " + why, durationMs: 0)
                     result.transport = pair.transport.rawValue
                     result.repetition = repetition
                     notApplicable.append((number, result))

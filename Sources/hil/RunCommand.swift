@@ -168,7 +168,8 @@ struct RunCommand: AsyncParsableCommand {
             environment: environment(rig: rigName, context, lanes: lanes.count), startedAt: Date(), start: .now,
             shard: shard.map { (index: $0.index, count: $0.count) }, folder: context.workDirectory)
         let settings = RunSession.Settings(
-            plan: RunPlan(scenarios, repeats: repeats, choice: TransportChoice.plan(transport)), repeats: repeats, lanes: lanes,
+            plan: RunPlan(scenarios, repeats: repeats, choice: TransportChoice.plan(transport), unavailable: Self.unavailable(context)),
+            repeats: repeats, lanes: lanes,
             work: context.workDirectory, baseline: baseline, writer: writer)
         // Live progress also when standard output is a file or a pipe (a CI log): every line is flushed.
         let quiet = self.quiet
@@ -195,6 +196,14 @@ struct RunCommand: AsyncParsableCommand {
             lanes: lanes, radio: radio.radio, radioModel: radio.radioModel, radioIntervalMs: radio.radioIntervalMs,
             build: Self.buildConfiguration,
             commit: commit ?? SourceRevision.probe(executable: Self.executable))
+    }
+
+    /// The transports the rig cannot carry: tcp and udp without the two network hosts (a hardware box; the vm rig's
+    /// guest makes them).
+    static func unavailable(_ context: ScenarioRunner.Context) -> [Transport: String] {
+        guard context.network == nil else { return [:] }
+        let why = "this rig has no network hosts for the phone and the computer (HIL_NET_*, Rigs/net/two-hosts.sh, which needs root): tcp and udp run in the vm rig"
+        return [.tcp: why, .udp: why]
     }
 
     /// The radio that carries ble and hid, as results.json and bench.json name it: the rig's controllers, and for

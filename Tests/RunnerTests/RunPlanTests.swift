@@ -33,6 +33,23 @@ struct RunPlanTests {
         #expect(plan.notApplicable.map(\.result.repetition) == [1, 2])
     }
 
+    @Test("a transport the rig cannot carry (tcp and udp on a box without network hosts): not applicable, with the rig's reason")
+    func unavailableOnTheRig() throws {
+        let scenarios = [try Self.scenario("tap", "{}"), try Self.scenario("backoff", #"{"transport": "tcp", "transports": ["tcp"]}"#)]
+        let plan = RunPlan(scenarios, repeats: 1, choice: .scenarios, unavailable: [.tcp: "no network hosts"])
+        #expect(plan.items.map(\.scenario.name) == ["tap"])
+        #expect(plan.notApplicable.map(\.result.message) == ["not applicable on tcp: no network hosts"])
+        #expect(plan.notApplicable.first?.result.outcome == .notApplicable)
+        let all = RunPlan(scenarios, repeats: 1, choice: .all, unavailable: [.tcp: "no network hosts", .udp: "no network hosts"])
+        #expect(all.items.map(\.transport) == [.ble, .hid])
+        #expect(all.notApplicable.map(\.result.message) == [
+            "not applicable on tcp: no network hosts", "not applicable on udp: no network hosts",
+            "not applicable on ble: the scenario applies to tcp only (run.transports)",
+            "not applicable on hid: the scenario applies to tcp only (run.transports)", "not applicable on tcp: no network hosts",
+            "not applicable on udp: the scenario applies to tcp only (run.transports)",
+        ])
+    }
+
     @Test("--transport all: every scenario on every transport, each named with its transport")
     func all() throws {
         let plan = RunPlan([try Self.scenario("tap", "{}")], repeats: 1, choice: .all)
