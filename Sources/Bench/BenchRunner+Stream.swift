@@ -25,6 +25,31 @@ extension BenchRunner {
                          readerDrops: collector.droppedCount - dropsBefore)
     }
 
+    /// What a run's streams are judged against once the computer has stopped: its receipts (written as it stops),
+    /// each send's receipt, and the kernel's stamps of the cursor frames the reader saw, in time order.
+    package struct Evidence {
+        package var sends: [StageBreakdown.Send]
+        package var receipts: [StageBreakdown.Receipt]
+        package var alignment: [Int: Int]
+        package var frameTimes: [UInt64]
+    }
+
+    /// Stops the computer (which writes its receipts) and gathers the evidence of every stream sent.
+    package static func evidence(sends: [StageBreakdown.Send], peripheral: PeripheralUnderTest, collector: FrameCollector) async
+        -> Evidence
+    {
+        await peripheral.stop()
+        let receipts = peripheral.receipts()
+        let frameTimes = collector.frames(since: MonotonicTime(nanoseconds: 0)).filter { $0.events.contains { $0.code == .relX } }
+            .map(\.time.nanoseconds).sorted()
+        return Evidence(sends: sends, receipts: receipts, alignment: StageBreakdown.align(sends, receipts), frameTimes: frameTimes)
+    }
+
+    package func analyse(_ run: StreamRun, path: String, evidence: Evidence) -> Stream {
+        analyse(run, path: path, sends: evidence.sends, receipts: evidence.receipts, alignment: evidence.alignment,
+                frameTimes: evidence.frameTimes)
+    }
+
     /// Each send's latency: its receipt (aligned), then the first frame stamped at or after the receipt and no
     /// later than the end of the uinput write; a send without both is lost. Stages: link (handed to the link →
     /// received) and peripheral (received → uinput write returned).

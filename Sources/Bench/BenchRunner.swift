@@ -122,18 +122,12 @@ package struct BenchRunner: Sendable {
         }
         // Every command is matched to its frame through the peripheral's receipts (written when it stops): its
         // receipt, then the frame the kernel stamped between receipt and the end of that uinput write.
-        await peripheral.stop()
-        let receipts = peripheral.receipts()
-        let alignment = StageBreakdown.align(sends, receipts)
-        let frameTimes = collector.frames(since: MonotonicTime(nanoseconds: 0)).filter { $0.events.contains { $0.code == .relX } }
-            .map(\.time.nanoseconds).sorted()
+        let evidence = await Self.evidence(sends: sends, peripheral: peripheral, collector: collector)
         var results: [String: PathResult] = [:]
         for path in settings.paths {
             let mine = streams.filter { $0.path == path }
             guard let main = mine.first, main.rung == nil else { continue }
-            func analysed(_ run: StreamRun) -> Stream {
-                analyse(run, path: path, sends: sends, receipts: receipts, alignment: alignment, frameTimes: frameTimes)
-            }
+            func analysed(_ run: StreamRun) -> Stream { analyse(run, path: path, evidence: evidence) }
             var rungs: [BenchRung] = []
             for entry in mine.dropFirst() {
                 guard let rate = entry.rung else { continue }

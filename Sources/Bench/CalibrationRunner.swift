@@ -90,15 +90,8 @@ package struct CalibrationRunner: Sendable {
             }
         }
         try Netem.apply(nil, on: interface, in: hosts.phoneNetns)
-        await peripheral.stop()
-        let receipts = peripheral.receipts()
-        let alignment = StageBreakdown.align(sends, receipts)
-        let frameTimes = collector.frames(since: MonotonicTime(nanoseconds: 0)).filter { $0.events.contains { $0.code == .relX } }
-            .map(\.time.nanoseconds).sorted()
-        let streams = runs.map { entry in
-            (entry.transport, entry.delay,
-             bench.analyse(entry.run, path: entry.transport, sends: sends, receipts: receipts, alignment: alignment, frameTimes: frameTimes))
-        }
+        let evidence = await BenchRunner.evidence(sends: sends, peripheral: peripheral, collector: collector)
+        let streams = runs.map { entry in (entry.transport, entry.delay, bench.analyse(entry.run, path: entry.transport, evidence: evidence)) }
         let injection = Dictionary(uniqueKeysWithValues: settings.transports.map {
             ($0, "netem delay D on \(interface) in \(hosts.phoneNetns) (the phone host's egress to the computer); D = 0ms for the baseline")
         })
