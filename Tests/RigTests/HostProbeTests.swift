@@ -85,17 +85,25 @@ struct HostProbeTests {
         }
     }
 
-    @Test("Bluetooth loaded but no adapter: plug in two; no rig-file name to choose from an empty list")
-    func noAdapters() throws {
-        let root = try FixtureRoot()
-        defer { root.remove() }
+    /// A box with Bluetooth loaded, these adapters (no device behind them), bluetoothd 5.66 running and a writable
+    /// /dev/uinput, seen as root.
+    static func box(_ root: FixtureRoot, adapters: [String]) throws -> HostFacts {
         try root.folder("sys/class/bluetooth")
+        for adapter in adapters { try root.folder("sys/class/bluetooth/\(adapter)") }
         try root.write("dev/uinput")
         try root.write("proc/4242/comm", "bluetoothd\n")
         var facts = HostFacts.probe(root: root.url.path, path: "")
         facts.uinputWritable = true
         facts.bluetoothdVersion = "5.66"
         facts.isRoot = true
+        return facts
+    }
+
+    @Test("Bluetooth loaded but no adapter: plug in two; no rig-file name to choose from an empty list")
+    func noAdapters() throws {
+        let root = try FixtureRoot()
+        defer { root.remove() }
+        let facts = try Self.box(root, adapters: [])
         let hardware = RigAssessment(rig: try catalog.rig(named: "hardware"), facts: facts)
         #expect(hardware.failures.map(\.finding) == ["0 hardware adapter(s)"])
         #expect(hardware.failures.first?.fix?.contains("plug in two USB Bluetooth adapters") == true)
@@ -224,14 +232,7 @@ struct HostProbeTests {
         let root = try FixtureRoot()
         defer { root.remove() }
         // btvirt's controllers: adapters with no device behind them.
-        try root.folder("sys/class/bluetooth/hci0")
-        try root.folder("sys/class/bluetooth/hci1")
-        try root.write("dev/uinput")
-        try root.write("proc/4242/comm", "bluetoothd\n")
-        var facts = HostFacts.probe(root: root.url.path, path: "")
-        facts.uinputWritable = true
-        facts.bluetoothdVersion = "5.66"
-        facts.isRoot = true
+        let facts = try Self.box(root, adapters: ["hci0", "hci1"])
         var rig = try catalog.rig(named: "hardware")
         #expect(RigAssessment(rig: rig, facts: facts).failures.map(\.finding) == ["0 hardware adapter(s)"])
         rig.virtualAdapters = true
