@@ -77,7 +77,14 @@ final class UDPMovement: Sendable {
 
     private func handle(_ datagram: UDPSocket.Datagram, host: ComputerHost) {
         let source = "\(datagram.address):\(datagram.port)"
-        guard let binding = state.withLock({ $0.bindings[source] }) else {
+        let announced = (try? UDPPacket.decode(datagram.bytes)).flatMap { $0.header == .movement ? $0.buttons : nil }
+        // The binding, and what the source's packet before announced, in one look (this is every packet's path).
+        let found = state.withLock { state -> (binding: Binding, before: MouseButtons)? in
+            guard let binding = state.bindings[source] else { return nil }
+            if let announced { state.bindings[source]?.announced = announced }
+            return (binding, binding.announced)
+        }
+        guard let (binding, before) = found else {
             let count = state.withLock { state in
                 state.refused[source, default: 0] += 1
                 return state.refused[source]!
@@ -89,13 +96,7 @@ final class UDPMovement: Sendable {
             return
         }
         binding.heard()
-        if let packet = try? UDPPacket.decode(datagram.bytes), packet.header == .movement {
-            let before = state.withLock { state in
-                defer { state.bindings[source]?.announced = packet.buttons }
-                return state.bindings[source]?.announced ?? []
-            }
-            awaitPress(packet.buttons.subtracting(before), host: host)
-        }
+        if let announced { awaitPress(announced.subtracting(before), host: host) }
         if case .refused(let error) = host.processor.handlePointer(datagram.bytes, from: binding.session, transport: .udp) {
             host.publishStatus(error: error)
         }
