@@ -59,7 +59,10 @@ let package = Package(
 
         // The radio model: a bridge between the kernel's /dev/vhci and btvirt's server socket that holds ACL data
         // until its link's next connection event (`hil radio`).
-        .target(name: "Radio", dependencies: ["CLinux", "System", "LatencyStats"]),
+        // Optimized in every build, the debug one too: each packet of the vm rig's links passes two bridges, and the
+        // debug build's loop added 2.7 ms to a hop in the guest where the optimized one adds 0.6 (docs/measurements.md,
+        // "The radio model"). A root package may pass flags; -O after SwiftPM's -Onone wins.
+        .target(name: "Radio", dependencies: ["CLinux", "System", "LatencyStats"], swiftSettings: [.unsafeFlags(["-O"])]),
 
         // Bonjour through avahi-daemon's D-Bus API: publish (entry groups), browse and resolve.
         .target(name: "Avahi", dependencies: ["DBus", "Waiting", "System"]),

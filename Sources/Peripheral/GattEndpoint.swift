@@ -110,6 +110,7 @@ package final class GattEndpoint: CommandEndpoint {
 
     func commandWritten(_ bytes: [UInt8], options: DBusValue) throws(DBusError) {
         let central = try Self.central(options)
+        drainWriters()
         if case .refused(let error) = host.command(bytes, from: central),
            let failure = Self.writeError(error, on: .command)
         {
@@ -143,11 +144,21 @@ package final class GattEndpoint: CommandEndpoint {
     /// A write of the report characteristic (the hid transport), with or without response: a refusal is counted,
     /// logged and published as an error status, and the write itself succeeds (`writeError`).
     func reportWritten(_ bytes: [UInt8], options: DBusValue) throws(DBusError) {
+        drainWriters()
         if let refusal = report(bytes, from: try Self.central(options)),
            let failure = Self.writeError(refusal, on: .report)
         {
             throw failure
         }
+    }
+
+    /// Applies what already waits on the acquired write sockets before a write that came over D-Bus. Writes without
+    /// response and write requests reach us by two paths (the socket, a D-Bus call), and with EATT on different ATT
+    /// bearers: a drag's last motion report and the release after it arrived in one connection event of the vm rig's
+    /// radio, 0.14 ms apart and in order, and the release was applied first, leaving the button held. The phone
+    /// sends nothing after a request until it is answered, so whatever waits here was written before it.
+    private func drainWriters() {
+        for writer in status.withLock({ $0.writers }) { writer.drain() }
     }
 
     @discardableResult

@@ -22,21 +22,31 @@ struct PolledSides: RadioPorts {
 
     private func side(_ side: RadioSide) -> RadioBridge.Side { side == .host ? host : controller }
 
+    /// The poll's entries, made once: host, controller, stop (the loop waits once per packet or event).
+    private var entries: [pollfd] = []
+
     /// The corresponding C function is `ppoll`.
     mutating func wait(until deadline: RadioInstant?) throws(RadioError) -> RadioWake {
         let timeout = deadline.map { max(0, clock.now().distance(to: $0)) } ?? -1
-        var entries = [host.file.rawValue, controller.file.rawValue, stop.rawValue].map {
-            pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
+        if entries.isEmpty {
+            entries = [host.file.rawValue, controller.file.rawValue, stop.rawValue].map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         }
-        let ready = entries.withUnsafeMutableBytes { hil_poll_nanoseconds($0.baseAddress, 3, timeout) }
+        let ready = entries.withUnsafeMutableBufferPointer { entries in
+            for index in entries.indices { entries[index].revents = 0 }
+            return hil_poll_nanoseconds(entries.baseAddress, 3, timeout)
+        }
         if ready < 0 {
             let error = Errno.current
             if error == .interrupted { return .deadline }
             throw RadioError(.io, "poll over \(host.name) and \(controller.name) failed: \(error.numbered)")
         }
         if entries[2].revents != 0 { return .stop }
-        let sides = zip(RadioSide.allCases, entries).filter { $0.1.revents != 0 }.map(\.0)
-        return sides.isEmpty ? .deadline : .readable(sides)
+        switch (entries[0].revents != 0, entries[1].revents != 0) {
+        case (true, true): return .readable([.host, .controller])
+        case (true, false): return .readable([.host])
+        case (false, true): return .readable([.controller])
+        case (false, false): return .deadline
+        }
     }
 
     mutating func read(_ which: RadioSide) throws(RadioError) -> [UInt8] {
@@ -53,13 +63,19 @@ struct PolledSides: RadioPorts {
         return Array(buffer[0..<count])
     }
 
-    /// One packet, one write: /dev/vhci takes a whole packet per write.
+    /// One packet, one write: /dev/vhci takes a whole packet per write. Glibc's write, not System's writeAll: this
+    /// module is optimized in every build and the call stays in it.
     mutating func write(_ packet: H4Packet, to which: RadioSide) throws(RadioError) {
         let side = side(which)
-        do {
-            try side.file.writeAll(packet.bytes)
-        } catch {
-            throw RadioError(.io, "cannot write \(packet) to \(side.name): \(error.numbered)")
+        var offset = 0
+        while offset < packet.bytes.count {
+            let written = packet.bytes.withUnsafeBytes { Glibc.write(side.file.rawValue, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                let error = Errno.current
+                if error == .interrupted { continue }
+                throw RadioError(.io, "cannot write \(packet) to \(side.name): \(error.numbered)")
+            }
+            offset += written
         }
     }
 }

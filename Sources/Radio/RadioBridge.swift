@@ -46,8 +46,8 @@ package struct RadioBridge: Sendable {
                             log: (RadioInstant, String) -> Void) throws(RadioError) -> RadioBridgeCore
     {
         var core = RadioBridgeCore(model: model)
-        var framers = [RadioSide.host: H4Framer(source: ports.name(of: .host)),
-                       .controller: H4Framer(source: ports.name(of: .controller))]
+        var hostFramer = H4Framer(source: ports.name(of: .host))
+        var controllerFramer = H4Framer(source: ports.name(of: .controller))
         func perform(_ outputs: [RadioBridgeCore.Output]) throws(RadioError) {
             for output in outputs {
                 switch output {
@@ -67,7 +67,8 @@ package struct RadioBridge: Sendable {
             case .readable(let sides):
                 for side in sides {
                     let bytes = try ports.read(side)
-                    for packet in try framers[side]!.append(bytes) {
+                    let packets = side == .host ? try hostFramer.append(bytes) : try controllerFramer.append(bytes)
+                    for packet in packets {
                         let now = clock.now()
                         try perform(side == .host ? core.fromHost(packet, at: now) : core.fromController(packet, at: now))
                     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 @testable import Peripheral
 import Testing
 
@@ -25,5 +26,37 @@ struct SocketChannelTests {
         shutdown(theirs, Int32(SHUT_RDWR))
         close(theirs)
         #expect(channel.send(packet) == .closed)
+    }
+
+    @Test("a write that comes by another path first gets what already waits on the socket, in order, and the reader ends at the peer's close")
+    func drainKeepsOrder() throws {
+        let (channel, theirs) = try SocketChannel.pair()
+        let log = Mutex<[String]>([])
+        let ended = Mutex(false)
+        channel.startReading(mtu: 64, { packet in log.withLock { $0.append(String(decoding: packet, as: UTF8.self)) } },
+                            ended: { ended.withLock { $0 = true } })
+        // A D-Bus write request (here "request k") is applied right after drain(): every report written to the socket
+        // before it must be applied by then, whichever thread takes it (the reader's wake-up alone lost this race).
+        for round in 0..<200 {
+            for item in 0..<3 {
+                let text = Array("report \(round).\(item)".utf8)
+                #expect(send(theirs, text, text.count, 0) == text.count)
+            }
+            channel.drain()
+            log.withLock { $0.append("request \(round)") }
+        }
+        let entries = log.withLock { $0 }
+        let requests = entries.indices.filter { entries[$0].hasPrefix("request") }
+        #expect(requests.count == 200)
+        for (round, index) in requests.enumerated() {
+            let before = entries[..<index].filter { $0.hasPrefix("report \(round).") }
+            #expect(before == (0..<3).map { "report \(round).\($0)" }, "round \(round): \(before) before its request")
+        }
+        shutdown(theirs, Int32(SHUT_RDWR))
+        close(theirs)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !ended.withLock({ $0 }) && ContinuousClock.now < deadline { usleep(1000) }
+        #expect(ended.withLock { $0 }, "the reader did not end at the peer's close")
+        channel.close()
     }
 }

@@ -77,7 +77,7 @@ struct CapturesOnRig {
         return output.appendingPathComponent(found)
     }
 
-    @Test("--capture always: a short passing scenario's capture holds every packet it sent, the last one included")
+    @Test("--capture always: a short passing scenario's capture holds every packet it sent, the last one included, and the interval the rig asked for")
     func shortScenarioCapturedWhole() async throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("hil-captures-whole-\(getpid())")
         defer { try? FileManager.default.removeItem(at: output) }
@@ -92,6 +92,30 @@ struct CapturesOnRig {
                            transport: transport)
         }
         try Self.expectEveryPayload(captures, scratch: output)
+        try Self.expectNegotiatedInterval(in: captures[0].file)
+    }
+
+    /// The vm rig's radio model (issue 36): in the HCI capture, the central asks for the rig's interval (LE Create
+    /// Connection's min and max) and both controllers report it (LE Connection Complete, and any update after). The
+    /// bridges time the links by that report, so this is the interval the latencies of the run were measured at.
+    static func expectNegotiatedInterval(in capture: String) throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["HIL_RADIO_MODEL"] == "connectionEvents", let text = environment["HIL_RADIO_INTERVAL_MS"], let ms = Double(text) else {
+            Issue.record("the guest's radio is \(environment["HIL_RADIO_MODEL"] ?? "unnamed"), not connection events: Rigs/vm.json's \"radio\" must be {\"model\": \"connectionEvents\", …} for this check")
+            return
+        }
+        let units = String(Int((ms / 1.25).rounded()))
+        let asked = try run("/usr/bin/tshark", ["-r", capture, "-Y", "bthci_cmd.le_con_interval_max", "-T", "fields",
+                                                "-e", "bthci_cmd.le_con_interval_min", "-e", "bthci_cmd.le_con_interval_max"])
+        let reported = try run("/usr/bin/tshark", ["-r", capture, "-Y", "bthci_evt.le_con_interval", "-T", "fields",
+                                                   "-e", "hci_mon.adapter_id", "-e", "bthci_evt.le_con_interval"])
+        let asks = asked.split(separator: "\n").filter { $0.first?.isNumber == true }
+        let reports = reported.split(separator: "\n").filter { $0.first?.isNumber == true }
+        #expect(!asks.isEmpty && asks.allSatisfy { $0 == "\(units)\t\(units)" },
+                "the central should ask for \(units) × 1.25 ms (\(text) ms) as min and max; LE Create Connection asked: \(asks)")
+        let adapters = Set(reports.compactMap { $0.split(separator: "\t").first })
+        #expect(adapters.count == 2 && reports.allSatisfy { $0.hasSuffix("\t\(units)") },
+                "both controllers should report \(units) × 1.25 ms; LE Connection Complete/Update reported (adapter, interval): \(reports)")
     }
 
     /// A scenario's capture file, the folder whose receipts.log says what the computer received, and its transport.
