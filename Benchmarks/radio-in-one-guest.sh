@@ -8,8 +8,8 @@
 #   7.5, 15, 30 … `btvirt -L -s` and `hil radio --interval-ms I`, bluetoothd's [LE] Min/MaxConnectionInterval = I:
 #               connection events
 #   NAME-att    any of those with EATT off (bluetoothd's [GATT] Channels = 1): ATT on its fixed channel, so no L2CAP
-#               credits; BlueZ's EATT channels start with 3 credits and the peer returns one per write at its next
-#               event, which at 15 ms and more holds a 100 Hz stream back (Rigs/README.md, "The radio model")
+#               credits to wait for (BlueZ's EATT channels start with 3, and under the model the peer returns each
+#               at its next event: Rigs/README.md, "The radio model")
 #
 #   bash Benchmarks/radio-in-one-guest.sh                      # immediate bridged 7.5 15 30, 3 rounds
 #   RADIOS="immediate 15" ROUNDS=1 CAPTURE=1 bash Benchmarks/radio-in-one-guest.sh

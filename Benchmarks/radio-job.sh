@@ -14,8 +14,14 @@ say() { echo "radio-job: $*"; }
 
 stop_radio() {
     pkill -TERM -x bluetoothd 2>/dev/null
-    for pid in $pids; do kill -TERM "$pid" 2>/dev/null; done
+    # The bridges first, so that each writes its totals to its log; btvirt closing their sockets would fail them.
     pkill -TERM -f "hil radio --vhci" 2>/dev/null
+    waited=0
+    while pgrep -f "hil radio --vhci" >/dev/null; do
+        [ "$waited" -lt 100 ] || break
+        sleep 0.1; waited=$((waited + 1))
+    done
+    for pid in $pids; do kill -TERM "$pid" 2>/dev/null; done
     pkill -TERM -x btvirt 2>/dev/null
     waited=0
     while pgrep -x bluetoothd >/dev/null || pgrep -x btvirt >/dev/null || pgrep -f "hil radio --vhci" >/dev/null \
