@@ -15,16 +15,16 @@ say() { echo "radio-job: $*"; }
 stop_radio() {
     pkill -TERM -x bluetoothd 2>/dev/null
     # The bridges first, so that each writes its totals to its log; btvirt closing their sockets would fail them.
-    pkill -TERM -f "hil radio --vhci" 2>/dev/null
+    pkill -TERM -f " radio --vhci " 2>/dev/null
     waited=0
-    while pgrep -f "hil radio --vhci" >/dev/null; do
+    while pgrep -f " radio --vhci " >/dev/null; do
         [ "$waited" -lt 100 ] || break
         sleep 0.1; waited=$((waited + 1))
     done
     for pid in $pids; do kill -TERM "$pid" 2>/dev/null; done
     pkill -TERM -x btvirt 2>/dev/null
     waited=0
-    while pgrep -x bluetoothd >/dev/null || pgrep -x btvirt >/dev/null || pgrep -f "hil radio --vhci" >/dev/null \
+    while pgrep -x bluetoothd >/dev/null || pgrep -x btvirt >/dev/null || pgrep -f " radio --vhci " >/dev/null \
         || [ -n "$(ls /sys/class/bluetooth 2>/dev/null)" ]; do
         [ "$waited" -lt 100 ] || { say "the last radio did not stop within 10 s"; ps ax; exit 1; }
         sleep 0.1; waited=$((waited + 1))
@@ -108,7 +108,7 @@ for round in $(seq @ROUNDS@); do
             >"$out/$name.txt" 2>&1
         status=$?
         # What the emulated controllers and bluetoothd cost in CPU over this radio's life (bring-up and bench).
-        ps -eo pid,cputime,etime,args | grep -E "hil radio|btvirt|bluetoothd|hil (bench|peripheral)" | grep -v grep >"$out/$name-cpu.txt"
+        ps -eo pid,cputime,etime,args | grep -E " radio --vhci |btvirt|bluetoothd| (bench|peripheral) " | grep -v grep >"$out/$name-cpu.txt"
         if [ -n "$capture" ]; then
             kill -INT "$capture"; wait "$capture"
             cp "/run/hil-scratch/$name.btsnoop" "$out/"
