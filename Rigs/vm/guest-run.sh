@@ -36,7 +36,9 @@
 #   HIL_RADIO_INTERVAL_MS=MS the radio model (../README.md, "The radio model"): instead of `btvirt -L -lN`, start
 #                           `btvirt -L -s` and one `hil radio` bridge per controller, and bluetoothd with the
 #                           share's bluetoothd-main.conf (the interval pinned in [LE]); absent or 0: immediate
-#   HIL_RADIO_HIL=PATH      the hil that runs `hil radio` (the host's build, seen through the shared root)
+#   HIL_RADIO_HIL=PATH      the hil that runs `hil radio` (the host's build, seen through the shared root); each
+#                           bridge reads its control FIFO /run/hil-radio/control-K, and the job gets
+#                           HIL_RADIO_CONTROL=/run/hil-radio
 set -eu
 
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
@@ -50,6 +52,10 @@ RADIO_INTERVAL_MS=${HIL_RADIO_INTERVAL_MS:-0}
 RADIO_HIL=${HIL_RADIO_HIL:-}
 # btvirt's LE server socket: a fixed path in BlueZ (emulator/main.c). /tmp is the host's, under the guest's overlay.
 RADIO_SOCKET=/tmp/bt-server-le
+# Each bridge's control FIFO (control-K): `hil calibrate` writes `delay MS` to them; the job learns the folder
+# through HIL_RADIO_CONTROL.
+RADIO_CONTROL=/run/hil-radio
+radio_vars=
 ADAPTERS=$(awk -v n="$CONTROLLERS" 'BEGIN { for (i = 0; i < n; i++) printf "hci%d ", i }')
 RIG_FAILED_STATUS=125
 # The image's copy of Rigs/net/two-hosts.sh (its lib.sh beside it); build-image.sh fills the path in.
@@ -134,8 +140,9 @@ radio_pids=
 radio_start() {
     [ -x "$RADIO_HIL" ] || rig_error "the radio model needs hil: HIL_RADIO_HIL='$RADIO_HIL' is no executable"
     [ -r "$SHARE/bluetoothd-main.conf" ] || rig_error "the radio model needs bluetoothd-main.conf in the share"
-    mkdir -p /run/hil-bluetooth
+    mkdir -p /run/hil-bluetooth "$RADIO_CONTROL"
     cp "$SHARE/bluetoothd-main.conf" /run/hil-bluetooth/main.conf
+    radio_vars="HIL_RADIO_CONTROL=$RADIO_CONTROL"
     bluetoothd_args="-f /run/hil-bluetooth/main.conf"
     rm -f "$RADIO_SOCKET"
     btvirt -L -s >"$LOGS/btvirt.log" 2>&1 &
@@ -150,7 +157,7 @@ radio_start() {
     i=0
     while [ "$i" -lt "$CONTROLLERS" ]; do
         "$RADIO_HIL" radio --vhci /dev/vhci --socket "$RADIO_SOCKET" --interval-ms "$RADIO_INTERVAL_MS" \
-            --log "$LOGS/radio-$i.log" >>"$LOGS/radio-$i.log" 2>&1 &
+            --control "$RADIO_CONTROL/control-$i" --log "$LOGS/radio-$i.log" >>"$LOGS/radio-$i.log" 2>&1 &
         radio_pids="$radio_pids $!"
         i=$((i + 1))
     done
@@ -247,7 +254,7 @@ set +e
 # $net_vars: NAME=value words without spaces (two-hosts.sh env), or nothing.
 # shellcheck disable=SC2086
 mkdir -p /run/hil-scratch
-env -i PATH="$PATH" HOME=/root LANG=C.UTF-8 TERM=dumb HIL_RIG=vm HIL_SHARE="$SHARE" HIL_SCRATCH=/run/hil-scratch $net_vars \
+env -i PATH="$PATH" HOME=/root LANG=C.UTF-8 TERM=dumb HIL_RIG=vm HIL_SHARE="$SHARE" HIL_SCRATCH=/run/hil-scratch $net_vars $radio_vars \
     sh "$SHARE/job.sh" </dev/null >/dev/console 2>&1 &
 job_pid=$!
 # The host asks the job to stop (a first Ctrl-C, or the timeout) by creating $SHARE/interrupt: the job gets SIGTERM

@@ -10,11 +10,8 @@ import ScenarioDriver
 /// `hil calibrate`: proves the latency measurement against known delays. For each transport it streams cursor
 /// commands, as `hil bench` does, once per injected delay, and shows that the measured p50 moves by the delay.
 ///
-/// tcp and udp are delayed by the kernel's netem on the phone host's interface, where every packet to the computer
-/// leaves (egress; netem delays only what leaves an interface, so on the computer's it would delay only its
-/// answers). The undelayed baseline runs with `netem delay 0ms` in place, so both pass the same qdisc. ble and hid
-/// need a fixed delay in the radio between the two controllers, which the vm rig's emulated radio does not have
-/// yet: they are refused with that reason.
+/// Each transport's delay goes where `DelayInjector` says: netem on the phone host's interface for tcp and udp, the
+/// vm rig's radio model (its bridges' extra delay) for ble and hid.
 ///
 /// The rounds take the delays in turn (round r starts at the r-th delay), so a drift in the guest's speed over the
 /// run falls on every delay alike; each delay's streams are pooled.
@@ -27,16 +24,15 @@ package struct CalibrationRunner: Sendable {
         package var count = 300
         package var rounds = 3
         package var rateHz = 100.0
+        /// The folder of the radio bridges' control FIFOs (`HIL_RADIO_CONTROL`), for ble and hid.
+        package var radioControl: String?
         package init() {}
     }
 
-    /// The transports a delay can be injected into on this build, and why the others cannot.
-    package static let injectable = ["tcp", "udp"]
+    /// Why `transport` cannot be calibrated, or nil when it can (every transport of the product family can; the rig
+    /// must also have what `DelayInjector` needs).
     package static func refusal(_ transport: String) -> String? {
-        guard !injectable.contains(transport) else { return nil }
-        return ["ble", "hid"].contains(transport)
-            ? "\(transport): a delay on the BLE link needs the radio model's fixed extra delay between the two controllers, which the vm rig's emulated radio does not have yet; calibrate tcp and udp"
-            : "\(transport) is not a transport (ble, hid, tcp, udp)"
+        ["ble", "hid", "tcp", "udp"].contains(transport) ? nil : "\(transport) is not a transport (ble, hid, tcp, udp)"
     }
 
     package let context: ScenarioRunner.Context
@@ -60,15 +56,17 @@ package struct CalibrationRunner: Sendable {
         for transport in settings.transports {
             if let refusal = Self.refusal(transport) { throw RunnerError(.wrongTransport, refusal) }
         }
-        let hosts = try context.networkHosts(for: "hil calibrate on \(settings.transports.joined(separator: " and "))")
-        let interface = try TCPPhoneLink.vethInterface(in: hosts.phoneNetns)
+        let injectors = try Dictionary(uniqueKeysWithValues: settings.transports.map { transport in
+            (transport, try DelayInjector.make(for: transport, context: context, radioControl: settings.radioControl))
+        })
         let folder = context.workDirectory + "/calibrate"
-        let session = try await PairedSession.open(context, folder: folder, networks: settings.transports)
+        let networks = settings.transports.filter { $0 == "tcp" || $0 == "udp" }
+        let session = try await PairedSession.open(context, folder: folder, networks: networks)
         let (bluez, peripheral, collector, link) = (session.bluez, session.peripheral, session.collector, session.link)
         defer { peripheral.stopBlocking() }
         defer { collector.stop() }
         defer { Task { [bluez] in try? await bluez.forget(link) } }
-        defer { try? Netem.apply(nil, on: interface, in: hosts.phoneNetns) }
+        defer { for injector in injectors.values { injector.clear() } }
 
         var benchSettings = BenchRunner.Settings()
         benchSettings.rateHz = settings.rateHz
@@ -76,26 +74,25 @@ package struct CalibrationRunner: Sendable {
         var sends: [StageBreakdown.Send] = []
         var runs: [(transport: String, delay: Double, run: BenchRunner.StreamRun)] = []
         for transport in settings.transports {
-            let sender = try await BenchSender.open(transport, settings: benchSettings, bluez: bluez, link: link, folder: folder,
-                                                    context: context, peripheral: peripheral)
+            let injector = injectors[transport]!
+            // ble streams over the AcquireWrite socket, as hil bench's fd path.
+            let sender = try await BenchSender.open(transport == "ble" ? "fd" : transport, settings: benchSettings, bluez: bluez,
+                                                    link: link, folder: folder, context: context, peripheral: peripheral)
             defer { sender.close() }
             for round in 0..<settings.rounds {
                 for delay in Self.order(settings.delaysMs, round: round) {
-                    try Netem.apply(["delay", Self.milliseconds(delay)], on: interface, in: hosts.phoneNetns)
+                    try injector.apply(delay)
                     let run = try await bench.stream(rate: settings.rateHz, count: settings.count, sender: sender,
                                                      collector: collector, sends: &sends)
                     runs.append((transport, delay, run))
-                    progress("\(transport), \(Self.milliseconds(delay)) injected, round \(round + 1)/\(settings.rounds): sent \(run.count), achieved \(String(format: "%.0f", run.achievedHz)) Hz")
+                    progress("\(transport), \(DelayInjector.milliseconds(delay)) injected, round \(round + 1)/\(settings.rounds): sent \(run.count), achieved \(String(format: "%.0f", run.achievedHz)) Hz")
                 }
             }
+            injector.clear()
         }
-        try Netem.apply(nil, on: interface, in: hosts.phoneNetns)
         let evidence = await BenchRunner.evidence(sends: sends, peripheral: peripheral, collector: collector)
         let streams = runs.map { entry in (entry.transport, entry.delay, bench.analyse(entry.run, path: entry.transport, evidence: evidence)) }
-        let injection = Dictionary(uniqueKeysWithValues: settings.transports.map {
-            ($0, "netem delay D on \(interface) in \(hosts.phoneNetns) (the phone host's egress to the computer); D = 0ms for the baseline")
-        })
-        return (Self.rows(streams, transports: settings.transports), injection)
+        return (Self.rows(streams, transports: settings.transports), injectors.mapValues(\.description))
     }
 
     /// Each transport's streams pooled per delay, ascending, with each delay's shift from its baseline.
@@ -120,10 +117,5 @@ package struct CalibrationRunner: Sendable {
                     shiftP50Ms: shift?.shift, shiftLowMs: shift?.low, shiftHighMs: shift?.high)
             }
         }
-    }
-
-    /// netem's spelling of a delay: `5ms`, `2.5ms`.
-    static func milliseconds(_ value: Double) -> String {
-        (value == value.rounded() ? String(Int(value)) : String(format: "%g", value)) + "ms"
     }
 }

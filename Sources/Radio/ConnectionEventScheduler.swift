@@ -51,7 +51,7 @@ package struct ConnectionEventScheduler: Sendable {
         package var heldNanoseconds: Int64
     }
 
-    package let model: RadioModel
+    package private(set) var model: RadioModel
     package private(set) var links: [UInt16: Link] = [:]
     /// Totals since the start, for the log's summary.
     package private(set) var statistics = Statistics()
@@ -102,6 +102,13 @@ package struct ConnectionEventScheduler: Sendable {
             statistics.dropped += dropped.count
             return dropped
         }
+    }
+
+    /// Changes the extra delay for packets that arrive from now on (`hil radio --control`, for `hil calibrate`); the
+    /// packets held keep the delay they came with.
+    package mutating func setExtraDelay(nanoseconds: Int64) {
+        precondition(nanoseconds >= 0, "a delay is not negative")
+        model.extraDelayNanoseconds = nanoseconds
     }
 
     /// Takes a host→controller packet that arrived at `now`: returns it when it goes at once (no link to wait for,

@@ -30,10 +30,11 @@ package struct RadioBridge: Sendable {
         self.log = log
     }
 
-    /// Bridges until `stop` is readable; returns the core, whose scheduler holds the totals.
+    /// Bridges until `stop` is readable; returns the core, whose scheduler holds the totals. Lines on `control` (a
+    /// FIFO opened for reading and writing, so it never reads its end) go to the core (`RadioBridgeCore.control`).
     /// - Throws: `RadioError` `.io` or `.framing` naming the side.
-    package func run(_ model: RadioModel, stop: FileDescriptor) throws(RadioError) -> RadioBridgeCore {
-        var ports = PolledSides(host: host, controller: controller, stop: stop, clock: clock)
+    package func run(_ model: RadioModel, stop: FileDescriptor, control: FileDescriptor? = nil) throws(RadioError) -> RadioBridgeCore {
+        var ports = PolledSides(host: host, controller: controller, stop: stop, control: control, clock: clock)
         return try Self.run(model, over: &ports, clock: clock, log: log)
     }
 
@@ -64,6 +65,8 @@ package struct RadioBridge: Sendable {
                 return core
             case .deadline:
                 continue
+            case .control(let lines):
+                for line in lines { try perform(core.control(line)) }
             case .readable(let sides):
                 for side in sides {
                     let bytes = try ports.read(side)

@@ -51,6 +51,18 @@ package struct RadioBridgeCore: Sendable {
         return outputs
     }
 
+    /// A line from the bridge's control FIFO (`hil radio --control`): `delay MS` sets the extra delay for the packets
+    /// that arrive from now on (0 to 10000 ms). Anything else is logged and changes nothing.
+    package mutating func control(_ line: String) -> [Output] {
+        let words = line.split(separator: " ", omittingEmptySubsequences: true)
+        guard words.count == 2, words[0] == "delay", let ms = Double(words[1]), (0...10_000).contains(ms) else {
+            return [.note("control: ignored \"\(line)\": the bridge takes \"delay MS\" (0 to 10000)")]
+        }
+        let nanoseconds = Int64((ms * 1_000_000).rounded())
+        scheduler.setExtraDelay(nanoseconds: nanoseconds)
+        return [.note("control: extra delay now \(ms) ms for the packets that arrive from now on")]
+    }
+
     /// The held packets whose connection event has come by `now`.
     package mutating func due(at now: RadioInstant) -> [Output] {
         scheduler.due(at: now).map { .toController($0.packet) }

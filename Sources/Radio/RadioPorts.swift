@@ -14,6 +14,8 @@ package enum RadioWake: Sendable, Hashable {
     case readable([RadioSide])
     /// The bridge is told to stop.
     case stop
+    /// Lines came on the control FIFO (`hil radio --control`), without their newlines.
+    case control([String])
 }
 
 /// What the bridge's loop waits on and moves packets through. `PolledSides` is the real one: two files and a stop pipe

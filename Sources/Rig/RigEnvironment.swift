@@ -14,6 +14,7 @@ import StrictJSON
 /// | `HIL_SCRATCH` | `scratch`: a local folder (tmpfs) for the files a scenario writes while it runs; the vm guest sets it, as its share is slow to write |
 /// | `HIL_RIGS` | `rigsFolder`: the folder of rig files, instead of the project's Rigs/ |
 /// | `HIL_RADIO_MODEL`, `HIL_RADIO_INTERVAL_MS` | `radio`: the radio model the vm rig started (the rig file's, or `--radio-interval`'s), for results.json |
+/// | `HIL_RADIO_CONTROL` | `radioControl`: the folder of the radio bridges' control FIFOs (`control-K`), which `hil calibrate` writes delays to |
 /// | `DBUS_SYSTEM_BUS_ADDRESS` | `systemBusAddress`: a virtual rig's private system bus |
 /// | `HIL_NET_PHONE_NETNS`, `_BUS`, `_ADDRESS`, `HIL_NET_COMPUTER_…` | `network`: the network transports' two hosts, all six or none (`RigNetwork`; the vm rig sets them when its two hosts are up) |
 package struct RigEnvironment: Sendable, Equatable {
@@ -27,6 +28,7 @@ package struct RigEnvironment: Sendable, Equatable {
     package static let systemBusVariable = "DBUS_SYSTEM_BUS_ADDRESS"
     package static let radioModelVariable = "HIL_RADIO_MODEL"
     package static let radioIntervalVariable = "HIL_RADIO_INTERVAL_MS"
+    package static let radioControlVariable = "HIL_RADIO_CONTROL"
 
     /// The rig this process runs in (its kind: hardware, virtual, vm); nil outside a rig.
     package var rig: String?
@@ -43,6 +45,8 @@ package struct RigEnvironment: Sendable, Equatable {
     package var network: RigNetwork?
     /// The radio model the rig started; nil when it did not say (a rig other than vm, a command run by hand).
     package var radio: RigDefinition.Radio?
+    /// The folder of the radio bridges' control FIFOs (the vm guest's /run/hil-radio); nil without the radio model.
+    package var radioControl: String?
 
     /// One computer and one phone: a scenario runs on a lane, and a rig with several runs that many at once.
     package struct Lane: Sendable, Hashable, CustomStringConvertible {
@@ -57,7 +61,7 @@ package struct RigEnvironment: Sendable, Equatable {
 
     package init(rig: String? = nil, peripheralAdapter: String = "hci0", centralAdapter: String = "hci1", lanes: [Lane]? = nil,
                 share: String? = nil, scratch: String? = nil, rigsFolder: String? = nil, systemBusAddress: String? = nil,
-                network: RigNetwork? = nil, radio: RigDefinition.Radio? = nil)
+                network: RigNetwork? = nil, radio: RigDefinition.Radio? = nil, radioControl: String? = nil)
     {
         self.rig = rig
         self.peripheralAdapter = peripheralAdapter
@@ -69,6 +73,7 @@ package struct RigEnvironment: Sendable, Equatable {
         self.systemBusAddress = systemBusAddress
         self.network = network
         self.radio = radio
+        self.radioControl = radioControl
     }
 
     /// Reads the variables; unset or empty ones take their defaults.
@@ -94,7 +99,8 @@ package struct RigEnvironment: Sendable, Equatable {
             lanes: try value(Self.lanesVariable).map { text throws(RigError) in try Self.lanes(text, first: Lane(peripheral: peripheral, central: central)) },
             share: try folder(Self.shareVariable), scratch: try folder(Self.scratchVariable), rigsFolder: try folder(Self.rigsFolderVariable),
             systemBusAddress: value(Self.systemBusVariable), network: try RigNetwork(from: variables),
-            radio: try Self.radio(model: value(Self.radioModelVariable), interval: value(Self.radioIntervalVariable)))
+            radio: try Self.radio(model: value(Self.radioModelVariable), interval: value(Self.radioIntervalVariable)),
+            radioControl: try folder(Self.radioControlVariable))
     }
 
     /// `HIL_RADIO_MODEL` (immediate, connectionEvents) and, for connection events, `HIL_RADIO_INTERVAL_MS`.
@@ -156,6 +162,7 @@ package struct RigEnvironment: Sendable, Equatable {
         result[Self.rigsFolderVariable] = rigsFolder
         result[Self.systemBusVariable] = systemBusAddress
         if let network { result.merge(network.variables) { $1 } }
+        result[Self.radioControlVariable] = radioControl
         if let radio {
             result[Self.radioModelVariable] = radio.model.rawValue
             if radio.model == .connectionEvents { result[Self.radioIntervalVariable] = JSONWriter.numberText(radio.intervalMs) }

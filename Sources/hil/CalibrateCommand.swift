@@ -18,15 +18,16 @@ struct CalibrateCommand: AsyncParsableCommand {
             undelayed p50 (shiftP50Ms) with a 95 % bootstrap interval, beside the injected delay (injectedMs).
 
             tcp and udp are delayed by netem on the phone host's interface, where the packets to the computer \
-            leave; the baseline (0) runs with netem delay 0ms in place. ble and hid are refused: a delay on the \
-            BLE link needs the radio model's fixed extra delay, which the vm rig's emulated radio does not have \
-            yet. docs/report.md gives the measurement's error budget.
+            leave; the baseline (0) runs with netem delay 0ms in place. ble and hid are delayed in the vm rig's \
+            radio model: each bridge adds the delay to every ACL packet before its connection event (its control \
+            FIFO, hil radio --control); ble streams over the AcquireWrite socket. docs/report.md gives the \
+            measurement's error budget.
             """
     )
 
     @OptionGroup var rigOptions: RigOptions
 
-    @Option(help: ArgumentHelp("The transports to calibrate, in order: tcp and udp (ble and hid are refused, with the reason).",
+    @Option(help: ArgumentHelp("The transports to calibrate, in order: ble, hid (the vm rig's radio model), tcp, udp (netem).",
                                valueName: "transport"))
     var transport: TransportChoice = .several([.tcp, .udp])
 
@@ -74,6 +75,7 @@ struct CalibrateCommand: AsyncParsableCommand {
         settings.count = count
         settings.rounds = rounds
         settings.rateHz = rate
+        settings.radioControl = try RigEnvironment.current().radioControl
         let order = CalibrationRunner.order(delays.values, round: 0).map { Self.format($0) }.joined(separator: ", ")
         print("hil calibrate: \(settings.transports.joined(separator: ", ")), delays \(order) ms, \(rounds) round(s) of \(count) cursor commands at \(Int(rate)) Hz each, on rig \(rigName)")
         fflush(nil)

@@ -42,6 +42,11 @@ struct RadioCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("An extra fixed delay for every ACL packet the host sends, in ms (for calibration).", valueName: "ms"))
     var delayMs: Double = 0
 
+    @Option(help: ArgumentHelp("A FIFO to make here and read lines from while bridging: `delay MS` sets the extra delay.",
+                               discussion: "hil calibrate writes it to give ble and hid a known delay in a running guest; each change is logged.",
+                               valueName: "path"))
+    var control: String?
+
     @Flag(help: ArgumentHelp(
         "Time the bridge in this process instead, over socket pairs: no /dev/vhci, no btvirt, no root.",
         discussion: "200 ACL packets at 100 Hz through one bridge, then two with a relay between; prints each path's waits and exits 1 when they are not the model's (a median of I/2 ± 1.5 ms, a p99 of at most I + 2 ms; with --interval-ms 0, a median of at most 0.3 ms). A benchmark: run it on a quiet machine (docs/developing.md, \"The radio model's timing\")."))
@@ -93,13 +98,14 @@ struct RadioCommand: AsyncParsableCommand {
         write(clock.now(), "hci\(index) created on \(vhci), bridged to \(socket): \(describe(model))")
         let bridge = RadioBridge(host: .init(file: host, name: "\(vhci) (hci\(index))"),
                                  controller: .init(file: controller, name: "btvirt's socket \(socket)"), clock: clock, log: write)
+        let controlFile = try openControl()
         let (stopRead, stopWrite) = try FileDescriptor.pipe()
         let forwarder = InterruptForwarder { try? stopWrite.writeAll([1]) }
         defer { forwarder.cancel() }
         let model = model
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<RadioBridgeCore, RadioError>, Never>) in
             // The bridge blocks in poll: a thread of its own, never one of the cooperative pool.
-            Thread { continuation.resume(returning: Result { () throws(RadioError) in try bridge.run(model, stop: stopRead) }) }.start()
+            Thread { continuation.resume(returning: Result { () throws(RadioError) in try bridge.run(model, stop: stopRead, control: controlFile) }) }.start()
         }
         switch outcome {
         case .success(let core):
@@ -124,6 +130,20 @@ struct RadioCommand: AsyncParsableCommand {
             for finding in measurement.findings { print("  ✗ \(finding)") }
         }
         if measurements.contains(where: { !$0.findings.isEmpty }) { throw ExitCode(1) }
+    }
+
+    /// The control FIFO, made if it is not there, opened for reading and writing (so the bridge never reads its end
+    /// when a writer closes) and without blocking.
+    private func openControl() throws -> FileDescriptor? {
+        guard let control else { return nil }
+        if mkfifo(control, 0o600) != 0 && errno != EEXIST {
+            throw failure("hil radio: cannot make the control FIFO \(control): \(Errno.current.numbered)", hint: "choose a --control in a folder you can write")
+        }
+        do {
+            return try FileDescriptor.open(control, O_RDWR | O_NONBLOCK)
+        } catch {
+            throw failure("hil radio: cannot open the control FIFO \(control): \(error.numbered)")
+        }
     }
 
     private func logFile() throws -> FileDescriptor {

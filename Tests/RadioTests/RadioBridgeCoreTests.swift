@@ -16,6 +16,25 @@ struct RadioBridgeCoreTests {
         #expect(core.due(at: at(15)) == [.toController(Events.acl(handle: 0x40, marker: 9))])
     }
 
+    @Test("a control line `delay MS` adds to the packets that come after it (held ones keep theirs); others change nothing")
+    func controlDelay() {
+        var core = RadioBridgeCore(model: Self.events)
+        _ = core.fromController(Events.connectionComplete(handle: 0x40, interval: 12), at: at(0))
+        _ = core.fromHost(Events.acl(handle: 0x40, marker: 1), at: at(1))
+        #expect(core.control("delay 20") == [.note("control: extra delay now 20.0 ms for the packets that arrive from now on")])
+        #expect(core.model.extraDelayNanoseconds == 20_000_000)
+        _ = core.fromHost(Events.acl(handle: 0x40, marker: 2), at: at(2))
+        // #1 keeps no delay (event at 15); #2 may go at 22, so at the event at 30.
+        #expect(core.due(at: at(15)) == [.toController(Events.acl(handle: 0x40, marker: 1))])
+        #expect(core.nextRelease == at(30))
+        for bad in ["delay", "delay -1", "delay 10001", "delay five", "speed 5", "delay 5 6"] {
+            #expect(core.control(bad) == [.note("control: ignored \"\(bad)\": the bridge takes \"delay MS\" (0 to 10000)")])
+        }
+        #expect(core.model.extraDelayNanoseconds == 20_000_000)
+        _ = core.control("delay 0")
+        #expect(core.model.extraDelayNanoseconds == 0)
+    }
+
     @Test("events go to the host; a link's coming and going is logged with its interval")
     func controllerSide() {
         var core = RadioBridgeCore(model: Self.events)

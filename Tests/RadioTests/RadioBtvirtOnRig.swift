@@ -69,7 +69,9 @@ struct RadioBtvirtOnRig {
             let phase = ((received[0].distance(to: time) % period) + period) % period
             #expect(phase <= tolerance || phase >= period - tolerance,
                     "packet \(index + 1) arrived \(Double(phase) / 1e6) ms off the grid of the first one's event")
-            #expect(sent[index].distance(to: time) <= period + tolerance, "packet \(index + 1) took over an interval")
+            // At most an interval and the guest's wake-up: in a fresh-clone CI the TCG guest (running the rig's own
+            // bridges beside this test's) delivered one packet 24.8 ms after it was sent, on the grid (4.8 ms late).
+            #expect(sent[index].distance(to: time) <= period + 2 * tolerance, "packet \(index + 1) took over an interval")
         }
         let spread = received.indices.map { sent[$0].distance(to: received[$0]) }
         #expect(spread.max()! - spread.min()! >= period / 2, "every packet took about as long: nothing waited for an event")

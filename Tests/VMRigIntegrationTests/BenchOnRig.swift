@@ -52,4 +52,25 @@ struct CalibrateEndToEndOnRig {
         let shift = try #require(rows.last?["shiftP50Ms"] as? Double, "\(json)")
         #expect(abs(shift - 20) <= 2, "measured shift \(shift) ms for 20 ms injected:\n\(json)")
     }
+
+    @Test("hid with 20 ms injected in the radio model's bridges: the measured p50 moves by 20 ms, the bridges log it")
+    func hidFollowsTheRadioDelay() async throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("hil-calibrate-hid-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let run = try await hil(["calibrate", "--transport", "hid", "--delays", "0,20", "--count", "100", "--rounds", "1",
+                                 "--output", output.path])
+        let text = run.output + run.errors
+        #expect(run.status == 0, "\(text.suffix(3000))")
+        let json = try String(contentsOf: output.appendingPathComponent("calibrate.json"), encoding: .utf8)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let injection = try #require(document["injection"] as? [String: String], "\(json)")
+        #expect(injection["hid"]?.contains("radio model") == true, "\(json)")
+        let rows = try #require(document["rows"] as? [[String: Any]])
+        #expect(rows.map { $0["injectedMs"] as? Double } == [0, 20], "\(json)")
+        // docs/report.md's bound for ble and hid in the short run: the radio's events quantize the shift.
+        let shift = try #require(rows.last?["shiftP50Ms"] as? Double, "\(json)")
+        #expect(abs(shift - 20) <= 3, "measured shift \(shift) ms for 20 ms injected:\n\(json)")
+        let controls = try FileManager.default.contentsOfDirectory(atPath: "/run/hil-radio").filter { $0.hasPrefix("control-") }
+        #expect(controls.count == 2, "the vm rig's two bridges should each have a control FIFO in /run/hil-radio: \(controls)")
+    }
 }

@@ -18,8 +18,7 @@ struct CalibrateCommandTests {
     }
 
     @Test("refused with the reason, exit 64", arguments: [
-        ("calibrate --transport ble", "radio model"), ("calibrate --transport tcp,hid", "radio model"),
-        ("calibrate --transport all", "radio model"), ("calibrate --delays 0,-5", "--delays"), ("calibrate --delays 5,5", "--delays"),
+        ("calibrate --transport bogus", "--transport"), ("calibrate --delays 0,-5", "--delays"), ("calibrate --delays 5,5", "--delays"),
         ("calibrate --delays 1001", "--delays"), ("calibrate --delays five", "--delays"), ("calibrate --delays 5,,20", "--delays"),
         ("calibrate --delays nan", "--delays"), ("calibrate --count 10", "--count must be at least 50"),
         ("calibrate --rounds 0", "--rounds is 1 to 10"), ("calibrate --rate 0", "--rate is 1 to 1000 Hz"),
@@ -37,6 +36,15 @@ struct CalibrateCommandTests {
         } else {
             #expect(message.contains(says), "\(message)")
         }
+    }
+
+    @Test("every transport is accepted on the command line: ble and hid go through the radio model's delay")
+    func everyTransport() throws {
+        for line in ["calibrate --transport ble", "calibrate --transport tcp,hid", "calibrate --transport all"] {
+            var command = try parsed(words(line), as: CalibrateCommand.self)
+            try command.validate()
+        }
+        #expect(try parsed(words("calibrate --transport all"), as: CalibrateCommand.self).transport.transports.count == 4)
     }
 
     @Test("the table: a row per transport and delay, the interval, and the measured shift minus the injected delay")

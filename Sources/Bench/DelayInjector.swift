@@ -1,0 +1,83 @@
+import Foundation
+import PhoneLinks
+package import Runner
+import Rig
+import System
+
+/// Where `hil calibrate` puts a known delay for one transport, and how.
+///
+/// - tcp and udp: the kernel's netem on the phone host's interface, where every packet to the computer leaves (egress;
+///   netem delays only what leaves an interface, so on the computer's it would delay only its answers). The baseline
+///   runs with `netem delay 0ms` in place, so both pass the same qdisc.
+/// - ble and hid: the vm rig's radio model. Each bridge (`hil radio --control`) reads `delay MS` from its FIFO in the
+///   rig's control folder (`HIL_RADIO_CONTROL`) and adds it to every ACL packet that arrives after, before its
+///   connection event: the phone's writes and the computer's answers alike, as a slower radio would.
+package enum DelayInjector: Sendable, CustomStringConvertible {
+    case netem(interface: String, netns: String)
+    case radio(controls: [String])
+
+    /// The injector for `transport`.
+    /// - Throws: `RunnerError` when the rig cannot delay it: no two hosts for tcp and udp; for ble and hid, no radio
+    ///   model (its control folder unset, or with no FIFO in it).
+    package static func make(for transport: String, context: ScenarioRunner.Context, radioControl: String?) throws -> DelayInjector {
+        switch transport {
+        case "tcp", "udp":
+            let hosts = try context.networkHosts(for: "hil calibrate on \(transport)")
+            return .netem(interface: try TCPPhoneLink.vethInterface(in: hosts.phoneNetns), netns: hosts.phoneNetns)
+        default:
+            let remedy = "run it in the vm rig with its radio model (Rigs/vm.json's \"radio\": connection events, the default), or calibrate tcp and udp"
+            guard let radioControl else {
+                throw RunnerError(.wrongTransport, "\(transport): the delay goes into the radio model's bridges, and this rig started none (HIL_RADIO_CONTROL is unset): \(remedy)")
+            }
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: radioControl)) ?? []).filter { $0.hasPrefix("control-") }.sorted()
+            guard !names.isEmpty else {
+                throw RunnerError(.wrongTransport, "\(transport): no radio bridge's control FIFO (control-K) in \(radioControl): \(remedy)")
+            }
+            return .radio(controls: names.map { radioControl + "/" + $0 })
+        }
+    }
+
+    /// Puts `ms` in place of the last delay (0: the baseline).
+    /// - Throws: `RunnerError` naming the interface or FIFO that refused it.
+    package func apply(_ ms: Double) throws {
+        switch self {
+        case .netem(let interface, let netns):
+            try Netem.apply(["delay", Self.milliseconds(ms)], on: interface, in: netns)
+        case .radio(let controls):
+            for control in controls {
+                let line = Array("delay \(Self.milliseconds(ms).dropLast(2))\n".utf8)
+                do {
+                    // Never blocks: the bridge holds the FIFO open for reading; a line this short is written whole.
+                    let file = try FileDescriptor.open(control, O_WRONLY | O_NONBLOCK)
+                    defer { file.close() }
+                    try file.writeAll(line)
+                } catch {
+                    throw RunnerError(.wrongTransport, "cannot set the radio model's delay through \(control): \(error) (is its hil radio bridge running? the guest's radio-K.log says)")
+                }
+            }
+        }
+    }
+
+    /// Takes the delay away; errors are dropped (it runs on the way out).
+    package func clear() {
+        switch self {
+        case .netem(let interface, let netns): try? Netem.apply(nil, on: interface, in: netns)
+        case .radio: try? apply(0)
+        }
+    }
+
+    /// How the delay was injected, for calibrate.json's `injection`.
+    package var description: String {
+        switch self {
+        case .netem(let interface, let netns):
+            "netem delay D on \(interface) in \(netns) (the phone host's egress to the computer); D = 0ms for the baseline"
+        case .radio(let controls):
+            "the radio model's extra delay D on every ACL packet, both directions, before its connection event (`delay D` to \(controls.joined(separator: ", "))); D = 0 for the baseline"
+        }
+    }
+
+    /// netem's spelling of a delay: `5ms`, `2.5ms`.
+    static func milliseconds(_ value: Double) -> String {
+        (value == value.rounded() ? String(Int(value)) : String(format: "%g", value)) + "ms"
+    }
+}
