@@ -32,20 +32,27 @@ struct BenchEndToEndOnRig {
 
 @Suite("hil calibrate, end to end", .serialized, .tags(.rig), .inSharedGuest)
 struct CalibrateEndToEndOnRig {
-    @Test("udp with 20 ms injected by netem: the measured p50 moves by 20 ms, and calibrate.json says so")
-    func udpFollowsTheDelay() async throws {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("hil-calibrate-\(getpid())")
+    /// `hil calibrate --transport TRANSPORT --delays 0,20`, 100 commands a delay, one round: its printed text, its
+    /// calibrate.json (text and document) and the document's rows, which must be the baseline and 20 ms.
+    static func calibrated(_ transport: String) async throws -> (text: String, json: String, document: [String: Any], rows: [[String: Any]]) {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("hil-calibrate-\(transport)-\(getpid())")
         defer { try? FileManager.default.removeItem(at: output) }
-        let run = try await hil(["calibrate", "--transport", "udp", "--delays", "0,20", "--count", "100", "--rounds", "1",
+        let run = try await hil(["calibrate", "--transport", transport, "--delays", "0,20", "--count", "100", "--rounds", "1",
                                  "--output", output.path])
         let text = run.output + run.errors
         #expect(run.status == 0, "\(text.suffix(3000))")
-        #expect(text.contains("udp, 20ms injected, round 1/1: sent 100"), "\(text.suffix(3000))")
         let json = try String(contentsOf: output.appendingPathComponent("calibrate.json"), encoding: .utf8)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-        #expect(document["format"] as? String == "hil-calibrate/1")
         let rows = try #require(document["rows"] as? [[String: Any]])
         #expect(rows.map { $0["injectedMs"] as? Double } == [0, 20], "\(json)")
+        return (text, json, document, rows)
+    }
+
+    @Test("udp with 20 ms injected by netem: the measured p50 moves by 20 ms, and calibrate.json says so")
+    func udpFollowsTheDelay() async throws {
+        let (text, json, document, rows) = try await Self.calibrated("udp")
+        #expect(text.contains("udp, 20ms injected, round 1/1: sent 100"), "\(text.suffix(3000))")
+        #expect(document["format"] as? String == "hil-calibrate/1")
         #expect(rows.allSatisfy { ($0["verified"] as? Int).map { $0 >= 95 } == true }, "\(json)")
         // A short run (100 commands a delay, where docs/report.md's measurement takes 900): its bound is wider than
         // the ±0.5 ms of the full one.
@@ -53,20 +60,11 @@ struct CalibrateEndToEndOnRig {
         #expect(abs(shift - 20) <= 2, "measured shift \(shift) ms for 20 ms injected:\n\(json)")
     }
 
-    @Test("hid with 20 ms injected in the radio model's bridges: the measured p50 moves by 20 ms, the bridges log it")
+    @Test("hid with 20 ms injected in the radio model's bridges: the measured p50 moves by 20 ms")
     func hidFollowsTheRadioDelay() async throws {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("hil-calibrate-hid-\(getpid())")
-        defer { try? FileManager.default.removeItem(at: output) }
-        let run = try await hil(["calibrate", "--transport", "hid", "--delays", "0,20", "--count", "100", "--rounds", "1",
-                                 "--output", output.path])
-        let text = run.output + run.errors
-        #expect(run.status == 0, "\(text.suffix(3000))")
-        let json = try String(contentsOf: output.appendingPathComponent("calibrate.json"), encoding: .utf8)
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let (_, json, document, rows) = try await Self.calibrated("hid")
         let injection = try #require(document["injection"] as? [String: String], "\(json)")
         #expect(injection["hid"]?.contains("radio model") == true, "\(json)")
-        let rows = try #require(document["rows"] as? [[String: Any]])
-        #expect(rows.map { $0["injectedMs"] as? Double } == [0, 20], "\(json)")
         // docs/report.md's bound for ble and hid in the short run: the radio's events quantize the shift.
         let shift = try #require(rows.last?["shiftP50Ms"] as? Double, "\(json)")
         #expect(abs(shift - 20) <= 3, "measured shift \(shift) ms for 20 ms injected:\n\(json)")
