@@ -29,7 +29,7 @@ struct PolledSides: RadioPorts {
 
     private func side(_ side: RadioSide) -> RadioBridge.Side { side == .host ? host : controller }
 
-    /// The poll's entries, made once: host, controller, stop (the loop waits once per packet or event).
+    /// The poll's entries, made once: host, controller, stop, control (-1 without one: poll skips it).
     private var entries: [pollfd] = []
 
     /// The corresponding C function is `ppoll`.
