@@ -1,7 +1,6 @@
 import Foundation
 import InputCodes
 package import LatencyStats
-import PhoneLinks
 package import Records
 import Rig
 package import Runner
@@ -29,12 +28,6 @@ package struct CalibrationRunner: Sendable {
         package init() {}
     }
 
-    /// Why `transport` cannot be calibrated, or nil when it can (every transport of the product family can; the rig
-    /// must also have what `DelayInjector` needs).
-    package static func refusal(_ transport: String) -> String? {
-        ["ble", "hid", "tcp", "udp"].contains(transport) ? nil : "\(transport) is not a transport (ble, hid, tcp, udp)"
-    }
-
     package let context: ScenarioRunner.Context
     package let settings: Settings
 
@@ -53,9 +46,6 @@ package struct CalibrationRunner: Sendable {
     /// Runs every transport at every delay; `progress` gets a line per stream. Returns the rows (each transport's
     /// delays in ascending order) and how each transport's delay was injected.
     package func run(progress: @Sendable (String) -> Void) async throws -> (rows: [CalibrationResults.Row], injection: [String: String]) {
-        for transport in settings.transports {
-            if let refusal = Self.refusal(transport) { throw RunnerError(.wrongTransport, refusal) }
-        }
         let injectors = try Dictionary(uniqueKeysWithValues: settings.transports.map { transport in
             (transport, try DelayInjector.make(for: transport, context: context, radioControl: settings.radioControl))
         })

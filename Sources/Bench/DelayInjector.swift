@@ -17,14 +17,14 @@ package enum DelayInjector: Sendable, CustomStringConvertible {
     case radio(controls: [String])
 
     /// The injector for `transport`.
-    /// - Throws: `RunnerError` when the rig cannot delay it: no two hosts for tcp and udp; for ble and hid, no radio
-    ///   model (its control folder unset, or with no FIFO in it).
+    /// - Throws: `RunnerError` when it is no transport, or the rig cannot delay it: no two hosts for tcp and udp; for
+    ///   ble and hid, no radio model (its control folder unset, or with no FIFO in it).
     package static func make(for transport: String, context: ScenarioRunner.Context, radioControl: String?) throws -> DelayInjector {
         switch transport {
         case "tcp", "udp":
             let hosts = try context.networkHosts(for: "hil calibrate on \(transport)")
             return .netem(interface: try TCPPhoneLink.vethInterface(in: hosts.phoneNetns), netns: hosts.phoneNetns)
-        default:
+        case "ble", "hid":
             let remedy = "run it in the vm rig with its radio model (Rigs/vm.json's \"radio\": connection events, the default), or calibrate tcp and udp"
             guard let radioControl else {
                 throw RunnerError(.wrongTransport, "\(transport): the delay goes into the radio model's bridges, and this rig started none (HIL_RADIO_CONTROL is unset): \(remedy)")
@@ -34,6 +34,8 @@ package enum DelayInjector: Sendable, CustomStringConvertible {
                 throw RunnerError(.wrongTransport, "\(transport): no radio bridge's control FIFO (control-K) in \(radioControl): \(remedy)")
             }
             return .radio(controls: names.map { radioControl + "/" + $0 })
+        default:
+            throw RunnerError(.wrongTransport, "\(transport) is not a transport (ble, hid, tcp, udp)")
         }
     }
 
@@ -44,8 +46,8 @@ package enum DelayInjector: Sendable, CustomStringConvertible {
         case .netem(let interface, let netns):
             try Netem.apply(["delay", Self.milliseconds(ms)], on: interface, in: netns)
         case .radio(let controls):
+            let line = Array("delay \(Self.number(ms))\n".utf8)
             for control in controls {
-                let line = Array("delay \(Self.milliseconds(ms).dropLast(2))\n".utf8)
                 do {
                     // Never blocks: the bridge holds the FIFO open for reading; a line this short is written whole.
                     let file = try FileDescriptor.open(control, O_WRONLY | O_NONBLOCK)
@@ -77,7 +79,10 @@ package enum DelayInjector: Sendable, CustomStringConvertible {
     }
 
     /// netem's spelling of a delay: `5ms`, `2.5ms`.
-    static func milliseconds(_ value: Double) -> String {
-        (value == value.rounded() ? String(Int(value)) : String(format: "%g", value)) + "ms"
+    static func milliseconds(_ value: Double) -> String { number(value) + "ms" }
+
+    /// `5`, `2.5`: a delay's number, as netem and the bridges' `delay MS` take it.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%g", value)
     }
 }

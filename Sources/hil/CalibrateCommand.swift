@@ -54,9 +54,6 @@ struct CalibrateCommand: AsyncParsableCommand {
         guard count >= 50 else { throw ValidationError("--count must be at least 50 (a p50 of fewer moves with the guest's noise)") }
         guard (1...10).contains(rounds) else { throw ValidationError("--rounds is 1 to 10") }
         guard rate > 0 && rate <= 1000 else { throw ValidationError("--rate is 1 to 1000 Hz") }
-        for transport in transport.transports {
-            if let refusal = CalibrationRunner.refusal(transport.rawValue) { throw ValidationError("--transport \(refusal)") }
-        }
     }
 
     func run() async throws {

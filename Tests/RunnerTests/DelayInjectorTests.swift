@@ -23,6 +23,7 @@ struct DelayInjectorTests {
             }
         }
         #expect(throws: (any Error).self) { try DelayInjector.make(for: "udp", context: Self.context, radioControl: nil) }
+        #expect(throws: (any Error).self) { try DelayInjector.make(for: "bogus", context: Self.context, radioControl: "/tmp") }
     }
 
     @Test("each bridge's FIFO gets `delay MS` for every delay, and `delay 0` when cleared")
