@@ -125,8 +125,7 @@ package final class BlueZCentral: Sendable {
     /// Forgets the peripheral: removes the device and its cached services, so the next discovery starts
     /// fresh. Immediate once the link is down; on a live link BlueZ first gives profiles 2 s, as for `Disconnect`.
     package func forget(_ peripheral: Peripheral) async throws(CentralError) {
-        try await call(BlueZ.adapterPath(adapter), BlueZ.adapter, "RemoveDevice", [.objectPath(peripheral.devicePath)],
-                       "removing \(peripheral.devicePath)")
+        try await remove(peripheral.devicePath)
     }
 
     /// Forgets every device this adapter knows (RemoveDevice each); returns how many.
@@ -135,10 +134,22 @@ package final class BlueZCentral: Sendable {
         let adapterPath = BlueZ.adapterPath(adapter)
         let devices = try await managedObjects().keys.filter { $0.hasPrefix(adapterPath + "/dev_") && !$0.dropFirst(adapterPath.count + 1).contains("/") }
         for device in devices {
-            try await call(adapterPath, BlueZ.adapter, "RemoveDevice", [.objectPath(device)], "removing \(device)")
+            try await remove(device)
         }
         return devices.count
     }
+
+    /// RemoveDevice. A device bluetoothd no longer has (`org.bluez.Error.DoesNotExist`: a temporary device it dropped
+    /// after its timeout, or one another client removed, between our listing and the call) is gone, as asked.
+    private func remove(_ device: String) async throws(CentralError) {
+        do {
+            try await call(BlueZ.adapterPath(adapter), BlueZ.adapter, "RemoveDevice", [.objectPath(device)], "removing \(device)")
+        } catch {
+            guard error.dbusName == Self.doesNotExist else { throw error }
+        }
+    }
+
+    static let doesNotExist = "org.bluez.Error.DoesNotExist"
 
     /// The user's disconnect: `Device1.Disconnect` (BlueZ lets profiles close for up to 2 s before the link goes).
     package func disconnect(_ peripheral: Peripheral) async throws(CentralError) {

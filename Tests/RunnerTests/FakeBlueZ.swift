@@ -11,6 +11,8 @@ final class FakeBlueZ: Sendable {
     let powered = Locked(false)
     let connected = Locked(false)
     let resolved = Locked(false)
+    /// What RemoveDevice answers: nothing, or this error (a device bluetoothd dropped after it was listed).
+    let removeDeviceError = Locked<DBusError?>(nil)
     /// Called when the phone asks to connect.
     let onConnect = Locked<(@Sendable () async -> Void)?>(nil)
     static let adapter = "/org/bluez/hci1"
@@ -20,12 +22,15 @@ final class FakeBlueZ: Sendable {
         connection = try await daemon.connect()
         try await connection.requestName(BlueZ.service)
         try await connection.addObjectManager(at: "/")
-        let powered = powered
+        let (powered, removeDeviceError) = (powered, removeDeviceError)
         let none = DBusMethodHandler.immediate { _ in [] }
         try await connection.export(Self.adapter, [
             DBusInterface(BlueZ.adapter, methods: [
                 DBusMethod("SetDiscoveryFilter", in: "a{sv}", none), DBusMethod("StartDiscovery", none),
-                DBusMethod("StopDiscovery", none), DBusMethod("RemoveDevice", in: "o", none),
+                DBusMethod("StopDiscovery", none), DBusMethod("RemoveDevice", in: "o", .immediate { _ throws(DBusError) in
+                    if let error = removeDeviceError.value { throw error }
+                    return []
+                }),
             ], properties: [DBusProperty("Powered", "b", get: { .bool(powered.value) })])
         ])
     }
