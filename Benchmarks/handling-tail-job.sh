@@ -60,11 +60,6 @@ raise() {
 for round in $(seq @ROUNDS@); do
     for variant in @VARIANTS@; do
         name=$variant-$round
-        case $variant in
-            tsc|hpet)
-                echo "$variant" >/sys/devices/system/clocksource/clocksource0/current_clocksource \
-                    || { say "cannot select clocksource $variant (available: $(cat /sys/devices/system/clocksource/clocksource0/available_clocksource))"; exit 1; } ;;
-        esac
         trace_on
         "$hil" bench @ARGS@ --output "$out/$name" >"$out/$name.txt" 2>&1 &
         bench=$!

@@ -8,8 +8,7 @@
 #   VARIANTS="plain fifo" ROUNDS=2 bash Benchmarks/handling-tail.sh
 #
 # Variants: plain (as shipped); fifo (every thread of the computer, `hil peripheral`, under SCHED_FIFO 10 once it
-# starts: `chrt -a -f -p 10`; threads it makes later inherit it); nice (the same threads at nice -10); tsc and hpet
-# (the guest's clocksource switched to that one before the bench; the guest boots with tsc=reliable, so both are there).
+# starts: `chrt -a -f -p 10`; threads it makes later inherit it); nice (the same threads at nice -10).
 # Environment: VARIANTS, ROUNDS (2), ARGS (the bench's options: "--transport ble,hid,tcp,udp --count 1000
 # --no-find-max"), SYSCALLS=1 (every system call and user page fault traced too, so a slow window's running time is
 # split by system call; many more events: keep the bench short, e.g. ARGS="--transport tcp,udp --count 1000
@@ -30,7 +29,7 @@ fi
 [[ -x $hil ]] || { echo "handling-tail: HIL=$hil is no executable" >&2; exit 64; }
 variants=${VARIANTS:-plain}
 for variant in $variants; do
-    case $variant in plain|fifo|nice|tsc|hpet) ;; *) echo "handling-tail: variant '$variant' is not plain, fifo, nice, tsc or hpet" >&2; exit 64 ;; esac
+    case $variant in plain|fifo|nice) ;; *) echo "handling-tail: variant '$variant' is not plain, fifo or nice" >&2; exit 64 ;; esac
 done
 sed -e "s|@ROOT@|$root|g" -e "s|@HIL@|$hil|g" -e "s|@VARIANTS@|$variants|g" -e "s|@ROUNDS@|${ROUNDS:-2}|g" \
     -e "s|@SYSCALLS@|${SYSCALLS:-0}|g" -e "s|@ARGS@|${ARGS:---transport ble,hid,tcp,udp --count 1000 --no-find-max}|g" \
