@@ -252,9 +252,12 @@ package final class VMRunner: Sendable {
             "-accel", "tcg,thread=multi", "-cpu", "qemu64", "-m", String(machine.memoryMiB), "-smp", String(machine.cpus),
             "-no-reboot", "-display", "none", "-vga", "none", "-monitor", "none", "-serial", "stdio", "-nic", "none",
             "-kernel", image.kernel, "-initrd", image.initrd,
-            "-append", "console=ttyS0 quiet panic=-1 cryptomgr.notests HIL_READY_TIMEOUT=\(machine.readyTimeoutSeconds) HIL_CONTROLLERS=\(2 * machine.lanes)"
+            "-append", "console=ttyS0 quiet panic=-1 cryptomgr.notests idle=poll HIL_READY_TIMEOUT=\(machine.readyTimeoutSeconds) HIL_CONTROLLERS=\(2 * machine.lanes)"
                 + (bare ? " HIL_RIG_UP=0" : "") + radio.map { " " + $0 }.joined()
                 // cryptomgr.notests: no self-test of each crypto algorithm as it registers (about 0.7 s of a TCG boot).
+                // idle=poll: an idle vCPU polls instead of halting, so waking a task on it (the verifier's evdev reader,
+                // at every uinput write) needs no interrupt to a halted vCPU, which under TCG took milliseconds: a bare
+                // uinput write's p99 3.2 ms → 0.19 ms with a reader waiting on the other vCPU (docs/measurements.md).
                 // HIL_DEBUG in hil's environment: the guest prints its boot stages (`HIL-STAGE <name> <s>`).
                 + (ProcessInfo.processInfo.environment["HIL_DEBUG"] == nil ? "" : " HIL_DEBUG=1"),
             "-fsdev", "local,id=hostroot,path=/,readonly=on,security_model=none,multidevs=remap",
