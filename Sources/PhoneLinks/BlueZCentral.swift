@@ -145,11 +145,9 @@ package final class BlueZCentral: Sendable {
         do {
             try await call(BlueZ.adapterPath(adapter), BlueZ.adapter, "RemoveDevice", [.objectPath(device)], "removing \(device)")
         } catch {
-            guard error.dbusName == Self.doesNotExist else { throw error }
+            guard error.dbusName == "org.bluez.Error.DoesNotExist" else { throw error }
         }
     }
-
-    static let doesNotExist = "org.bluez.Error.DoesNotExist"
 
     /// The user's disconnect: `Device1.Disconnect` (BlueZ lets profiles close for up to 2 s before the link goes).
     package func disconnect(_ peripheral: Peripheral) async throws(CentralError) {
