@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Splits each of the computer's handling windows (issue 39) by what its thread was doing, from an ftrace trace.
 
-    python3 Benchmarks/handling-tail.py --trace T --tgids G --bench-pid P BENCH-OUTPUT-FOLDER
+    python3 Benchmarks/handling-tail.py --trace T --tgids G --bench-pid P --console C BENCH-OUTPUT-FOLDER
     python3 Benchmarks/handling-tail.py --self-test
 
 A handling window is a receipt's received → last uinput write returned (the computer's receipts log, CLOCK_MONOTONIC
 ns; `hil bench`'s "peripheral" stage). The trace (Benchmarks/handling-tail-job.sh: sched_switch, irq and softirq
-entry/exit, trace_clock mono, record-tgid) gives every thread of ours on or off a CPU. The handling thread of a
+entry/exit, trace_clock mono, record-tgid) gives every thread on or off a CPU. The handling thread of a
 window is the computer's thread on a CPU at its receipt. Its window is then split into:
 
   running    on a CPU, outside interrupts
@@ -15,19 +15,20 @@ window is the computer's thread on a CPU at its receipt. Its window is then spli
   asleep     off its CPU, blocked (switched out in S or D: a lock, the kernel's I/O)
 
 The guest cannot see the host taking its vCPU away (TCG has no steal time): that shows as running. Per path (the
-handling thread's name and the payload tell dbus, fd, hid, tcp, udp) it prints the percentiles of the window and of
+bench runs them one after another: its console's column order and bench.json's counts tell which receipts are whose)
+it prints the percentiles of the window and of
 each part, then for the windows over 1 ms how their time divides and who had the CPU while ours waited.
 """
-import argparse, bisect, collections, glob, os, re, statistics, sys
+import argparse, bisect, collections, glob, json, os, re, sys
 
 LINE = re.compile(r'^\s*(?P<task>.+?)-(?P<pid>\d+)\s+(?:\(\s*(?P<tgid>[-\d]+)\)\s+)?\[(?P<cpu>\d+)\]\s+\S+\s+'
                   r'(?P<ts>\d+\.\d+):\s+(?P<event>\w+):\s+(?P<rest>.*)$')
 SWITCH = re.compile(r'prev_comm=(?P<pc>.*?) prev_pid=(?P<pp>\d+) prev_prio=-?\d+ prev_state=(?P<ps>\S+) ==> '
                     r'next_comm=(?P<nc>.*?) next_pid=(?P<np>\d+) next_prio=-?\d+')
-SLACK_NS = 2_000
+SLACK_NS = 2_000  # the trace's timestamps are microseconds
 NAMES = {'0': 'read', '1': 'write', '7': 'poll', '9': 'mmap', '11': 'munmap', '12': 'brk', '20': 'writev', '28': 'madvise',
          '44': 'sendto', '45': 'recvfrom', '46': 'sendmsg', '47': 'recvmsg', '202': 'futex', '228': 'clock_gettime',
-         '232': 'epoll_wait', '271': 'ppoll', '281': 'epoll_pwait'}  # x86_64  # the trace's timestamps are microseconds
+         '232': 'epoll_wait', '271': 'ppoll', '281': 'epoll_pwait'}  # x86_64
 
 
 class Interval:
@@ -38,12 +39,12 @@ class Interval:
 
 
 class Trace:
-    """Each thread's spells on a CPU, each CPU's spells in interrupts, each thread's name and tgid."""
+    """Each thread's spells on a CPU, each CPU's spells in interrupts, each thread's tgid."""
 
     def __init__(self, lines, tgid_lines=()):
         self.spells = collections.defaultdict(list)     # tid -> [Interval] in time order
         self.irq = collections.defaultdict(list)        # cpu -> [(start, end)]
-        self.comm, self.tgid = {}, {}
+        self.tgid = {}
         self.calls = collections.defaultdict(list)      # tid -> [(enter, exit, nr)] (SYSCALLS=1)
         self.faults = collections.defaultdict(list)     # tid -> [time] of user page faults (SYSCALLS=1)
         entered = {}
@@ -69,7 +70,6 @@ class Trace:
                 if not s:
                     continue
                 prev, nxt = int(s['pp']), int(s['np'])
-                self.comm[prev], self.comm[nxt] = s['pc'], s['nc']
                 spell = running.pop(cpu, None)
                 if spell is None and cpu not in switched:
                     # The CPU's first switch: prev ran since the trace began.
@@ -190,7 +190,6 @@ def bench_paths(console, bench_json):
     lines = open(console, errors='replace').read().splitlines()
     header = next((lines[i - 1] for i in range(1, len(lines)) if lines[i].startswith('sent ')), '')
     order = header.split()
-    import json
     paths = json.load(open(bench_json)).get('paths', {})
     return order, {name: paths[name].get('received', 0) for name in order if name in paths}
 
@@ -259,7 +258,7 @@ def report(computer, paths, unattributed, out=sys.stdout):
         who = paths[path].get('who', collections.Counter()).most_common(4)
         print(f'{path}: the {len(over)} windows over 1 ms: running {shares[0]:.0f} %, irq {shares[1]:.0f} %, preempted '
               f'{shares[2]:.0f} %, asleep {shares[3]:.0f} %, unaccounted {shares[4]:.0f} %; the CPU went to '
-              + ', '.join(f'{name} {ms:.1f} ms' for name, ms in who), file=out)
+              + (', '.join(f'{name} {ms:.1f} ms' for name, ms in who) or 'no other task (never preempted)'), file=out)
         if 'calls' in paths[path]:
             calls = paths[path]['calls']
             print(f"  in system calls {sum(calls.values()) / total * 100:.0f} % of it ("

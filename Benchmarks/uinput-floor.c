@@ -3,6 +3,7 @@
  * the p50, p99 and max of the write's duration (CLOCK_MONOTONIC around it), the part of `hil bench`'s "peripheral"
  * stage that no program can remove. An evdev reader holds the device open, as the verifier does.
  *   gcc -O2 -o /tmp/uinput-floor Benchmarks/uinput-floor.c && hil vm exec -- /tmp/uinput-floor 3000
+ * Benchmarks/uinput-floor.sh runs it with the guest's other vCPU idle, busy, and holding a reader that waits.
  */
 #include <fcntl.h>
 #include <linux/uinput.h>
