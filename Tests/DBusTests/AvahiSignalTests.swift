@@ -16,7 +16,7 @@ struct AvahiSignalTests {
             try await Task.sleep(for: .milliseconds(50))
             try await avahi.serverState(.running)
         }
-        try await Avahi.waitUntilRunning(on: client, timeout: .seconds(60))
+        try await Avahi.waitUntilRunning(on: client, timeout: longWait)
         #expect(ContinuousClock.now - start < promptly)
     }
 
@@ -47,7 +47,7 @@ struct AvahiSignalTests {
         let publisher = AvahiPublisher(
             connection: client, service: .init(name: "hil", type: "_claude-controller._tcp", port: 51423, txt: []), log: { _ in })
         let start = ContinuousClock.now
-        try await publisher.start(timeout: .seconds(60))
+        try await publisher.start(timeout: longWait)
         #expect(ContinuousClock.now - start < promptly)
         // IPv4, the default domain, and no host: avahi-daemon makes its own host name the SRV target, whatever host
         // the instance name mentions (docs/protocol.md, "Finding the computer").
@@ -60,7 +60,7 @@ struct AvahiSignalTests {
         let stuck = AvahiPublisher(
             connection: client, service: .init(name: "hil", type: "_claude-controller._tcp", port: 51423, txt: []), log: { _ in })
         avahi.establishes.value = false
-        let waiting = Task { try await stuck.start(timeout: .seconds(60)) }
+        let waiting = Task { try await stuck.start(timeout: longWait) }
         Task {
             try await Task.sleep(for: .milliseconds(50))
             waiting.cancel()

@@ -53,7 +53,7 @@ struct DBusSignalWaitTests {
             try await Task.sleep(for: .milliseconds(50))
             try await fake.power(true)
         }
-        #expect(try await fake.untilPowered(timeout: .seconds(60)))
+        #expect(try await fake.untilPowered(timeout: longWait))
         #expect(ContinuousClock.now - start < promptly)
     }
 
@@ -62,7 +62,7 @@ struct DBusSignalWaitTests {
         let daemon = try PrivateBus()
         let fake = try await FakeAdapter(daemon)
         fake.powered.value = true
-        #expect(try await fake.untilPowered(timeout: .seconds(60)))
+        #expect(try await fake.untilPowered(timeout: longWait))
     }
 
     @Test("times out with a message that names what was awaited and for how long; other signals do not end it")
@@ -78,7 +78,7 @@ struct DBusSignalWaitTests {
     func cancelled() async throws {
         let daemon = try PrivateBus()
         let fake = try await FakeAdapter(daemon)
-        await expectEndsWhenCancelled(after: .milliseconds(50)) { try await fake.untilPowered(timeout: .seconds(60)) }
+        await expectEndsWhenCancelled(after: .milliseconds(50)) { try await fake.untilPowered(timeout: longWait) }
     }
 
     @Test("the match is removed from the bus once the wait is over")
@@ -86,7 +86,7 @@ struct DBusSignalWaitTests {
         let daemon = try PrivateBus()
         let fake = try await FakeAdapter(daemon)
         fake.powered.value = true
-        _ = try await fake.untilPowered(timeout: .seconds(60))
+        _ = try await fake.untilPowered(timeout: longWait)
         // RemoveMatch of the same rule fails once the wait removed it: the bus keeps no rule for a finished wait.
         try await Task.sleep(for: .milliseconds(50))
         await #expect(throws: DBusError.self) {

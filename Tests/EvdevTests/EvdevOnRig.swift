@@ -276,9 +276,9 @@ struct EvdevOnRig {
     }
 
     @Test("an unprivileged process is refused /dev/uinput with the R10 message (EvdevUnprivilegedOnRig as nobody)")
-    func unprivileged() throws {
+    func unprivileged() async throws {
         try #require(getuid() == 0, "this test drops root itself; it must start as root")
-        let (status, output) = try runCapturing("/usr/bin/setpriv", [
+        let (status, output) = try await runCapturing("/usr/bin/setpriv", [
             "--reuid=65534", "--regid=65534", "--clear-groups",
             RigGuest.testBundle, "--testing-library", "swift-testing", "--filter", "EvdevUnprivilegedOnRig/",
         ])

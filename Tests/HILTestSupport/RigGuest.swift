@@ -1,4 +1,5 @@
 package import Foundation
+import Processes
 
 /// The package root, found from this file's path.
 package let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -41,10 +42,12 @@ package enum RigGuest {
     private static func runUnlocked(_ binary: String, _ bundle: String, filter: String, rig: String, timeout: Int) throws
         -> (status: Int32, output: String)
     {
-        try runCapturing(binary, [
+        // On the rig lock's own thread, which may block (see `RigLock`).
+        let run = try ChildProcess.runBlocking(binary, arguments: [
             "rig", "exec", "--rig", rig, "--timeout", "\(timeout)s", "--",
             bundle, "--testing-library", "swift-testing", "--no-parallel", "--filter", filter,
-        ], in: packageRoot)
+        ], workingDirectory: packageRoot.path, errors: .joined, output: 64 << 20, ownProcessGroup: false, timeout: nil)
+        return (run.status, run.standardOutput)
     }
 }
 

@@ -8,7 +8,7 @@ import Testing
 @Suite("A lab run gives back what it holds, on errors too")
 struct LabReleaseTests {
     /// A fake labgrid-client: logs every call; `reserve` hands out T1, T2…; `lock` fails for the token in FAIL_LOCK.
-    static func fakeClient(failLock: String?, failUnlock: String? = nil) throws -> (client: String, log: String) {
+    static func fakeClient(failLock: String?, failUnlock: String? = nil) async throws -> (client: String, log: String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fake-labgrid-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let log = folder.appendingPathComponent("calls").path
@@ -28,7 +28,7 @@ struct LabReleaseTests {
             esac
             """
         let client = folder.appendingPathComponent("labgrid-client").path
-        try writeExecutable(script, to: client)
+        try await writeExecutable(script, to: client)
         return (client, log)
     }
 
@@ -42,7 +42,7 @@ struct LabReleaseTests {
 
     @Test("a lock that fails: exit 1, the place already locked is unlocked and both reservations cancelled")
     func lockFails() async throws {
-        let (client, log) = try Self.fakeClient(failLock: "T2")
+        let (client, log) = try await Self.fakeClient(failLock: "T2")
         let outcome = await (try Self.run(client, places: 2)).execute()
         #expect(outcome.status == 1)
         #expect(outcome.record.outcome == "error")
@@ -54,7 +54,7 @@ struct LabReleaseTests {
 
     @Test("a place that cannot be unlocked is reported, the rest is still given back")
     func unlockFails() async throws {
-        let (client, log) = try Self.fakeClient(failLock: nil, failUnlock: "box1")
+        let (client, log) = try await Self.fakeClient(failLock: nil, failUnlock: "box1")
         let labgrid = try Labgrid(client: client, coordinator: "127.0.0.1:1")
         let hold = LabHold(labgrid)
         hold.add(token: "T1")

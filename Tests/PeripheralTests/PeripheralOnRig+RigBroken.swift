@@ -22,7 +22,7 @@ extension PeripheralOnRig {
         let run: (status: Int32, output: String)
         do {
             defer { try? "0".write(toFile: soft, atomically: false, encoding: .utf8) }
-            run = try runCapturing(try RigGuest.hilBinary(), [
+            run = try await runCapturing(try RigGuest.hilBinary(), [
                 // --capture never: the broken scenario's timeline would cost tshark's start (about 7 s in the guest).
                 "run", "--capture", "never", "--output", output, "Scenarios/cursor/swipe-right.json", "Scenarios/clicks/tap-and-double-tap.json",
             ], in: packageRoot)

@@ -8,10 +8,10 @@ import Testing
 @Suite("hil peripheral without uinput")
 struct PeripheralPermissionTests {
     @Test("no uinput device: exit 1 before touching BlueZ, with the reason and the fix")
-    func refusesWithoutUinput() throws {
+    func refusesWithoutUinput() async throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("hil-r10-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: state) }
-        let (status, output) = try runCapturing(
+        let (status, output) = try await runCapturing(
             try RigGuest.hilBinary(), ["peripheral", "--state-dir", state, "--uinput-path", "/nonexistent/uinput"])
         #expect(status == 1)
         #expect(output.contains("cannot inject input events"), "\(output)")

@@ -14,7 +14,8 @@ struct SocketChannelTests {
         let started = ContinuousClock.now
         // Far more than a socket buffer holds; the peer never reads.
         for _ in 0..<20_000 { results.append(channel.send(packet)) }
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // A send that blocked would never return; the bound only keeps a regression from hanging the suite's report.
+        #expect(ContinuousClock.now - started < .seconds(60))
         #expect(results.first == .sent)
         #expect(results.last == .full)
         // Once the peer reads, packets flow again.

@@ -8,7 +8,7 @@ import Testing
 @Suite struct CommandFastPathTests {
     /// The numbers a phone's gestures produce and the edges of what is accepted.
     static let numbers: [Double] = [
-        0, -0.0, 1, -1, 12, -3.5, 0.25, 1.0 / 3, -2.0 / 3, 127.99, 1e-05, -1e-07, 2.5e-320, 32767, -32767, 32766.999, 0.01, 100,
+        0, -0.0, 1, -1, 12, -3.5, 0.25, 1.0 / 3, -2.0 / 3, 127.99, 1e-05, -1e-07, Double("2.5e-320")!, 32767, -32767, 32766.999, 0.01, 100,
     ]
 
     static func streamed() -> [Command] {

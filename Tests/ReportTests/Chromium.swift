@@ -20,11 +20,12 @@ struct Chromium {
 
     /// Runs headless Chromium with `arguments` on `url`, in a profile of its own under `folder`, stopped (with every
     /// process it started) after `timeout` seconds. Its dbus and GPU warnings on standard error are harmless.
-    func run(_ arguments: [String], url: URL, in folder: String, timeout: Int = 60) throws -> Run {
+    /// Suspends the test while Chromium runs (seconds each): no thread of the cooperative pool waits for it.
+    func run(_ arguments: [String], url: URL, in folder: String, timeout: Int = 60) async throws -> Run {
         let profile = folder + "/chromium-profile-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: profile) }
         do throws(SystemError) {
-            let run = try ChildProcess.runBlocking(
+            let run = try await ChildProcess.run(
                 executable,
                 arguments: [
                     "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-dev-shm-usage",

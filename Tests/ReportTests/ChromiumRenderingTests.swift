@@ -23,11 +23,11 @@ struct ChromiumRenderingTests {
     }
 
     @Test("the DOM Chromium builds keeps the report's headings, tables and SVG charts")
-    func dumpDOM() throws {
+    func dumpDOM() async throws {
         let chromium = try #require(Chromium.find(), Self.missing)
         let folder = try TemporaryFolder()
         let (file, results) = try Self.writeReport(in: folder)
-        let run = try chromium.run(["--dump-dom"], url: URL(fileURLWithPath: file), in: folder.path)
+        let run = try await chromium.run(["--dump-dom"], url: URL(fileURLWithPath: file), in: folder.path)
         #expect(!run.timedOut, "chromium --dump-dom did not finish in 60 s")
         #expect(run.status == 0, "chromium exited with \(run.status): \(run.standardError.suffix(2000))")
         let dom = String(decoding: run.standardOutput, as: UTF8.self)
@@ -46,23 +46,23 @@ struct ChromiumRenderingTests {
     }
 
     @Test("a 1200 × 2400 screenshot is a PNG of that size, far from blank")
-    func screenshot() throws {
+    func screenshot() async throws {
         let chromium = try #require(Chromium.find(), Self.missing)
         let folder = try TemporaryFolder()
         let (file, _) = try Self.writeReport(in: folder)
         let blankPage = try folder.write("<!DOCTYPE html><html><head><title>blank</title></head><body></body></html>", to: "blank.html")
 
-        func shoot(_ page: String, to name: String) throws -> Data {
+        func shoot(_ page: String, to name: String) async throws -> Data {
             let png = folder.path + "/" + name
-            let run = try chromium.run(
+            let run = try await chromium.run(
                 ["--screenshot=\(png)", "--window-size=1200,2400", "--hide-scrollbars"], url: URL(fileURLWithPath: page),
                 in: folder.path)
             #expect(!run.timedOut, "chromium --screenshot did not finish in 60 s")
             #expect(run.status == 0, "chromium exited with \(run.status): \(run.standardError.suffix(2000))")
             return try Data(contentsOf: URL(fileURLWithPath: png))
         }
-        let report = try shoot(file, to: "report.png")
-        let blank = try shoot(blankPage, to: "blank.png")
+        let report = try await shoot(file, to: "report.png")
+        let blank = try await shoot(blankPage, to: "blank.png")
 
         let size = try #require(Self.pngSize(report), "not a PNG: \(report.prefix(16).map { String($0, radix: 16) })")
         #expect(size.width == 1200 && size.height == 2400)
@@ -73,11 +73,11 @@ struct ChromiumRenderingTests {
     }
 
     @Test("the history page: Chromium keeps its sections and one trend chart per group; a screenshot far from blank")
-    func historyPage() throws {
+    func historyPage() async throws {
         let chromium = try #require(Chromium.find(), Self.missing)
         let folder = try TemporaryFolder()
         let (page, _, analysis) = try HistoryPageTests.write(in: folder)
-        let dom = try chromium.run(["--dump-dom"], url: URL(fileURLWithPath: page), in: folder.path)
+        let dom = try await chromium.run(["--dump-dom"], url: URL(fileURLWithPath: page), in: folder.path)
         #expect(dom.status == 0 && !dom.timedOut, "chromium exited with \(dom.status): \(dom.standardError.suffix(2000))")
         let text = String(decoding: dom.standardOutput, as: UTF8.self)
         for heading in ["<h1>hil history: 5 runs</h1>", "<h2>Runs</h2>", "<h2>Latency by transport and gesture kind</h2>",
@@ -87,7 +87,7 @@ struct ChromiumRenderingTests {
         }
         #expect(text.components(separatedBy: "<svg class=\"chart trend\"").count - 1 == analysis.series.count)
         let png = folder.path + "/history.png"
-        let shot = try chromium.run(["--screenshot=\(png)", "--window-size=1200,2400", "--hide-scrollbars"],
+        let shot = try await chromium.run(["--screenshot=\(png)", "--window-size=1200,2400", "--hide-scrollbars"],
                                     url: URL(fileURLWithPath: page), in: folder.path)
         #expect(shot.status == 0 && !shot.timedOut, "chromium exited with \(shot.status)")
         let data = try Data(contentsOf: URL(fileURLWithPath: png))

@@ -83,7 +83,7 @@ struct HTMLReportTests {
         let articles = Self.elements(try Self.document(html)).filter { $0.name == "article" }
         #expect(articles.count == 2)
         let pre = Self.elements(articles[0]).filter { $0.name == "pre" }.compactMap(\.stringValue)
-        #expect(pre == [try #require(results.scenarios[1].steps[2].message)])
+        #expect(pre == [results.scenarios[1].steps[2].message])
         #expect(pre[0].contains("expected within 40 ms") && pre[0].contains("+48.2 ms  BTN_LEFT 1"))
         #expect(articles[1].stringValue?.contains("hil peripheral exited with status 1") == true)
         #expect(html.contains("<title>hil run: 2 passed, 2 failed (1 error)</title>"))

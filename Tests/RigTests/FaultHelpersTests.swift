@@ -42,7 +42,7 @@ struct FaultHelpersTests {
     }
 
     @Test("as root the denied node is a character device of mode 0000; the file a non-root user gets instead is refused to that user with EACCES")
-    func deniedNodeKinds() throws {
+    func deniedNodeKinds() async throws {
         try #require(geteuid() == 0, "these tests run as root on the development machine and in CI")
         // /dev/null stands in for /dev/uinput: any character device's numbers make the node.
         let node = try DeniedUinputNode(uinput: "/dev/null")
@@ -57,7 +57,7 @@ struct FaultHelpersTests {
         #expect(mknod(file, S_IFREG | 0, 0) == 0 && chmod(file, 0) == 0)
         defer { unlink(file) }
         chmod(node.folder, 0o755)
-        let (status, output) = try runCapturing("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-c", "exec 3>\(file)"])
+        let (status, output) = try await runCapturing("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-c", "exec 3>\(file)"])
         #expect(status != 0)
         #expect(output.contains("Permission denied"), "\(output)")
     }

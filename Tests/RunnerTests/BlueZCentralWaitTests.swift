@@ -16,7 +16,7 @@ struct BlueZCentralWaitTests {
             try await Task.sleep(for: .milliseconds(50))
             try await bluez.power(true)
         }
-        try await central.waitUntilPowered("hci1", true, timeout: .seconds(60))
+        try await central.waitUntilPowered("hci1", true, timeout: longWait)
         #expect(ContinuousClock.now - start < promptly)
     }
 
@@ -43,7 +43,7 @@ struct BlueZCentralWaitTests {
             try await bluez.advertise()
         }
         let start = ContinuousClock.now
-        let peripheral = try await central.connectToRemoteTouch(timeout: .seconds(60))
+        let peripheral = try await central.connectToRemoteTouch(timeout: longWait)
         #expect(ContinuousClock.now - start < promptly)
         #expect(peripheral.devicePath == FakeBlueZ.device)
         #expect(peripheral.command == FakeBlueZ.device + "/service0010/char001")
@@ -58,13 +58,13 @@ struct BlueZCentralWaitTests {
         bluez.connected.value = true
         try await bluez.resolveServices()
         let central = BlueZCentral(connection: try await daemon.connect(), adapter: "hci1")
-        let peripheral = try await central.resolve(FakeBlueZ.device, timeout: .seconds(60))
+        let peripheral = try await central.resolve(FakeBlueZ.device, timeout: longWait)
         #expect(try await central.waitUntilDisconnected(peripheral, timeout: .milliseconds(200)) == false)
         Task {
             try await Task.sleep(for: .milliseconds(50))
             try await bluez.dropLink()
         }
-        #expect(try await central.waitUntilDisconnected(peripheral, timeout: .seconds(60)))
+        #expect(try await central.waitUntilDisconnected(peripheral, timeout: longWait))
     }
 
     @Test("a cancelled wait (an interrupted run) ends at once and says so")
@@ -73,7 +73,7 @@ struct BlueZCentralWaitTests {
         let bluez = try await FakeBlueZ(daemon)
         let central = BlueZCentral(connection: try await daemon.connect(), adapter: "hci1")
         let start = ContinuousClock.now
-        let waiting = Task { try await central.waitUntilPowered("hci1", true, timeout: .seconds(60)) }
+        let waiting = Task { try await central.waitUntilPowered("hci1", true, timeout: longWait) }
         Task {
             try await Task.sleep(for: .milliseconds(50))
             waiting.cancel()

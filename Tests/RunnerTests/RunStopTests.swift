@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Runner
 import ScenarioDriver
+import HILTestSupport
 import Testing
 import Records
 
@@ -67,10 +68,10 @@ struct RunStopTests {
     func cancelledWaiter() async {
         let stop = RunStop()
         let start = ContinuousClock.now
-        let waiting = Task { await stop.run({ try? await Task.sleep(for: .seconds(60)) }, grace: .seconds(60)) }
+        let waiting = Task { await stop.run({ try? await Task.sleep(for: longWait) }, grace: longWait) }
         waiting.cancel()
         #expect(await waiting.value == false)
-        #expect(ContinuousClock.now - start < .seconds(20), "the wait ran to the work's end")
+        #expect(ContinuousClock.now - start < promptly, "the wait ran to the work's end")
     }
 
     @Test("an interrupt cancels the scenario work under way, and work begun after it at once; without one the work's value comes back")

@@ -10,7 +10,7 @@ import Testing
 struct ScenarioSchemaTests {
     /// Validates documents against Scenarios/scenario.schema.json with Debian's python3-jsonschema (a real
     /// Draft 2020-12 validator); prints one line per document: `ok` or its errors.
-    private func validate(_ documents: [String: String]) throws -> [String: String] {
+    private func validate(_ documents: [String: String]) async throws -> [String: String] {
         let python = "/usr/bin/python3"
         let script = """
             import json, sys, jsonschema
@@ -21,7 +21,7 @@ struct ScenarioSchemaTests {
                 errors = sorted(e.message for e in validator.iter_errors(json.loads(text)))
                 print(name + "\\t" + ("ok" if not errors else "; ".join(errors)))
             """
-        let run = try ChildProcess.runBlocking(
+        let run = try await ChildProcess.run(
             python, arguments: ["-c", script, packageRoot.appendingPathComponent("Scenarios/scenario.schema.json").path],
             input: Array(try JSONSerialization.data(withJSONObject: documents)), errors: .joined, timeout: .seconds(120))
         let text = run.standardOutput
@@ -39,17 +39,17 @@ struct ScenarioSchemaTests {
     struct SchemaCheckError: Error, CustomStringConvertible { var description: String }
 
     @Test("the schema is valid Draft 2020-12 and every shipped scenario conforms to it")
-    func shippedConform() throws {
+    func shippedConform() async throws {
         var documents: [String: String] = [:]
         for file in shippedScenarios() { documents[file] = try String(contentsOfFile: file, encoding: .utf8) }
-        let results = try validate(documents)
+        let results = try await validate(documents)
         #expect(results.count == documents.count)
         for (file, verdict) in results { #expect(verdict == "ok", "\(file): \(verdict)") }
     }
 
     @Test("the schema rejects what hil validate rejects: unknown steps, keys, event strings, two actions in a step")
-    func rejects() throws {
-        let results = try validate([
+    func rejects() async throws {
+        let results = try await validate([
             "unknown step": #"{"name": "x", "steps": [{"tapp": {}}]}"#,
             "bad event": #"{"name": "x", "steps": [{"tap": {}, "expect": {"keys": ["KEY_RIGHT"]}}]}"#,
             "two actions": #"{"name": "x", "steps": [{"tap": {}, "button": "back"}]}"#,
@@ -66,8 +66,8 @@ struct ScenarioSchemaTests {
     }
 
     @Test("the schema takes a send step (what hil record writes) and refuses an item with two payloads or a short report")
-    func sendStep() throws {
-        let results = try validate([
+    func sendStep() async throws {
+        let results = try await validate([
             "send": #"{"name": "x", "run": {"transports": ["hid"]}, "steps": [{"send": [{"atMs": 0, "command": {"rightClick": {}}}, {"atMs": 1.5, "report": "010a00000000"}], "expect": {"keys": ["BTN_RIGHT 1", "BTN_RIGHT 0"]}}, {"wait": {"ms": 500}}]}"#,
             "two payloads": #"{"name": "x", "steps": [{"send": [{"atMs": 0, "command": {"rightClick": {}}, "report": "010a00000000"}]}]}"#,
             "short report": #"{"name": "x", "steps": [{"send": [{"atMs": 0, "report": "010a"}]}]}"#,
@@ -78,8 +78,8 @@ struct ScenarioSchemaTests {
     }
 
     @Test("the schema takes a top-level $schema string, so an editor can be pointed at it")
-    func schemaKey() throws {
-        let results = try validate([
+    func schemaKey() async throws {
+        let results = try await validate([
             "with $schema": #"{"$schema": "../scenario.schema.json", "name": "x", "steps": [{"tap": {}, "expect": {"absent": true}}]}"#,
             "a number": #"{"$schema": 3, "name": "x", "steps": [{"tap": {}, "expect": {"absent": true}}]}"#,
         ])
@@ -88,9 +88,9 @@ struct ScenarioSchemaTests {
     }
 
     @Test("the schema refuses what hil refuses: names hil does not know, a button in motion, empty expectations")
-    func refusesUnknownNamesAndEmpties() throws {
+    func refusesUnknownNamesAndEmpties() async throws {
         let step = { (expect: String) in #"{"name": "x", "steps": [{"tap": {}, "expect": "# + expect + "}]}" }
-        let results = try validate([
+        let results = try await validate([
             "KEY_LEFTARROW": step(#"{"keys": ["KEY_LEFTARROW 1"]}"#),
             "a motion axis in keys": step(#"{"keys": ["REL_X 1"]}"#),
             "an unknown code in frames": step(#"{"frames": [["KEY_FOO 1"]]}"#),

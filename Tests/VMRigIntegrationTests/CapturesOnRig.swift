@@ -56,7 +56,7 @@ struct CapturesOnRig {
                 Issue.record("\(transport): \(record["outcome"] ?? "?"): \(record["message"] ?? "")")
             }
         }
-        try Self.expectEveryPayload(decoded, scratch: root)
+        try await Self.expectEveryPayload(decoded, scratch: root)
         let junit = try String(contentsOf: output.appendingPathComponent("junit.xml"), encoding: .utf8)
         #expect(junit.components(separatedBy: "[[ATTACHMENT|").count - 1 == 9, "three captures per failure: \(junit)")
         let html = try String(contentsOf: output.appendingPathComponent("report.html"), encoding: .utf8)
@@ -91,23 +91,23 @@ struct CapturesOnRig {
             return Capture(file: folder.appendingPathComponent(transport == "udp" ? "network.pcap" : "hci.btsnoop").path, receipts: folder,
                            transport: transport)
         }
-        try Self.expectEveryPayload(captures, scratch: output)
-        try Self.expectNegotiatedInterval(in: captures[0].file)
+        try await Self.expectEveryPayload(captures, scratch: output)
+        try await Self.expectNegotiatedInterval(in: captures[0].file)
     }
 
     /// The vm rig's radio model (issue 36): in the HCI capture, the central asks for the rig's interval (LE Create
     /// Connection's min and max) and both controllers report it (LE Connection Complete, and any update after). The
     /// bridges time the links by that report, so this is the interval the latencies of the run were measured at.
-    static func expectNegotiatedInterval(in capture: String) throws {
+    static func expectNegotiatedInterval(in capture: String) async throws {
         let environment = ProcessInfo.processInfo.environment
         guard environment["HIL_RADIO_MODEL"] == "connectionEvents", let text = environment["HIL_RADIO_INTERVAL_MS"], let ms = Double(text) else {
             Issue.record("the guest's radio is \(environment["HIL_RADIO_MODEL"] ?? "unnamed"), not connection events: Rigs/vm.json's \"radio\" must be {\"model\": \"connectionEvents\", …} for this check")
             return
         }
         let units = String(Int((ms / 1.25).rounded()))
-        let asked = try run("/usr/bin/tshark", ["-r", capture, "-Y", "bthci_cmd.le_con_interval_max", "-T", "fields",
+        let asked = try await run("/usr/bin/tshark", ["-r", capture, "-Y", "bthci_cmd.le_con_interval_max", "-T", "fields",
                                                 "-e", "bthci_cmd.le_con_interval_min", "-e", "bthci_cmd.le_con_interval_max"])
-        let reported = try run("/usr/bin/tshark", ["-r", capture, "-Y", "bthci_evt.le_con_interval", "-T", "fields",
+        let reported = try await run("/usr/bin/tshark", ["-r", capture, "-Y", "bthci_evt.le_con_interval", "-T", "fields",
                                                    "-e", "hci_mon.adapter_id", "-e", "bthci_evt.le_con_interval"])
         let asks = asked.split(separator: "\n").filter { $0.first?.isNumber == true }
         let reports = reported.split(separator: "\n").filter { $0.first?.isNumber == true }
@@ -152,12 +152,12 @@ struct CapturesOnRig {
     /// reports, JSON commands), the last one included, in each scenario's capture. The captures are merged into one
     /// pcapng by mergecap, one interface per file in order (`-I none`), so tshark starts once: its start takes about
     /// 7 s in the TCG guest.
-    static func expectEveryPayload(_ captures: [Capture], scratch: URL) throws {
+    static func expectEveryPayload(_ captures: [Capture], scratch: URL) async throws {
         let merged = scratch.appendingPathComponent("merged.pcapng").path
-        _ = try run("/usr/bin/mergecap", ["-F", "pcapng", "-I", "none", "-w", merged] + captures.map(\.file))
+        _ = try await run("/usr/bin/mergecap", ["-F", "pcapng", "-I", "none", "-w", merged] + captures.map(\.file))
         // EATT: bluetoothd writes over L2CAP channels of PSM 0x27. Told so, tshark 4.0 decodes each channel's ATT on the
         // adapter that opened it; both adapters are in the capture, so every write is an ATT write on one of them.
-        let decoded = try run("/usr/bin/tshark", [
+        let decoded = try await run("/usr/bin/tshark", [
             "-r", merged, "-d", "btl2cap.psm==0x27,btatt", "-Y", "udp || btatt.opcode == 0x52 || btatt.opcode == 0x12",
             "-T", "fields", "-e", "frame.interface_id", "-e", "data", "-e", "btatt.value",
         ])
@@ -198,8 +198,8 @@ struct CapturesOnRig {
 
     /// `program`'s output (stdout and stderr, as `runCapturing` gives them); it must exit 0. tshark's note on
     /// running as root comes before any packet line, and no line of it starts with an interface number.
-    static func run(_ program: String, _ arguments: [String]) throws -> String {
-        let (status, output) = try runCapturing(program, arguments)
+    static func run(_ program: String, _ arguments: [String]) async throws -> String {
+        let (status, output) = try await runCapturing(program, arguments)
         #expect(status == 0, "\(program) \(arguments.joined(separator: " ")) exited \(status): \(output.suffix(2000))")
         return output
     }

@@ -29,14 +29,14 @@ struct PollTests {
             try await Task.sleep(for: .milliseconds(30))
             box.set(7)
         }
-        let value = try await Poll.until("seven", timeout: .seconds(60), every: .milliseconds(5)) { box.current }
+        let value = try await Poll.until("seven", timeout: longWait, every: .milliseconds(5)) { box.current }
         #expect(value == 7)
         #expect(ContinuousClock.now - start < promptly)
     }
 
     @Test("a cancelled task ends the wait at once with CancellationError")
     func cancellation() async {
-        await expectEndsWhenCancelled { try await Poll.until("nothing", timeout: .seconds(60)) { nil as Int? } }
+        await expectEndsWhenCancelled { try await Poll.until("nothing", timeout: longWait) { nil as Int? } }
     }
 
     @Test("without a time limit: returns the value, or ends at once when cancelled")
@@ -74,16 +74,16 @@ struct PollTests {
     func readThrows() async {
         struct Died: Error {}
         await #expect(throws: Died.self) {
-            _ = try await Poll.until("a ready file", timeout: .seconds(60)) { () throws -> Int? in throw Died() }
+            _ = try await Poll.until("a ready file", timeout: longWait) { () throws -> Int? in throw Died() }
         }
     }
 
     @Test("upTo: nil when the time is up, the value when it comes, CancellationError when cancelled")
     func upTo() async throws {
         #expect(try await Poll.upTo(.milliseconds(20), every: .milliseconds(5)) { nil as Int? } == nil)
-        #expect(try await Poll.upTo(.seconds(60)) { 4 } == 4)
+        #expect(try await Poll.upTo(longWait) { 4 } == 4)
         let start = ContinuousClock.now
-        let waiting = Task { try await Poll.upTo(.seconds(60)) { nil as Int? } }
+        let waiting = Task { try await Poll.upTo(longWait) { nil as Int? } }
         waiting.cancel()
         await #expect(throws: CancellationError.self) { try await waiting.value }
         #expect(ContinuousClock.now - start < promptly)
@@ -92,7 +92,7 @@ struct PollTests {
     @Test("settled: returns once two reads a quiet interval apart agree, or the last value at the timeout")
     func settled() async throws {
         var count = 0
-        let steady = try await Poll.settled(quiet: .milliseconds(5), timeout: .seconds(60)) { () -> Int in
+        let steady = try await Poll.settled(quiet: .milliseconds(5), timeout: longWait) { () -> Int in
             count += 1
             return min(count, 3)
         }

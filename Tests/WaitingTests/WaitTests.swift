@@ -26,7 +26,7 @@ struct WaitTests {
             continuation.yield(0)
             continuation.yield(5)
         }
-        let value = try await Wait.within(.seconds(60), for: "a positive value") {
+        let value = try await Wait.within(longWait, for: "a positive value") {
             for await value in stream where value > 0 { return value }
             return -1
         }
@@ -39,7 +39,7 @@ struct WaitTests {
         let (stream, continuation) = AsyncStream<Int>.makeStream()
         defer { continuation.finish() }
         await expectEndsWhenCancelled {
-            try await Wait.within(.seconds(60), for: "nothing") {
+            try await Wait.within(longWait, for: "nothing") {
                 for await _ in stream {}
                 try Task.checkCancellation()
                 return 0
@@ -51,7 +51,7 @@ struct WaitTests {
     func operationThrows() async {
         struct Refused: Error {}
         await #expect(throws: Refused.self) {
-            _ = try await Wait.within(.seconds(60), for: "a reply") { () throws -> Int in throw Refused() }
+            _ = try await Wait.within(longWait, for: "a reply") { () throws -> Int in throw Refused() }
         }
     }
 }
@@ -75,7 +75,7 @@ struct PaceTests {
         let start = ContinuousClock.now
         let pacing = Task {
             var runs = 0
-            await Pace.every(.seconds(60)) {
+            await Pace.every(longWait) {
                 runs += 1
                 return true
             }
@@ -90,7 +90,7 @@ struct PaceTests {
     func after() async {
         let (fired, continuation) = AsyncStream<String>.makeStream()
         let start = ContinuousClock.now
-        let calledOff = Pace.after(.seconds(60)) { continuation.yield("called off") }
+        let calledOff = Pace.after(longWait) { continuation.yield("called off") }
         calledOff.cancel()
         await calledOff.value
         #expect(ContinuousClock.now - start < promptly)

@@ -41,7 +41,7 @@ struct CalibrateCommandTests {
     @Test("every transport is accepted on the command line: ble and hid go through the radio model's delay")
     func everyTransport() throws {
         for line in ["calibrate --transport ble", "calibrate --transport tcp,hid", "calibrate --transport all"] {
-            var command = try parsed(words(line), as: CalibrateCommand.self)
+            let command = try parsed(words(line), as: CalibrateCommand.self)
             try command.validate()
         }
         #expect(try parsed(words("calibrate --transport all"), as: CalibrateCommand.self).transport.transports.count == 4)

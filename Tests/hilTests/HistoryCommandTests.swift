@@ -30,7 +30,7 @@ struct HistoryCommandTests {
     }
 
     @Test("--history over a folder of nights: the page and summary; --fail-on-regression exits 1 on a +5 ms night only")
-    func report() throws {
+    func report() async throws {
         let root = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let hil = try RigGuest.hilBinary()
@@ -38,7 +38,7 @@ struct HistoryCommandTests {
             try FileManager.default.createDirectory(atPath: "\(root)/nights/n\(day)", withIntermediateDirectories: true)
             try Self.night(day: day).write(toFile: "\(root)/nights/n\(day)/results.json", atomically: true, encoding: .utf8)
         }
-        let quiet = try runSeparating(hil, ["report", "--history", "nights", "--html", "page.html", "--markdown", "page.md",
+        let quiet = try await runSeparating(hil, ["report", "--history", "nights", "--html", "page.html", "--markdown", "page.md",
                                             "--fail-on-regression"], in: URL(fileURLWithPath: root))
         #expect(quiet.status == 0, "\(quiet.errors)")
         #expect(quiet.output.hasPrefix("✅ **hil history: 4 runs** Newest run n4: 1 passed, 0 failed; nothing regressed"))
@@ -48,7 +48,7 @@ struct HistoryCommandTests {
 
         try FileManager.default.createDirectory(atPath: "\(root)/nights/n5", withIntermediateDirectories: true)
         try Self.night(day: 5, shift: 5).write(toFile: "\(root)/nights/n5/results.json", atomically: true, encoding: .utf8)
-        let slower = try runSeparating(hil, ["report", "--history", "nights", "--fail-on-regression", "--keep", "3"],
+        let slower = try await runSeparating(hil, ["report", "--history", "nights", "--fail-on-regression", "--keep", "3"],
                                        in: URL(fileURLWithPath: root))
         #expect(slower.status == 1)
         #expect(slower.errors.contains("n5 regressed against its 2 earlier run(s): ble tap p50 "), "\(slower.errors)")
@@ -57,20 +57,20 @@ struct HistoryCommandTests {
     }
 
     @Test("bad combinations are refused before anything is read (exit 64)")
-    func validation() throws {
+    func validation() async throws {
         let hil = try RigGuest.hilBinary()
-        let keep = try runSeparating(hil, ["report", "--keep", "3", "results.json"])
+        let keep = try await runSeparating(hil, ["report", "--keep", "3", "results.json"])
         #expect(keep.status == 64 && keep.errors.contains("--keep removes old runs of a history: add --history"))
-        let baseline = try runSeparating(hil, ["report", "--history", "nights", "--baseline", "b.json"])
+        let baseline = try await runSeparating(hil, ["report", "--history", "nights", "--baseline", "b.json"])
         #expect(baseline.status == 64 && baseline.errors.contains("leave out --baseline"))
-        let zero = try runSeparating(hil, ["report", "--history", "nights", "--keep", "0"])
+        let zero = try await runSeparating(hil, ["report", "--history", "nights", "--keep", "0"])
         #expect(zero.status == 64)
-        let missing = try runSeparating(hil, ["report", "--history", "/nonexistent-history"])
+        let missing = try await runSeparating(hil, ["report", "--history", "/nonexistent-history"])
         #expect(missing.status == 1 && missing.errors.contains("/nonexistent-history: not a folder"))
     }
 
     @Test("nightly.sh, five nights without a rig: history beside each night, --keep, and the exit status it promises")
-    func nightly() throws {
+    func nightly() async throws {
         let root = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: root) }
         // The stand-in answers `run` with the next prepared night (its results.json and exit status); everything
@@ -85,7 +85,7 @@ struct HistoryCommandTests {
             try night.text.write(toFile: "\(state)/night\(index + 1).json", atomically: true, encoding: .utf8)
             try "\(night.status)".write(toFile: "\(state)/night\(index + 1).status", atomically: true, encoding: .utf8)
         }
-        try writeExecutable("""
+        try await writeExecutable("""
             #!/usr/bin/env bash
             if [[ $1 != run ]]; then exec "\(try RigGuest.hilBinary())" "$@"; fi
             count=$(( $(cat "\(state)/count" 2>/dev/null || echo 0) + 1 )); echo "$count" >"\(state)/count"
@@ -98,7 +98,7 @@ struct HistoryCommandTests {
         var statuses: [Int32] = []
         var errors = ""
         for _ in nights {
-            let run = try runSeparating("/usr/bin/env", ["HIL=\(root)/fake-hil", "HIL_HISTORY_KEEP=3", "HIL_COMMIT=", "bash", script, root + "/reports"])
+            let run = try await runSeparating("/usr/bin/env", ["HIL=\(root)/fake-hil", "HIL_HISTORY_KEEP=3", "HIL_COMMIT=", "bash", script, root + "/reports"])
             statuses.append(run.status)
             errors += run.errors
         }

@@ -22,8 +22,8 @@ struct OfflineToolsTests {
     static let good = packageRoot.appendingPathComponent("Scenarios-nightly/buttons/basic-mouse-mode.json").path
 
     @Test("replay: a scenario none of whose checks it can judge is 'not judged', names them, and exits 2")
-    func notJudged() throws {
-        let run = try runSeparating(try RigGuest.hilBinary(), ["replay", Self.lockout, Self.refusal])
+    func notJudged() async throws {
+        let run = try await runSeparating(try RigGuest.hilBinary(), ["replay", Self.lockout, Self.refusal])
         #expect(run.status == 2, "\(run.output)\(run.errors)")
         #expect(run.output.contains("[1/2] not judged \(Self.lockout)"), "\(run.output)")
         #expect(run.output.contains("5 check(s) need a rig, not judged"), "\(run.output)")
@@ -32,20 +32,20 @@ struct OfflineToolsTests {
         #expect(!run.output.contains(" ok "), "\(run.output)")
         #expect(!run.output.contains("BTN_LEFT"), "the computer that must refuse to start injected: \(run.output)")
         // With one scenario it could judge, the run is ok (exit 0) and still counts the ones it could not.
-        let mixed = try runSeparating(try RigGuest.hilBinary(), ["replay", "-q", Self.good, Self.lockout])
+        let mixed = try await runSeparating(try RigGuest.hilBinary(), ["replay", "-q", Self.good, Self.lockout])
         #expect(mixed.status == 0, "\(mixed.errors)")
         #expect(mixed.output.hasSuffix("1 ok, 1 not judged (their checks need a rig: hil run)\n"), "\(mixed.output)")
     }
 
     @Test("replay -q: exactly one line per script, a failing or invalid one on standard error with its first problem")
-    func quietOneLine() throws {
+    func quietOneLine() async throws {
         let folder = try scratchFolder("quiet")
         defer { try? FileManager.default.removeItem(at: folder) }
         let failing = folder.appendingPathComponent("fail.json")
         try write(#"{"name": "f", "steps": [{"tap": {}, "expect": {"keys": ["BTN_RIGHT 1", "BTN_RIGHT 0"]}}]}"#, to: failing)
         let invalid = folder.appendingPathComponent("invalid.json")
         try write(#"{"name": 3, "steps": []}"#, to: invalid)
-        let run = try runSeparating(try RigGuest.hilBinary(), ["replay", "-q", Self.good, failing.path, invalid.path])
+        let run = try await runSeparating(try RigGuest.hilBinary(), ["replay", "-q", Self.good, failing.path, invalid.path])
         #expect(run.status == 1)
         let out = run.output.split(separator: "\n"), err = run.errors.split(separator: "\n")
         #expect(out.count == 2 && out[0].hasPrefix("[1/3] ok "), "\(run.output)")
@@ -55,7 +55,7 @@ struct OfflineToolsTests {
     }
 
     @Test("validate checks each file's ids against the catalog above that file, so the order of paths does not matter")
-    func catalogPerFile() throws {
+    func catalogPerFile() async throws {
         let folder = try scratchFolder("catalog")
         defer { try? FileManager.default.removeItem(at: folder) }
         try write(#"{"requirements": [{"id": "R1.1", "text": "x"}]}"#, to: folder.appendingPathComponent("suite/requirements.json"))
@@ -63,8 +63,8 @@ struct OfflineToolsTests {
         try write(#"{"name": "a", "requirements": ["R99.9"], "steps": [{"tap": {}, "expect": {"absent": true}}]}"#, to: inSuite)
         let outside = folder.appendingPathComponent("loose/b.json")
         try write(#"{"name": "b", "requirements": ["R5"], "steps": [{"tap": {}, "expect": {"absent": true}}]}"#, to: outside)
-        let forward = try runSeparating(try RigGuest.hilBinary(), ["validate", inSuite.path, outside.path])
-        let backward = try runSeparating(try RigGuest.hilBinary(), ["validate", outside.path, inSuite.path])
+        let forward = try await runSeparating(try RigGuest.hilBinary(), ["validate", inSuite.path, outside.path])
+        let backward = try await runSeparating(try RigGuest.hilBinary(), ["validate", outside.path, inSuite.path])
         for run in [forward, backward] {
             #expect(run.status == 1)
             #expect(run.errors.contains("\(inSuite.path):1:"), "\(run.errors)")
@@ -74,11 +74,11 @@ struct OfflineToolsTests {
     }
 
     @Test("validate run from another folder names the folder it looked in and says to pass a path, without the usage")
-    func defaultPathElsewhere() throws {
+    func defaultPathElsewhere() async throws {
         let folder = try scratchFolder("elsewhere")
         defer { try? FileManager.default.removeItem(at: folder) }
         for command in ["validate", "replay"] {
-            let run = try runSeparating(try RigGuest.hilBinary(), [command], in: folder)
+            let run = try await runSeparating(try RigGuest.hilBinary(), [command], in: folder)
             #expect(run.status == 64)
             #expect(run.errors.contains("hil \(command): Scenarios: no such file or folder in \(folder.path)"), "\(run.errors)")
             #expect(run.errors.contains("pass the scenario files or folders"), "\(run.errors)")
@@ -87,12 +87,12 @@ struct OfflineToolsTests {
     }
 
     @Test("validate: a scenario that checks nothing is a problem, at line 1 column 1")
-    func checksNothing() throws {
+    func checksNothing() async throws {
         let folder = try scratchFolder("nothing")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("bare.json")
         try write(#"{"name": "b", "steps": [{"tap": {}}]}"#, to: file)
-        let run = try runSeparating(try RigGuest.hilBinary(), ["validate", file.path])
+        let run = try await runSeparating(try RigGuest.hilBinary(), ["validate", file.path])
         #expect(run.status == 1)
         #expect(run.errors.hasPrefix("\(file.path):1:1: (document): checks nothing"), "\(run.errors)")
     }
@@ -105,23 +105,23 @@ struct OfflineToolsTests {
         ([#"{"button":{"action":"back"}}"#, "--mode", "presentation"], "JSON command", "[KEY_LEFT 1]"),
         (["--hex", "7b22746170223a7b2274797065223a22646f75626c65227d7d"], "JSON command", "[BTN_LEFT 1]"),
     ])
-    func decodes(arguments: [String], format: String, shown: String) throws {
-        let run = try runSeparating(try RigGuest.hilBinary(), ["decode"] + arguments)
+    func decodes(arguments: [String], format: String, shown: String) async throws {
+        let run = try await runSeparating(try RigGuest.hilBinary(), ["decode"] + arguments)
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output.hasPrefix(format), "\(run.output)")
         #expect(run.output.contains(shown), "\(run.output)")
     }
 
     @Test("decode: what no format takes is refused with each format's reason; a forced format gives only its own")
-    func decodeRefusals() throws {
-        let run = try runSeparating(try RigGuest.hilBinary(), ["decode", "bb000afb00"])
+    func decodeRefusals() async throws {
+        let run = try await runSeparating(try RigGuest.hilBinary(), ["decode", "bb000afb00"])
         #expect(run.status == 1)
         for reason in ["json: command payload: not valid JSON", "hid: HID report payload: expected 6 bytes, found 5",
                        "udp: UDP packet payload: 0xBB control packets are not taken over UDP",
                        "tcp: TCP frame payload: the 4-byte big-endian length header announces"] {
             #expect(run.errors.contains(reason), "\(run.errors)")
         }
-        let forced = try runSeparating(try RigGuest.hilBinary(), ["decode", "--format", "udp", "010a00000000"])
+        let forced = try await runSeparating(try RigGuest.hilBinary(), ["decode", "--format", "udp", "010a00000000"])
         #expect(forced.status == 1)
         #expect(forced.errors == "refused: UDP packet payload: expected 5 bytes, found 6\n", "\(forced.errors)")
     }

@@ -17,21 +17,21 @@ struct OutputStreamTests {
     }
 
     @Test("validate: a line per good file and the summary on stdout, the problem on stderr")
-    func validateStreams() throws {
+    func validateStreams() async throws {
         let (folder, bad) = try Self.badFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let run = try runSeparating(try RigGuest.hilBinary(), ["validate", Self.good, bad])
+        let run = try await runSeparating(try RigGuest.hilBinary(), ["validate", Self.good, bad])
         #expect(run.status == 1)
         #expect(run.output == "ok  \(Self.good): 2 steps, 2 check(s)\n2 file(s), 1 with problems\n", "\(run.output)")
         #expect(run.errors.contains(bad), "\(run.errors)")
-        let quiet = try runSeparating(try RigGuest.hilBinary(), ["validate", "-q", Self.good, bad])
+        let quiet = try await runSeparating(try RigGuest.hilBinary(), ["validate", "-q", Self.good, bad])
         #expect(quiet.output == "2 file(s), 1 with problems\n", "\(quiet.output)")
         #expect(quiet.errors == run.errors)
     }
 
     @Test("replay -q: one line per script, then the totals")
-    func replayQuiet() throws {
-        let run = try runSeparating(try RigGuest.hilBinary(), ["replay", "-q", Self.good, Self.good])
+    func replayQuiet() async throws {
+        let run = try await runSeparating(try RigGuest.hilBinary(), ["replay", "-q", Self.good, Self.good])
         #expect(run.status == 0, "\(run.errors)")
         let lines = run.output.split(separator: "\n")
         #expect(lines.count == 3, "\(run.output)")

@@ -54,9 +54,9 @@ struct RadioCommandTests {
     }
 
     @Test("no btvirt socket: exit 1, naming the socket and btvirt")
-    func noSocket() throws {
+    func noSocket() async throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("hil-radio-\(getpid())-none").path
-        let run = try runSeparating(try RigGuest.hilBinary(), ["radio", "--interval-ms", "15", "--socket", missing])
+        let run = try await runSeparating(try RigGuest.hilBinary(), ["radio", "--interval-ms", "15", "--socket", missing])
         #expect(run.status == 1)
         #expect(run.errors.contains("cannot connect to \(missing): No such file or directory"), "\(run.errors)")
         #expect(run.errors.contains("start `btvirt -L -s` first"), "\(run.errors)")

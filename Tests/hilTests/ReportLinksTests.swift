@@ -28,7 +28,7 @@ struct ReportLinksTests {
     }
 
     @Test("report.html, summary.md and --merged written elsewhere: after the whole folder moved, every link leads to its file")
-    func movedFolder() throws {
+    func movedFolder() async throws {
         let root = NSTemporaryDirectory() + "hil-links-\(UUID().uuidString)"
         let moved = root + "-moved"
         defer {
@@ -41,13 +41,13 @@ struct ReportLinksTests {
         try Self.shard(2, in: shards + "/box2")
         try FileManager.default.createDirectory(atPath: root + "/out", withIntermediateDirectories: true)
         let hil = try RigGuest.hilBinary()
-        let merged = try runSeparating(hil, [
+        let merged = try await runSeparating(hil, [
             "report", "shards #1/box1/results.json", "shards #1/box2/results.json",
             "--html", "out/report.html", "--markdown", "out/summary.md", "--merged", "out/merged.json",
         ], in: URL(fileURLWithPath: root))
         #expect(merged.status == 0, "\(merged.errors)")
         // The report beside its results.json, given by an absolute path.
-        let beside = try runSeparating(hil, ["report", shards + "/box1/results.json", "--html", shards + "/box1/report.html"])
+        let beside = try await runSeparating(hil, ["report", shards + "/box1/results.json", "--html", shards + "/box1/report.html"])
         #expect(beside.status == 0, "\(beside.errors)")
 
         try FileManager.default.moveItem(atPath: root, toPath: moved)
