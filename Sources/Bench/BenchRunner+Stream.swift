@@ -7,16 +7,17 @@ import Waiting
 package import ComputerProcess
 
 extension BenchRunner {
-    /// Streams `count` commands at `rate` through `sender`, then waits for the last frames. Command i carries
-    /// the delta `1 + i % 997`, so every payload of a stream differs and each receipt matches exactly one send.
-    package func stream(rate: Double, count: Int, sender: BenchSender, collector: FrameCollector,
+    /// Streams `count` commands at `rate` through `sender` (dithered with that seed when `dither` is set), then
+    /// waits for the last frames. Command i carries the delta `1 + i % 997`, so every payload of a stream differs
+    /// and each receipt matches exactly one send.
+    package func stream(rate: Double, count: Int, dither: UInt64? = nil, sender: BenchSender, collector: FrameCollector,
                 sends: inout [StageBreakdown.Send]) async throws -> StreamRun
     {
         // Let the previous stream's last frames land: no new frame for 300 ms (at most 5 s).
         try await Poll.settled(quiet: .milliseconds(300), timeout: .seconds(5)) { collector.frames(since: MonotonicTime(nanoseconds: 0)).count }
         let first = sends.count
         let dropsBefore = collector.droppedCount
-        let sent = try await sender.send(rate: rate, count: count, sends: &sends)
+        let sent = try await sender.send(rate: rate, count: count, dither: dither, sends: &sends)
         guard sends.count > first else { throw RunnerError(.link, "\(sender.path): no command was sent") }
         // Wait for stragglers: until no new frame for 300 ms (at most 5 s).
         let since = MonotonicTime(nanoseconds: sends[first].at)

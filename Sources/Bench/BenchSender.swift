@@ -108,14 +108,17 @@ package struct BenchSender: Sendable {
         if case .tcp(let phone) = client { phone.close() }
     }
 
-    /// Sends one stream, paced from its first command; the rate achieved and how often the socket was full.
-    package func send(rate: Double, count: Int, sends: inout [StageBreakdown.Send]) async throws -> (achievedHz: Double, blocked: Int) {
+    /// Sends one stream, paced from its first command (dithered with that seed when `dither` is set: see
+    /// `SendSchedule`); the rate achieved and how often the socket was full.
+    package func send(rate: Double, count: Int, dither: UInt64? = nil, sends: inout [StageBreakdown.Send]) async throws
+        -> (achievedHz: Double, blocked: Int)
+    {
         if case .reference(let reference, let folder) = client {
             let outcome = try await reference.run(rate: rate, count: count, name: "\(folder)/\(path)-\(sends.count)")
             sends += outcome.sends
             return (outcome.achievedHz, outcome.blocked)
         }
-        let schedule = SendSchedule(rate: rate)
+        let schedule = SendSchedule(rate: rate, dither: dither)
         var blocked = 0
         for index in 0..<count {
             try await schedule.wait(for: index)

@@ -1,16 +1,18 @@
 import Foundation
 import InputCodes
-package import LatencyStats
+import LatencyStats
 package import Records
 import Rig
 package import Runner
 import ScenarioDriver
+import StrictJSON
 
 /// `hil calibrate`: proves the latency measurement against known delays. For each transport it streams cursor
 /// commands, as `hil bench` does, once per injected delay, and shows that the measured p50 moves by the delay.
 ///
 /// Each transport's delay goes where `DelayInjector` says: netem on the phone host's interface for tcp and udp, the
-/// vm rig's radio model (its bridges' extra delay) for ble and hid.
+/// vm rig's radio model (its bridges' extra delay) for ble and hid. Against the radio's periodic connection events the
+/// sends are dithered (`SendSchedule`), so they meet the events at even phases.
 ///
 /// The rounds take the delays in turn (round r starts at the r-th delay), so a drift in the guest's speed over the
 /// run falls on every delay alike; each delay's streams are pooled.
@@ -25,6 +27,8 @@ package struct CalibrationRunner: Sendable {
         package var rateHz = 100.0
         /// The folder of the radio bridges' control FIFOs (`HIL_RADIO_CONTROL`), for ble and hid.
         package var radioControl: String?
+        /// Dither the sends of the transports the radio model delays (`--regular-pace` turns it off, to compare).
+        package var ditherRadio = true
         package init() {}
     }
 
@@ -72,8 +76,8 @@ package struct CalibrationRunner: Sendable {
             for round in 0..<settings.rounds {
                 for delay in Self.order(settings.delaysMs, round: round) {
                     try injector.apply(delay)
-                    let run = try await bench.stream(rate: settings.rateHz, count: settings.count, sender: sender,
-                                                     collector: collector, sends: &sends)
+                    let run = try await bench.stream(rate: settings.rateHz, count: settings.count, dither: dither(injector),
+                                                     sender: sender, collector: collector, sends: &sends)
                     runs.append((transport, delay, run))
                     progress("\(transport), \(DelayInjector.milliseconds(delay)) injected, round \(round + 1)/\(settings.rounds): sent \(run.count), achieved \(String(format: "%.0f", run.achievedHz)) Hz")
                 }
@@ -82,7 +86,18 @@ package struct CalibrationRunner: Sendable {
         }
         let evidence = await BenchRunner.evidence(sends: sends, peripheral: peripheral, collector: collector)
         let streams = runs.map { entry in (entry.transport, entry.delay, bench.analyse(entry.run, path: entry.transport, evidence: evidence)) }
-        return (Self.rows(streams, transports: settings.transports), injectors.mapValues(\.description))
+        return (Self.rows(streams, transports: settings.transports), injectors.mapValues { $0.description + pace(of: $0) })
+    }
+
+    /// The seed of a transport's dithered sends, or nil: regular.
+    func dither(_ injector: DelayInjector) -> UInt64? { settings.ditherRadio ? injector.sendDither : nil }
+
+    /// How the transport's sends were paced, for calibrate.json's `injection`.
+    func pace(of injector: DelayInjector) -> String {
+        let interval = JSONWriter.numberText(1000 / settings.rateHz)
+        return dither(injector) == nil
+            ? "; sends every \(interval) ms"
+            : "; sends dithered: each at a uniform offset within its \(interval) ms slot, so they meet the connection events at even phases"
     }
 
     /// Each transport's streams pooled per delay, ascending, with each delay's shift from its baseline.

@@ -16,6 +16,13 @@ package enum DelayInjector: Sendable, CustomStringConvertible {
     case netem(interface: String, netns: String)
     case radio(controls: [String])
 
+    /// The seed of the dithered sends (`SendSchedule`) for a transport whose packets wait for the radio's periodic
+    /// connection events; nil for netem, which holds a packet for the delay alone, at any phase.
+    package var sendDither: UInt64? {
+        if case .radio = self { return 0x6361_6C69_6272_6174 } // "calibrat"
+        return nil
+    }
+
     /// The injector for `transport`.
     /// - Throws: `RunnerError` when it is no transport, or the rig cannot delay it: no two hosts for tcp and udp; for
     ///   ble and hid, no radio model (its control folder unset, or with no FIFO in it).

@@ -20,8 +20,9 @@ struct CalibrateCommand: AsyncParsableCommand {
             tcp and udp are delayed by netem on the phone host's interface, where the packets to the computer \
             leave; the baseline (0) runs with netem delay 0ms in place. ble and hid are delayed in the vm rig's \
             radio model: each bridge adds the delay to every ACL packet before its connection event (its control \
-            FIFO, hil radio --control); ble streams over the AcquireWrite socket. docs/report.md gives the \
-            measurement's error budget.
+            FIFO, hil radio --control); ble streams over the AcquireWrite socket, and the sends of both are \
+            dithered within their slots, so they meet the radio's periodic events at even phases. docs/report.md \
+            gives the measurement's error budget.
             """
     )
 
@@ -43,6 +44,9 @@ struct CalibrateCommand: AsyncParsableCommand {
 
     @Option(help: "Commands per second.")
     var rate = 100.0
+
+    @Flag(help: ArgumentHelp("Send ble and hid at a fixed pace too, as tcp and udp are. Without it their sends are dithered within each slot, so they meet the radio's connection events at even phases; this is for comparing the two."))
+    var regularPace = false
 
     @Option(help: ArgumentHelp("Where calibrate.json and the peripheral's logs go.", valueName: "dir"))
     var output = "calibrate"
@@ -72,6 +76,7 @@ struct CalibrateCommand: AsyncParsableCommand {
         settings.count = count
         settings.rounds = rounds
         settings.rateHz = rate
+        settings.ditherRadio = !regularPace
         settings.radioControl = try RigEnvironment.current().radioControl
         let order = CalibrationRunner.order(delays.values, round: 0).map { Self.format($0) }.joined(separator: ", ")
         print("hil calibrate: \(settings.transports.joined(separator: ", ")), delays \(order) ms, \(rounds) round(s) of \(count) cursor commands at \(Int(rate)) Hz each, on rig \(rigName)")

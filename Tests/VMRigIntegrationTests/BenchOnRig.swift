@@ -64,7 +64,7 @@ struct CalibrateEndToEndOnRig {
     func hidFollowsTheRadioDelay() async throws {
         let (_, json, document, rows) = try await Self.calibrated("hid")
         let injection = try #require(document["injection"] as? [String: String], "\(json)")
-        #expect(injection["hid"]?.contains("radio model") == true, "\(json)")
+        #expect(injection["hid"]?.contains("radio model") == true && injection["hid"]?.contains("sends dithered") == true, "\(json)")
         // docs/report.md's bound for ble and hid in the short run: the radio's events quantize the shift.
         let shift = try #require(rows.last?["shiftP50Ms"] as? Double, "\(json)")
         #expect(abs(shift - 20) <= 3, "measured shift \(shift) ms for 20 ms injected:\n\(json)")
