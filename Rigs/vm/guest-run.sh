@@ -34,8 +34,9 @@
 #   HIL_CONTROLLERS=N       how many btvirt controllers, hci0…hci(N-1), 2 per lane (default 2)
 #   HIL_RIG_UP=0            start nothing (no dbus, btvirt, bluetoothd): a bare guest
 #   HIL_RADIO_INTERVAL_MS=MS the radio model (../README.md, "The radio model"): instead of `btvirt -L -lN`, start
-#                           `btvirt -L -s` and one `hil radio` bridge per controller, and bluetoothd with the
-#                           share's bluetoothd-main.conf (the interval pinned in [LE]); absent or 0: immediate
+#                           `btvirt -L -s` and one `hil radio` bridge per controller (bluetoothd-main.conf in the
+#                           share pins the central's interval to MS); absent or 0: immediate. bluetoothd always reads
+#                           the share's bluetoothd-main.conf: the rig file's connection parameters in [LE]
 #   HIL_RADIO_HIL=PATH      the hil that runs `hil radio` (the host's build, seen through the shared root); each
 #                           bridge reads its control FIFO /run/hil-radio/control-K, and the job gets
 #                           HIL_RADIO_CONTROL=/run/hil-radio
@@ -135,15 +136,12 @@ net_finish() {
 # The radio model (HIL_RADIO_INTERVAL_MS above 0): btvirt's server makes a controller for each client of its LE
 # socket, and one `hil radio` per controller bridges it to a controller of the kernel's (/dev/vhci), holding ACL data
 # until its link's next connection event. The bridges start at once (each takes a Swift start-up); their controllers
-# get hci0…hci(N-1) in whatever order they come, and all are alike. Sets btvirt_pid, radio_pids and bluetoothd_args.
+# get hci0…hci(N-1) in whatever order they come, and all are alike. Sets btvirt_pid and radio_pids.
 radio_pids=
 radio_start() {
     [ -x "$RADIO_HIL" ] || rig_error "the radio model needs hil: HIL_RADIO_HIL='$RADIO_HIL' is no executable"
-    [ -r "$SHARE/bluetoothd-main.conf" ] || rig_error "the radio model needs bluetoothd-main.conf in the share"
-    mkdir -p /run/hil-bluetooth "$RADIO_CONTROL"
-    cp "$SHARE/bluetoothd-main.conf" /run/hil-bluetooth/main.conf
+    mkdir -p "$RADIO_CONTROL"
     radio_vars="HIL_RADIO_CONTROL=$RADIO_CONTROL"
-    bluetoothd_args="-f /run/hil-bluetooth/main.conf"
     rm -f "$RADIO_SOCKET"
     btvirt -L -s >"$LOGS/btvirt.log" 2>&1 &
     btvirt_pid=$!
@@ -196,7 +194,12 @@ else
     mkdir -p /run/dbus
     dbus-daemon --system --fork >"$LOGS/dbus.log" 2>&1 || rig_error "dbus-daemon --system failed to start"
     stage dbus-started
-    bluetoothd_args=
+    # The rig file's connection parameters (the radio's interval pinned under the radio model), in [LE] of the
+    # host's main.conf: VMRunner writes it into the share.
+    [ -r "$SHARE/bluetoothd-main.conf" ] || rig_error "no bluetoothd-main.conf in the share: the rig's connection parameters"
+    mkdir -p /run/hil-bluetooth
+    cp "$SHARE/bluetoothd-main.conf" /run/hil-bluetooth/main.conf
+    bluetoothd_args="-f /run/hil-bluetooth/main.conf"
     if [ "$RADIO_INTERVAL_MS" = 0 ]; then
         btvirt -L "-l$CONTROLLERS" >"$LOGS/btvirt.log" 2>&1 &
         btvirt_pid=$!

@@ -87,33 +87,3 @@ extension RigDefinition {
         return Radio(model: model, intervalMs: interval)
     }
 }
-
-extension RigDefinition.Radio {
-    /// Where the vm guest finds the bluetoothd configuration of the connection-event model, in its share folder.
-    package static let mainConfFileName = "bluetoothd-main.conf"
-
-    /// bluetoothd's main.conf for this radio: `base` (the system's main.conf, which the guest's bluetoothd reads
-    /// otherwise) with the connection interval pinned in its `[LE]` group (`MinConnectionInterval` =
-    /// `MaxConnectionInterval`, in 1.25 ms units). One bluetoothd serves every adapter of the guest, so the
-    /// peripheral's kernel gets the same range and does not ask the central for another interval (it sends an L2CAP
-    /// Connection Parameter Update Request when the interval is outside its own range). Keys of the `[LE]` group that
-    /// set the interval already are replaced.
-    package func bluetoothdMainConf(base: String) -> String {
-        let pinned = ["MinConnectionInterval=\(intervalUnits)", "MaxConnectionInterval=\(intervalUnits)"]
-        var lines: [String] = []
-        var group = "", placed = false
-        for line in base.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("[") { group = trimmed }
-            if group == "[LE]", trimmed.hasPrefix("MinConnectionInterval") || trimmed.hasPrefix("MaxConnectionInterval") { continue }
-            lines.append(line)
-            if trimmed == "[LE]" && !placed {
-                lines += pinned
-                placed = true
-            }
-        }
-        if lines.last == "" { lines.removeLast() }
-        if !placed { lines += ["[LE]"] + pinned }
-        return lines.joined(separator: "\n") + "\n"
-    }
-}

@@ -220,27 +220,6 @@ extension RigDefinition {
         return RigDefinition.defaultUinputDeviceName
     }
 
-    /// `{"minIntervalMs": 7.5, "maxIntervalMs": 15, "latency": 0, "supervisionTimeoutMs": 2000}`
-    private static func connection(_ value: JSONValue, _ found: inout [JSONSchemaError]) -> Connection {
-        var problems = JSONProblems()
-        defer { found += problems.list }
-        var connection = Connection()
-        let path = JSONPath.root.appending("connection")
-        guard let c = problems.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return connection }
-        problems.attempt { () throws(JSONSchemaError) in
-            try c.rejectUnknownKeys(allowed: ["minIntervalMs", "maxIntervalMs", "latency", "supervisionTimeoutMs"], at: path)
-        }
-        // Core spec: intervals 7.5 ms to 4 s, latency 0-499, supervision timeout 100 ms to 32 s.
-        if let v = c["minIntervalMs"], let n = problems.attempt({ () throws(JSONSchemaError) in try Self.inRange(v, 7.5...4000, at: path.appending("minIntervalMs")) }) { connection.minIntervalMs = n }
-        if let v = c["maxIntervalMs"], let n = problems.attempt({ () throws(JSONSchemaError) in try Self.inRange(v, 7.5...4000, at: path.appending("maxIntervalMs")) }) { connection.maxIntervalMs = n }
-        if let v = c["latency"], let n = problems.attempt({ () throws(JSONSchemaError) in try v.integer(at: path.appending("latency"), in: 0...499) }) { connection.latency = n }
-        if let v = c["supervisionTimeoutMs"], let n = problems.attempt({ () throws(JSONSchemaError) in try v.integer(at: path.appending("supervisionTimeoutMs"), in: 100...32000) }) { connection.supervisionTimeoutMs = n }
-        if connection.minIntervalMs > connection.maxIntervalMs {
-            problems.append(JSONSchemaError(path.appending("maxIntervalMs"), "\(connection.maxIntervalMs) is below minIntervalMs \(connection.minIntervalMs)"))
-        }
-        return connection
-    }
-
     /// `{"memoryMiB": 2048, "cpus": 2, "readyTimeoutSeconds": 120, "lanes": 1, "stopGraceSeconds": 30}`
     private static func machine(_ value: JSONValue, _ found: inout [JSONSchemaError]) -> Machine? {
         var problems = JSONProblems()
@@ -257,7 +236,7 @@ extension RigDefinition {
         return parsed
     }
 
-    private static func inRange(_ value: JSONValue, _ range: ClosedRange<Double>, at path: JSONPath)
+    static func inRange(_ value: JSONValue, _ range: ClosedRange<Double>, at path: JSONPath)
         throws(JSONSchemaError) -> Double
     {
         let number = try value.number(at: path)

@@ -61,7 +61,7 @@ struct RigCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rig",
         abstract: "Run commands with a rig up: hardware, virtual or vm, chosen automatically or by name.",
-        subcommands: [RigExecCommand.self]
+        subcommands: [RigExecCommand.self, RigMainConfCommand.self]
     )
 }
 

@@ -61,19 +61,6 @@ struct RigRadioTests {
             == ["radio.model: connectionEvents is wired in the vm rig only (Rigs/vm/guest-run.sh); use \"immediate\" here"])
     }
 
-    @Test("bluetoothd's main.conf pins the interval in [LE], replacing what was there, keeping the rest")
-    func mainConf() {
-        let radio = RigDefinition.Radio(model: .connectionEvents, intervalMs: 15)
-        #expect(radio.bluetoothdMainConf(base: "[General]\n[LE]\n#MinConnectionInterval=\n[Policy]\nAutoEnable=true\n")
-            == "[General]\n[LE]\nMinConnectionInterval=12\nMaxConnectionInterval=12\n#MinConnectionInterval=\n[Policy]\nAutoEnable=true\n")
-        #expect(radio.bluetoothdMainConf(base: "[LE]\nMaxConnectionInterval=40\nConnectionLatency=0\n")
-            == "[LE]\nMinConnectionInterval=12\nMaxConnectionInterval=12\nConnectionLatency=0\n")
-        #expect(radio.bluetoothdMainConf(base: "") == "[LE]\nMinConnectionInterval=12\nMaxConnectionInterval=12\n")
-        // A MaxConnectionInterval in another group is not the LE one.
-        #expect(radio.bluetoothdMainConf(base: "[BR]\nMaxConnectionInterval=1\n")
-            == "[BR]\nMaxConnectionInterval=1\n[LE]\nMinConnectionInterval=12\nMaxConnectionInterval=12\n")
-    }
-
     @Test("the guest runs the hil that started it, or the one built beside a test bundle; never a missing one")
     func hilExecutable() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hil-radio-\(getpid())")
@@ -90,7 +77,7 @@ struct RigRadioTests {
     func guestAgrees() throws {
         let script = try String(contentsOfFile: packageRoot.appendingPathComponent("Rigs/vm/guest-run.sh").path, encoding: .utf8)
         let words = RigDefinition.Radio(model: .connectionEvents, intervalMs: 15).kernelArguments(hil: "/h")
-        for name in words.map({ String($0.prefix { $0 != "=" }) }) + [RigDefinition.Radio.mainConfFileName] {
+        for name in words.map({ String($0.prefix { $0 != "=" }) }) + [RigDefinition.mainConfFileName] {
             #expect(script.contains(name), "guest-run.sh never mentions \(name)")
         }
         #expect(script.contains("btvirt -L -s") && script.contains("RADIO_SOCKET=/tmp/bt-server-le"))

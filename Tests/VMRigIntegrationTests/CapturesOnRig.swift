@@ -1,5 +1,6 @@
 import Foundation
 import HILTestSupport
+import Rig
 import Testing
 import Evidence
 
@@ -95,27 +96,33 @@ struct CapturesOnRig {
         try await Self.expectNegotiatedInterval(in: captures[0].file)
     }
 
-    /// The vm rig's radio model (issue 36): in the HCI capture, the central asks for the rig's interval (LE Create
-    /// Connection's min and max) and both controllers report it (LE Connection Complete, and any update after). The
-    /// bridges time the links by that report, so this is the interval the latencies of the run were measured at.
+    /// The vm rig's radio model (issue 36) and the rig file's `connection`: in the HCI capture, the central asks for
+    /// the rig's interval (LE Create Connection's min and max), its latency and supervision timeout, and both
+    /// controllers report them (LE Connection Complete, and any update after). The bridges time the links by that
+    /// report, so this is the interval the latencies of the run were measured at.
     static func expectNegotiatedInterval(in capture: String) async throws {
         let environment = ProcessInfo.processInfo.environment
         guard environment["HIL_RADIO_MODEL"] == "connectionEvents", let text = environment["HIL_RADIO_INTERVAL_MS"], let ms = Double(text) else {
             Issue.record("the guest's radio is \(environment["HIL_RADIO_MODEL"] ?? "unnamed"), not connection events: Rigs/vm.json's \"radio\" must be {\"model\": \"connectionEvents\", …} for this check")
             return
         }
-        let units = String(Int((ms / 1.25).rounded()))
+        let rig = try RigCatalog(directory: packageRoot.appendingPathComponent("Rigs").path).rig(named: "vm")
+        let interval = String(Int((ms / 1.25).rounded()))
+        let latency = String(rig.connection.latency), timeout = String(rig.connection.supervisionTimeoutMs / 10)
         let asked = try await run("/usr/bin/tshark", ["-r", capture, "-Y", "bthci_cmd.le_con_interval_max", "-T", "fields",
-                                                "-e", "bthci_cmd.le_con_interval_min", "-e", "bthci_cmd.le_con_interval_max"])
+                                                      "-e", "bthci_cmd.le_con_interval_min", "-e", "bthci_cmd.le_con_interval_max",
+                                                      "-e", "bthci_cmd.le_con_latency", "-e", "bthci_cmd.le_supv_timeout"])
         let reported = try await run("/usr/bin/tshark", ["-r", capture, "-Y", "bthci_evt.le_con_interval", "-T", "fields",
-                                                   "-e", "hci_mon.adapter_id", "-e", "bthci_evt.le_con_interval"])
+                                                         "-e", "hci_mon.adapter_id", "-e", "bthci_evt.le_con_interval",
+                                                         "-e", "bthci_evt.le_con_latency", "-e", "bthci_evt.le_supv_timeout"])
         let asks = asked.split(separator: "\n").filter { $0.first?.isNumber == true }
         let reports = reported.split(separator: "\n").filter { $0.first?.isNumber == true }
-        #expect(!asks.isEmpty && asks.allSatisfy { $0 == "\(units)\t\(units)" },
-                "the central should ask for \(units) × 1.25 ms (\(text) ms) as min and max; LE Create Connection asked: \(asks)")
+        let wanted = [interval, interval, latency, timeout].joined(separator: "\t")
+        #expect(!asks.isEmpty && asks.allSatisfy { $0 == wanted },
+                "the central should ask for \(interval) × 1.25 ms (\(text) ms) as min and max, latency \(latency) and a supervision timeout of \(timeout) × 10 ms (Rigs/vm.json); LE Create Connection asked (min, max, latency, timeout): \(asks)")
         let adapters = Set(reports.compactMap { $0.split(separator: "\t").first })
-        #expect(adapters.count == 2 && reports.allSatisfy { $0.hasSuffix("\t\(units)") },
-                "both controllers should report \(units) × 1.25 ms; LE Connection Complete/Update reported (adapter, interval): \(reports)")
+        #expect(adapters.count == 2 && reports.allSatisfy { $0.hasSuffix("\t" + [interval, latency, timeout].joined(separator: "\t")) },
+                "both controllers should report \(interval) × 1.25 ms, latency \(latency), timeout \(timeout) × 10 ms; LE Connection Complete/Update reported (adapter, interval, latency, timeout): \(reports)")
     }
 
     /// A scenario's capture file, the folder whose receipts.log says what the computer received, and its transport.

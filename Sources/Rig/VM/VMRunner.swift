@@ -151,7 +151,7 @@ package final class VMRunner: Sendable {
         let machine = rig.machine ?? RigDefinition.Machine()
         let radio = rig.radio.model == .immediate || bare ? [] : rig.radio.kernelArguments(hil: try Self.hilExecutable())
         let (work, share, consoleLog, log) = try Self.prepareShare(job)
-        if !radio.isEmpty { try Self.writeMainConf(rig.radio, into: share) }
+        if !bare { try Self.writeMainConf(rig, into: share) }
         let clock = ContinuousClock()
         let start = clock.now
         let watcher = ConsoleWatcher(log: log, console: console, start: start)
@@ -284,13 +284,13 @@ package final class VMRunner: Sendable {
         return hil
     }
 
-    /// The guest's bluetoothd configuration for the connection-event model, from this host's main.conf (the file the
-    /// guest's bluetoothd reads otherwise).
-    private static func writeMainConf(_ radio: RigDefinition.Radio, into share: String) throws(RigError) {
+    /// The guest's bluetoothd configuration: the rig's connection parameters (the radio's interval pinned when it
+    /// times connection events) in this host's main.conf (the file the guest's bluetoothd reads otherwise).
+    private static func writeMainConf(_ rig: RigDefinition, into share: String) throws(RigError) {
         let base = (try? String(contentsOfFile: "/etc/bluetooth/main.conf", encoding: .utf8)) ?? ""
-        let path = (share as NSString).appendingPathComponent(RigDefinition.Radio.mainConfFileName)
+        let path = (share as NSString).appendingPathComponent(RigDefinition.mainConfFileName)
         do {
-            try radio.bluetoothdMainConf(base: base).write(toFile: path, atomically: true, encoding: .utf8)
+            try rig.bluetoothdMainConf(base: base).write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
             throw RigError(.boot, "cannot write \(path): \(error.localizedDescription)")
         }

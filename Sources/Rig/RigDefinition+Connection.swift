@@ -1,0 +1,94 @@
+import Foundation
+import StrictJSON
+
+extension RigDefinition {
+    /// The LE connection parameters the rig's central asks for: the rig file's `connection`, with the interval pinned
+    /// to the radio's when the radio model times connection events (the bridges time each link by the interval its
+    /// controllers report, so the run is measured at the interval the rig file names).
+    package var centralConnection: Connection {
+        guard radio.model == .connectionEvents else { return connection }
+        var pinned = connection
+        pinned.minIntervalMs = radio.intervalMs
+        pinned.maxIntervalMs = radio.intervalMs
+        return pinned
+    }
+
+    /// Where a vm guest finds its bluetoothd's main.conf, in its share folder.
+    package static let mainConfFileName = "bluetoothd-main.conf"
+
+    /// bluetoothd's main.conf for a bluetoothd this rig starts: `base` (the system's main.conf, which it would read
+    /// otherwise) with `centralConnection` in its `[LE]` group: `MinConnectionInterval`, `MaxConnectionInterval`
+    /// (1.25 ms units), `ConnectionLatency` and `ConnectionSupervisionTimeout` (10 ms units). bluetoothd hands them to
+    /// the kernel as each adapter's defaults (MGMT Set Default System Configuration), which the kernel's LE Create
+    /// Connection uses. One bluetoothd serves every adapter of the rig, so the peripheral's kernel gets the same range
+    /// and does not ask the central for another interval (it sends an L2CAP Connection Parameter Update Request when
+    /// the interval is outside its own range). Those keys of the `[LE]` group are replaced; the rest is kept.
+    package func bluetoothdMainConf(base: String) -> String {
+        let parameters = centralConnection
+        let pinned = [
+            "MinConnectionInterval=\(Self.units(parameters.minIntervalMs, of: 1.25))",
+            "MaxConnectionInterval=\(Self.units(parameters.maxIntervalMs, of: 1.25))",
+            "ConnectionLatency=\(parameters.latency)",
+            "ConnectionSupervisionTimeout=\(Self.units(Double(parameters.supervisionTimeoutMs), of: 10))",
+        ]
+        let keys = pinned.map { String($0.prefix { $0 != "=" }) }
+        var lines: [String] = []
+        var group = "", placed = false
+        for line in base.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("[") { group = trimmed }
+            let key = trimmed.prefix { $0 != "=" }.trimmingCharacters(in: .whitespaces)
+            if group == "[LE]", keys.contains(key) { continue }
+            lines.append(line)
+            if trimmed == "[LE]" && !placed {
+                lines += pinned
+                placed = true
+            }
+        }
+        if lines.last == "" { lines.removeLast() }
+        if !placed { lines += ["[LE]"] + pinned }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A duration in the HCI's units (1.25 ms for intervals, 10 ms for the supervision timeout).
+    static func units(_ milliseconds: Double, of unit: Double) -> Int { Int((milliseconds / unit).rounded()) }
+
+    /// `{"minIntervalMs": 7.5, "maxIntervalMs": 15, "latency": 0, "supervisionTimeoutMs": 2000}`: the Core
+    /// specification's ranges and steps (intervals 7.5 ms to 4 s in steps of 1.25 ms, latency 0 to 499, timeout
+    /// 100 ms to 32 s in steps of 10 ms), and its rule that the timeout outlasts the longest a link may stay silent:
+    /// more than (1 + latency) × maxInterval × 2.
+    static func connection(_ value: JSONValue, _ found: inout [JSONSchemaError]) -> Connection {
+        var problems = JSONProblems()
+        defer { found += problems.list }
+        var connection = Connection()
+        let path = JSONPath.root.appending("connection")
+        guard let c = problems.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return connection }
+        problems.attempt { () throws(JSONSchemaError) in
+            try c.rejectUnknownKeys(allowed: ["minIntervalMs", "maxIntervalMs", "latency", "supervisionTimeoutMs"], at: path)
+        }
+        func interval(_ key: String) -> Double? {
+            guard let v = c[key], let n = problems.attempt({ () throws(JSONSchemaError) in try inRange(v, 7.5...4000, at: path.appending(key)) })
+            else { return nil }
+            guard (n / 1.25).rounded() == n / 1.25 else {
+                problems.append(JSONSchemaError(path.appending(key), "\(JSONWriter.numberText(n)) is not a whole number of 1.25 ms (the HCI's unit)"))
+                return nil
+            }
+            return n
+        }
+        if let n = interval("minIntervalMs") { connection.minIntervalMs = n }
+        if let n = interval("maxIntervalMs") { connection.maxIntervalMs = n }
+        if let v = c["latency"], let n = problems.attempt({ () throws(JSONSchemaError) in try v.integer(at: path.appending("latency"), in: 0...499) }) { connection.latency = n }
+        let timeoutPath = path.appending("supervisionTimeoutMs")
+        if let v = c["supervisionTimeoutMs"], let n = problems.attempt({ () throws(JSONSchemaError) in try v.integer(at: timeoutPath, in: 100...32000) }) {
+            if n % 10 == 0 { connection.supervisionTimeoutMs = n } else { problems.append(JSONSchemaError(timeoutPath, "\(n) is not a whole number of 10 ms (the HCI's unit)")) }
+        }
+        if connection.minIntervalMs > connection.maxIntervalMs {
+            problems.append(JSONSchemaError(path.appending("maxIntervalMs"), "\(JSONWriter.numberText(connection.maxIntervalMs)) is below minIntervalMs \(JSONWriter.numberText(connection.minIntervalMs))"))
+        }
+        let silence = Double(1 + connection.latency) * connection.maxIntervalMs * 2
+        if Double(connection.supervisionTimeoutMs) <= silence {
+            problems.append(JSONSchemaError(timeoutPath, "\(connection.supervisionTimeoutMs) must be above (1 + latency) × maxIntervalMs × 2 = \(JSONWriter.numberText(silence)) ms, or a link with no error would time out"))
+        }
+        return connection
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+@testable import Rig
+import StrictJSON
+import Testing
+
+@Suite("The rig file's connection: what the central asks for, and bluetoothd's main.conf that carries it")
+struct RigConnectionTests {
+    /// A rig file with `connection` and `radio` (JSON texts, or none).
+    func rig(connection: String?, radio: String? = nil) throws -> RigDefinition {
+        let extra = (connection.map { #", "connection": \#($0)"# } ?? "") + (radio.map { #", "radio": \#($0)"# } ?? "")
+        return try RigDefinition.parse(JSONParser().parse(#"""
+            {"name": "r", "description": "x", "kind": "vm", "peripheralAdapter": "hci0", "centralAdapter": "hci1",
+             "controllers": "btvirt", "bluetoothd": "private"\#(extra)}
+            """#))
+    }
+
+    func problems(_ connection: String) -> [String] {
+        do {
+            _ = try rig(connection: connection)
+            return []
+        } catch let error as RigFileProblems {
+            return error.problems.map(\.description)
+        } catch {
+            return ["\(error)"]
+        }
+    }
+
+    static let le = "MinConnectionInterval=6\nMaxConnectionInterval=12\nConnectionLatency=0\nConnectionSupervisionTimeout=200\n"
+
+    @Test("immediate radio: the rig file's range, latency and timeout in [LE], in the HCI's units; other keys and groups kept")
+    func mainConf() throws {
+        let rig = try rig(connection: #"{"minIntervalMs": 7.5, "maxIntervalMs": 15, "latency": 0, "supervisionTimeoutMs": 2000}"#)
+        #expect(rig.centralConnection == rig.connection)
+        #expect(rig.bluetoothdMainConf(base: "[General]\n[LE]\n#MinConnectionInterval=\nScanIntervalSuspend=60\n[Policy]\nAutoEnable=true\n")
+            == "[General]\n[LE]\n" + Self.le + "#MinConnectionInterval=\nScanIntervalSuspend=60\n[Policy]\nAutoEnable=true\n")
+        // Keys set already are replaced; one in another group is not the LE one.
+        #expect(rig.bluetoothdMainConf(base: "[LE]\nMaxConnectionInterval=40\nConnectionLatency=3\nConnectionSupervisionTimeout = 42\n")
+            == "[LE]\n" + Self.le)
+        #expect(rig.bluetoothdMainConf(base: "") == "[LE]\n" + Self.le)
+        #expect(rig.bluetoothdMainConf(base: "[BR]\nMaxConnectionInterval=1\n") == "[BR]\nMaxConnectionInterval=1\n[LE]\n" + Self.le)
+    }
+
+    @Test("connection-event radio: the interval is pinned to the radio's; latency and timeout stay the rig file's")
+    func pinnedByTheRadio() throws {
+        let rig = try rig(connection: #"{"minIntervalMs": 7.5, "maxIntervalMs": 30, "latency": 2, "supervisionTimeoutMs": 4000}"#,
+                          radio: #"{"model": "connectionEvents", "intervalMs": 15}"#)
+        #expect(rig.centralConnection == RigDefinition.Connection(minIntervalMs: 15, maxIntervalMs: 15, latency: 2, supervisionTimeoutMs: 4000))
+        #expect(rig.bluetoothdMainConf(base: "")
+            == "[LE]\nMinConnectionInterval=12\nMaxConnectionInterval=12\nConnectionLatency=2\nConnectionSupervisionTimeout=400\n")
+    }
+
+    @Test("no connection: the defaults (7.5 to 15 ms, latency 0, 2 s)")
+    func defaults() throws {
+        #expect(try rig(connection: nil).connection == RigDefinition.Connection())
+        #expect(try rig(connection: nil).bluetoothdMainConf(base: "") == "[LE]\n" + Self.le)
+    }
+
+    @Test("what the Core specification does not allow is refused at its JSON path, with the rule")
+    func refused() {
+        #expect(problems(#"{"minIntervalMs": 8}"#) == ["connection.minIntervalMs: 8 is not a whole number of 1.25 ms (the HCI's unit)"])
+        #expect(problems(#"{"supervisionTimeoutMs": 2005}"#) == ["connection.supervisionTimeoutMs: 2005 is not a whole number of 10 ms (the HCI's unit)"])
+        #expect(problems(#"{"minIntervalMs": 30, "maxIntervalMs": 15}"#) == ["connection.maxIntervalMs: 15 is below minIntervalMs 30"])
+        #expect(problems(#"{"maxIntervalMs": 100, "latency": 9, "supervisionTimeoutMs": 2000}"#)
+            == ["connection.supervisionTimeoutMs: 2000 must be above (1 + latency) × maxIntervalMs × 2 = 2000 ms, or a link with no error would time out"])
+        #expect(problems(#"{"minIntervalMs": 5}"#).first?.hasPrefix("connection.minIntervalMs:") == true)
+        #expect(problems(#"{"latency": 500}"#).first?.hasPrefix("connection.latency:") == true)
+        #expect(problems(#"{"interval": 15}"#).first?.hasPrefix("connection") == true)
+    }
+
+    @Test("the shipped rig files' connection blocks parse, and each renders its own [LE]")
+    func shipped() throws {
+        let catalog = try RigCatalog(directory: packageRoot().appendingPathComponent("Rigs").path)
+        for rig in catalog.rigs {
+            let text = rig.bluetoothdMainConf(base: "")
+            #expect(text.contains("ConnectionSupervisionTimeout=\(rig.connection.supervisionTimeoutMs / 10)\n"), "\(rig.name): \(text)")
+        }
+    }
+
+    func packageRoot() -> URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+}
