@@ -105,11 +105,15 @@ struct VMGuestOnRig {
         #expect(run.output.contains("virtual-status=125"))
     }
 
-    @Test("the virtual rig comes up on a bare kernel with hci_vhci and uinput, and goes away after", .bootsItsOwnGuest)
+    @Test("the virtual rig comes up on a bare kernel with hci_vhci and uinput, its adapters carry virtual.json's connection parameters, and it goes away after", .bootsItsOwnGuest)
     func virtualRigInBareGuest() async throws {
         let binary = try hilBinary()
+        // The kernel's defaults for each adapter's LE connections, as its private bluetoothd set them from the rig's
+        // main.conf (debugfs: 1.25 ms units for the intervals, 10 ms for the timeout; the kernel's own are 24 40 0 42).
+        let parameters = #"for a in $HIL_PERIPHERAL_ADAPTER $HIL_CENTRAL_ADAPTER; do d=/sys/kernel/debug/bluetooth/$a; echo "le-defaults $a" $(cat $d/conn_min_interval $d/conn_max_interval $d/conn_latency $d/supervision_timeout); done"#
         let script = """
-            '\(binary)' rig exec --timing -- sh -c 'bluetoothctl list; echo "env: $HIL_RIG $HIL_PERIPHERAL_ADAPTER $HIL_CENTRAL_ADAPTER"'
+            mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+            '\(binary)' rig exec --timing -- sh -c 'bluetoothctl list; echo "env: $HIL_RIG $HIL_PERIPHERAL_ADAPTER $HIL_CENTRAL_ADAPTER"; \(parameters)'
             echo "status=$? adapters-after=$(ls /sys/class/bluetooth | wc -l) daemons-after=$(ps -e -o comm= | grep -c -E '^(bluetoothd|btvirt|dbus-daemon)$')"
             """
         let run = try await hil(["vm", "exec", "--bare", "--", "sh", "-c", script])
@@ -118,6 +122,12 @@ struct VMGuestOnRig {
         #expect(run.output.contains("hil: rig virtual up: peripheral hci0, central hci1"))
         #expect(run.output.split(separator: "\n").filter { $0.hasPrefix("Controller ") }.count == 2, "\(run.output)")
         #expect(run.output.contains("env: virtual hci0 hci1"))
+        let virtual = try RigCatalog(directory: packageRoot.appendingPathComponent("Rigs").path).rig(named: "virtual").connection
+        let wanted = [virtual.minIntervalMs / 1.25, virtual.maxIntervalMs / 1.25].map { String(Int($0)) }
+            + [String(virtual.latency), String(virtual.supervisionTimeoutMs / 10)]
+        for adapter in ["hci0", "hci1"] {
+            #expect(run.output.contains("le-defaults \(adapter) \(wanted.joined(separator: " "))"), "\(run.output)")
+        }
         #expect(run.output.contains("status=0 adapters-after=0 daemons-after=0"), "\(run.output)")
     }
 
