@@ -16,6 +16,21 @@ extension RigDefinition {
     /// Where a vm guest finds its bluetoothd's main.conf, in its share folder.
     package static let mainConfFileName = "bluetoothd-main.conf"
 
+    /// The system's bluetoothd configuration: the base of every main.conf a rig writes.
+    package static let systemMainConf = "/etc/bluetooth/main.conf"
+
+    /// Writes `bluetoothdMainConf` on the system's main.conf (none when it is missing) to `path`, for a bluetoothd
+    /// this rig starts (`-f path`).
+    /// - Throws: `RigError` `.boot` naming the file.
+    package func writeBluetoothdMainConf(to path: String) throws(RigError) {
+        let base = (try? String(contentsOfFile: Self.systemMainConf, encoding: .utf8)) ?? ""
+        do {
+            try bluetoothdMainConf(base: base).write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            throw RigError(.boot, "cannot write bluetoothd's configuration \(path): \(error.localizedDescription)")
+        }
+    }
+
     /// bluetoothd's main.conf for a bluetoothd this rig starts: `base` (the system's main.conf, which it would read
     /// otherwise) with `centralConnection` in its `[LE]` group: `MinConnectionInterval`, `MaxConnectionInterval`
     /// (1.25 ms units), `ConnectionLatency` and `ConnectionSupervisionTimeout` (10 ms units). bluetoothd hands them to
@@ -53,6 +68,9 @@ extension RigDefinition {
     /// A duration in the HCI's units (1.25 ms for intervals, 10 ms for the supervision timeout).
     static func units(_ milliseconds: Double, of unit: Double) -> Int { Int((milliseconds / unit).rounded()) }
 
+    /// Whether `milliseconds` is a whole number of the HCI's 1.25 ms interval unit.
+    static func onIntervalGrid(_ milliseconds: Double) -> Bool { (milliseconds / 1.25).rounded() == milliseconds / 1.25 }
+
     /// `{"minIntervalMs": 7.5, "maxIntervalMs": 15, "latency": 0, "supervisionTimeoutMs": 2000}`: the Core
     /// specification's ranges and steps (intervals 7.5 ms to 4 s in steps of 1.25 ms, latency 0 to 499, timeout
     /// 100 ms to 32 s in steps of 10 ms), and its rule that the timeout outlasts the longest a link may stay silent:
@@ -69,7 +87,7 @@ extension RigDefinition {
         func interval(_ key: String) -> Double? {
             guard let v = c[key], let n = problems.attempt({ () throws(JSONSchemaError) in try inRange(v, 7.5...4000, at: path.appending(key)) })
             else { return nil }
-            guard (n / 1.25).rounded() == n / 1.25 else {
+            guard onIntervalGrid(n) else {
                 problems.append(JSONSchemaError(path.appending(key), "\(JSONWriter.numberText(n)) is not a whole number of 1.25 ms (the HCI's unit)"))
                 return nil
             }

@@ -1,5 +1,5 @@
 import Foundation
-package import StrictJSON
+import StrictJSON
 
 extension RigDefinition {
     /// How the emulated radio times ACL data (Rigs/README.md, "The radio model"): `"radio": {"model":
@@ -31,7 +31,7 @@ extension RigDefinition {
                 return
             }
             guard let interval = Double(text), interval.isFinite, (7.5...4000).contains(interval),
-                  (interval / 1.25).rounded() == interval / 1.25
+                  RigDefinition.onIntervalGrid(interval)
             else {
                 throw RigError(.rigFile, "--radio-interval \(text) is no connection interval: use 0 or immediate (btvirt delivers at once), "
                                + "or 7.5 to 4000 ms in steps of 1.25")
@@ -39,8 +39,8 @@ extension RigDefinition {
             self.init(model: .connectionEvents, intervalMs: interval)
         }
 
-        /// The interval in the 1.25 ms units of the HCI commands and of main.conf.
-        package var intervalUnits: Int { Int((intervalMs / 1.25).rounded()) }
+        /// The interval in the 1.25 ms units of the HCI commands.
+        package var intervalUnits: Int { RigDefinition.units(intervalMs, of: 1.25) }
 
         /// The vm guest's kernel command line words for it (guest-run.sh reads them): none when immediate, so the guest
         /// and its image behave as before; else the interval and the `hil` that runs `hil radio` there (the guest sees
@@ -80,7 +80,7 @@ extension RigDefinition {
             let interval = problems.attempt({ () throws(JSONSchemaError) in try intervalValue.number(at: intervalPath) })
         else { return Radio() }
         // Core spec: 7.5 ms to 4 s in steps of 1.25 ms.
-        guard (7.5...4000).contains(interval), (interval / 1.25).rounded() == interval / 1.25 else {
+        guard (7.5...4000).contains(interval), RigDefinition.onIntervalGrid(interval) else {
             problems.append(JSONSchemaError(intervalPath, "\(JSONWriter.numberText(interval)) is no connection interval: 7.5...4000 in steps of 1.25"))
             return Radio()
         }

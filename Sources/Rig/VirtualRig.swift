@@ -58,7 +58,10 @@ package final class VirtualRig {
         let before = Set(Self.adapters())
         try launch("btvirt", tool("btvirt"), ["-L", "-l2"])
         if rig.bluetoothd == .private {
-            try launch("bluetoothd", tool("bluetoothd"), ["-n", "-f", try writeMainConf()], environment: daemonEnvironment)
+            // The rig file's connection parameters, in a main.conf of its own beside the logs.
+            let mainConf = (logDirectory as NSString).appendingPathComponent("main.conf")
+            try rig.writeBluetoothdMainConf(to: mainConf)
+            try launch("bluetoothd", tool("bluetoothd"), ["-n", "-f", mainConf], environment: daemonEnvironment)
         }
         var created: [String] = []
         try waitFor("two new controllers from btvirt in /sys/class/bluetooth", timeout: timeout) {
@@ -73,19 +76,6 @@ package final class VirtualRig {
         environment.rig = rig.kind.rawValue
         environment.peripheralAdapter = peripheral
         environment.centralAdapter = central
-    }
-
-    /// The private bluetoothd's main.conf, with the rig file's connection parameters (`RigDefinition.bluetoothdMainConf`),
-    /// in the log folder; its path.
-    private func writeMainConf() throws(RigError) -> String {
-        let base = (try? String(contentsOfFile: "/etc/bluetooth/main.conf", encoding: .utf8)) ?? ""
-        let path = (logDirectory as NSString).appendingPathComponent("main.conf")
-        do {
-            try rig.bluetoothdMainConf(base: base).write(toFile: path, atomically: true, encoding: .utf8)
-        } catch {
-            throw RigError(.boot, "cannot write the private bluetoothd's \(path): \(error.localizedDescription)")
-        }
-        return path
     }
 
     /// Stops the daemons (bluetoothd, btvirt — which removes its controllers — then the bus). Idempotent.

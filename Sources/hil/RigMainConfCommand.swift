@@ -27,7 +27,7 @@ struct RigMainConfCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("The main.conf to start from; every line but the four [LE] keys is kept. A missing file starts from none.",
                                valueName: "file"))
-    var base = "/etc/bluetooth/main.conf"
+    var base = RigDefinition.systemMainConf
 
     func run() throws {
         let catalog = try RigOptions.catalog(rigs)

@@ -53,7 +53,7 @@ struct SendScheduleTests {
         }
     }
 
-    @Test("calibrate dithers only what the radio delays, and says how each transport was paced")
+    @Test("calibrate dithers only what the radio delays: the radio's injector has a seed, netem's none")
     func calibrationPace() {
         let radio = DelayInjector.radio(controls: ["/run/hil-radio/control-0"]), netem = DelayInjector.netem(interface: "veth-phone", netns: "hil-phone")
         #expect(radio.sendDither != nil)

@@ -151,7 +151,7 @@ package final class VMRunner: Sendable {
         let machine = rig.machine ?? RigDefinition.Machine()
         let radio = rig.radio.model == .immediate || bare ? [] : rig.radio.kernelArguments(hil: try Self.hilExecutable())
         let (work, share, consoleLog, log) = try Self.prepareShare(job)
-        if !bare { try Self.writeMainConf(rig, into: share) }
+        if !bare { try rig.writeBluetoothdMainConf(to: (share as NSString).appendingPathComponent(RigDefinition.mainConfFileName)) }
         let clock = ContinuousClock()
         let start = clock.now
         let watcher = ConsoleWatcher(log: log, console: console, start: start)
@@ -282,18 +282,6 @@ package final class VMRunner: Sendable {
                            hint: "build the project in a folder whose path has no spaces")
         }
         return hil
-    }
-
-    /// The guest's bluetoothd configuration: the rig's connection parameters (the radio's interval pinned when it
-    /// times connection events) in this host's main.conf (the file the guest's bluetoothd reads otherwise).
-    private static func writeMainConf(_ rig: RigDefinition, into share: String) throws(RigError) {
-        let base = (try? String(contentsOfFile: "/etc/bluetooth/main.conf", encoding: .utf8)) ?? ""
-        let path = (share as NSString).appendingPathComponent(RigDefinition.mainConfFileName)
-        do {
-            try rig.bluetoothdMainConf(base: base).write(toFile: path, atomically: true, encoding: .utf8)
-        } catch {
-            throw RigError(.boot, "cannot write \(path): \(error.localizedDescription)")
-        }
     }
 
     /// This process's executable (/proc/self/exe).
