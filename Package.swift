@@ -90,7 +90,7 @@ let package = Package(
         // the offline link and computer behind `hil replay`.
         .target(
             name: "ScenarioDriver",
-            dependencies: ["Scenario", "GestureModel", "GestureScript", "RemoteTouchProtocol", "Verifier", "InputCodes", "CommandMapping", "StrictJSON", "Records", "Waiting", "System"]),
+            dependencies: ["Scenario", "GestureModel", "GestureScript", "RemoteTouchProtocol", "Verifier", "InputCodes", "CommandMapping", "StrictJSON", "Records", "Waiting", "System", "LatencyStats"]),
 
         // Recording: a session's receipts and frames → a scenario of send steps with derived expectations (hil record).
         .target(
@@ -196,7 +196,7 @@ let package = Package(
             name: "PeripheralTests",
             dependencies: [
                 "Peripheral", "PhoneLinks", "DBus", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "Records", "Report",
-                "HILTestSupport", "NetSocket", "StrictJSON", "Processes",
+                "HILTestSupport", "NetSocket", "StrictJSON", "Processes", "ComputerProcess",
             ]),
         // Boots the real vm rig through the built `hil`; depends on it so `swift test` builds it.
         .testTarget(name: "VMRigIntegrationTests", dependencies: ["hil", "Rig", "Evidence", "Processes", "HILTestSupport"]),

@@ -7,9 +7,11 @@
 #               once (the bridge's own cost is bridged − immediate)
 #   7.5, 15, 30 … `btvirt -L -s` and `hil radio --interval-ms I`, bluetoothd's [LE] Min/MaxConnectionInterval = I:
 #               connection events
-#   NAME-att    any of those with EATT off (bluetoothd's [GATT] Channels = 1): ATT on its fixed channel, so no L2CAP
+#   NAME-att    any of those with EATT off (bluetoothd's [GATT] Channels = 1, as the rig's main.conf has it since
+#               the computer's ordering guarantee, docs/protocol.md "Order"): ATT on its fixed channel, so no L2CAP
 #               credits to wait for (BlueZ's EATT channels start with 3, and under the model the peer returns each
 #               at its next event: Rigs/README.md, "The radio model")
+#   NAME-eatt   any of those with EATT on (Channels = 3, bluetoothd's own default): what the rig ran before
 #
 #   bash Benchmarks/radio-in-one-guest.sh                      # immediate bridged 7.5 15 30, 3 rounds
 #   RADIOS="immediate 15" ROUNDS=1 CAPTURE=1 bash Benchmarks/radio-in-one-guest.sh
@@ -30,10 +32,10 @@ hil=${HIL:-$out/hil}
 [[ -x $hil ]] || { echo "radio-in-one-guest: HIL=$hil is no executable" >&2; exit 64; }
 radios=${RADIOS:-immediate bridged 7.5 15 30}
 for radio in $radios; do
-    case ${radio%-att} in
+    case ${radio%-*att} in
         immediate|bridged) ;;
-        *) python3 -c "import sys; u = float(sys.argv[1]) / 1.25; sys.exit(0 if 6 <= u <= 3200 and u == int(u) else 1)" "${radio%-att}" \
-            || { echo "radio-in-one-guest: radio '$radio' is not immediate, bridged or an interval (7.5 to 4000 ms in steps of 1.25), with an optional -att" >&2; exit 64; } ;;
+        *) python3 -c "import sys; u = float(sys.argv[1]) / 1.25; sys.exit(0 if 6 <= u <= 3200 and u == int(u) else 1)" "${radio%-*att}" \
+            || { echo "radio-in-one-guest: radio '$radio' is not immediate, bridged or an interval (7.5 to 4000 ms in steps of 1.25), with an optional -att or -eatt" >&2; exit 64; } ;;
     esac
 done
 # A copy of the rig files whose vm rig boots with the radio model, so the guest has the rig's bluetoothd main.conf.

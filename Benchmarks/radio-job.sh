@@ -37,12 +37,13 @@ powered() {
         org.freedesktop.DBus.Properties.Get string:org.bluez.Adapter1 string:Powered 2>/dev/null | awk '{print $NF}'
 }
 
-# start_radio NAME LOG-PREFIX: immediate, bridged or an interval in ms, each with an optional -att (EATT off).
+# start_radio NAME LOG-PREFIX: immediate, bridged or an interval in ms, each with an optional -att (one ATT bearer,
+# as the rig's main.conf has it) or -eatt (EATT: 3 bearers, bluetoothd's own default).
 start_radio() {
     units=
     channels=
-    case $1 in *-att) channels=1 ;; esac
-    set -- "${1%-att}" "$2"
+    case $1 in *-eatt) channels=3 ;; *-att) channels=1 ;; esac
+    set -- "${1%-*att}" "$2"
     case $1 in
         immediate) btvirt -L -l2 >"$2-btvirt.log" 2>&1 & pids="$!" ;;
         *)
@@ -69,9 +70,12 @@ start_radio() {
     else
         cp "$conf" /run/hil-bluetooth/bench.conf
     fi
-    # -att: one ATT bearer (bluetoothd's [GATT] Channels = 1): no EATT channels, so no L2CAP credits to wait for.
+    # -att: one ATT bearer (bluetoothd's [GATT] Channels = 1): no EATT channels, so no L2CAP credits to wait for;
+    # -eatt: 3. The rig's main.conf names Channels already (RigDefinition.bluetoothdMainConf): that line is replaced.
     if [ -n "$channels" ]; then
-        if grep -q '^\[GATT\]' /run/hil-bluetooth/bench.conf; then
+        if grep -q '^Channels *=' /run/hil-bluetooth/bench.conf; then
+            sed -i "s/^Channels *=.*/Channels=$channels/" /run/hil-bluetooth/bench.conf
+        elif grep -q '^\[GATT\]' /run/hil-bluetooth/bench.conf; then
             sed -i "s/^\[GATT\]/[GATT]\nChannels = $channels/" /run/hil-bluetooth/bench.conf
         else
             printf '\n[GATT]\nChannels = %s\n' "$channels" >>/run/hil-bluetooth/bench.conf

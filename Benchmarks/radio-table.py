@@ -38,16 +38,25 @@ def medians(benches):
     return rows
 
 
+def split(radio):
+    """A radio's name without its bearer suffix, and the suffix: "15-att" → ("15", "-att"); -att one ATT bearer,
+    -eatt EATT's three, none the rig's main.conf."""
+    for suffix in ("-eatt", "-att"):
+        if radio.endswith(suffix):
+            return radio.removesuffix(suffix), suffix
+    return radio, ""
+
+
 def interval(radio):
-    """The interval in ms of a radio's name (15, 15-att), None for immediate and bridged (with or without -att)."""
-    base = radio.removesuffix("-att")
+    """The interval in ms of a radio's name (15, 15-att), None for immediate and bridged (with any suffix)."""
+    base = split(radio)[0]
     return None if base in ("immediate", "bridged") else float(base)
 
 
 def order(radio):
-    base = radio.removesuffix("-att")
+    base, suffix = split(radio)
     rank = {"immediate": -2, "bridged": -1}.get(base)
-    return (radio.endswith("-att"), rank if rank is not None else float(base))
+    return (suffix, rank if rank is not None else float(base))
 
 
 def main():
@@ -55,7 +64,7 @@ def main():
         print(__doc__.strip(), file=sys.stderr)
         return 64
     runs = load(sys.argv[1])
-    if not any(radio.removesuffix("-att") == "immediate" for radio in runs):
+    if not any(split(radio)[0] == "immediate" for radio in runs):
         print(f"radio-table: no immediate-*/bench.json in {sys.argv[1]}: nothing to compare with", file=sys.stderr)
         return 2
     table = {radio: medians(benches) for radio, benches in runs.items()}
@@ -63,13 +72,13 @@ def main():
     print("| radio | path | rounds | link p50 ms | rise ms | expected rise | over bridged ms | link p99 ms | p99 bound | lost | achieved Hz |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for radio in sorted(table, key=order):
-        # Each radio against the immediate and bridged radios of its own bearer (EATT, or -att: ATT alone).
-        suffix = "-att" if radio.endswith("-att") else ""
+        # Each radio against the immediate and bridged radios of its own bearers (-att: ATT alone, -eatt: EATT).
+        suffix = split(radio)[1]
         base, bridged = table.get("immediate" + suffix, {}), table.get("bridged" + suffix, {})
         for path, row in table[radio].items():
             rise = row["p50"] - base[path]["p50"] if path in base else None
             expected, bound, own = "", "", ""
-            if radio.removesuffix("-att") == "bridged" and rise is not None:
+            if split(radio)[0] == "bridged" and rise is not None:
                 expected = "≤ 0.3"
                 if rise > 0.3:
                     failed.append(f"{radio} {path}: the bridge adds {rise:.2f} ms, over 0.3")
@@ -87,7 +96,7 @@ def main():
                     own = f"{row['p50'] - bridged[path]['p50']:+.2f}"
             if row["lost"]:
                 failed.append(f"{radio} {path}: {row['lost']} lost or unseen")
-            shown = "" if rise is None or radio.removesuffix("-att") == "immediate" else f"{rise:+.2f}"
+            shown = "" if rise is None or split(radio)[0] == "immediate" else f"{rise:+.2f}"
             print(f"| {radio} | {path} | {row['rounds']} | {row['p50']:.2f} | {shown} | {expected} | {own} | {row['p99']:.2f} "
                   f"| {bound} | {row['lost']} | {row['hz']:.1f} |")
     for failure in failed:

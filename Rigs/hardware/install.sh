@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Prepares a Bluetooth-equipped Linux box to run RemoteTouch HIL nightly without root: a "hil" group and user,
 # the D-Bus policy, the udev rule for uinput and the verifier's event node, the polkit rule that lets the group
-# restart bluetoothd, hil built into /opt/remotetouch-hil, the rig file's LE connection parameters in bluetoothd's
-# main.conf,
+# restart bluetoothd, hil built into /opt/remotetouch-hil, the rig file's LE connection parameters and one ATT
+# bearer ([GATT] Channels = 1, the computer's ordering guarantee: docs/protocol.md, "Order") in bluetoothd's main.conf,
 # and the systemd service and timer. Run once, as root, from the project folder:  sudo bash Rigs/hardware/install.sh
 # HIL_BINARY=path installs a hil built elsewhere (the same commit) instead of building it here. On a box without
 # systemd (a container, the vm guest of rehearse-in-vm.sh) the bus reloads its policy through D-Bus and no timer is
@@ -41,9 +41,10 @@ fi
 # Both suites (Scenarios-nightly/requirements.json is a relative link to Scenarios/'s catalog: cp -r keeps it a link).
 cp -r Scenarios Scenarios-nightly /opt/remotetouch-hil/
 cp -r Rigs/*.json Rigs/hardware /opt/remotetouch-hil/Rigs/
-# The rig file's LE connection parameters ("connection" in hardware.json): the box's bluetoothd is the system's, which
-# hil does not start, so they go into [LE] of its main.conf (the first original kept as main.conf.before-hil) and
-# bluetooth restarts to hand them to the kernel. `hil rig main-conf` keeps every other line.
+# The rig file's LE connection parameters ("connection" in hardware.json) and its ATT bearers ("gattChannels", 1): the
+# box's bluetoothd is the system's, which hil does not start, so they go into [LE] and [GATT] of its main.conf (the
+# first original kept as main.conf.before-hil) and bluetooth restarts to hand them to the kernel. `hil rig main-conf`
+# keeps every other line.
 conf=/etc/bluetooth/main.conf
 if [[ -e $conf && ! -e $conf.before-hil ]]; then cp -p "$conf" "$conf.before-hil"; fi
 /opt/remotetouch-hil/hil rig main-conf --rig hardware --rigs /opt/remotetouch-hil/Rigs --base "$conf" >"$conf.hil-new"

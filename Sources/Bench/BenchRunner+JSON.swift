@@ -12,10 +12,12 @@ extension BenchRunner {
                             kernel: String, bluez: String?, radio: RunEnvironment = RunEnvironment()) -> String
     {
         func stream(_ stream: Stream) -> BenchResults.Stream {
-            BenchResults.Stream(
+            var written = BenchResults.Stream(
                 rateHz: stream.rateHz, sent: stream.sent, received: stream.received, lost: stream.lost,
                 lostAt: stream.lostAt, verified: stream.verified, unseen: stream.unseen, unseenAt: stream.unseenAt,
                 readerDrops: stream.readerDrops, achievedHz: stream.achievedHz, latency: stream.latency)
+            written.heldAtEnd = stream.heldAtEnd
+            return written
         }
         let written = paths.compactMap { path in
             results[path].map { result in
@@ -41,13 +43,14 @@ extension BenchRunner {
 extension SoakRunner.Summary {
     /// soak.json (format `hil-soak/1`) for this soak, written by Report.
     package func json(rig: String, rateHz: Double, path: String) -> String {
-        SoakResults(
+        var results = SoakResults(
             rig: rig, rateHz: rateHz, path: path, sent: sent, lostByLink: lostByLink, readerDrops: readerDrops,
             minutes: minutes.map { minute in
                 SoakResults.Minute(
                     minute: minute.minute, sent: minute.sent, verified: minute.verified,
                     unverified: minute.unverified, latency: minute.latency, residentKiB: minute.residentKiB)
-            }
-        ).jsonText
+            })
+        results.heldAtEnd = heldAtEnd
+        return results.jsonText
     }
 }

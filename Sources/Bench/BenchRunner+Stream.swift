@@ -23,7 +23,7 @@ extension BenchRunner {
         let since = MonotonicTime(nanoseconds: sends[first].at)
         try await Poll.settled(quiet: .milliseconds(300), timeout: .seconds(5)) { collector.frames(since: since).count }
         return StreamRun(rate: rate, range: first..<sends.count, achievedHz: sent.achievedHz, blocked: sent.blocked,
-                         readerDrops: collector.droppedCount - dropsBefore)
+                         readerDrops: collector.droppedCount - dropsBefore, heldAtEnd: collector.heldKeys())
     }
 
     /// What a run's streams are judged against once the computer has stopped: its receipts (written as it stops),
@@ -98,6 +98,7 @@ extension BenchRunner {
         stream.lostAt = Self.ranges(missing)
         stream.unseenAt = Self.ranges(unseen)
         stream.readerDrops = run.readerDrops
+        stream.heldAtEnd = run.heldAtEnd
         stream.latencySamples = samples
         return stream
     }
@@ -119,6 +120,6 @@ extension BenchRunner {
     package func line(_ stream: Stream) -> String {
         let l = stream.latency
         func f(_ v: Double?) -> String { v.map { String(format: "%.2f", $0) } ?? "-" }
-        return "\(stream.path): \(stream.sent) at \(Int(stream.rateHz)) Hz → achieved \(String(format: "%.0f", stream.achievedHz)) Hz, lost \(stream.lost)\(stream.lostAt.isEmpty ? "" : " (#\(stream.lostAt))"), unseen \(stream.unseen)\(stream.unseenAt.isEmpty ? "" : " (#\(stream.unseenAt))")\(stream.readerDrops > 0 ? ", SYN_DROPPED ×\(stream.readerDrops)" : ""), p50 \(f(l.p50)) p95 \(f(l.p95)) p99 \(f(l.p99)) max \(f(l.max)) ms"
+        return "\(stream.path): \(stream.sent) at \(Int(stream.rateHz)) Hz → achieved \(String(format: "%.0f", stream.achievedHz)) Hz, lost \(stream.lost)\(stream.lostAt.isEmpty ? "" : " (#\(stream.lostAt))"), unseen \(stream.unseen)\(stream.unseenAt.isEmpty ? "" : " (#\(stream.unseenAt))")\(stream.readerDrops > 0 ? ", SYN_DROPPED ×\(stream.readerDrops)" : ""), p50 \(f(l.p50)) p95 \(f(l.p95)) p99 \(f(l.p99)) max \(f(l.max)) ms\(stream.heldAtEnd.isEmpty ? "" : ", HELD AT THE END: " + stream.heldAtEnd.joined(separator: ", "))"
     }
 }

@@ -58,6 +58,9 @@ package struct BenchRunner: Sendable {
         package var unseenAt = ""
         /// Each verified command's latency (send → evdev frame), in ms, in send order.
         package var latencySamples: [Double] = []
+        /// What the kernel held once the stream's last frame landed (EVIOCGKEY): a cursor stream holds nothing, so
+        /// anything here fails the run (`held`).
+        package var heldAtEnd: [String] = []
 
         package init(path: String, rateHz: Double, sent: Int, received: Int, verified: Int? = nil, achievedHz: Double,
                     latency: LatencySummary, stages: [String: LatencySummary])
@@ -156,7 +159,7 @@ package struct BenchRunner: Sendable {
     /// assumed), at least 95 % of the rate is achieved, and p99 latency stays within 100 ms: a link that falls
     /// behind queues commands (latency grows without bound) before it loses any.
     package static func sustains(_ stream: Stream) -> Bool {
-        stream.lost == 0 && stream.unseen == 0 && stream.achievedHz >= stream.rateHz * 0.95 && (stream.latency.p99 ?? .infinity) <= 100
+        stream.heldAtEnd.isEmpty && stream.lost == 0 && stream.unseen == 0 && stream.achievedHz >= stream.rateHz * 0.95 && (stream.latency.p99 ?? .infinity) <= 100
     }
 
     /// What one stream sent: its sends' indices in the run, the rate achieved, how often the socket was full.
@@ -166,6 +169,16 @@ package struct BenchRunner: Sendable {
         package var achievedHz: Double
         package var blocked: Int
         package var readerDrops: Int
+        /// The kernel's key state after the stream (EVIOCGKEY).
+        package var heldAtEnd: [String] = []
         package var count: Int { range.count }
+    }
+
+    /// Each stream that ended with a key or button held, as `dbus at 100 Hz: BTN_LEFT` (main streams and ladder
+    /// rungs alike): `hil bench` prints them and exits 1.
+    package static func held(_ results: [String: PathResult], paths: [String]) -> [String] {
+        paths.compactMap { results[$0] }.flatMap { [$0.main] + $0.ladder.flatMap(\.repetitions) }
+            .filter { !$0.heldAtEnd.isEmpty }
+            .map { "\($0.path) at \(Int($0.rateHz)) Hz: \($0.heldAtEnd.joined(separator: ", "))" }
     }
 }

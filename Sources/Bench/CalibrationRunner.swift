@@ -48,8 +48,11 @@ package struct CalibrationRunner: Sendable {
     }
 
     /// Runs every transport at every delay; `progress` gets a line per stream. Returns the rows (each transport's
-    /// delays in ascending order) and how each transport's delay was injected.
-    package func run(progress: @Sendable (String) -> Void) async throws -> (rows: [CalibrationResults.Row], injection: [String: String]) {
+    /// delays in ascending order), how each transport's delay was injected, and each stream that ended with a key
+    /// or button held (`BenchRunner.held`'s form), which fails the calibration.
+    package func run(progress: @Sendable (String) -> Void) async throws
+        -> (rows: [CalibrationResults.Row], injection: [String: String], held: [String])
+    {
         let injectors = try Dictionary(uniqueKeysWithValues: settings.transports.map { transport in
             (transport, try DelayInjector.make(for: transport, context: context, radioControl: settings.radioControl))
         })
@@ -86,7 +89,9 @@ package struct CalibrationRunner: Sendable {
         }
         let evidence = await BenchRunner.evidence(sends: sends, peripheral: peripheral, collector: collector)
         let streams = runs.map { entry in (entry.transport, entry.delay, bench.analyse(entry.run, path: entry.transport, evidence: evidence)) }
-        return (Self.rows(streams, transports: settings.transports), injectors.mapValues { $0.description + pace(of: $0) })
+        let held = streams.filter { !$0.2.heldAtEnd.isEmpty }
+            .map { "\($0.0) with \(DelayInjector.milliseconds($0.1)) injected: \($0.2.heldAtEnd.joined(separator: ", "))" }
+        return (Self.rows(streams, transports: settings.transports), injectors.mapValues { $0.description + pace(of: $0) }, held)
     }
 
     /// The seed of a transport's dithered sends, or nil: regular.

@@ -1,8 +1,9 @@
 import Foundation
 
 extension SoakRunner.Summary {
-    /// The soak's rule: it passes only when the link lost nothing and every command's evdev frame was seen.
-    package var passed: Bool { lostByLink == 0 && !minutes.contains { $0.unverified > 0 } }
+    /// The soak's rule: it passes only when the link lost nothing, every command's evdev frame was seen and nothing
+    /// was held at the end.
+    package var passed: Bool { lostByLink == 0 && !minutes.contains { $0.unverified > 0 } && heldAtEnd.isEmpty }
 
     /// `total: sent 7200, verified 7200, lost by the link 0 (the computer's receipts), SYN_DROPPED 0; peripheral RSS
     /// 9.1 MiB at minute 1, 9.2 MiB at the end`
@@ -12,6 +13,7 @@ extension SoakRunner.Summary {
         return "total: sent \(sent), verified \(verified), lost by the link \(lostByLink) (the computer's receipts), "
             + "SYN_DROPPED \(readerDrops); peripheral RSS \(mebibytes(minutes.first?.residentKiB)) MiB at minute 1, "
             + "\(mebibytes(minutes.last?.residentKiB)) MiB at the end"
+            + (heldAtEnd.isEmpty ? "; nothing held" : "; HELD AT THE END: " + heldAtEnd.joined(separator: ", "))
     }
 }
 

@@ -30,6 +30,8 @@ package struct SoakRunner: Sendable {
         package var lostByLink: Int
         package var sent: Int
         package var readerDrops: Int
+        /// The kernel's key state after the last minute's frames (EVIOCGKEY): anything here fails the soak.
+        package var heldAtEnd: [String] = []
     }
 
     package let context: ScenarioRunner.Context
@@ -84,11 +86,14 @@ package struct SoakRunner: Sendable {
             results.append(entry)
             report(entry)
         }
+        // Before the phone goes: the computer releases everything when the link does.
+        let held = collector.heldKeys()
         try? await bluez.forget(link)
         await peripheral.stop()
         let receipts = peripheral.receipts()
         let alignment = StageBreakdown.align(sends, receipts)
-        return Summary(minutes: results, lostByLink: sends.count - alignment.count, sent: sends.count, readerDrops: collector.droppedCount)
+        return Summary(minutes: results, lostByLink: sends.count - alignment.count, sent: sends.count, readerDrops: collector.droppedCount,
+                       heldAtEnd: held)
     }
 
     /// Each send's frame: the first unmatched frame with the send's REL_X value (each command moves by its own

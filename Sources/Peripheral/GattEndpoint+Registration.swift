@@ -33,6 +33,7 @@ extension GattEndpoint {
         if let error = await application { throw step("GattManager1.RegisterApplication on \(adapter)", error) }
         if let error = await advertisement { throw error }
         log.info("registered on \(configuration.adapter): service \(RemoteTouchService.serviceUUID), advertising as \"\(configuration.name)\"")
+        if let warning = BluetoothdBearers.running()?.warning { log.warning(warning) }
     }
 
     /// Waits for bluetoothd to bring the adapter up (it powers adapters itself on start), on Adapter1's

@@ -138,6 +138,6 @@ package final class RemoteTouchPeripheral: Sendable {
             let value = sorted[min(sorted.count - 1, max(0, Int((Double(sorted.count) * p).rounded(.up)) - 1))]
             return String(format: "%.2f ms", Double(value.components.attoseconds) / 1e15 + Double(value.components.seconds) * 1000)
         }
-        return "handled \(times.count) commands, receipt → uinput write: p50 \(ms(0.5)), p99 \(ms(0.99)), max \(ms(1.0))"
+        return "handled \(times.count) command\(times.count == 1 ? "" : "s"), receipt → uinput write: p50 \(ms(0.5)), p99 \(ms(0.99)), max \(ms(1.0))"
     }
 }

@@ -44,8 +44,10 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
     package let settings: Settings
     package let statusWatcher = StatusWatcher()
     /// `buttons`: the bitmap of the last report sent (hid).
-    private let state = Mutex<(remote: BlueZCentral.Peripheral?, fd: FileDescriptor?, translator: PointerTranslator, buttons: MouseButtons)>(
-        (nil, nil, PointerTranslator(), []))
+    /// `primed`: the connection's first writes were answered (`openFastPath`); until then even the `unconfirmed` style
+    /// waits for answers, as bluetoothd 5.66 corrupts a value written while it acquires the computer's socket.
+    private let state = Mutex<(remote: BlueZCentral.Peripheral?, fd: FileDescriptor?, translator: PointerTranslator, buttons: MouseButtons,
+                               primed: Bool)>((nil, nil, PointerTranslator(), [], false))
 
     /// Starts scanning at once: the phone scans before the computer advertises (see `BlueZCentral.startDiscovery`).
     ///
@@ -90,7 +92,10 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
 
     package func connect() async throws -> String {
         let found = try await central.connectToRemoteTouch(scanning: true)
-        state.withLock { $0.remote = found }
+        state.withLock { state in
+            state.remote = found
+            state.primed = false
+        }
         return found.address
     }
 
@@ -125,12 +130,25 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
         return [payload.description]
     }
 
-    /// One write of the command characteristic: on the `AcquireWrite` socket when open and unconfirmed, else over D-Bus.
+    /// One write of the command characteristic: on the `AcquireWrite` socket when open and unconfirmed, else over
+    /// D-Bus, with response when the step asks for it or the write style always does (`requests`), without when the
+    /// style never does (`unconfirmed`, once the connection's first write is answered: `openFastPath`).
     private func writeCommand(_ bytes: [UInt8], to remote: BlueZCentral.Peripheral, confirmed: Bool, what: String) async throws {
-        if let fd = state.withLock({ $0.fd }), !confirmed {
+        let (fd, primed) = state.withLock { ($0.fd, $0.primed) }
+        if let fd, !confirmed {
             try AcquiredSocket.write(fd.rawValue, bytes, what: what)
         } else {
-            try await central.write(remote.command, bytes, withResponse: confirmed)
+            try await central.write(remote.command, bytes, withResponse: withResponse(confirmed, primed: primed))
+        }
+    }
+
+    /// Whether a write goes with response in this run's write style; `asked`: the step or the report's button change
+    /// asks for it.
+    private func withResponse(_ asked: Bool, primed: Bool = true) -> Bool {
+        switch settings.writePath {
+        case .requests: true
+        case .unconfirmed: !primed
+        case .dbus, .fd: asked
         }
     }
 
@@ -149,11 +167,7 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
                 defer { state.buttons = report.buttons }
                 return state.buttons != report.buttons
             }
-            if changesButtons {
-                try await central.write(characteristic, report.encoded(), withResponse: true)
-            } else {
-                try await central.write(characteristic, report.encoded(), withResponse: false)
-            }
+            try await central.write(characteristic, report.encoded(), withResponse: withResponse(changesButtons))
         }
     }
 
@@ -164,6 +178,7 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
             state.buttons = []
         }
         if settings.reports { try await primeReports() }
+        state.withLock { $0.primed = true }
         guard settings.writePath == .fd else { return }
         let remote = try connected()
         let fd = try await central.acquireWrite(remote.command).fd
@@ -183,7 +198,10 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
     }
 
     package func closeFastPath() {
-        state.withLock { state in defer { state.fd = nil }; return state.fd }?.close()
+        state.withLock { state in
+            defer { state.fd = nil; state.primed = false }
+            return state.fd
+        }?.close()
     }
 
     package func requestPairing() async throws {

@@ -107,6 +107,8 @@ package struct BenchResults: Sendable, Equatable {
         package var readerDrops: Int
         package var achievedHz: Double
         package var latency: LatencySummary
+        /// The keys and buttons the kernel held once the stream's last frame landed (EVIOCGKEY): none, or a failure.
+        package var heldAtEnd: [String] = []
 
         package init(rateHz: Double, sent: Int, received: Int, lost: Int, lostAt: String, verified: Int, unseen: Int,
                     unseenAt: String, readerDrops: Int, achievedHz: Double, latency: LatencySummary)
@@ -166,6 +168,7 @@ package struct BenchResults: Sendable, Equatable {
             ("lostAt", .string(stream.lostAt)), ("verified", .number(Double(stream.verified))),
             ("unseen", .number(Double(stream.unseen))), ("unseenAt", .string(stream.unseenAt)),
             ("readerDrops", .number(Double(stream.readerDrops))),
+            ("heldAtEnd", .array(stream.heldAtEnd.map(JSONValue.string))),
             ("achievedHz", .number((stream.achievedHz * 10).rounded() / 10)), ("latencyMs", stream.latency.jsonValue),
         ])
     }

@@ -49,6 +49,9 @@ package struct CalibrationResults: Sendable, Equatable {
     package var count: Int
     package var rounds: Int
     package var rows: [Row]
+    /// Each stream that ended with a key or button held (EVIOCGKEY), as `ble with 5 ms injected: BTN_LEFT`: none, or
+    /// the calibration failed.
+    package var heldAtEnd: [String] = []
 
     package init(rig: String, kernel: String, injection: [String: String], rateHz: Double, count: Int, rounds: Int, rows: [Row]) {
         self.rig = rig
@@ -74,7 +77,7 @@ package struct CalibrationResults: Sendable, Equatable {
             ("format", .string(Self.format)), ("rig", .string(rig)), ("kernel", .string(kernel)),
             ("injection", .object(JSONObject(injection.keys.sorted().map { ($0, .string(injection[$0]!)) }))),
             ("rateHz", .number(rateHz)), ("count", .number(Double(count))), ("rounds", .number(Double(rounds))),
-            ("rows", .array(rowValues)),
+            ("rows", .array(rowValues)), ("heldAtEnd", .array(heldAtEnd.map(JSONValue.string))),
         ]))
         return JSONWriter(pretty: true).string(document) + "\n"
     }

@@ -17,6 +17,8 @@ package struct SoakResults: Sendable, Equatable {
     /// SYN_DROPPED reports over the whole soak.
     package var readerDrops: Int
     package var minutes: [Minute]
+    /// The keys and buttons the kernel held at the end (EVIOCGKEY): none, or the soak failed.
+    package var heldAtEnd: [String] = []
 
     package init(rig: String, rateHz: Double, path: String, sent: Int, lostByLink: Int, readerDrops: Int,
                 minutes: [Minute])
@@ -69,7 +71,8 @@ package struct SoakResults: Sendable, Equatable {
         let document: JSONValue = .object(JSONObject([
             ("format", .string(Self.format)), ("rig", .string(rig)), ("rateHz", .number(rateHz)),
             ("path", .string(path)), ("sent", .number(Double(sent))), ("lostByLink", .number(Double(lostByLink))),
-            ("readerDrops", .number(Double(readerDrops))), ("minutes", .array(minutesJSON)),
+            ("readerDrops", .number(Double(readerDrops))), ("heldAtEnd", .array(heldAtEnd.map(JSONValue.string))),
+            ("minutes", .array(minutesJSON)),
         ]))
         return JSONWriter(pretty: true).string(document) + "\n"
     }

@@ -33,8 +33,33 @@ public struct StatusData: Sendable, Hashable {
 
     public var unixTime: Double { timestamp + Self.referenceDateOffset }
 
+    /// The status as the computer sends it: at most `RemoteTouchService.maxAttributeLength` (512) bytes, the ATT
+    /// value it must fit in, on every transport. When an error's message would make it longer, the message is cut at
+    /// a character boundary and ends with `…` (U+2026), as much of it kept as fits (`fitted`); the code is never cut.
     public func encoded() -> [UInt8] {
-        JSONWriter().bytes(json)
+        JSONWriter().bytes(fitted().json)
+    }
+
+    /// This status with its error's message cut so that it encodes into `limit` bytes (the rule of `encoded()`);
+    /// itself when it fits already. The fixed fields and the code take well under 200 bytes, so a message always
+    /// keeps a part.
+    public func fitted(within limit: Int = RemoteTouchService.maxAttributeLength) -> StatusData {
+        guard let error, JSONWriter().bytes(json).count > limit else { return self }
+        let characters = Array(error.message)
+        func encodedCount(keeping count: Int) -> Int {
+            var cut = self
+            cut.error = StatusError(code: error.code, message: String(characters.prefix(count)) + "…")
+            return JSONWriter().bytes(cut.json).count
+        }
+        // The longest prefix that fits: the encoded length grows with the prefix, so a binary search finds it.
+        var low = 0, high = characters.count
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if encodedCount(keeping: middle) <= limit { low = middle } else { high = middle - 1 }
+        }
+        var cut = self
+        cut.error = StatusError(code: error.code, message: String(characters.prefix(low)) + "…")
+        return cut
     }
 
     /// The value `encoded()` writes (also nested in the TCP transport's `status` message).

@@ -37,31 +37,36 @@ extension RigDefinition {
     /// the kernel as each adapter's defaults (MGMT Set Default System Configuration), which the kernel's LE Create
     /// Connection uses. One bluetoothd serves every adapter of the rig, so the peripheral's kernel gets the same range
     /// and does not ask the central for another interval (it sends an L2CAP Connection Parameter Update Request when
-    /// the interval is outside its own range). Those keys of the `[LE]` group are replaced; the rest is kept.
+    /// the interval is outside its own range). `gattChannels` goes into `[GATT]` as `Channels`: one ATT bearer keeps
+    /// the order of the phone's writes (docs/protocol.md, "Order"). Those keys of their groups are replaced; the rest
+    /// is kept.
     package func bluetoothdMainConf(base: String) -> String {
         let parameters = centralConnection
         let pinned = [
-            "MinConnectionInterval=\(Self.units(parameters.minIntervalMs, of: 1.25))",
-            "MaxConnectionInterval=\(Self.units(parameters.maxIntervalMs, of: 1.25))",
-            "ConnectionLatency=\(parameters.latency)",
-            "ConnectionSupervisionTimeout=\(Self.units(Double(parameters.supervisionTimeoutMs), of: 10))",
+            "[LE]": [
+                "MinConnectionInterval=\(Self.units(parameters.minIntervalMs, of: 1.25))",
+                "MaxConnectionInterval=\(Self.units(parameters.maxIntervalMs, of: 1.25))",
+                "ConnectionLatency=\(parameters.latency)",
+                "ConnectionSupervisionTimeout=\(Self.units(Double(parameters.supervisionTimeoutMs), of: 10))",
+            ],
+            "[GATT]": ["Channels=\(gattChannels)"],
         ]
-        let keys = pinned.map { String($0.prefix { $0 != "=" }) }
+        let keys = pinned.mapValues { $0.map { String($0.prefix { $0 != "=" }) } }
         var lines: [String] = []
-        var group = "", placed = false
+        var group = "", placed: Set<String> = []
         for line in base.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("[") { group = trimmed }
             let key = trimmed.prefix { $0 != "=" }.trimmingCharacters(in: .whitespaces)
-            if group == "[LE]", keys.contains(key) { continue }
+            if keys[group]?.contains(key) == true { continue }
             lines.append(line)
-            if trimmed == "[LE]" && !placed {
-                lines += pinned
-                placed = true
+            if let values = pinned[trimmed], !placed.contains(trimmed) {
+                lines += values
+                placed.insert(trimmed)
             }
         }
         if lines.last == "" { lines.removeLast() }
-        if !placed { lines += ["[LE]"] + pinned }
+        for group in pinned.keys.sorted().reversed() where !placed.contains(group) { lines += [group] + pinned[group]! }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -89,6 +89,13 @@ package struct RigDefinition: Sendable, Hashable {
     package var virtualAdapters = false
     /// How the emulated radio times ACL data; `immediate` unless the rig file says otherwise.
     package var radio: Radio
+    /// ATT bearers bluetoothd serves (main.conf `[GATT] Channels`): 1, the default, keeps ATT on its fixed channel,
+    /// so the computer receives writes in the order the phone's stack sent them (docs/protocol.md, "Order"); 2 to 5
+    /// allow EATT, whose bearers bluetoothd reads in any order.
+    package var gattChannels = RigDefinition.defaultGattChannels
+
+    /// One ATT bearer: the computer's ordering guarantee (docs/protocol.md, "Order").
+    package static let defaultGattChannels = 1
 
     package init(name: String, description: String, kind: Kind, peripheralAdapter: String, centralAdapter: String,
                 controllers: Controllers, bluetoothd: Daemon, connection: Connection = Connection(),
@@ -134,7 +141,7 @@ extension RigDefinition {
             throw RigFileProblems(problems)
         }
         let keys = ["name", "description", "kind", "peripheralAdapter", "centralAdapter", "controllers", "bluetoothd",
-                    "connection", "uinputDeviceName", "latencyScale", "machine", "virtualAdapters", "radio"]
+                    "connection", "uinputDeviceName", "latencyScale", "machine", "virtualAdapters", "radio", "gattChannels"]
         _ = read { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: keys, at: .root) }
         func field(_ key: String) -> JSONValue? { read { () throws(JSONSchemaError) in try object.required(key, at: .root) } }
         func string(_ key: String) -> String? {
@@ -180,6 +187,10 @@ extension RigDefinition {
             problems.append(JSONSchemaError(.root.appending("machine"), "only a rig of kind \"vm\" has a machine"))
         }
         let virtualAdapters = Self.virtualAdapters(object["virtualAdapters"], kind: kind, &problems)
+        // BlueZ takes 1 to 5 (src/main.c clamps [GATT] Channels to that range).
+        let gattChannels = object["gattChannels"].flatMap { v in
+            read { () throws(JSONSchemaError) in try v.integer(at: .root.appending("gattChannels"), in: 1...5) }
+        } ?? Self.defaultGattChannels
         guard problems.isEmpty, let name, let description, let kind, let peripheral, let central, let controllers,
             let daemon
         else {
@@ -190,6 +201,7 @@ extension RigDefinition {
             controllers: controllers, bluetoothd: daemon, connection: connection, uinputDeviceName: uinputName,
             latencyScale: scale, machine: machine, radio: radio)
         rig.virtualAdapters = virtualAdapters
+        rig.gattChannels = gattChannels
         return rig
     }
 

@@ -28,6 +28,8 @@ package struct ScenarioRunner: Sendable {
         package var latencyScale: Double
         /// Overrides each scenario's write path when set.
         package var writePath: RunSettings.WritePath?
+        /// Overrides each scenario's `run.sendJitterMs` when set (`hil run --send-jitter`).
+        package var sendJitterMs: Double?
         /// Where each scenario's peripheral log goes (a folder per scenario).
         package var workDirectory: String
         /// A local folder each scenario runs in before its folder is moved to `workDirectory` (`ScratchFolder`).
@@ -92,9 +94,14 @@ package struct ScenarioRunner: Sendable {
 
     /// Runs one scenario; never throws: rig and device failures become an `error` result with the reason.
     /// With `next`, the next scenario's computer is started, held, while this one runs (`StandbyComputer`).
-    package func run(_ scenario: Scenario, number: Int, transport: Transport = .ble,
+    package func run(_ given: Scenario, number: Int, transport: Transport = .ble,
                     next: (scenario: Scenario, number: Int, transport: Transport)? = nil) async -> ScenarioResult
     {
+        let scenario = context.sendJitterMs.map { jitter in
+            var jittered = given
+            jittered.run.sendJitterMs = jitter
+            return jittered
+        } ?? given
         let start = ContinuousClock.now
         let folder = self.folder(scenario, number: number)
         var result = ScenarioResult(

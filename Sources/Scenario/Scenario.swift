@@ -95,11 +95,19 @@ package struct Scenario: Sendable {
 
 /// How the virtual central talks to the peripheral.
 package struct RunSettings: Sendable, Hashable {
+    /// How the phone's stack writes (docs/protocol.md, "Order"): the styles real clients use.
     package enum WritePath: String, Sendable, Hashable, CaseIterable {
-        /// `WriteValue` over D-Bus.
+        /// `WriteValue` over D-Bus, type `command` without response and `request` with (bleak, most Linux clients);
+        /// a hid report that changes the buttons with response.
         case dbus
-        /// `AcquireWrite`: a socket that bypasses D-Bus.
+        /// `AcquireWrite`: a socket that bypasses D-Bus for the commands without response (ours by default).
         case fd
+        /// Every command and report through `WriteValue` without response, button changes too: a phone that never
+        /// asks for an answer (as iOS apps mostly write). The first write of a connection still waits ("Priming").
+        case unconfirmed
+        /// Every command and report through `WriteValue` with response, each awaited before the next (bleak's
+        /// default when a characteristic allows both).
+        case requests
     }
 
     package enum Pairing: String, Sendable, Hashable, CaseIterable {
@@ -123,6 +131,11 @@ package struct RunSettings: Sendable, Hashable {
     }
     /// On the D-Bus path: send commands as write requests (each confirmed) instead of write commands.
     package var confirmedWrites = false
+    /// Each command is handed to the link up to this many ms after its time on the gesture model's grid (uniform,
+    /// from a fixed seed, order kept): a phone whose sends jitter, as a busy app's do. 0: on the grid.
+    package var sendJitterMs = 0.0
+    /// The most `sendJitterMs` (and `hil run --send-jitter`) takes: beyond a few send intervals it is no jitter.
+    package static let maxSendJitterMs = 100.0
     /// R12: the phone tries to reconnect this often after a dropped link (5 s; shorter for tests)…
     package var reconnectInterval: Duration = .seconds(5)
     /// …at most this many times, then shows "disconnected".

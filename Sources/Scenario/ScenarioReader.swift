@@ -40,6 +40,7 @@ struct ScenarioReader {
                 allowed: [
                     "writePath", "pairing", "confirmedWrites", "reconnectIntervalMs", "maxReconnectAttempts", "knownDevices",
                     "lockoutSeconds", "uinput", "transport", "transports", "backoffUnitMs", "maxBackoffAttempts",
+                    "sendJitterMs",
                 ], at: path)
         }
         readTransports(object, into: &run, at: path)
@@ -52,6 +53,13 @@ struct ScenarioReader {
         if let v = object["confirmedWrites"], let flag = collected.attempt({ () throws(JSONSchemaError) in
             try v.bool(at: path.appending("confirmedWrites"))
         }) { run.confirmedWrites = flag }
+        if let v = object["sendJitterMs"], let ms = collected.attempt({ () throws(JSONSchemaError) in
+            let ms = try v.number(at: path.appending("sendJitterMs"))
+            guard (0...RunSettings.maxSendJitterMs).contains(ms) else {
+                throw JSONSchemaError(.outOfRange, path.appending("sendJitterMs"), "\(JSONWriter.numberText(ms)) ms is outside 0...\(JSONWriter.numberText(RunSettings.maxSendJitterMs))")
+            }
+            return ms
+        }) { run.sendJitterMs = ms }
         if let v = object["knownDevices"], let count = collected.attempt({ () throws(JSONSchemaError) in
             try v.integer(at: path.appending("knownDevices"), in: 0...20)
         }) { run.knownDevices = count }

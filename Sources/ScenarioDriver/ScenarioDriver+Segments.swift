@@ -36,11 +36,21 @@ extension ScenarioDriver {
     func send(_ outputs: [GestureOutput]) async throws {
         for output in outputs {
             guard let command = output.command else { continue }
+            try await jitter()
             let bytes = command.encoded()
             try await handOver(String(decoding: bytes, as: UTF8.self)) {
                 try await phone.send(bytes, confirmed: scenario.run.confirmedWrites, what: command.name)
             }
         }
+    }
+
+    /// `run.sendJitterMs`: waits a uniform 0…J ms (from the driver's fixed seed) before a command is handed over, so
+    /// the phone's sends leave the gesture model's grid as a busy phone's do; the commands keep their order.
+    func jitter() async throws {
+        let most = scenario.run.sendJitterMs
+        guard most > 0 else { return }
+        let microseconds = jitterSource.index(below: Int(most * 1000) + 1)
+        try await clock.sleep(for: .microseconds(microseconds))
     }
 
     /// Hands one write to the link with `write`, stamped when handed over (`commands.log`, the sends matched to the

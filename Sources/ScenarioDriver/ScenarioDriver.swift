@@ -1,6 +1,7 @@
 import Foundation
 import GestureModel
 import GestureScript
+import LatencyStats
 package import InputCodes
 import RemoteTouchProtocol
 package import Scenario
@@ -89,6 +90,8 @@ package final class ScenarioDriver {
     var linkUp = true
     /// The gesture timeline, from `origin`.
     var time = Duration.zero
+    /// Where `run.sendJitterMs`'s delays come from: a fixed seed, so a run and its replay jitter alike.
+    var jitterSource = SplitMix64(seed: 0x6A69_7474_6572)
 
     /// - Parameter phase: called as each phase of the run ends ("connected", "paired", "steps done").
     package init(scenario: Scenario, phone: any PhoneLink, computer: any ComputerUnderTest, clock: any DriverClock,

@@ -8,8 +8,14 @@ import Evidence
 // Option values argument-parser parses itself: a bad value is refused with the allowed ones, and `--help` lists
 // them.
 
-/// `--write-path dbus|fd` (hil run, hil soak; a list in hil bench).
+/// `--write-path dbus|fd|unconfirmed|requests` (hil run): the phone's write style.
 extension RunSettings.WritePath: ExpressibleByArgument {}
+
+/// `--write-path dbus|fd` (hil soak; a list in hil bench): how a stream of cursor moves is written. The other write
+/// styles of `hil run` write such a stream as `dbus` does (all without response), so they are not offered here.
+enum StreamWritePath: String, CaseIterable, Hashable, Sendable, ExpressibleByArgument {
+    case dbus, fd
+}
 
 /// `--capture always|failed|never` (hil run).
 extension CaptureMode: ExpressibleByArgument {}
@@ -51,6 +57,6 @@ where Value: RawRepresentable<String> & CaseIterable & Hashable & Sendable {
 }
 
 /// `--write-path dbus,fd` (hil bench).
-typealias WritePaths = CommaSeparated<RunSettings.WritePath>
+typealias WritePaths = CommaSeparated<StreamWritePath>
 /// `--transport ble,tcp` (hil peripheral).
 typealias ComputerTransports = CommaSeparated<PeripheralConfiguration.Transport>

@@ -129,12 +129,17 @@ struct BenchCommand: AsyncParsableCommand {
                                     bluez: facts.bluetoothdVersion, radio: RunCommand.radio(definition))
         try json.write(toFile: work + "/bench.json", atomically: true, encoding: .utf8)
         print("results: \(work)/bench.json")
+        let held = BenchRunner.held(results, paths: settings.paths)
+        if !held.isEmpty {
+            print("hil bench: FAILED: a stream ended with a key or button held (EVIOCGKEY): " + held.joined(separator: "; "))
+        }
         fflush(nil)
+        if !held.isEmpty { throw ExitCode(1) }
     }
 
     /// The paths in the order they run: each transport's own (ble: one a write path), then, with `reference`, the
     /// same from the reference client (`python-` and the name; hid has none).
-    static func paths(_ transports: [Transport], writePaths: [RunSettings.WritePath], reference: Bool) -> [String] {
+    static func paths(_ transports: [Transport], writePaths: [StreamWritePath], reference: Bool) -> [String] {
         transports.flatMap { transport -> [String] in
             let own = transport == .ble ? writePaths.map(\.rawValue) : [transport.rawValue]
             return own + (reference && transport != .hid ? own.map { "python-" + $0 } : [])

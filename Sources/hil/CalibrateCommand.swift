@@ -81,18 +81,21 @@ struct CalibrateCommand: AsyncParsableCommand {
         let order = CalibrationRunner.order(delays.values, round: 0).map { Self.format($0) }.joined(separator: ", ")
         print("hil calibrate: \(settings.transports.joined(separator: ", ")), delays \(order) ms, \(rounds) round(s) of \(count) cursor commands at \(Int(rate)) Hz each, on rig \(rigName)")
         fflush(nil)
-        let (rows, injection) = try await CalibrationRunner(context: context, settings: settings).run { line in
+        let (rows, injection, held) = try await CalibrationRunner(context: context, settings: settings).run { line in
             print(line)
             fflush(nil)
         }
         print("")
         print(Self.table(rows))
         let facts = HostFacts.probe()
-        let results = CalibrationResults(rig: rigName, kernel: facts.kernelRelease, injection: injection, rateHz: rate, count: count,
+        var results = CalibrationResults(rig: rigName, kernel: facts.kernelRelease, injection: injection, rateHz: rate, count: count,
                                          rounds: rounds, rows: rows)
+        results.heldAtEnd = held
         try results.jsonText.write(toFile: context.workDirectory + "/calibrate.json", atomically: true, encoding: .utf8)
         print("results: \(context.workDirectory)/calibrate.json")
+        print(held.isEmpty ? "nothing held after any stream" : "hil calibrate: FAILED: a stream ended with a key or button held (EVIOCGKEY): " + held.joined(separator: "; "))
         fflush(nil)
+        if !held.isEmpty { throw ExitCode(1) }
     }
 
     /// One row per transport and delay: what was injected, what was measured, and the difference.

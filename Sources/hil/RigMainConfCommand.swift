@@ -2,14 +2,15 @@ import ArgumentParser
 import Foundation
 import Rig
 
-/// Prints the bluetoothd main.conf that carries a rig file's LE connection parameters.
+/// Prints the bluetoothd main.conf that carries a rig file's LE connection parameters and ATT bearers.
 struct RigMainConfCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "main-conf",
-        abstract: "Print bluetoothd's main.conf with the rig file's LE connection parameters in [LE].",
+        abstract: "Print bluetoothd's main.conf with the rig file's LE connection parameters in [LE] and its ATT bearers in [GATT].",
         discussion: """
             The vm and virtual rigs start their own bluetoothd with this file, so the central asks for the rig file's \
-            "connection" (the radio's interval pinned when the radio model times connection events). A rig on the \
+            "connection" (the radio's interval pinned when the radio model times connection events) and the computer \
+            serves "gattChannels" ATT bearers (1 unless the rig file says otherwise: docs/protocol.md, "Order"). A rig on the \
             system's bluetoothd ("bluetoothd": "system", the hardware rig) cannot be configured by hil: \
             Rigs/hardware/install.sh writes this into /etc/bluetooth/main.conf and restarts bluetooth.
 

@@ -43,8 +43,18 @@ struct RunCommand: AsyncParsableCommand {
     var filter: String?
 
     @Option(help: ArgumentHelp(
-        "Override every scenario's write path: dbus (WriteValue) or fd (AcquireWrite).", valueName: "path"))
+        "Override every scenario's write style, as another phone's stack writes.", discussion: """
+        dbus: WriteValue, without response for commands and with response for a hid button change (bleak, most \
+        Linux clients); fd: AcquireWrite's socket for what goes without response (as our phone writes); \
+        unconfirmed: everything without response (a phone that never asks for an answer); requests: everything \
+        with response. docs/protocol.md, "Order", says what each can rely on.
+        """, valueName: "style"))
     var writePath: RunSettings.WritePath?
+
+    @Option(help: ArgumentHelp(
+        "Override every scenario's send jitter: each command leaves up to this many ms after its time on the gesture model's grid.",
+        discussion: "0 to 100; uniform, from a fixed seed, order kept (docs/scenarios.md, run.sendJitterMs).", valueName: "ms"))
+    var sendJitter: Double?
 
     @Option(help: DurationArgument<BareSeconds>.help(
         "Stop the whole run after this long (exit status 124).", discussion: "Default: 30m for each --repeat."))
@@ -108,6 +118,9 @@ struct RunCommand: AsyncParsableCommand {
     func validate() throws {
         if repeats < 1 || repeats > 1000 { throw ValidationError("--repeat takes 1 to 1000, not \(repeats)") }
         if lanes < 1 { throw ValidationError("--lanes takes 1 or more, not \(lanes)") }
+        if let sendJitter, !(0...RunSettings.maxSendJitterMs).contains(sendJitter) {
+            throw ValidationError("--send-jitter takes 0 to \(Int(RunSettings.maxSendJitterMs)) ms, not \(sendJitter)")
+        }
     }
 
     func run() async throws {
@@ -155,6 +168,7 @@ struct RunCommand: AsyncParsableCommand {
             context.scratch = ScratchFolder(path: folder, results: context.workDirectory)
         }
         context.failFast = failFast
+        context.sendJitterMs = sendJitter
         let stop = RunStop()
         context.stop = stop
         context.capture = capture

@@ -30,7 +30,7 @@ struct SoakCommand: AsyncParsableCommand {
     var rate = 120.0
 
     @Option(help: ArgumentHelp("The write path: dbus (WriteValue) or fd (AcquireWrite).", valueName: "path"))
-    var writePath: RunSettings.WritePath = .fd
+    var writePath: StreamWritePath = .fd
 
     @Option(help: ArgumentHelp("Where soak.json and the peripheral's logs go.", valueName: "dir"))
     var output = "soak"

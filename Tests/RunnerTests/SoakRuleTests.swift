@@ -28,6 +28,6 @@ struct SoakRuleTests {
         #expect(summary.minutes[1].line
             == "minute 2: sent 7200, verified 7195, unverified 5, p50 3.10 ms, p99 8.40 ms, peripheral RSS -")
         #expect(summary.totalLine
-            == "total: sent 14400, verified 14395, lost by the link 3 (the computer's receipts), SYN_DROPPED 1; peripheral RSS 9.1 MiB at minute 1, - MiB at the end")
+            == "total: sent 14400, verified 14395, lost by the link 3 (the computer's receipts), SYN_DROPPED 1; peripheral RSS 9.1 MiB at minute 1, - MiB at the end; nothing held")
     }
 }

@@ -146,7 +146,7 @@ struct ScenarioTests {
         } catch {
             #expect(error.problems == [
                 "limits.p95Ms: 200.0 is above maxMs 100.0",
-                "run.writePath: unknown value \"bluetooth\"; expected one of \"dbus\", \"fd\"",
+                "run.writePath: unknown value \"bluetooth\"; expected one of \"dbus\", \"fd\", \"unconfirmed\", \"requests\"",
                 "steps[0].expect.withinMs: expected a number, found a string",
                 "steps[0].expect.keys[1]: unknown event code KEY_RIHGT (did you mean KEY_RIGHT?); kernel names such as KEY_RIGHT, BTN_LEFT, REL_X (docs/scenarios.md)",
                 "steps[0].expect.keys[2]: REL_X is not a key or button; use motion or frames",

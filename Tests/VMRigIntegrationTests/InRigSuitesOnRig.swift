@@ -14,6 +14,7 @@ struct InRigSuitesOnRig {
     static let suites: [(type: String, name: String)] = [
         ("EvdevOnRig", "uinput to evdev in a real kernel (EvdevOnRig)"),
         ("PeripheralOnRig", "PeripheralOnRig"),
+        ("StrangerPhoneOnRig", "StrangerPhoneOnRig"),
         ("SuiteRunOnRig", "hil run, end to end: the shipped suite passes, every mutant fails"),
         ("TCPTransportOnRig", "hil run --transport tcp, end to end"),
         ("CapturesOnRig", "hil run's captures, end to end: a failure's evidence, decoded by tshark"),
