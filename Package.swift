@@ -132,7 +132,7 @@ let package = Package(
         // ready file, bench.json, soak.json, timeline.json. The computer side may import it; it renders nothing.
         .target(name: "Records", dependencies: ["StrictJSON", "LatencyStats", "System"]),
         // Renders records: the self-contained HTML report, the Markdown summary, junit.xml, the baseline comparison.
-        .target(name: "Report", dependencies: ["Records", "StrictJSON", "LatencyStats", "TextMarkup"]),
+        .target(name: "Report", dependencies: ["Records", "StrictJSON", "LatencyStats", "TextMarkup", "System"]),
 
         // Many boxes on labgrid: places reserved and locked through labgrid-client, shards run over SSH, merged.
         .target(name: "Lab", dependencies: ["Processes", "System", "Records", "Report", "StrictJSON", "Waiting"]),

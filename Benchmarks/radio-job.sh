@@ -99,9 +99,9 @@ for round in $(seq @ROUNDS@); do
         name=$radio-$round
         stop_radio
         start_radio "$radio" "$out/$name"
-        case ${radio%-att} in
+        case ${radio%-*att} in
             immediate|bridged) model=immediate; interval= ;;
-            *) model=connectionEvents; interval=${radio%-att} ;;
+            *) model=connectionEvents; interval=${radio%-*att} ;;
         esac
         capture=
         if [ "@CAPTURE@" = 1 ]; then

@@ -93,16 +93,19 @@ package struct GestureScript: Sendable {
     /// Reads a file's JSON and where each value was written, naming the file when it cannot be read or parsed.
     package static func readLocatedJSON(contentsOf path: String) throws(ScriptError) -> (value: JSONValue, positions: JSONPositions) {
         let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw ScriptError(
-                .unreadable, file: path, problems: ["cannot read the file: \(error.localizedDescription)"])
+        switch FileAccess.read(path) {
+        case .success(let bytes): data = bytes
+        case .failure(let problem): throw ScriptError(.unreadable, file: path, problems: ["cannot read it: \(problem.reason)"])
         }
         do {
             return try JSONParser().parseLocated(data)
         } catch {
-            throw ScriptError(.invalidJSON, file: path, problems: ["not valid JSON: \(error.description)"])
+            // As every other problem: file:line:column: message.
+            var invalid = ScriptError(file: path, located: [
+                ScriptError.Problem("not valid JSON: \(error.reasonText)", at: JSONLocation(line: error.line, column: error.column)),
+            ])
+            invalid.code = .invalidJSON
+            throw invalid
         }
     }
 }

@@ -20,7 +20,7 @@ struct ScriptReader {
         guard let object = collected.attempt({ () throws(JSONSchemaError) in try value.object(at: .root) }) else { return nil }
         // "$schema" points an editor at the JSON Schema (Scenarios/scenario.schema.json); it changes nothing here.
         let topKeys = ["$schema", "name", "description", "requirements", "settings", "steps"] + extraTopKeys
-        collected.attempt { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: topKeys, at: .root) }
+        collected.rejectUnknownKeys(of: object, allowed: topKeys, at: .root)
         if let schema = object["$schema"] {
             collected.attempt { () throws(JSONSchemaError) in _ = try schema.string(at: .root.appending("$schema")) }
         }
@@ -111,10 +111,7 @@ struct ScriptReader {
             ("idleTimeoutMs", { $0.idleTimeout = $1 }),
             ("idleSendIntervalMs", { $0.idleSendInterval = $1 }),
         ]
-        collected.attempt { () throws(JSONSchemaError) in
-            try object.rejectUnknownKeys(
-                allowed: ["mode", "sensitivity", "scrollSensitivity", "acceleration"] + timers.map(\.key), at: path)
-        }
+        collected.rejectUnknownKeys(of: object, allowed: ["mode", "sensitivity", "scrollSensitivity", "acceleration"] + timers.map(\.key), at: path)
         if let mode = object["mode"] {
             if let value = collected.attempt({ () throws(JSONSchemaError) in
                 try mode.enumeration(ControlMode.self, at: path.appending("mode"))

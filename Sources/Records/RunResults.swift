@@ -1,5 +1,6 @@
 import Foundation
 import LatencyStats
+import System
 package import StrictJSON
 
 /// A results document (`results.json`, format `hil-results/1`, docs/results-format.md): one run, one shard of
@@ -57,15 +58,14 @@ package struct RunResults: Sendable, Equatable {
     /// - Throws: `ReportError` naming the file and, for every problem, its JSON path:
     ///   `results/a.json: scenarios[3].steps[0].latencyMs: expected a number, found a string`.
     package static func load(contentsOf path: String) throws(ReportError) -> RunResults {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
+        switch FileAccess.read(path) {
+        case .success(let data):
+            return try parse(data, file: path)
+        case .failure(let problem):
             throw ReportError(
-                .unreadable, file: path, problems: ["cannot read the file: \(error.localizedDescription)"],
+                .unreadable, file: path, problems: ["cannot read it: \(problem.reason)"],
                 hint: "check the path; hil run writes results.json into its --output folder")
         }
-        return try parse(data, file: path)
     }
 
     /// Parses the bytes of a results document; `file` names it in errors.

@@ -1,4 +1,5 @@
 import Foundation
+import System
 package import Records
 
 /// The report files of a run, side by side with its results.json: `report.html` and `summary.md`.
@@ -132,8 +133,8 @@ package enum ReportFiles {
             try text.write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
             throw ReportError(
-                .cannotWrite, file: path, problems: ["cannot write the file: \(error.localizedDescription)"],
-                hint: "check that its folder exists and is writable")
+                .cannotWrite, file: path, problems: ["cannot write it: \(FileAccess.writeProblem(path).reason)"],
+                hint: "give a file in a folder you can write to")
         }
     }
 }

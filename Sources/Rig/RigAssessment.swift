@@ -14,6 +14,12 @@ package struct RigAssessment: Sendable {
     package var canRun: Bool { checks.allSatisfy(\.passed) }
     package var failures: [Check] { checks.filter { !$0.passed } }
 
+    /// A kernel with no Bluetooth at all, as every rig that needs it says it (and `hil doctor`'s host line explains,
+    /// once: no /sys/class/bluetooth, no bluetooth module).
+    package static func noBluetooth(_ facts: HostFacts) -> String {
+        "this kernel (\(facts.kernelRelease)) has no Bluetooth (CONFIG_BT)"
+    }
+
     /// The oldest BlueZ with everything the rig uses (AcquireWrite/AcquireNotify, LE advertising manager).
     package static let minimumBlueZ = [5, 50]
 
@@ -37,9 +43,7 @@ package struct RigAssessment: Sendable {
         switch rig.kind {
         case .hardware, .virtual:
             if noBluetooth {
-                check(false, "this kernel (\(facts.kernelRelease)) has no Bluetooth (CONFIG_BT): no /sys/class/bluetooth, no bluetooth module",
-                      fix: "the \(rig.name) rig cannot run on this kernel (no adapter, hci_vhci or bluetoothd can work here): "
-                          + "use the vm rig (`--rig vm`), which boots its own kernel")
+                check(false, Self.noBluetooth(facts), fix: "use the vm rig (`--rig vm`), which boots its own kernel")
             } else {
                 check(
                     facts.kernelBluetooth,
@@ -172,18 +176,25 @@ package enum RigSelector {
             }
             return (rig, "rig \(rig.name) (asked for)")
         }
-        var skipped: [String] = []
+        // Rigs that cannot run for the same reason are named together, the reason once.
+        var skipped: [(rigs: [String], why: String)] = []
+        func why() -> String {
+            skipped.map { "not \($0.rigs.joined(separator: " or ")): \($0.why)" }.joined(separator: "; ")
+        }
         for kind in preference {
             for rig in catalog.rigs where rig.kind == kind {
                 let assessment = RigAssessment(rig: rig, facts: facts)
                 if assessment.canRun {
-                    let why = skipped.isEmpty ? "" : "; " + skipped.joined(separator: "; ")
-                    return (rig, "rig \(rig.name) (auto: \(rig.name) can run here\(why))")
+                    return (rig, "rig \(rig.name) (auto: \(rig.name) can run here\(skipped.isEmpty ? "" : "; " + why()))")
                 }
-                skipped.append("not \(rig.name): \(assessment.failures[0].finding)")
+                let finding = assessment.failures[0].finding
+                if let same = skipped.firstIndex(where: { $0.why == finding }) {
+                    skipped[same].rigs.append(rig.name)
+                } else {
+                    skipped.append(([rig.name], finding))
+                }
             }
         }
-        throw RigError(.noRunnableRig, "no rig can run here: " + skipped.joined(separator: "; "),
-                       hint: "run `hil doctor` for every check and what to do")
+        throw RigError(.noRunnableRig, "no rig can run here: " + why(), hint: "run `hil doctor` for every check and what to do")
     }
 }

@@ -86,9 +86,7 @@ extension RigDefinition {
         var connection = Connection()
         let path = JSONPath.root.appending("connection")
         guard let c = problems.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return connection }
-        problems.attempt { () throws(JSONSchemaError) in
-            try c.rejectUnknownKeys(allowed: ["minIntervalMs", "maxIntervalMs", "latency", "supervisionTimeoutMs"], at: path)
-        }
+        problems.rejectUnknownKeys(of: c, allowed: ["minIntervalMs", "maxIntervalMs", "latency", "supervisionTimeoutMs"], at: path)
         func interval(_ key: String) -> Double? {
             guard let v = c[key], let n = problems.attempt({ () throws(JSONSchemaError) in try inRange(v, 7.5...4000, at: path.appending(key)) })
             else { return nil }

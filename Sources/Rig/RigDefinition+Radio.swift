@@ -62,7 +62,7 @@ extension RigDefinition {
         defer { found += problems.list }
         let path = JSONPath.root.appending("radio")
         guard let r = problems.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return Radio() }
-        problems.attempt { () throws(JSONSchemaError) in try r.rejectUnknownKeys(allowed: ["model", "intervalMs"], at: path) }
+        problems.rejectUnknownKeys(of: r, allowed: ["model", "intervalMs"], at: path)
         guard let modelValue = problems.attempt({ () throws(JSONSchemaError) in try r.required("model", at: path) }),
             let model = problems.attempt({ () throws(JSONSchemaError) in try modelValue.enumeration(Radio.Model.self, at: path.appending("model")) })
         else { return Radio() }

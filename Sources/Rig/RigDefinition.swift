@@ -142,7 +142,7 @@ extension RigDefinition {
         }
         let keys = ["name", "description", "kind", "peripheralAdapter", "centralAdapter", "controllers", "bluetoothd",
                     "connection", "uinputDeviceName", "latencyScale", "machine", "virtualAdapters", "radio", "gattChannels"]
-        _ = read { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: keys, at: .root) }
+        problems += object.unknownKeyProblems(allowed: keys, at: .root)
         func field(_ key: String) -> JSONValue? { read { () throws(JSONSchemaError) in try object.required(key, at: .root) } }
         func string(_ key: String) -> String? {
             guard let value = field(key) else { return nil }
@@ -238,7 +238,7 @@ extension RigDefinition {
         defer { found += problems.list }
         let path = JSONPath.root.appending("machine")
         guard let m = problems.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return nil }
-        problems.attempt { () throws(JSONSchemaError) in try m.rejectUnknownKeys(allowed: ["memoryMiB", "cpus", "readyTimeoutSeconds", "lanes", "stopGraceSeconds"], at: path) }
+        problems.rejectUnknownKeys(of: m, allowed: ["memoryMiB", "cpus", "readyTimeoutSeconds", "lanes", "stopGraceSeconds"], at: path)
         var parsed = Machine()
         if let v = m["memoryMiB"], let n = problems.attempt({ () throws(JSONSchemaError) in try v.integer(at: path.appending("memoryMiB"), in: 256...65536) }) { parsed.memoryMiB = n }
         if let v = m["cpus"], let n = problems.attempt({ () throws(JSONSchemaError) in try v.integer(at: path.appending("cpus"), in: 1...64) }) { parsed.cpus = n }

@@ -35,13 +35,13 @@ package struct RequirementCatalog: Sendable {
         var requirements: [Requirement] = []
         var seen: Set<String> = []
         if let object = problems.attempt({ () throws(JSONSchemaError) in try value.object(at: .root) }) {
-            problems.attempt { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: ["about", "requirements"], at: .root) }
+            problems.rejectUnknownKeys(of: object, allowed: ["about", "requirements"], at: .root)
             let listPath = JSONPath.root.appending("requirements")
             let list = problems.attempt { () throws(JSONSchemaError) in try object.required("requirements", at: .root).array(at: listPath) } ?? []
             for (index, element) in list.enumerated() {
                 let at = listPath.appending(index)
                 guard let entry = problems.attempt({ () throws(JSONSchemaError) in try element.object(at: at) }) else { continue }
-                problems.attempt { () throws(JSONSchemaError) in try entry.rejectUnknownKeys(allowed: ["id", "text", "observable", "why"], at: at) }
+                problems.rejectUnknownKeys(of: entry, allowed: ["id", "text", "observable", "why"], at: at)
                 guard let id = problems.attempt({ () throws(JSONSchemaError) in try entry.required("id", at: at).string(at: at.appending("id")) }),
                       let text = problems.attempt({ () throws(JSONSchemaError) in try entry.required("text", at: at).string(at: at.appending("text")) })
                 else { continue }
@@ -58,12 +58,14 @@ package struct RequirementCatalog: Sendable {
         return RequirementCatalog(file: path, requirements: requirements)
     }
 
-    /// The catalog `hil run --list` shows coverage against: `requirements.json` in the first given folder, or in
-    /// a folder above the first given file or folder; nil when there is none. (Each scenario's ids are checked
-    /// against its own catalog: `find(forFile:)`.)
+    /// The catalog `hil run --list` shows coverage against, whatever the order of `paths`: of the catalogs found for
+    /// the paths (`requirements.json` in a given folder or above a given file or folder, links resolved, so the
+    /// nightly suite's link to the quick suite's is one catalog), the one most paths have, the first by name on a
+    /// tie; nil when none has one. (Each scenario's ids are checked against its own catalog: `find(forFile:)`.)
     package static func find(for paths: [String]) -> String? {
-        guard let first = paths.first else { return nil }
-        return find(from: first)
+        let found = paths.compactMap { find(from: $0).map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path } }
+        let counts = Dictionary(found.map { ($0, 1) }, uniquingKeysWith: +)
+        return counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.first?.key
     }
 
     /// The catalog of one scenario file: the `requirements.json` nearest above it (in its folder, or the one above
@@ -91,14 +93,28 @@ package struct RequirementCatalog: Sendable {
     /// Ids a scenario names that the catalog does not have, as problems of the scenario's file (with the closest
     /// id the catalog has, when one is close).
     package func unknownIDs(in scenario: Scenario) -> [ScriptError.Problem] {
+        unknownIDs(scenario.script.requirements, positions: scenario.positions)
+    }
+
+    /// The same for a file that did not read as a scenario: its `requirements` list, if it has one of strings, so
+    /// an unknown id is told with the file's other problems, not after they are mended.
+    package func unknownIDs(inFile file: String) -> [ScriptError.Problem] {
+        guard let (value, positions) = try? GestureScript.readLocatedJSON(contentsOf: file),
+              case .object(let object) = value, case .array(let list)? = object["requirements"]
+        else { return [] }
+        let ids = list.map { element -> String in if case .string(let id) = element { id } else { "" } }
+        return unknownIDs(ids, positions: positions)
+    }
+
+    private func unknownIDs(_ named: [String], positions: JSONPositions?) -> [ScriptError.Problem] {
         let ids = requirements.map(\.id)
         let known = Set(ids)
-        return scenario.script.requirements.enumerated().compactMap { index, id in
-            guard !known.contains(id) else { return nil }
+        return named.enumerated().compactMap { index, id in
+            guard !id.isEmpty, !known.contains(id) else { return nil }
             let path = JSONPath.root.appending("requirements").appending(index)
             let suggestion = Suggestion.closest(to: id, among: ids).map { " (did you mean \($0)?)" } ?? ""
             return ScriptError.Problem(
-                "\(path): \(id) is not in \(file)\(suggestion); add it there or fix the id", at: scenario.positions?.location(of: path))
+                "\(path): \(id) is not in \(file)\(suggestion); add it there or fix the id", at: positions?.location(of: path))
         }
     }
 

@@ -84,7 +84,7 @@ extension ScenarioReader {
 
     /// `{"keys": […], "withinMs": 200}`: what comes out of the uinput device, and by when.
     mutating func expectation(_ object: JSONObject, at path: JSONPath) -> StepExpectation? {
-        attempt { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: ExpectKeys.events, at: path) }
+        for problem in object.unknownKeyProblems(allowed: ExpectKeys.events, at: path) { report(problem) }
         guard ["keys", "frames", "motion", "absent"].contains(where: { object[$0] != nil }) else {
             let qualifiers = object.keys.map { "\"\($0)\"" }.joined(separator: ", ")
             report(JSONSchemaError(path, "\(qualifiers) qualify an expectation of events: give keys, frames, motion or absent with them, or leave them out"))

@@ -23,7 +23,7 @@ struct ScenarioReader {
     mutating func limits(_ value: JSONValue, at path: JSONPath) -> LatencyLimits {
         var limits = LatencyLimits()
         guard let object = collected.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return limits }
-        collected.attempt { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: ["p95Ms", "maxMs"], at: path) }
+        collected.rejectUnknownKeys(of: object, allowed: ["p95Ms", "maxMs"], at: path)
         limits.p95Ms = object["p95Ms"].flatMap { v in collected.attempt { () throws(JSONSchemaError) in try Self.positive(v, at: path.appending("p95Ms")) } }
         limits.maxMs = object["maxMs"].flatMap { v in collected.attempt { () throws(JSONSchemaError) in try Self.positive(v, at: path.appending("maxMs")) } }
         if let p95 = limits.p95Ms, let max = limits.maxMs, p95 > max {
@@ -35,14 +35,11 @@ struct ScenarioReader {
     mutating func run(_ value: JSONValue, at path: JSONPath) -> RunSettings {
         var run = RunSettings()
         guard let object = collected.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return run }
-        collected.attempt { () throws(JSONSchemaError) in
-            try object.rejectUnknownKeys(
-                allowed: [
+        collected.rejectUnknownKeys(of: object, allowed: [
                     "writePath", "pairing", "confirmedWrites", "reconnectIntervalMs", "maxReconnectAttempts", "knownDevices",
                     "lockoutSeconds", "uinput", "transport", "transports", "backoffUnitMs", "maxBackoffAttempts",
                     "sendJitterMs",
                 ], at: path)
-        }
         readTransports(object, into: &run, at: path)
         if let v = object["lockoutSeconds"] {
             run.lockoutSeconds = collected.attempt { () throws(JSONSchemaError) in try v.integer(at: path.appending("lockoutSeconds"), in: 1...3600) }
@@ -113,9 +110,7 @@ struct ScenarioReader {
     /// `{"atLeast": 2, "everyMs": 2000, "toleranceMs": 250, "batteryLevel": 100}`
     mutating func status(_ value: JSONValue, at path: JSONPath) -> StatusExpectation? {
         guard let object = collected.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return nil }
-        collected.attempt { () throws(JSONSchemaError) in
-            try object.rejectUnknownKeys(allowed: ["atLeast", "everyMs", "toleranceMs", "batteryLevel"], at: path)
-        }
+        collected.rejectUnknownKeys(of: object, allowed: ["atLeast", "everyMs", "toleranceMs", "batteryLevel"], at: path)
         guard let atLeast = collected.attempt({ () throws(JSONSchemaError) in
             try object.required("atLeast", at: path).integer(at: path.appending("atLeast"), in: 0...10_000)
         }) else { return nil }
@@ -182,7 +177,7 @@ struct ScenarioReader {
     /// `{"count": 5, "evicted": ["02:00:00:00:00:01"]}`
     mutating func devices(_ value: JSONValue, at path: JSONPath) -> DevicesExpectation? {
         guard let object = collected.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return nil }
-        collected.attempt { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: ["count", "evicted"], at: path) }
+        collected.rejectUnknownKeys(of: object, allowed: ["count", "evicted"], at: path)
         if object.isEmpty { collected.append(JSONSchemaError(path, "an empty expectDevices expects nothing: give count or evicted")) }
         var expectation = DevicesExpectation()
         if let v = object["count"] {
@@ -203,7 +198,7 @@ struct ScenarioReader {
     /// so it takes no `attemptsAtMost`; a `restartBluetoothd` step also takes `servingWithinMs`.
     mutating func link(_ value: JSONValue, _ object: JSONObject, at path: JSONPath, step: String) -> LinkExpectation? {
         let allowed = ExpectKeys.link(step: step)
-        collected.attempt { () throws(JSONSchemaError) in try object.rejectUnknownKeys(allowed: allowed, at: path) }
+        collected.rejectUnknownKeys(of: object, allowed: allowed, at: path)
         guard let outcome = collected.attempt({ () throws(JSONSchemaError) in
             try value.enumeration(LinkExpectation.Outcome.self, at: path.appending("link"))
         }) else { return nil }

@@ -19,3 +19,18 @@ public struct JSONProblems: Sendable {
         list.append(problem)
     }
 }
+
+extension JSONProblems {
+    /// Every key of `object` not in `allowed`, each its own problem with its path (a reader that lists every problem
+    /// must not stop at the first unknown key, as `JSONObject.rejectUnknownKeys` does for the wire decoders).
+    public mutating func rejectUnknownKeys(of object: JSONObject, allowed: [String], at path: JSONPath) {
+        list += object.unknownKeyProblems(allowed: allowed, at: path)
+    }
+}
+
+extension JSONObject {
+    /// Every key not in `allowed`, each a problem with its path and a "did you mean".
+    public func unknownKeyProblems(allowed: [String], at path: JSONPath) -> [JSONSchemaError] {
+        keys.filter { !allowed.contains($0) }.map { JSONSchemaError(.unknownKey, path.appending($0), Self.unknownKey($0, allowed: allowed)) }
+    }
+}

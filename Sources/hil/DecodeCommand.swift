@@ -23,7 +23,7 @@ struct DecodeCommand: AsyncParsableCommand {
             without its length header.
 
             Examples: hil decode '{"button":{"action":"back"}}' --mode presentation; hil decode 010a00000000 \
-            (a HID report); hil decode aa0afb0000 (a UDP packet); hil decode --format tcp '{"type":"ping","timestamp":1}'
+            (a HID report); hil decode aa000afb00 (a UDP packet); hil decode --format tcp '{"type":"ping","timestamp":1}'
 
             Exit status 1 when the payload is refused, with the reason the computer would log.
             """
@@ -40,6 +40,11 @@ struct DecodeCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("The computer's current mode (the ← / → buttons and taps depend on it).", valueName: "mode"))
     var mode: ControlMode = .basicMouse
+
+    /// Bad hex is a usage error, told with this command's usage (not the root's, as a throw from `run` would be).
+    func validate() throws {
+        if hex { _ = try Self.hexBytes(payload) }
+    }
 
     func run() async throws {
         let isHex = hex || Self.looksLikeHex(payload)

@@ -9,9 +9,10 @@ struct DoctorCommand: AsyncParsableCommand {
         abstract: "Check which rigs can run on this host, and what to do for those that cannot.",
         discussion: """
             Lists this host's kernel, BlueZ, adapters and uinput; every rig's checks, with what to do for each that \
-            fails (a kernel without Bluetooth is said once, with the vm rig as the way out); whether the vm rig's \
-            image is built in ~/.cache/hil/vm or the first vm command will build it; and what works here without \
-            any rig (validate, replay, decode, report, run --list). It boots nothing.
+            fails (a kernel without Bluetooth is explained once, on the host lines, with the vm rig as the way out; \
+            the rigs refer to it); whether the vm rig's image is built in ~/.cache/hil/vm or the first vm command \
+            will build it; and what works here without any rig (validate, replay, decode, report, run --list). It \
+            boots nothing.
 
             Exit status 0 when at least one rig can run here (with --rig NAME: when that rig can), 1 otherwise; \
             64 when --rig names no rig in the rig files (a usage error, as any bad option is); 125 when a rig file \
@@ -52,7 +53,7 @@ struct DoctorCommand: AsyncParsableCommand {
             for rig in catalog.rigs where rig.kind == kind && (options.rig == "auto" || rig.name == options.rig) {
                 let assessment = RigAssessment(rig: rig, facts: facts)
                 if assessment.canRun { runnable += 1 }
-                DoctorLines.rig(assessment).forEach { print($0) }
+                DoctorLines.rig(assessment, facts: facts).forEach { print($0) }
                 if rig.kind == .vm { print(DoctorLines.image(VMImage.cache(rigsDirectory: catalog.directory))) }
             }
         }

@@ -9,13 +9,13 @@ enum DoctorLines {
         let noBluetooth = !facts.kernelBluetooth && !facts.bluetoothModuleAvailable
         let bluetooth = facts.kernelBluetooth ? "yes" : facts.bluetoothModuleAvailable
             ? "module on disk, not loaded"
-            : "no: this kernel has no Bluetooth (CONFIG_BT), so the hardware and virtual rigs cannot run on it; "
-                + "the vm rig boots its own kernel"
+            : "no: this kernel has no Bluetooth (CONFIG_BT): no /sys/class/bluetooth, no bluetooth module; the "
+                + "hardware and virtual rigs cannot run on it, and the vm rig boots its own kernel"
         let adapters = facts.adapters.map { "\($0.name)\($0.isHardware ? "" : " (virtual)")" }
         let vhci = facts.vhci ? "loaded" : facts.vhciModuleAvailable ? "module on disk, not loaded" : "no"
         let uinput = facts.uinputPath.map { "\($0)\(facts.uinputWritable ? "" : " (not writable)")" }
             ?? (facts.uinputModuleAvailable ? "module on disk, not loaded" : "no")
-        let bluetoothd = facts.bluetoothdRunning ? "running" : noBluetooth ? "not running (no Bluetooth in this kernel)" : "not running"
+        let bluetoothd = facts.bluetoothdRunning ? "running" : "not running"
         return [
             "host: kernel \(facts.kernelRelease), BlueZ \(facts.bluetoothdVersion ?? "not installed"), \(facts.isRoot ? "root" : "not root")",
             "  Bluetooth in the kernel: \(bluetooth)",
@@ -26,10 +26,15 @@ enum DoctorLines {
         ]
     }
 
-    /// A rig's verdict and every check, each failed one with its fix.
-    static func rig(_ assessment: RigAssessment) -> [String] {
+    /// A rig's verdict and every check, each failed one with its fix; a kernel without Bluetooth, which the host's
+    /// lines explain with the way out, is referred to, not said again.
+    static func rig(_ assessment: RigAssessment, facts: HostFacts) -> [String] {
         var lines = ["  \(assessment.rig.name): \(assessment.canRun ? "can run" : "cannot run")"]
         for check in assessment.checks {
+            if check.finding == RigAssessment.noBluetooth(facts) {
+                lines.append("    NO  no Bluetooth in this kernel (above)")
+                continue
+            }
             lines.append("    \(check.passed ? "ok " : "NO ") \(check.finding)")
             if let fix = check.fix { lines.append("        → \(fix)") }
         }

@@ -34,11 +34,17 @@ enum DoctorNetwork {
         return lines
     }
 
-    /// Whether this kernel has netem, which the network steps (delay, loss, partition) need.
-    static func netemLine() -> String {
-        FileManager.default.fileExists(atPath: "/sys/module/sch_netem")
-            ? "ok  netem: sch_netem loaded (network, partition steps)"
-            : "NO  netem: sch_netem not loaded in this kernel: network and partition steps fail here (modprobe sch_netem as root; the vm rig's guest loads it)"
+    /// Whether this kernel has netem, which the network steps (delay, loss, partition) need; the advice is only what
+    /// can work here: `modprobe` when the module is on disk for this kernel, else the vm rig (its guest loads it).
+    static func netemLine(root: String = "", release: String = HostFacts.probe().kernelRelease) -> String {
+        if FileManager.default.fileExists(atPath: root + "/sys/module/sch_netem") {
+            return "ok  netem: sch_netem loaded (network, partition steps)"
+        }
+        let modules = root + "/lib/modules/\(release)"
+        let onDisk = ["", ".xz", ".zst", ".gz"].contains { FileManager.default.fileExists(atPath: modules + "/kernel/net/sched/sch_netem.ko" + $0) }
+        return onDisk
+            ? "NO  netem: sch_netem not loaded in this kernel: network and partition steps fail here (`sudo modprobe sch_netem`; the vm rig's guest loads it)"
+            : "NO  netem: this kernel (\(release)) has no sch_netem and no module to load it from: network and partition steps run in the vm rig (`--rig vm`), whose guest loads it"
     }
 
     /// The attacker's line: its namespace and address (it has no bus or avahi-daemon), or why there is none.

@@ -127,14 +127,18 @@ struct RecordCommand: AsyncParsableCommand {
         try write(recording)
     }
 
-    /// Checks the scenario as `hil validate` does, then writes it.
+    /// Checks the scenario by the rule hil validate, replay and run apply (`ScenarioValidity`), then writes it.
     func write(_ recording: SessionRecorder.Recording) throws {
         let text = recording.scenario.text
-        let scenario: Scenario
+        var validity = ScenarioValidity()
+        let checked: ScenarioValidity.Checked
         do {
-            scenario = try Scenario.parse(try JSONParser().parse(Array(text.utf8)), file: output)
+            checked = validity.check(try Scenario.parse(try JSONParser().parse(Array(text.utf8)), file: output), file: output)
         } catch {
             throw fail("the recording does not validate, which is a bug in hil record (please report it):\n\(error)")
+        }
+        guard let scenario = checked.scenario else {
+            throw fail("the recording does not validate, which is a bug in hil record (please report it):\n" + checked.problems.joined(separator: "\n"))
         }
         do {
             try text.write(toFile: output, atomically: true, encoding: .utf8)

@@ -37,18 +37,18 @@ struct ReplayCommand: AsyncParsableCommand {
     func run() async throws {
         let files = try ScenarioFiles.expand(paths, command: "hil replay")
         var tally = ReplayTally()
+        var validity = ScenarioValidity()
         for (index, file) in files.enumerated() {
             let counter = "[\(index + 1)/\(files.count)]"
-            let scenario: Scenario
-            do {
-                scenario = try Scenario.load(contentsOf: file)
-            } catch {
+            let checked = validity.check(file)
+            guard let scenario = checked.scenario else {
+                // Invalid as hil validate and hil run judge it: not replayed.
                 tally.invalid += 1
                 if quiet {
-                    printError("\(counter) INVALID \(Self.oneLine(error.description, count: error.located.count))")
+                    printError("\(counter) INVALID \(Self.oneLine(checked.problems.joined(separator: "\n"), count: checked.count))")
                 } else {
                     print("\(counter) INVALID \(file)")
-                    printError(error.description)
+                    for problem in checked.problems { printError(problem) }
                 }
                 continue
             }
@@ -69,6 +69,7 @@ struct ReplayCommand: AsyncParsableCommand {
                 for message in result.errors { printError("\(file): \(message)") }
             }
         }
+        for note in validity.notes { printError(note) }
         print("replayed \(files.count) script(s): " + tally.summary)
         if let status = tally.exit { throw status }
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Records
 import Report
+import System
 
 /// Reports from the results.json files `hil run` writes: Markdown for a CI job page, HTML, a baseline comparison.
 struct ReportCommand: AsyncParsableCommand {
@@ -56,7 +57,10 @@ struct ReportCommand: AsyncParsableCommand {
     var markdown: String?
 
     @Option(
-        help: ArgumentHelp("Compare each gesture kind's p95 with this results.json (or a --merged one).", valueName: "file"))
+        help: ArgumentHelp(
+            "Compare each transport and gesture kind's step latencies with this results.json (or a --merged one).",
+            discussion: "Regressed when the Mann–Whitney U test says the latencies moved (p < 0.01 over the groups compared) and the p50 rose by at least 1 ms and 10 % (docs/report.md, \"The regression rule\").",
+            valueName: "file"))
     var baseline: String?
 
     @Option(
@@ -82,10 +86,11 @@ struct ReportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try prepareOutputs()
         if history { return try runHistory() }
         var parts: [RunResults] = []
         var problems = 0
-        for file in results {
+        for file in results.map(Self.resultsFile) {
             do {
                 // Capture paths are relative to their results.json's folder: made absolute here, then relative to
                 // each file written (report.html, --merged), wherever it goes.
@@ -146,6 +151,27 @@ struct ReportCommand: AsyncParsableCommand {
             printError("hil report: regressed against \(baseline ?? "the baseline"): \(Self.regressions(comparison))")
             throw ExitCode.failure
         }
+    }
+
+    /// A run's folder (what `hil run --output` names) stands for the results.json in it.
+    static func resultsFile(_ path: String) -> String {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { return path }
+        return (path as NSString).appendingPathComponent("results.json")
+    }
+
+    /// Every file to write can be written, before any work: a missing folder is made; a path that is a folder, or a
+    /// folder that cannot be made, ends the command here (exit 1), with nothing printed but the reason.
+    private func prepareOutputs() throws {
+        let outputs = [("--html", html, "report.html"), ("--markdown", markdown, "summary.md"), ("--merged", merged, "results.json")]
+        var refused = false
+        for case let (option, path?, suggested) in outputs {
+            if let problem = FileAccess.prepareToWrite(path, suggested: suggested) {
+                printError("hil report: \(option) \(path): \(problem.reason)")
+                refused = true
+            }
+        }
+        if refused { throw ExitCode.failure }
     }
 
     /// --history: the runs of the folders (the oldest removed beyond --keep), the page, the summary, the verdict.

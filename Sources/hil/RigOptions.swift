@@ -44,10 +44,13 @@ struct RigOptions: ParsableArguments {
             options: .init(timeout: timeout, timing: true, resultsDestination: inVM ? destination : nil))
     }
 
-    /// The rig files of `folder`, or of the project's Rigs/ folder; a bad file exits 125 with every problem.
+    /// The rig files of `folder`, or of the project's Rigs/ folder; a bad file exits 125 with every problem, and so
+    /// does a folder that is not there, whether --rigs named it or none was found (the same cause, one status).
     static func catalog(_ folder: String?) throws -> RigCatalog {
         guard let folder = folder ?? RigCatalog.locate() else {
-            throw ValidationError("cannot find the Rigs/ folder; run from the project folder, or pass --rigs DIR")
+            throw RigExecution.fail(RigError(
+                .rigFile, "cannot find the Rigs/ folder: none in the folder hil runs in, beside its executable, or above either",
+                hint: "run from the project folder, or pass --rigs DIR (or set HIL_RIGS)"))
         }
         do {
             return try RigCatalog(directory: folder)

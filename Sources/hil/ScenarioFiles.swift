@@ -19,24 +19,40 @@ enum ScenarioFiles {
                 throw ExitCode.validationFailure
             }
             guard isDirectory.boolValue else {
-                files.append(path)
+                if let what = notAScenario(path) {
+                    printError("\(command): \(path): \(what), not a scenario: skipped")
+                } else {
+                    files.append(path)
+                }
                 continue
             }
             guard let walker = manager.enumerator(atPath: path) else {
-                throw ValidationError("\(path): cannot list the folder")
+                printError("\(command): \(path): cannot list the folder")
+                throw ExitCode.validationFailure
             }
             var found: [String] = []
-            for case let relative as String in walker
-            where relative.hasSuffix(".json") && !relative.hasSuffix(".schema.json")
-                && (relative as NSString).lastPathComponent != "requirements.json" {
+            for case let relative as String in walker where relative.hasSuffix(".json") && notAScenario(relative) == nil {
                 found.append((path as NSString).appendingPathComponent(relative))
             }
             if found.isEmpty {
-                throw ValidationError("\(path): no .json scenario files in this folder")
+                printError("\(command): \(path): no .json scenario files in this folder")
+                throw ExitCode.validationFailure
             }
             files += found.sorted()
         }
+        if files.isEmpty {
+            printError("\(command): no scenario file among \(paths.joined(separator: " "))")
+            throw ExitCode.validationFailure
+        }
         return files
+    }
+
+    /// What a JSON file of a suite's folder is when it is not a scenario: the requirement catalog or a JSON schema
+    /// (a shell's `Scenarios/*.json` names them too); nil for anything else.
+    static func notAScenario(_ path: String) -> String? {
+        if (path as NSString).lastPathComponent == RequirementCatalog.fileName { return "the requirement catalog" }
+        if path.hasSuffix(".schema.json") { return "a JSON schema" }
+        return nil
     }
 
     /// `Scenarios: no such file or folder in /home/me (hil looks for relative paths in the folder it runs in);
@@ -49,9 +65,10 @@ enum ScenarioFiles {
             + "pass the scenario files or folders to use, e.g. \(command) path/to/\(path)"
     }
 
-    /// Loads every scenario, checks each one's requirement ids against its own catalog (the nearest above it), and
-    /// returns them with the catalog of the first path (what `hil run --list` shows coverage against). Reports
-    /// every problem (with file, line and column and JSON path) and throws when there was any, before anything runs.
+    /// Loads every scenario and checks it by the rule hil validate, replay and record apply (`ScenarioValidity`), and
+    /// returns them with the catalog `hil run --list` shows coverage against (`RequirementCatalog.find(for:)`, the
+    /// same in any order of the paths). Reports every problem (with file, line and column and JSON path) and throws
+    /// when there was any, before anything runs.
     static func load(_ paths: [String], command: String) throws -> ([Scenario], RequirementCatalog?) {
         var catalogs = RequirementCatalogs()
         var listed: RequirementCatalog?
@@ -66,31 +83,13 @@ enum ScenarioFiles {
         }
         var scenarios: [Scenario] = []
         var problems = 0
-        var reportedCatalogs: Set<String> = []
+        var validity = ScenarioValidity()
         for file in try expand(paths, command: command) {
-            do {
-                let scenario = try Scenario.load(contentsOf: file)
-                switch catalogs.catalog(forFile: file) {
-                case .success(let catalog)?:
-                    let unknown = catalog.unknownIDs(in: scenario)
-                    if !unknown.isEmpty {
-                        problems += 1
-                        printError(ScriptError(file: file, located: unknown).description)
-                        continue
-                    }
-                case .failure(let error)?:
-                    if reportedCatalogs.insert(error.file).inserted { printError(error.description) }
-                    problems += 1
-                    continue
-                case nil:
-                    break
-                }
-                scenarios.append(scenario)
-            } catch {
-                problems += 1
-                printError(error.description)
-            }
+            let checked = validity.check(file)
+            for problem in checked.problems { printError(problem) }
+            if let scenario = checked.scenario { scenarios.append(scenario) } else { problems += 1 }
         }
+        for note in validity.notes { printError(note) }
         if problems > 0 {
             printError("\(command): \(problems) file(s) with problems; nothing was run")
             throw ExitCode.failure

@@ -1,5 +1,6 @@
 import ArgumentParser
 import GestureScript
+import Records
 import Scenario
 
 /// Checks scenario files and reports every problem with its file, line and column, and JSON path.
@@ -26,37 +27,17 @@ struct ValidateCommand: AsyncParsableCommand {
     func run() async throws {
         let files = try ScenarioFiles.expand(paths, command: "hil validate")
         var bad = 0
-        var catalogs = RequirementCatalogs()
-        var reportedCatalogs: Set<String> = []
+        var validity = ScenarioValidity()
         for file in files {
-            let scenario: Scenario
-            do {
-                scenario = try Scenario.load(contentsOf: file)
-            } catch {
+            let checked = validity.check(file)
+            for problem in checked.problems { printError(problem) }
+            guard let scenario = checked.scenario else {
                 bad += 1
-                printError(error.description)
                 continue
             }
-            var problems: [ScriptError.Problem] = scenario.checksNothingProblem.map { [$0] } ?? []
-            switch catalogs.catalog(forFile: file) {
-            case .success(let catalog)?:
-                problems += catalog.unknownIDs(in: scenario)
-            case .failure(let error)?:
-                // A broken catalog is its own problem, reported once; the files under it are not counted bad for it.
-                if reportedCatalogs.insert(error.file).inserted {
-                    bad += 1
-                    printError(error.description)
-                }
-            case nil:
-                break
-            }
-            if !problems.isEmpty {
-                bad += 1
-                printError(ScriptError(file: file, located: problems).description)
-                continue
-            }
-            if !quiet { print("ok  \(file): \(scenario.script.steps.count) steps, \(scenario.checkCount) check(s)") }
+            if !quiet { print("ok  \(file): \(counted(scenario.script.steps.count, "step")), \(scenario.checkCount) check(s)") }
         }
+        for note in validity.notes { printError(note) }
         print("\(files.count) file(s), \(bad) with problems")
         if bad > 0 { throw ExitCode.failure }
     }

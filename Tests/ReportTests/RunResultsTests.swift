@@ -110,7 +110,7 @@ struct RunResultsTests {
         let missing = folder.path + "/nothing-here.json"
         let absent = try #require(throws: ReportError.self) { try RunResults.load(contentsOf: missing) }
         #expect(absent.code == .unreadable)
-        #expect(absent.description.hasPrefix("\(missing): cannot read the file"))
+        #expect(absent.description.hasPrefix("\(missing): cannot read it: No such file or directory (errno 2)"))
 
         let future = try folder.write(#"{ "format": "hil-results/2", "passed": 0, "failed": 0, "scenarios": [] }"#, to: "v2.json")
         let newer = try #require(throws: ReportError.self) { try RunResults.load(contentsOf: future) }

@@ -36,9 +36,9 @@ struct DoctorTests {
             vhciModuleAvailable: false, uinputPath: nil, uinputWritable: false, uinputModuleAvailable: false,
             bluetoothdRunning: false, bluetoothdVersion: "5.66", tools: [:], isRoot: true)
         let lines = DoctorLines.host(facts).joined(separator: "\n")
-        #expect(lines.contains("Bluetooth in the kernel: no: this kernel has no Bluetooth (CONFIG_BT)"))
+        #expect(lines.contains("Bluetooth in the kernel: no: this kernel has no Bluetooth (CONFIG_BT): no /sys/class/bluetooth, no bluetooth module"))
         #expect(lines.contains("the vm rig boots its own kernel"))
-        #expect(lines.contains("bluetoothd: not running (no Bluetooth in this kernel)"))
+        #expect(lines.hasSuffix("bluetoothd: not running"), "explained once, on the Bluetooth line")
         #expect(!lines.contains("systemctl"))
     }
 
@@ -60,5 +60,47 @@ struct DoctorTests {
             #expect(lines.contains { $0.hasPrefix("  hil \(command) ") && $0.hasSuffix(abstract) }, "\(command)")
         }
         #expect(lines.contains { $0.hasPrefix("  hil run --list ") })
+    }
+
+    @Test("a kernel without Bluetooth is explained once: the host's line; each rig refers to it in a few words")
+    func saidOnce() throws {
+        let facts = HostFacts(
+            kernelRelease: "6.18", kernelBluetooth: false, bluetoothModuleAvailable: false, adapters: [], vhci: false,
+            vhciModuleAvailable: false, uinputPath: nil, uinputWritable: false, uinputModuleAvailable: false,
+            bluetoothdRunning: false, bluetoothdVersion: "5.66", tools: [:], isRoot: true)
+        let catalog = try RigCatalog(directory: Self.rigs)
+        let rigs = catalog.rigs.flatMap { DoctorLines.rig(RigAssessment(rig: $0, facts: facts), facts: facts) }
+        let text = (DoctorLines.host(facts) + rigs).joined(separator: "\n")
+        #expect(text.components(separatedBy: "no /sys/class/bluetooth").count == 2, "explained more than once:\n\(text)")
+        #expect(text.components(separatedBy: "CONFIG_BT").count == 2, "\(text)")
+        #expect(rigs.filter { $0 == "    NO  no Bluetooth in this kernel (above)" }.count == 2, "hardware and virtual refer to it: \(rigs)")
+    }
+
+    @Test("netem's advice is what can work here: modprobe when the module is on disk for this kernel, else the vm rig")
+    func netemAdvice() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-netem-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("lib/modules/6.1.0-9-amd64/kernel/net/sched"), withIntermediateDirectories: true)
+        let none = DoctorNetwork.netemLine(root: root.path, release: "6.18.44")
+        #expect(none.contains("no sch_netem and no module to load it from") && none.contains("--rig vm") && !none.contains("modprobe"), "\(none)")
+        try Data().write(to: root.appendingPathComponent("lib/modules/6.1.0-9-amd64/kernel/net/sched/sch_netem.ko.xz"))
+        let module = DoctorNetwork.netemLine(root: root.path, release: "6.1.0-9-amd64")
+        #expect(module.contains("`sudo modprobe sch_netem`"), "\(module)")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("sys/module/sch_netem"), withIntermediateDirectories: true)
+        #expect(DoctorNetwork.netemLine(root: root.path, release: "6.1.0-9-amd64").hasPrefix("ok  netem"))
+    }
+
+    @Test("no rig files: the same exit status (125) and advice whether --rigs names a missing folder or none is found")
+    func noRigFolder() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-copy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent("hil").path
+        try FileManager.default.copyItem(atPath: try RigGuest.hilBinary(), toPath: copy)
+        let copied = try await runSeparating(copy, ["doctor"], in: folder)
+        let named = try await runSeparating(try RigGuest.hilBinary(), ["doctor", "--rigs", folder.appendingPathComponent("none").path], in: folder)
+        #expect(copied.status == 125 && named.status == 125, "copied: \(copied.status) \(copied.errors); --rigs: \(named.status) \(named.errors)")
+        #expect(copied.errors.contains("cannot find the Rigs/ folder") && copied.errors.contains("pass --rigs DIR"), "\(copied.errors)")
+        #expect(!copied.errors.contains("Usage: hil <subcommand>"), "\(copied.errors)")
     }
 }

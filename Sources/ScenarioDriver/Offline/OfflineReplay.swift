@@ -73,7 +73,7 @@ package struct OfflineReplay: Sendable {
             let checks = (expected.events == nil ? 0 : 1) + (expected.received == nil ? 0 : 1)
             replay.judgedChecks += checks
             if step.outcome == .failed {
-                replay.errors.append("steps[\(step.index)] (\(step.kind)) expectation does not hold offline:\n" + step.message)
+                replay.errors.append("steps[\(step.index)] (\(step.kind)) expectation does not hold offline:\n" + Self.cause(step.message))
             } else {
                 replay.checkedSteps += checks
             }
@@ -81,6 +81,15 @@ package struct OfflineReplay: Sendable {
         let (motion, presses) = computer.totals
         replay.summary = summaryText(replay, motion: motion, presses: presses)
         return replay
+    }
+
+    /// A failed step's message as replay shows it: without the verifier's `not met within N ms`, which offline,
+    /// where frames come with no latency, reads as timing when the cause is the events (the next line, which `-q`
+    /// shows then).
+    static func cause(_ message: String) -> String {
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
+        let kept = lines.filter { !($0.hasPrefix("not met within ") && $0.hasSuffix(" ms")) }
+        return kept.isEmpty ? message : kept.joined(separator: "\n")
     }
 
     /// `12 commands, 14 frames, 2 expectation(s) hold; 3 checks need a rig, not judged; motion REL_X +120`

@@ -1,0 +1,65 @@
+package import Foundation
+import Glibc
+
+/// Reading and writing whole files with reasons a person can act on: the system's own words for the errno
+/// ("No such file or directory", "Permission denied"), or "is a folder", never Foundation's error text (which reads
+/// "The file couldn't be opened" or "NSCocoaErrorDomain error 256").
+package enum FileAccess {
+    /// The file's bytes, or why it cannot be read: `is a folder, not a file`, `No such file or directory (errno 2)`.
+    package static func read(_ path: String) -> Result<Data, FileProblem> {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            return .failure(FileProblem(path: path, reason: "is a folder, not a file"))
+        }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return .failure(FileProblem(path: path, reason: Errno.current.numbered)) }
+        close(descriptor)
+        do {
+            return .success(try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            return .failure(FileProblem(path: path, reason: "cannot read it (\(Errno(EIO).description))"))
+        }
+    }
+
+    /// Makes sure `path` can be written as a file before any work is done: its folder is created when missing;
+    /// refused when it is a folder (the advice names `suggested` in it) or its folder cannot be made.
+    package static func prepareToWrite(_ path: String, suggested: String) -> FileProblem? {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            return FileProblem(path: path, reason: "is a folder: give a file name in it, e.g. \((path as NSString).appendingPathComponent(suggested))")
+        }
+        var missing: [String] = []
+        var folder = (path as NSString).deletingLastPathComponent
+        while !folder.isEmpty, folder != "/", !FileManager.default.fileExists(atPath: folder) {
+            missing.append(folder)
+            folder = (folder as NSString).deletingLastPathComponent
+        }
+        for folder in missing.reversed() where mkdir(folder, 0o755) != 0 && errno != EEXIST {
+            return FileProblem(path: path, reason: "its folder \(folder) cannot be made: \(Errno.current.numbered)")
+        }
+        return nil
+    }
+}
+
+extension FileAccess {
+    /// Why writing `path` failed, in the system's words: a folder that is not there or not writable, or the path
+    /// itself a folder.
+    package static func writeProblem(_ path: String) -> FileProblem {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            return FileProblem(path: path, reason: "is a folder, not a file")
+        }
+        let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        guard access(folder, W_OK) == 0 else { return FileProblem(path: path, reason: "its folder \(folder): \(Errno.current.numbered)") }
+        guard !FileManager.default.fileExists(atPath: path) || access(path, W_OK) == 0 else {
+            return FileProblem(path: path, reason: Errno.current.numbered)
+        }
+        return FileProblem(path: path, reason: "the system refused the write (a full disk?)")
+    }
+}
+
+/// Why a file cannot be read or written, in words a person can act on.
+package struct FileProblem: Error, Sendable, Equatable {
+    package var path: String
+    package var reason: String
+}
