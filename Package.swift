@@ -204,7 +204,7 @@ let package = Package(
         .testTarget(
             name: "hilTests",
             dependencies: [
-                "hil", "HILTestSupport", "Scenario", "Peripheral", "Rig", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "hil", "HILTestSupport", "Scenario", "Peripheral", "Rig", "Records", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CDBus", "CEvdev", "InputCodes"]),
         // Every error type of the package, one instance each: the one error shape (System's ExplainedError).

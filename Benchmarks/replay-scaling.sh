@@ -13,6 +13,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 hil=${1:-}
 what=$hil
 if [[ -z $hil ]]; then
+    echo "replay-scaling: building hil (swift build --product hil, the debug build; pass a hil to time it instead)" >&2
     (cd "$root" && swift build --product hil >/dev/null)
     hil=$root/.build/debug/hil
     what="debug build of $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD || echo ' with changes')"

@@ -40,7 +40,8 @@ package struct SoakRunner: Sendable {
         self.context = context
     }
 
-    package func run(minutes: Int, rateHz: Double, path: String, report: @Sendable (Minute) -> Void) async throws -> Summary {
+    /// Streams for `duration` in minutes of 60 s, the last one shorter when `duration` is not whole minutes.
+    package func run(duration: Duration, rateHz: Double, path: String, report: @Sendable (Minute) -> Void) async throws -> Summary {
         let folder = context.workDirectory + "/soak"
         let session = try await PairedSession.open(context, folder: folder)
         let (bluez, peripheral, collector, link) = (session.bluez, session.peripheral, session.collector, session.link)
@@ -53,11 +54,11 @@ package struct SoakRunner: Sendable {
         var results: [Minute] = []
         var index = 0
         var heads: [Int32: Int] = [:]  // per REL_X value, how many of its frames are matched already
-        for minute in 1...minutes {
+        for (minute, length) in Self.minutes(of: duration).enumerated().map({ ($0.offset + 1, $0.element) }) {
             let minuteStart = sends.count
             let schedule = SendSchedule(rate: rateHz)
             var tick = 0
-            while ContinuousClock.now < schedule.origin + .seconds(60) {
+            while ContinuousClock.now < schedule.origin + length {
                 try await schedule.wait(for: tick)
                 tick += 1
                 let bytes = Command.cursorMove(delta: Point(x: Double(1 + index % 997), y: 0)).encoded()
@@ -94,6 +95,13 @@ package struct SoakRunner: Sendable {
         let alignment = StageBreakdown.align(sends, receipts)
         return Summary(minutes: results, lostByLink: sends.count - alignment.count, sent: sends.count, readerDrops: collector.droppedCount,
                        heldAtEnd: held)
+    }
+
+    /// The soak's minutes: 60 s each, and what is left of `duration` as a last, shorter one.
+    package static func minutes(of duration: Duration) -> [Duration] {
+        let whole = Int(duration / .seconds(60))
+        let rest = duration - .seconds(60) * whole
+        return Array(repeating: .seconds(60), count: whole) + (rest > .zero ? [rest] : [])
     }
 
     /// Each send's frame: the first unmatched frame with the send's REL_X value (each command moves by its own

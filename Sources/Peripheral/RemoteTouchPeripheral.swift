@@ -1,6 +1,7 @@
 import DBus
 import Evdev
 import Foundation
+import System
 import InputCodes
 import RemoteTouchProtocol
 
@@ -94,7 +95,7 @@ package final class RemoteTouchPeripheral: Sendable {
         do {
             return try ReceiptLog(path: file)
         } catch {
-            throw PeripheralError(.receiptsLog, "cannot create the receipts log \(file): \(error.localizedDescription)")
+            throw PeripheralError(.receiptsLog, "cannot create the receipts log \(file): \(FileAccess.reason(of: error))")
         }
     }
 

@@ -1,4 +1,5 @@
 package import Foundation
+import System
 
 /// Runs in time order, read from their output folders: what `hil report --history` draws.
 package struct RunHistory: Sendable {
@@ -104,7 +105,7 @@ package struct RunHistory: Sendable {
             } catch {
                 runs.removeAll { removed.contains($0.folder) }
                 throw ReportError(.cannotWrite, file: folder,
-                                  problems: ["cannot remove this old run: \(error.localizedDescription)"],
+                                  problems: ["cannot remove this old run: \(FileAccess.reason(of: error))"],
                                   hint: "check the folder's permissions, or remove it by hand")
             }
             removed.append(folder)

@@ -1,4 +1,5 @@
 import Foundation
+import System
 import StrictJSON
 
 extension RigDefinition {
@@ -27,7 +28,7 @@ extension RigDefinition {
         do {
             try bluetoothdMainConf(base: base).write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
-            throw RigError(.boot, "cannot write bluetoothd's configuration \(path): \(error.localizedDescription)")
+            throw RigError(.boot, "cannot write bluetoothd's configuration \(path): \(FileAccess.reason(of: error))")
         }
     }
 

@@ -37,6 +37,20 @@ package struct RigEnvironment: Sendable, Equatable {
     /// Every pair of adapters the rig has, the first being `peripheralAdapter` and `centralAdapter`.
     package var lanes: [Lane]
     package var share: String?
+
+    /// Whether `path` is in the vm guest's share, whose results the host copies back and names where it put them: a
+    /// command there leaves the results line to the host, so a person reads the paths they can open, once.
+    package func isCopiedBack(_ path: String) -> Bool {
+        guard let share else { return false }
+        return path == share || path.hasPrefix(share.hasSuffix("/") ? share : share + "/")
+    }
+
+    /// `results: a/results.json, a/junit.xml` for `files` of `folder`, unless the host copies the folder back and
+    /// says where (`isCopiedBack`); nil then.
+    package static func resultsLine(_ files: [String], in folder: String) -> String? {
+        if (try? current())?.isCopiedBack(folder) == true { return nil }
+        return "results: " + files.map { (folder as NSString).appendingPathComponent($0) }.joined(separator: ", ")
+    }
     package var scratch: String?
     package var rigsFolder: String?
     package var systemBusAddress: String?

@@ -136,6 +136,19 @@ package final class RigJobRunner: Sendable {
         return result.exitCode
     }
 
+    /// Where the guest's results are on this host: the files at the top of `destination`, then what the folders hold.
+    static func resultsLine(_ destination: String) -> String {
+        let entries = ((try? FileManager.default.contentsOfDirectory(atPath: destination)) ?? []).sorted()
+        var files: [String] = [], folders = 0
+        for entry in entries where entry != "rig-logs" {
+            var isFolder: ObjCBool = false
+            FileManager.default.fileExists(atPath: (destination as NSString).appendingPathComponent(entry), isDirectory: &isFolder)
+            if isFolder.boolValue { folders += 1 } else { files.append((destination as NSString).appendingPathComponent(entry)) }
+        }
+        return "results: " + (files.isEmpty ? destination : files.joined(separator: ", "))
+            + (folders > 0 ? "; logs in \(folders) folder(s) there" : "") + "; the guest's BlueZ logs in \(destination)/rig-logs"
+    }
+
     /// Copies the guest's `results` (and its BlueZ logs, as `rig-logs`) from the share to `resultsDestination`.
     private func copyResults(from share: String) {
         guard let destination = options.resultsDestination else { return }
@@ -149,9 +162,9 @@ package final class RigJobRunner: Sendable {
             // The guest's BlueZ logs (bluetoothd, btvirt, dbus, dmesg) go with the results.
             try? Self.copyContents(of: (share as NSString).appendingPathComponent("logs"),
                                    to: (destination as NSString).appendingPathComponent("rig-logs"))
-            report("results copied to \(destination)")
+            report(Self.resultsLine(destination))
         } catch {
-            report("could not copy the guest's results from \(results) to \(destination): \(error.localizedDescription)")
+            report("could not copy the guest's results from \(results) to \(destination): \(FileAccess.reason(of: error))")
         }
     }
 

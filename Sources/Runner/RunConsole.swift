@@ -1,4 +1,5 @@
 import Foundation
+import Records
 import LatencyStats
 package import Records
 package import Report
@@ -11,7 +12,7 @@ package enum RunConsole {
     package static func outcome(_ result: ScenarioResult, label: String) -> String {
         let p95 = result.latencySummary.p95.map { String(format: "p95 %.1f ms", $0) } ?? "no latency"
         let checked = result.steps.filter { $0.outcome != .unchecked }.count
-        return "\(label) \(result.outcome.rawValue.uppercased()) \(result.name) — \(checked) checked steps, \(p95), "
+        return "\(label) \(result.outcome.rawValue.uppercased()) \(result.name) — \(counted(checked, "checked step")), \(p95), "
             + String(format: "%.1f s", (result.durationMs ?? 0) / 1000)
     }
 

@@ -1,6 +1,7 @@
 import ComputerProcess
 import Evidence
 import Foundation
+import Rig
 import Records
 import Report
 import ScenarioDriver
@@ -163,7 +164,9 @@ package final class RunSession: Sendable {
         let outcomes = results.map(\.outcome)
         console.line(RunTotals.line(outcomes) + " in \(String(format: "%.1f", settings.writer.wallMs / 1000)) s")
         if let comparison { console.line(RunConsole.baseline(comparison)) }
-        console.line("results: \(work)/results.json, \(work)/junit.xml, \(work)/\(ReportFiles.htmlName), \(work)/\(ReportFiles.markdownName)")
+        if let line = RigEnvironment.resultsLine(["results.json", "junit.xml", ReportFiles.htmlName, ReportFiles.markdownName], in: work) {
+            console.line(line)
+        }
         let exit = RunExit(interrupted: stop.wasInterrupted, rigBroken: stop.rigFailure != nil,
                            failures: outcomes.filter(\.isFailure).count)
         switch exit {

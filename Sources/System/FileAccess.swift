@@ -63,3 +63,22 @@ package struct FileProblem: Error, Sendable, Equatable {
     package var path: String
     package var reason: String
 }
+
+extension FileAccess {
+    /// A Foundation file error in the system's words: the errno under it (`Permission denied (errno 13)`), never
+    /// Foundation's own text ("The file couldn't be saved", "NSCocoaErrorDomain error 512").
+    package static func reason(of error: any Error) -> String {
+        let error = error as NSError
+        if error.domain == NSPOSIXErrorDomain { return Errno(Int32(error.code)).numbered }
+        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return Errno(Int32(underlying.code)).numbered
+        }
+        switch CocoaError.Code(rawValue: error.code) {
+        case .fileNoSuchFile, .fileReadNoSuchFile: return Errno.noSuchFileOrDirectory.numbered
+        case .fileWriteNoPermission, .fileReadNoPermission: return Errno.permissionDenied.numbered
+        case .fileWriteOutOfSpace: return Errno(ENOSPC).numbered
+        case .fileWriteFileExists: return Errno(EEXIST).numbered
+        default: return "the system refused it (Foundation error \(error.code))"
+        }
+    }
+}

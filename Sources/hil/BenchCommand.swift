@@ -11,7 +11,7 @@ import Bench
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure write → evdev latency, achieved rate and lost commands on both write paths, side by side.",
+        abstract: "Measure write → evdev latency, achieved rate and lost commands per transport and write path, side by side.",
         discussion: """
             On a rig (--rig auto, as hil run), one hil peripheral is started and paired; then, for each write \
             path (dbus: WriteValue without response; fd: the AcquireWrite socket), --count cursor commands are \
@@ -51,8 +51,8 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Find the highest rate each path sustains with nothing lost.")
     var findMax = true
 
-    @Option(help: DurationArgument<BareSeconds>.help("How long each ladder stream lasts."))
-    var rungDuration = DurationArgument<BareSeconds>(.seconds(5))
+    @Option(help: DurationArgument.help("How long each ladder stream lasts."))
+    var rungDuration = DurationArgument(.seconds(5))
 
     @Option(help: "Streams per ladder rung; a rung is sustained only when every one is.")
     var repetitions = 3
@@ -74,8 +74,8 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where bench.json and the peripheral's logs go.", valueName: "dir"))
     var output = "bench"
 
-    @Option(help: DurationArgument<BareSeconds>.help("Stop after this long."))
-    var timeout = DurationArgument<BareSeconds>(.seconds(900))
+    @Option(help: DurationArgument.help("Stop after this long."))
+    var timeout = DurationArgument(.seconds(900))
 
     func validate() throws {
         guard count >= 10 else { throw ValidationError("--count must be at least 10") }
@@ -128,7 +128,7 @@ struct BenchCommand: AsyncParsableCommand {
         let json = BenchRunner.json(results, paths: settings.paths, settings: settings, rig: rigName, kernel: facts.kernelRelease,
                                     bluez: facts.bluetoothdVersion, radio: RunCommand.radio(definition))
         try json.write(toFile: work + "/bench.json", atomically: true, encoding: .utf8)
-        print("results: \(work)/bench.json")
+        if let line = RigEnvironment.resultsLine(["bench.json"], in: work) { print(line) }
         let held = BenchRunner.held(results, paths: settings.paths)
         if !held.isEmpty {
             print("hil bench: FAILED: a stream ended with a key or button held (EVIOCGKEY): " + held.joined(separator: "; "))

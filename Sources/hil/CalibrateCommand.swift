@@ -51,8 +51,8 @@ struct CalibrateCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where calibrate.json and the peripheral's logs go.", valueName: "dir"))
     var output = "calibrate"
 
-    @Option(help: DurationArgument<BareSeconds>.help("Stop after this long."))
-    var timeout = DurationArgument<BareSeconds>(.seconds(1800))
+    @Option(help: DurationArgument.help("Stop after this long."))
+    var timeout = DurationArgument(.seconds(1800))
 
     func validate() throws {
         guard count >= 50 else { throw ValidationError("--count must be at least 50 (a p50 of fewer moves with the guest's noise)") }
@@ -92,7 +92,7 @@ struct CalibrateCommand: AsyncParsableCommand {
                                          rounds: rounds, rows: rows)
         results.heldAtEnd = held
         try results.jsonText.write(toFile: context.workDirectory + "/calibrate.json", atomically: true, encoding: .utf8)
-        print("results: \(context.workDirectory)/calibrate.json")
+        if let line = RigEnvironment.resultsLine(["calibrate.json"], in: context.workDirectory) { print(line) }
         print(held.isEmpty ? "nothing held after any stream" : "hil calibrate: FAILED: a stream ended with a key or button held (EVIOCGKEY): " + held.joined(separator: "; "))
         fflush(nil)
         if !held.isEmpty { throw ExitCode(1) }

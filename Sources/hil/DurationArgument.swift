@@ -1,32 +1,5 @@
 import ArgumentParser
 
-/// The unit a time option reads a bare number in (`--timeout 600`): the option's unit from before it took units, so
-/// command lines written then keep their meaning.
-protocol BareDurationUnit: Sendable {
-    /// The unit, as `DurationArgument.help` names it ("seconds").
-    static var name: String { get }
-    /// One of it.
-    static var unit: DurationUnit { get }
-}
-
-/// A bare number is seconds: `--timeout`, `--lockout`, record's `--duration`, bench's `--rung-duration`.
-enum BareSeconds: BareDurationUnit {
-    static let name = "seconds"
-    static let unit = DurationUnit.s
-}
-
-/// A bare number is minutes: soak's `--duration` (it was `--minutes`).
-enum BareMinutes: BareDurationUnit {
-    static let name = "minutes"
-    static let unit = DurationUnit.m
-}
-
-/// A bare number is milliseconds: record's `--gap` (it was `--gap-ms`).
-enum BareMilliseconds: BareDurationUnit {
-    static let name = "milliseconds"
-    static let unit = DurationUnit.ms
-}
-
 /// The units a time option takes, as they are written after the number.
 enum DurationUnit: String, CaseIterable, Sendable {
     case ms, s, m, h
@@ -41,10 +14,13 @@ enum DurationUnit: String, CaseIterable, Sendable {
     }
 }
 
-/// A time option's value (`valueName` `duration`): a number with a unit — `250ms`, `30s`, `5m`, `1h`, `1.5s` — or
-/// a bare number in `Bare`'s unit. Anything else is refused with the accepted forms, which `--help` lists too; the
-/// default prints in the largest unit that keeps it whole (`1800` seconds: `30m`).
-struct DurationArgument<Bare: BareDurationUnit>: ExpressibleByArgument, Sendable, Hashable, CustomStringConvertible {
+/// Every time option's value (`valueName` `duration`): a number with a unit — `250ms`, `30s`, `5m`, `1h`, `1.5s` —
+/// or a bare number, which is seconds for every option of every command (`--timeout 90`, `--gap 0.25`). Anything else
+/// is refused with the accepted forms, which `--help` lists too; the default prints in the largest unit that keeps
+/// it whole (`1800` seconds: `30m`).
+struct DurationArgument: ExpressibleByArgument, Sendable, Hashable, CustomStringConvertible {
+    /// What a bare number is, for every time option.
+    static let bareUnit = DurationUnit.s
     var duration: Duration
 
     init(_ duration: Duration) {
@@ -59,7 +35,7 @@ struct DurationArgument<Bare: BareDurationUnit>: ExpressibleByArgument, Sendable
         guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
               number.filter({ $0 == "." }).count <= 1, number != ".", let value = Double(number)
         else { return nil }
-        let nanoseconds = (value * Double((unit ?? Bare.unit).nanoseconds)).rounded()
+        let nanoseconds = (value * Double((unit ?? Self.bareUnit).nanoseconds)).rounded()
         guard nanoseconds.isFinite, nanoseconds < Double(Int64.max) else { return nil }
         duration = .nanoseconds(Int64(nanoseconds))
     }
@@ -89,13 +65,6 @@ struct DurationArgument<Bare: BareDurationUnit>: ExpressibleByArgument, Sendable
 
     /// An option's help: `abstract`, then what a bare number means, with `duration` as the value's name.
     static func help(_ abstract: String, discussion: String = "") -> ArgumentHelp {
-        ArgumentHelp(abstract + " A bare number is \(Bare.name).", discussion: discussion, valueName: "duration")
-    }
-}
-
-extension DurationArgument {
-    /// How many minutes it lasts, when that is a whole number (soak's `--duration`).
-    var wholeMinutes: Int? {
-        nanoseconds % DurationUnit.m.nanoseconds == 0 ? Int(nanoseconds / DurationUnit.m.nanoseconds) : nil
+        ArgumentHelp(abstract + " A bare number is seconds.", discussion: discussion, valueName: "duration")
     }
 }

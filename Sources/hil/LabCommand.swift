@@ -76,11 +76,11 @@ struct LabRunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("An ssh_config file for every ssh and scp to the boxes (keys, known hosts).", valueName: "file"))
     var sshConfig: String?
 
-    @Option(help: DurationArgument<BareSeconds>.help("How long to wait for the places to be free."))
-    var reserveTimeout = DurationArgument<BareSeconds>(.seconds(600))
+    @Option(help: DurationArgument.help("How long to wait for the places to be free."))
+    var reserveTimeout = DurationArgument(.seconds(600))
 
-    @Option(help: DurationArgument<BareSeconds>.help("Stop the whole run after this long (exit status 124; places given back)."))
-    var timeout: DurationArgument<BareSeconds>?
+    @Option(help: DurationArgument.help("Stop the whole run after this long (exit status 124; places given back)."))
+    var timeout: DurationArgument?
 
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("hil run's options and scenario paths, for every box.", valueName: "hil run arguments"))
     var runArguments: [String] = []

@@ -40,8 +40,8 @@ struct PeripheralCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The uinput device node.", valueName: "path"))
     var uinputPath = "/dev/uinput"
 
-    @Option(help: DurationArgument<BareSeconds>.help("How long 3 wrong codes lock pairing (R4; shorter for tests)."))
-    var lockout = DurationArgument<BareSeconds>(.seconds(300))
+    @Option(help: DurationArgument.help("How long 3 wrong codes lock pairing (R4; shorter for tests)."))
+    var lockout = DurationArgument(.seconds(300))
 
     @Option(help: "Battery level to report when this machine has no battery.")
     var battery = 100

@@ -1,4 +1,5 @@
 import Foundation
+import System
 import InputCodes
 import Recording
 import Runner
@@ -13,7 +14,7 @@ extension RecordCommand {
         do {
             try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw fail("cannot create the work folder \(work): \(error.localizedDescription)")
+            throw fail("cannot create the work folder \(work): \(FileAccess.reason(of: error))")
         }
         var settings = LiveRecording.Settings(
             hil: RunCommand.executable, adapter: adapter ?? environment.peripheralAdapter, uinputName: uinputName, folder: work,
@@ -38,7 +39,7 @@ extension RecordCommand {
         do {
             try text.write(toFile: evdevFile, atomically: true, encoding: .utf8)
         } catch {
-            throw fail("cannot write \(evdevFile): \(error.localizedDescription)")
+            throw fail("cannot write \(evdevFile): \(FileAccess.reason(of: error))")
         }
         say("stopped (\(reason)); the computer exited with status \(status)")
         try convert(receiptsFile: recording.receiptsFile, evdevFile: evdevFile, source: "a live session")

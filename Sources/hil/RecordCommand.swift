@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import System
+import Records
 import GestureScript
 import InputCodes
 import Recording
@@ -40,15 +42,15 @@ struct RecordCommand: AsyncParsableCommand {
                                valueName: "dir"))
     var from: String?
 
-    @Option(help: DurationArgument<BareMilliseconds>.help(
+    @Option(help: DurationArgument.help(
         "An idle time at least this long between two writes starts a new step."))
-    var gap = DurationArgument<BareMilliseconds>(.milliseconds(SessionRecorder.defaultGapMs))
+    var gap = DurationArgument(.milliseconds(SessionRecorder.defaultGapMs))
 
     @Option(help: "How far each motion total may stray on replay, in percent of it (an allowance under one count is exact).")
     var tolerancePercent = SessionRecorder.defaultTolerancePercent
 
-    @Option(help: DurationArgument<BareSeconds>.help("Live: stop after this long.", discussion: "Default: at Ctrl-C."))
-    var duration: DurationArgument<BareSeconds>?
+    @Option(help: DurationArgument.help("Live: stop after this long.", discussion: "Default: at Ctrl-C."))
+    var duration: DurationArgument?
 
     @Option(help: ArgumentHelp("Live: the computer's adapter (ble, hid).", discussion: "Default: $HIL_PERIPHERAL_ADAPTER, else hci0."))
     var adapter: String?
@@ -143,9 +145,9 @@ struct RecordCommand: AsyncParsableCommand {
         do {
             try text.write(toFile: output, atomically: true, encoding: .utf8)
         } catch {
-            throw fail("cannot write \(output): \(error.localizedDescription)")
+            throw fail("cannot write \(output): \(FileAccess.reason(of: error))")
         }
-        print("wrote \(output): \(recording.commands) write(s) in \(recording.segments) segment(s), \(scenario.script.steps.count) steps, \(scenario.checkCount) check(s); \(recording.refused) refused write(s) left out")
+        print("wrote \(output): \(recording.commands) write(s) in \(recording.segments) segment(s), \(counted(scenario.script.steps.count, "step")), \(scenario.checkCount) check(s); \(recording.refused) refused write(s) left out")
         if recording.framesBefore > 0 {
             print("note: \(recording.framesBefore) frame(s) came before the first write; no step expects them")
         }

@@ -1,6 +1,7 @@
 import ScenarioDriver
 import ArgumentParser
 import Foundation
+import Records
 import GestureScript
 import Scenario
 
@@ -112,7 +113,7 @@ struct ReplayTally: Equatable {
 
     /// `12 commands, 30 evdev frames, 0 problem(s); 10 ok, 2 not judged (their checks need a rig: hil run)`
     var summary: String {
-        "\(commands) commands, \(frames) evdev frames, \(problems + invalid) problem(s); \(ok) ok"
+        "\(counted(commands, "command")), \(counted(frames, "evdev frame")), \(problems + invalid) problem(s); \(ok) ok"
             + (notJudged == 0 ? "" : ", \(notJudged) not judged (their checks need a rig: hil run)")
             + (failed + invalid == 0 ? "" : ", \(failed + invalid) failed or invalid")
     }

@@ -140,7 +140,7 @@ struct ReportCommand: AsyncParsableCommand {
                 let folder = URL(fileURLWithPath: merged).deletingLastPathComponent().path
                 try ReportFiles.write(run.capturesRelative(to: folder).jsonText, to: merged)
                 printError(
-                    "hil report: wrote \(merged) (\(run.scenarios.count) scenarios from \(run.sources.count) file(s))")
+                    "hil report: wrote \(merged) (\(counted(run.scenarios.count, "scenario")) from \(run.sources.count) file(s))")
             }
         } catch {
             printError(error.description)

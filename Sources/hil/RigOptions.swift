@@ -7,7 +7,7 @@ import Rig
 struct RigOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "The rig: auto, or a rig name from the rig files.",
-        discussion: "auto picks hardware, else virtual, else vm — whichever can run here — and says why (hil vm exec: the vm rig).",
+        discussion: "auto: the first of hardware, virtual and vm that can run here, and why the others cannot; for hil vm exec, which runs only vm rigs, auto is the rig named vm.",
         valueName: "name"))
     var rig: String = "auto"
 

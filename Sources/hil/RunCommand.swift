@@ -13,7 +13,7 @@ import Evidence
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run scenarios over a real BLE link on a rig and check the uinput events they cause.",
+        abstract: "Run scenarios on a rig over ble, hid, tcp or udp and check the uinput events they cause.",
         discussion: """
             Every file is loaded and checked first (as hil validate). Then the rig comes up once (--rig auto: \
             hardware, else virtual, else vm; in the vm rig, hil itself runs inside the guest) and each scenario \
@@ -56,9 +56,9 @@ struct RunCommand: AsyncParsableCommand {
         discussion: "0 to 100; uniform, from a fixed seed, order kept (docs/scenarios.md, run.sendJitterMs).", valueName: "ms"))
     var sendJitter: Double?
 
-    @Option(help: DurationArgument<BareSeconds>.help(
+    @Option(help: DurationArgument.help(
         "Stop the whole run after this long (exit status 124).", discussion: "Default: 30m for each --repeat."))
-    var timeout: DurationArgument<BareSeconds>?
+    var timeout: DurationArgument?
 
     @Option(help: ArgumentHelp(
         "Run only slice i of n (1 ≤ i ≤ n), e.g. 2/3, so a CI matrix can split the suite across boxes.",

@@ -99,8 +99,8 @@ struct RigExecCommand: AsyncParsableCommand {
 
 /// What `hil rig exec` and `hil vm exec` take besides the rig (`RigOptions`).
 struct JobOptions: ParsableArguments {
-    @Option(help: DurationArgument<BareSeconds>.help("Stop the command after this long (exit status 124)."))
-    var timeout = DurationArgument<BareSeconds>(.seconds(1800))
+    @Option(help: DurationArgument.help("Stop the command after this long (exit status 124)."))
+    var timeout = DurationArgument(.seconds(1800))
 
     @Flag(help: "Print how long the image, the rig and the command took.")
     var timing = false

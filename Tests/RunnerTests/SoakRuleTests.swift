@@ -30,4 +30,11 @@ struct SoakRuleTests {
         #expect(summary.totalLine
             == "total: sent 14400, verified 14395, lost by the link 3 (the computer's receipts), SYN_DROPPED 1; peripheral RSS 9.1 MiB at minute 1, - MiB at the end; nothing held")
     }
+
+    @Test("a soak's minutes: 60 s each, what is left of the duration a last, shorter one")
+    func minutes() {
+        #expect(SoakRunner.minutes(of: .seconds(150)) == [.seconds(60), .seconds(60), .seconds(30)])
+        #expect(SoakRunner.minutes(of: .seconds(120)) == [.seconds(60), .seconds(60)])
+        #expect(SoakRunner.minutes(of: .seconds(60)) == [.seconds(60)])
+    }
 }

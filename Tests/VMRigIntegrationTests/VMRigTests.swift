@@ -345,7 +345,8 @@ struct RunInterruptOnRig {
         // Cancelled and torn down, not left behind after the 10 s grace.
         #expect(!text.contains("did not end within"), "\(text.suffix(3000))")
         #expect(text.contains("[2/2] INTERRUPTED after a minute with no gesture"), "\(text.suffix(3000))")
-        #expect(text.contains("results copied to \(output)"), "\(text.suffix(3000))")
+        #expect(text.contains("results: \(output)/"), "\(text.suffix(3000))")
+        #expect(!text.contains("/hil/share/results/results.json"), "the guest's paths, which do not exist here: \(text.suffix(3000))")
         let results = (try? String(contentsOfFile: output + "/results.json", encoding: .utf8)) ?? ""
         #expect(results.contains("swipe right moves the cursor right"), "results.json: \(results.prefix(2000))\n\(text.suffix(2000))")
         #expect(!results.contains("after a minute with no gesture"), "\(results.prefix(2000))")
@@ -363,7 +364,8 @@ struct RunInterruptOnRig {
         #expect(run.errors.contains("took longer than 35"), "\(text.suffix(3000))")
         #expect(run.errors.contains("the command in the guest was asked to stop and ended, so what it wrote is kept"), "\(text.suffix(3000))")
         #expect(text.contains("scenario run(s) not done"), "\(text.suffix(3000))")
-        #expect(run.errors.contains("results copied to \(output)"), "\(text.suffix(3000))")
+        #expect(run.errors.contains("results: \(output)/"), "\(text.suffix(3000))")
+        #expect(!text.contains("/hil/share/results/results.json"), "the guest's paths, which do not exist here: \(text.suffix(3000))")
         let results = (try? String(contentsOfFile: output + "/results.json", encoding: .utf8)) ?? ""
         #expect(results.contains(#""outcome" : "passed""#), "results.json: \(results.prefix(2000))\n\(text.suffix(2000))")
         #expect(FileManager.default.fileExists(atPath: output + "/junit.xml"))

@@ -83,10 +83,11 @@ struct CommandLineTests {
     func soak() throws {
         let soak = try parsed(["soak", "--write-path", "dbus", "--duration", "2h"], as: SoakCommand.self)
         #expect(soak.writePath == .dbus)
-        #expect(soak.duration.wholeMinutes == 120)
+        #expect(soak.duration.duration == .seconds(7200))
         let defaults = try parsed(["soak"], as: SoakCommand.self)
-        #expect(defaults.writePath == .fd && defaults.duration.wholeMinutes == 30)
-        #expect(try parsed(["soak", "--duration", "45"], as: SoakCommand.self).duration.wholeMinutes == 45)
+        #expect(defaults.writePath == .fd && defaults.duration.duration == .seconds(1800))
+        #expect(try parsed(["soak", "--duration", "90s"], as: SoakCommand.self).duration.duration == .seconds(90))
+        #expect(parse(["soak", "--duration", "59s"]).command == nil, "under a minute")
     }
 
     @Test("record: one --transport, --gap and --duration")
@@ -95,8 +96,8 @@ struct CommandLineTests {
             ["record", "--transport", "udp", "--output", "x.json", "--gap", "1s", "--duration", "30s"], as: RecordCommand.self)
         #expect(record.transport == .udp)
         #expect(record.gap.duration == .seconds(1) && record.duration?.duration == .seconds(30))
-        let bare = try parsed(["record", "--transport", "ble", "--output", "x.json", "--gap", "250"], as: RecordCommand.self)
-        #expect(bare.gap.duration == .milliseconds(250))
+        let bare = try parsed(["record", "--transport", "ble", "--output", "x.json", "--gap", "0.25"], as: RecordCommand.self)
+        #expect(bare.gap.duration == .milliseconds(250), "a bare number is seconds, as for every time option")
         #expect(parse(["record", "--transport", "ble,tcp", "--output", "x.json"]).command == nil)
     }
 

@@ -3,24 +3,21 @@ import ArgumentParser
 import Testing
 
 /// `DurationArgument`: the one way a time is written on hil's command line.
-@Suite("DurationArgument: a number with a unit, or a bare number in the option's old unit")
+@Suite("DurationArgument: a number with a unit, or a bare number, which is seconds for every option")
 struct DurationArgumentTests {
     @Test("a number with a unit", arguments: [
         ("250ms", Duration.milliseconds(250)), ("30s", .seconds(30)), ("5m", .seconds(300)), ("1h", .seconds(3600)),
         ("1.5s", .milliseconds(1500)), ("0.5m", .seconds(30)), ("0s", .zero),
     ])
     func withUnit(_ text: String, _ expected: Duration) throws {
-        #expect(try #require(DurationArgument<BareSeconds>(argument: text)).duration == expected)
-        #expect(try #require(DurationArgument<BareMinutes>(argument: text)).duration == expected)
-        #expect(try #require(DurationArgument<BareMilliseconds>(argument: text)).duration == expected)
+        #expect(try #require(DurationArgument(argument: text)).duration == expected)
     }
 
-    @Test("a bare number keeps the option's old unit")
+    @Test("a bare number is seconds")
     func bare() {
-        #expect(DurationArgument<BareSeconds>(argument: "1800")?.duration == .seconds(1800))
-        #expect(DurationArgument<BareMinutes>(argument: "30")?.duration == .seconds(1800))
-        #expect(DurationArgument<BareMilliseconds>(argument: "500")?.duration == .milliseconds(500))
-        #expect(DurationArgument<BareSeconds>(argument: "2.5")?.duration == .milliseconds(2500))
+        #expect(DurationArgument(argument: "1800")?.duration == .seconds(1800))
+        #expect(DurationArgument(argument: "2.5")?.duration == .milliseconds(2500))
+        #expect(DurationArgument(argument: "0.25")?.duration == .milliseconds(250))
     }
 
     @Test("anything else is refused", arguments: [
@@ -28,7 +25,7 @@ struct DurationArgumentTests {
         "99999999999h",
     ])
     func refused(_ text: String) {
-        #expect(DurationArgument<BareSeconds>(argument: text) == nil)
+        #expect(DurationArgument(argument: text) == nil)
     }
 
     @Test("help shows a value in the largest unit that keeps it whole", arguments: [
@@ -36,21 +33,36 @@ struct DurationArgumentTests {
         (.seconds(7200), "2h"), (.seconds(90), "90s"), (.milliseconds(1500), "1500ms"), (.zero, "0s"),
     ])
     func description(_ duration: Duration, _ expected: String) {
-        #expect(DurationArgument<BareSeconds>(duration).defaultValueDescription == expected)
-        #expect(DurationArgument<BareSeconds>(argument: expected)?.duration == duration)
+        #expect(DurationArgument(duration).defaultValueDescription == expected)
+        #expect(DurationArgument(argument: expected)?.duration == duration)
     }
 
     @Test("--help lists the forms, and the help text says what a bare number is")
     func help() {
-        #expect(DurationArgument<BareSeconds>.allValueStrings == ["<n>ms", "<n>s", "<n>m", "<n>h"])
-        let help = DurationArgument<BareMinutes>.help("How long.")
-        #expect(help.abstract == "How long. A bare number is minutes.")
+        #expect(DurationArgument.allValueStrings == ["<n>ms", "<n>s", "<n>m", "<n>h"])
+        let help = DurationArgument.help("How long.")
+        #expect(help.abstract == "How long. A bare number is seconds.")
         #expect(help.valueName == "duration")
     }
 
-    @Test("soak's whole minutes")
-    func wholeMinutes() {
-        #expect(DurationArgument<BareMinutes>(argument: "2h")?.wholeMinutes == 120)
-        #expect(DurationArgument<BareMinutes>(argument: "90s")?.wholeMinutes == nil)
+    @Test("every time option of every command says a bare number is seconds, and reads one so")
+    func everyOption() throws {
+        for (command, type) in HelpTests.commands {
+            // Each option's block: its line and the indented lines of its help that follow.
+            var blocks: [String] = []
+            for line in HIL.helpMessage(for: type, columns: 10_000).split(separator: "\n") {
+                if line.hasPrefix("  -") { blocks.append(String(line)) } else if !blocks.isEmpty { blocks[blocks.count - 1] += " " + line }
+            }
+            for block in blocks where block.contains("<duration>") {
+                #expect(block.contains("A bare number is seconds."), "hil \(command): \(block)")
+            }
+        }
+        let parsed = [
+            try HIL.parseAsRoot(["record", "--transport", "ble", "--output", "x.json", "--gap", "2"]) as? RecordCommand,
+        ]
+        #expect(parsed.first??.gap.duration == .seconds(2))
+        #expect((try HIL.parseAsRoot(["run", "--timeout", "2"]) as? RunCommand)?.timeout?.duration == .seconds(2))
+        #expect((try HIL.parseAsRoot(["soak", "--duration", "90s"]) as? SoakCommand)?.duration.duration == .seconds(90))
+        #expect((try HIL.parseAsRoot(["soak", "--duration", "120"]) as? SoakCommand)?.duration.duration == .seconds(120))
     }
 }

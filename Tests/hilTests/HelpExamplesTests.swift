@@ -113,4 +113,23 @@ struct HelpExamplesTests {
         #expect(Self.words("rig main-conf --rig hardware > main.conf") == ["rig", "main-conf", "--rig", "hardware"])
         #expect(Self.examples(inHelp: "Examples: hil decode 01 (a report); hil decode aa.\n\u{0}") == [["decode", "01"], ["decode", "aa"]])
     }
+
+    @Test("README's script lines name scripts that exist, and give each the arguments its usage asks for")
+    func readmeScripts() throws {
+        let text = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = text.split(separator: "\n").filter { $0.hasPrefix("bash ") && !$0.contains("&&") }
+        #expect(lines.count >= 4, "\(lines)")
+        for line in lines {
+            let words = Self.words(String(line.components(separatedBy: "  #").first ?? ""))
+            let script = packageRoot.appendingPathComponent(words[1]).path
+            #expect(FileManager.default.isReadableFile(atPath: script), "README names \(words[1]), which is not there")
+            if words[1] == "Benchmarks/bench-in-one-guest.sh" {
+                // Its usage: NAME=PATH of a hil binary, each.
+                for pair in words.dropFirst(2) {
+                    #expect(pair.contains("=") && pair.split(separator: "=").last?.hasSuffix("/hil") == true, "\(pair) is not NAME=PATH of a hil")
+                }
+            }
+        }
+        #expect(text.contains("root or sudo") && text.contains("Swift 6"), "the set-up names what it needs")
+    }
 }

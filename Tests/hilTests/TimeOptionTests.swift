@@ -20,7 +20,7 @@ struct TimeOption: Sendable, CustomTestStringConvertible {
         TimeOption(before: ["bench"], option: "--rung-duration", range: "--rung-duration is 1s to 60s") {
             ($0 as? BenchCommand)?.rungDuration.duration
         },
-        TimeOption(before: ["soak"], option: "--duration", range: "--duration is whole minutes, 1m to 24h") {
+        TimeOption(before: ["soak"], option: "--duration", range: "--duration is 1m to 24h") {
             ($0 as? SoakCommand)?.duration.duration
         },
         TimeOption(before: ["record", "--transport", "ble", "--output", "x.json"], option: "--gap") {

@@ -233,7 +233,7 @@ package final class VMRunner: Sendable {
             try FileManager.default.createDirectory(atPath: share, withIntermediateDirectories: true)
             try job.script.write(toFile: (share as NSString).appendingPathComponent("job.sh"), atomically: true, encoding: .utf8)
         } catch {
-            throw RigError(.boot, "cannot prepare the guest's share folder \(share): \(error.localizedDescription)",
+            throw RigError(.boot, "cannot prepare the guest's share folder \(share): \(FileAccess.reason(of: error))",
                            hint: "check free space and permissions under \(NSTemporaryDirectory())")
         }
         guard let log = FileHandle(forWritingAtPath: create(consoleLog)) else {

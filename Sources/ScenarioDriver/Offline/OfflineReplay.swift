@@ -1,4 +1,5 @@
 import Foundation
+import Records
 package import Scenario
 package import Records
 
@@ -94,7 +95,7 @@ package struct OfflineReplay: Sendable {
 
     /// `12 commands, 14 frames, 2 expectation(s) hold; 3 checks need a rig, not judged; motion REL_X +120`
     private static func summaryText(_ replay: OfflineReplay, motion: [String], presses: [String]) -> String {
-        "\(replay.commandCount) commands, \(replay.frameCount) frames, \(replay.checkedSteps) expectation(s) hold"
+        "\(counted(replay.commandCount, "command")), \(counted(replay.frameCount, "frame")), \(replay.checkedSteps) expectation(s) hold"
             + (replay.notJudged.isEmpty ? "" : "; \(replay.notJudged.count) check(s) need a rig, not judged")
             + (motion.isEmpty ? "" : "; motion " + motion.joined(separator: ", "))
             + (presses.isEmpty ? "" : "; presses " + presses.joined(separator: ", "))
