@@ -32,11 +32,12 @@ extension BenchRunner {
                     })
             }
         }
-        return BenchResults(
+        var results = BenchResults(
             rig: rig, kernel: kernel, bluez: bluez, radio: radio.radio, radioModel: radio.radioModel,
             radioIntervalMs: radio.radioIntervalMs, count: settings.count, rateHz: settings.rateHz, paths: written,
-            rungSeconds: settings.rungSeconds, repetitions: settings.repetitions
-        ).jsonText
+            rungSeconds: settings.rungSeconds, repetitions: settings.repetitions)
+        results.pacing = settings.pacing
+        return results.jsonText
     }
 }
 
@@ -51,6 +52,7 @@ extension SoakRunner.Summary {
                     unverified: minute.unverified, latency: minute.latency, residentKiB: minute.residentKiB)
             })
         results.heldAtEnd = heldAtEnd
+        results.pacing = pacing
         return results.jsonText
     }
 }

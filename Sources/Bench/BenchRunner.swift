@@ -8,6 +8,16 @@ package import LatencyStats
 import RemoteTouchProtocol
 package import Runner
 
+extension BenchRunner.Settings {
+    /// bench.json's `pacing`: how this run's streams were timed.
+    package var pacing: String {
+        dither
+            ? SendSchedule.pacing(dithered: true, rate: rateHz, which: "dbus, fd and hid (hil's own BLE paths)")
+                + "; tcp, udp and the reference clients regular"
+            : SendSchedule.pacing(dithered: false, rate: rateHz, which: "every path")
+    }
+}
+
 /// `hil bench`: streams cursor commands at a fixed rate through the real link, on both write paths, and measures
 /// write → evdev latency, the achieved rate and what was lost; then finds the highest rate each path sustains
 /// with nothing lost. Needs a rig that is up (it runs inside it, like `hil run`).
@@ -27,6 +37,9 @@ package struct BenchRunner: Sendable {
         package var rungSeconds = 5.0
         package var repetitions = 3
         package var findMax = true
+        /// Dither the sends of hil's own BLE paths (dbus, fd, hid) within each slot (`SendSchedule`): a regular stream
+        /// meets a periodic radio's events at a few fixed phases, so its p50 depends on where it started.
+        package var dither = true
         /// The reference client (Rigs/reference/bench_client.py), for the `python-dbus` and `python-fd` paths.
         package var referenceClient: String?
         /// The network reference client (Rigs/reference/net_bench_client.py), for `python-tcp` and `python-udp`.
@@ -106,15 +119,17 @@ package struct BenchRunner: Sendable {
             let sender = try await BenchSender.open(
                 path, settings: settings, bluez: bluez, link: link, folder: folder, context: context, peripheral: peripheral)
             defer { sender.close() }
-            let main = try await stream(rate: settings.rateHz, count: settings.count, sender: sender, collector: collector, sends: &sends)
+            let dither = settings.dither && sender.meetsRadio ? SendSchedule.streamDither : nil
+            let main = try await stream(rate: settings.rateHz, count: settings.count, dither: dither, sender: sender,
+                                        collector: collector, sends: &sends)
             streams.append((path, nil, main))
             progress("\(path): sent \(main.count) at \(Int(settings.rateHz)) Hz, achieved \(String(format: "%.0f", main.achievedHz)) Hz")
             if let note = sender.note { progress(note) }
             guard settings.findMax else { continue }
             ladder: for rate in settings.ladderHz {
                 for repetition in 1...settings.repetitions {
-                    let step = try await stream(rate: rate, count: Int(rate * settings.rungSeconds), sender: sender,
-                                                collector: collector, sends: &sends)
+                    let step = try await stream(rate: rate, count: Int(rate * settings.rungSeconds), dither: dither,
+                                                sender: sender, collector: collector, sends: &sends)
                     streams.append((path, rate, step))
                     progress("  ladder \(path) \(Int(rate)) Hz, \(repetition)/\(settings.repetitions): sent \(step.count), achieved \(String(format: "%.0f", step.achievedHz)) Hz"
                         + (step.blocked > 0 ? ", the socket was full \(step.blocked) time(s)" : ""))

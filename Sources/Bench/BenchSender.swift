@@ -29,6 +29,15 @@ package struct BenchSender: Sendable {
 
     package let path: String
     package let client: Client
+
+    /// hil's own client over BLE: its packets wait for the radio's connection events, so its sends are dithered
+    /// (`BenchRunner.Settings.dither`). The reference clients pace themselves; tcp and udp meet no periodic radio.
+    package var meetsRadio: Bool {
+        switch client {
+        case .dbus, .socket, .reports: true
+        case .reference, .tcp: false
+        }
+    }
     package let bluez: BlueZCentral
     package let link: BlueZCentral.Peripheral
 

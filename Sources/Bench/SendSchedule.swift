@@ -1,3 +1,4 @@
+import Foundation
 import LatencyStats
 
 /// A stream's pacing: command `index` leaves at `origin + index / rate`, whatever the sends before it took, so a late
@@ -10,7 +11,7 @@ import LatencyStats
 /// its p50 is the middle one of three clusters and the shift between two streams' p50s is off by the difference of
 /// their start phases (up to ±5 ms); dithered, the phases are even and the median's shift is the delay's
 /// (docs/report.md, "The error budget").
-struct SendSchedule {
+package struct SendSchedule {
     let origin: ContinuousClock.Instant
     let interval: Double
     /// The seed of the dither; nil: regular.
@@ -39,6 +40,17 @@ struct SendSchedule {
     /// - Throws: `CancellationError` when the task is cancelled.
     func wait(for index: Int) async throws {
         try await Task.sleep(until: due(index), clock: .continuous)
+    }
+
+    /// The seed `hil bench` and `hil soak` dither with (fixed, so a run repeats); calibrate has its own.
+    static let streamDither: UInt64 = 0x6265_6E63_6864_6974 // "benchdit"
+
+    /// How a stream was paced, for bench.json's and soak.json's `pacing`.
+    package static func pacing(dithered: Bool, rate: Double, which: String) -> String {
+        let slot = String(format: "%g", (1000 / rate * 1000).rounded() / 1000)
+        return dithered
+            ? "\(which): each send at a uniform offset within its \(slot) ms slot (fixed seed), so a periodic radio's events meet the stream at even phases; the mean rate and order kept"
+            : "\(which): every send on a \(slot) ms grid (--regular-pace)"
     }
 
     /// Seconds since the first command was due.

@@ -32,6 +32,8 @@ package struct SoakRunner: Sendable {
         package var readerDrops: Int
         /// The kernel's key state after the last minute's frames (EVIOCGKEY): anything here fails the soak.
         package var heldAtEnd: [String] = []
+        /// How the sends were timed (soak.json's `pacing`).
+        package var pacing = ""
     }
 
     package let context: ScenarioRunner.Context
@@ -41,7 +43,11 @@ package struct SoakRunner: Sendable {
     }
 
     /// Streams for `duration` in minutes of 60 s, the last one shorter when `duration` is not whole minutes.
-    package func run(duration: Duration, rateHz: Double, path: String, report: @Sendable (Minute) -> Void) async throws -> Summary {
+    /// `dither`: each send at a uniform offset within its slot (`SendSchedule`), so the stream meets the radio's
+    /// events at even phases; false: on the grid.
+    package func run(duration: Duration, rateHz: Double, path: String, dither: Bool = true,
+                     report: @Sendable (Minute) -> Void) async throws -> Summary
+    {
         let folder = context.workDirectory + "/soak"
         let session = try await PairedSession.open(context, folder: folder)
         let (bluez, peripheral, collector, link) = (session.bluez, session.peripheral, session.collector, session.link)
@@ -56,7 +62,7 @@ package struct SoakRunner: Sendable {
         var heads: [Int32: Int] = [:]  // per REL_X value, how many of its frames are matched already
         for (minute, length) in Self.minutes(of: duration).enumerated().map({ ($0.offset + 1, $0.element) }) {
             let minuteStart = sends.count
-            let schedule = SendSchedule(rate: rateHz)
+            let schedule = SendSchedule(rate: rateHz, dither: dither ? SendSchedule.streamDither &+ UInt64(minute) : nil)
             var tick = 0
             while ContinuousClock.now < schedule.origin + length {
                 try await schedule.wait(for: tick)
@@ -94,7 +100,7 @@ package struct SoakRunner: Sendable {
         let receipts = peripheral.receipts()
         let alignment = StageBreakdown.align(sends, receipts)
         return Summary(minutes: results, lostByLink: sends.count - alignment.count, sent: sends.count, readerDrops: collector.droppedCount,
-                       heldAtEnd: held)
+                       heldAtEnd: held, pacing: SendSchedule.pacing(dithered: dither, rate: rateHz, which: path))
     }
 
     /// The soak's minutes: 60 s each, and what is left of `duration` as a last, shorter one.

@@ -1,3 +1,5 @@
+import LatencyStats
+
 /// The radio model's clock of each link: it learns links from the controller's events and holds each host→controller
 /// ACL packet until its link's next connection event.
 ///
@@ -8,12 +10,34 @@
 /// once (they come before any connection, which never happens with LE, or after a disconnect, when the controller
 /// drops them anyway). When a link disconnects its held packets are dropped, as a controller discards what it had
 /// not sent: the host takes back their buffer credits with the Disconnection Complete itself.
+///
+/// With a packet error rate P each transmission fails with chance P (a seeded draw) and the link layer sends the
+/// packet again (Core 5.3, Vol 6, Part B, 4.5.6): at once in the same event, one exchange later, until two failures in
+/// a row close the event (for every packet of the link), then at the next event. Packets keep their order: the one at
+/// the head is sent again before any after it. Each transmission, received or not, takes one of the event's
+/// `packetsPerEvent`. Left out: the peer's own packets' errors (each direction is its own bridge, with its own rate),
+/// a failed acknowledgement (the packet received twice, which the link layer's sequence numbers drop), the peer's
+/// more-data bit, and the event's length.
 package struct ConnectionEventScheduler: Sendable {
     package struct Held: Sendable, Hashable {
         package var packet: H4Packet
         package var arrival: RadioInstant
         /// The earliest time it may go: arrival plus the extra delay.
         var eligible: RadioInstant
+        /// After a failed transmission, when it goes again in the same event.
+        var retry: (event: Int64, time: RadioInstant)?
+        /// Transmissions so far.
+        var attempts = 0
+
+        package static func == (a: Held, b: Held) -> Bool {
+            a.packet == b.packet && a.arrival == b.arrival && a.eligible == b.eligible && a.attempts == b.attempts
+                && a.retry?.event == b.retry?.event && a.retry?.time == b.retry?.time
+        }
+
+        package func hash(into hasher: inout Hasher) {
+            hasher.combine(packet)
+            hasher.combine(arrival)
+        }
     }
 
     package struct Link: Sendable, Hashable {
@@ -24,6 +48,10 @@ package struct ConnectionEventScheduler: Sendable {
         package var queue: [Held] = []
         /// The last event that carried packets, and how many.
         var served: (event: Int64, count: Int)?
+        /// The last event two failures in a row closed: nothing more goes in it.
+        var closed: Int64?
+        /// The event of the link's last transmission when that one failed; nil after one that was received.
+        var failedIn: Int64?
 
         package static func == (a: Link, b: Link) -> Bool {
             a.handle == b.handle && a.anchor == b.anchor && a.interval == b.interval && a.queue == b.queue
@@ -58,6 +86,10 @@ package struct ConnectionEventScheduler: Sendable {
 
     package struct Statistics: Sendable, Hashable {
         package var released = 0
+        /// Transmissions that failed and were sent again (the packet error rate at work).
+        package var retransmissions = 0
+        /// Events two failures in a row closed early.
+        package var eventsClosed = 0
         package var passedAtOnce = 0
         package var dropped = 0
         package var heldNanoseconds: Int64 = 0
@@ -70,8 +102,19 @@ package struct ConnectionEventScheduler: Sendable {
         package init() {}
     }
 
+    /// Which transmissions fail (`RadioModel.packetErrorRate`).
+    private var draws: SplitMix64
+
     package init(model: RadioModel) {
+        precondition((0..<1).contains(model.packetErrorRate), "a packet error rate is 0 ≤ P < 1")
         self.model = model
+        draws = SplitMix64(seed: model.errorSeed)
+    }
+
+    /// Changes the packet error rate for the transmissions from now on.
+    package mutating func setPacketErrorRate(_ rate: Double) {
+        precondition((0..<1).contains(rate), "a packet error rate is 0 ≤ P < 1")
+        model.packetErrorRate = rate
     }
 
     private var packetsPerEvent: Int {
@@ -122,15 +165,22 @@ package struct ConnectionEventScheduler: Sendable {
         return nil
     }
 
-    /// When the head of `link`'s queue goes, and in which event.
+    /// When the head of `link`'s queue is sent next, and in which event: a retry in the event it failed in, else the
+    /// first event at or after it is eligible that is neither closed nor full. A packet that follows another in the
+    /// same event goes one exchange after it.
     private func slot(_ link: Link) -> (event: Int64, time: RadioInstant)? {
         guard let head = link.queue.first else { return nil }
+        if let retry = head.retry { return retry }
         guard link.interval > 0 else { return (0, head.eligible) }
         var event = link.event(atOrAfter: head.eligible)
+        if let closed = link.closed, closed >= event { event = closed + 1 }
         if let served = link.served, served.event >= event {
-            event = served.count < packetsPerEvent ? served.event : served.event + 1
+            event = served.count < packetsPerEvent && link.closed != served.event ? served.event : served.event + 1
         }
-        return (event, link.time(ofEvent: event))
+        let start = link.time(ofEvent: event)
+        // With errors in play a packet after others in the same event waits its exchanges; without, all go at once.
+        guard model.packetErrorRate > 0, let served = link.served, served.event == event else { return (event, start) }
+        return (event, max(start.advanced(by: Int64(served.count) * RadioModel.exchangeNanoseconds), head.eligible))
     }
 
     /// The packets whose event has come by `now`, link by link, each link's in order.
@@ -139,10 +189,26 @@ package struct ConnectionEventScheduler: Sendable {
         for handle in links.keys.sorted() {
             var link = links[handle]!
             while let (event, time) = slot(link), time <= now {
-                let held = link.queue.removeFirst()
                 if link.interval > 0 {
                     link.served = (event, link.served?.event == event ? link.served!.count + 1 : 1)
                 }
+                link.queue[0].attempts += 1
+                if model.packetErrorRate > 0, link.interval > 0, Double(draws.next() >> 11) / Double(1 << 53) < model.packetErrorRate {
+                    statistics.retransmissions += 1
+                    let secondInARow = link.failedIn == event
+                    link.failedIn = event
+                    link.queue[0].retry = nil
+                    if secondInARow {
+                        // Two CRC errors in a row close the event: the next event, for this packet and those after it.
+                        statistics.eventsClosed += 1
+                        link.closed = event
+                    } else if (link.served?.count ?? 0) < packetsPerEvent {
+                        link.queue[0].retry = (event, time.advanced(by: RadioModel.exchangeNanoseconds))
+                    }
+                    continue
+                }
+                link.failedIn = nil
+                let held = link.queue.removeFirst()
                 let heldFor = held.arrival.distance(to: now), late = time.distance(to: now)
                 statistics.released += 1
                 statistics.lateNanoseconds += late

@@ -52,11 +52,16 @@ package struct RadioBridgeCore: Sendable {
     }
 
     /// A line from the bridge's control FIFO (`hil radio --control`): `delay MS` sets the extra delay for the packets
-    /// that arrive from now on (0 to 10000 ms). Anything else is logged and changes nothing.
+    /// that arrive from now on (0 to 10000 ms); `error-rate P` the packet error rate of the transmissions from now on
+    /// (0 ≤ P < 1). Anything else is logged and changes nothing.
     package mutating func control(_ line: String) -> [Output] {
         let words = line.split(separator: " ", omittingEmptySubsequences: true)
+        if words.count == 2, words[0] == "error-rate", let rate = Double(words[1]), (0..<1).contains(rate) {
+            scheduler.setPacketErrorRate(rate)
+            return [.note("control: packet error rate now \(rate) for the transmissions from now on")]
+        }
         guard words.count == 2, words[0] == "delay", let ms = Double(words[1]), (0...10_000).contains(ms) else {
-            return [.note("control: ignored \"\(line)\": the bridge takes \"delay MS\" (0 to 10000)")]
+            return [.note("control: ignored \"\(line)\": the bridge takes \"delay MS\" (0 to 10000) and \"error-rate P\" (0 ≤ P < 1)")]
         }
         let nanoseconds = Int64((ms * 1_000_000).rounded())
         scheduler.setExtraDelay(nanoseconds: nanoseconds)

@@ -14,6 +14,15 @@ package struct RadioModel: Sendable, Hashable {
     package var extraDelayNanoseconds: Int64
     /// The interval the rig asked the hosts to negotiate, in 1.25 ms units: a link that reports another is logged.
     package var expectedIntervalUnits: UInt16?
+    /// The chance that one transmission of a packet is not received (a CRC error), 0 ≤ P < 1; the link layer then
+    /// sends it again (`ConnectionEventScheduler`): nothing is lost, it comes later. 0: an air with no errors.
+    package var packetErrorRate = 0.0
+    /// The seed of the draws that decide which transmissions fail, so a run repeats.
+    package var errorSeed: UInt64 = 0x7261_6469_6F65_7272 // "radioerr"
+
+    /// One exchange within a connection event: the packet (a 27-byte payload at the 1M PHY, 296 µs), T_IFS, the
+    /// peer's empty acknowledgement (80 µs), T_IFS: where a packet sent again in the same event goes after a failure.
+    package static let exchangeNanoseconds: Int64 = 676_000
 
     package init(timing: Timing, extraDelayNanoseconds: Int64 = 0, expectedIntervalUnits: UInt16? = nil) {
         precondition(extraDelayNanoseconds >= 0, "a delay is not negative")

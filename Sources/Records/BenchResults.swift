@@ -27,6 +27,8 @@ package struct BenchResults: Sendable, Equatable {
     /// How long each ladder stream lasts, and how many streams make a rung.
     package var rungSeconds: Double
     package var repetitions: Int
+    /// How each stream's sends were timed (`SendSchedule`): dithered within each slot, or regular.
+    package var pacing = ""
 
     package init(rig: String, kernel: String, bluez: String?, radio: String? = nil, radioModel: String? = nil,
                 radioIntervalMs: Double? = nil, count: Int, rateHz: Double, paths: [Path], rungSeconds: Double = 5,
@@ -144,6 +146,7 @@ package struct BenchResults: Sendable, Equatable {
             ("radioModel", radioModel.map(JSONValue.string) ?? .null), ("radioIntervalMs", radioIntervalMs.map(JSONValue.number) ?? .null),
             ("count", .number(Double(count))),
             ("rateHz", .number(rateHz)), ("rungSeconds", .number(rungSeconds)), ("repetitions", .number(Double(repetitions))),
+            ("pacing", .string(pacing)),
             ("paths", .object(JSONObject(pathValues))),
         ]))
         return JSONWriter(pretty: true).string(document) + "\n"

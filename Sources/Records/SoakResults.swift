@@ -19,6 +19,8 @@ package struct SoakResults: Sendable, Equatable {
     package var minutes: [Minute]
     /// The keys and buttons the kernel held at the end (EVIOCGKEY): none, or the soak failed.
     package var heldAtEnd: [String] = []
+    /// How the sends were timed (`SendSchedule`): dithered within each slot, or regular.
+    package var pacing = ""
 
     package init(rig: String, rateHz: Double, path: String, sent: Int, lostByLink: Int, readerDrops: Int,
                 minutes: [Minute])
@@ -71,7 +73,7 @@ package struct SoakResults: Sendable, Equatable {
         let document: JSONValue = .object(JSONObject([
             ("format", .string(Self.format)), ("rig", .string(rig)), ("rateHz", .number(rateHz)),
             ("path", .string(path)), ("sent", .number(Double(sent))), ("lostByLink", .number(Double(lostByLink))),
-            ("readerDrops", .number(Double(readerDrops))), ("heldAtEnd", .array(heldAtEnd.map(JSONValue.string))),
+            ("readerDrops", .number(Double(readerDrops))), ("heldAtEnd", .array(heldAtEnd.map(JSONValue.string))), ("pacing", .string(pacing)),
             ("minutes", .array(minutesJSON)),
         ]))
         return JSONWriter(pretty: true).string(document) + "\n"

@@ -48,6 +48,9 @@ struct BenchCommand: AsyncParsableCommand {
         valueName: "path"))
     var writePath = WritePaths([.dbus, .fd])
 
+    @Flag(help: ArgumentHelp("Send every path on a fixed grid. Without it hil's own BLE paths (dbus, fd, hid) send each command at a uniform offset within its slot, so their p50 does not depend on where the stream met the radio's connection events (bench.json's pacing says which)."))
+    var regularPace = false
+
     @Flag(inversion: .prefixedNo, help: "Find the highest rate each path sustains with nothing lost.")
     var findMax = true
 
@@ -107,6 +110,7 @@ struct BenchCommand: AsyncParsableCommand {
         settings.rateHz = rate
         settings.paths = Self.paths(transport.transports, writePaths: writePath.values, reference: reference)
         settings.findMax = findMax
+        settings.dither = !regularPace
         settings.rungSeconds = rungDuration.seconds
         settings.repetitions = repetitions
         settings.referenceClient = (referenceClient as NSString).expandingTildeInPath

@@ -42,7 +42,13 @@ struct RadioCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("An extra fixed delay for every ACL packet the host sends, in ms (for calibration).", valueName: "ms"))
     var delayMs: Double = 0
 
-    @Option(help: ArgumentHelp("A FIFO to make here and read lines from while bridging: `delay MS` sets the extra delay.",
+    @Option(help: ArgumentHelp(
+        "The chance that one transmission of an ACL packet fails (0 ≤ P < 1); the link layer sends it again, in the event and at the next.",
+        discussion: "Nothing is lost: a failure delays the packet (Rigs/README.md, \"The radio model\"). Each bridge is one direction of its links.",
+        valueName: "P"))
+    var errorRate = 0.0
+
+    @Option(help: ArgumentHelp("A FIFO to make here and read lines from while bridging: `delay MS` sets the extra delay, `error-rate P` the packet error rate.",
                                discussion: "hil calibrate writes it to give ble and hid a known delay in a running guest; each change is logged.",
                                valueName: "path"))
     var control: String?
@@ -67,6 +73,7 @@ struct RadioCommand: AsyncParsableCommand {
             throw ValidationError("--packets-per-event \(packetsPerEvent): use 1 to 127")
         }
         guard (0...10_000).contains(delayMs) else { throw ValidationError("--delay-ms \(delayMs): use 0 to 10000") }
+        guard (0..<1).contains(errorRate) else { throw ValidationError("--error-rate \(errorRate): use 0 ≤ P < 1 (1 would lose every packet)") }
         if selfTest && delayMs != 0 {
             throw ValidationError("--self-test times the model without an extra delay: leave --delay-ms out")
         }
@@ -76,9 +83,11 @@ struct RadioCommand: AsyncParsableCommand {
     var model: RadioModel {
         let delay = Int64((delayMs * 1_000_000).rounded())
         guard intervalMs > 0 else { return RadioModel(timing: .immediate, extraDelayNanoseconds: delay) }
-        return RadioModel(
+        var model = RadioModel(
             timing: .connectionEvents(packetsPerEvent: packetsPerEvent, buffers: RadioModel.buffers(packetsPerEvent: packetsPerEvent)),
             extraDelayNanoseconds: delay, expectedIntervalUnits: UInt16((intervalMs / 1.25).rounded()))
+        model.packetErrorRate = errorRate
+        return model
     }
 
     func run() async throws {
@@ -176,5 +185,6 @@ struct RadioCommand: AsyncParsableCommand {
         let average = s.released == 0 ? "" : " (held \(ms(s.heldNanoseconds / Int64(s.released))) on average, \(ms(s.longestHoldNanoseconds)) at most;"
             + " sent \(ms(s.lateNanoseconds / Int64(s.released), 2)) after their event on average, \(ms(s.latestNanoseconds, 2)) at most)"
         return "released \(s.released)\(average), \(s.passedAtOnce) at once, \(s.dropped) dropped at disconnects"
+            + (s.retransmissions == 0 ? "" : "; \(s.retransmissions) transmissions failed and were sent again, \(s.eventsClosed) events closed by two in a row")
     }
 }

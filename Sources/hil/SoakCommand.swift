@@ -33,6 +33,9 @@ struct SoakCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The write path: dbus (WriteValue) or fd (AcquireWrite).", valueName: "path"))
     var writePath: StreamWritePath = .fd
 
+    @Flag(help: ArgumentHelp("Send on a fixed grid. Without it each send is at a uniform offset within its slot, so the stream meets the radio's connection events at even phases (soak.json's pacing says which)."))
+    var regularPace = false
+
     @Option(help: ArgumentHelp("Where soak.json and the peripheral's logs go.", valueName: "dir"))
     var output = "soak"
 
@@ -56,7 +59,7 @@ struct SoakCommand: AsyncParsableCommand {
         let path = writePath.rawValue
         print("hil soak: \(duration) at \(Int(rate)) Hz on the \(path) path, rig \(rigName)")
         fflush(nil)
-        let summary = try await SoakRunner(context: context).run(duration: duration.duration, rateHz: rate, path: path) { minute in
+        let summary = try await SoakRunner(context: context).run(duration: duration.duration, rateHz: rate, path: path, dither: !regularPace) { minute in
             print(minute.line)
             fflush(nil)
         }

@@ -28,7 +28,7 @@ struct RadioBridgeCoreTests {
         #expect(core.due(at: at(15)) == [.toController(Events.acl(handle: 0x40, marker: 1))])
         #expect(core.nextRelease == at(30))
         for bad in ["delay", "delay -1", "delay 10001", "delay five", "speed 5", "delay 5 6"] {
-            #expect(core.control(bad) == [.note("control: ignored \"\(bad)\": the bridge takes \"delay MS\" (0 to 10000)")])
+            #expect(core.control(bad) == [.note("control: ignored \"\(bad)\": the bridge takes \"delay MS\" (0 to 10000) and \"error-rate P\" (0 ≤ P < 1)")])
         }
         #expect(core.model.extraDelayNanoseconds == 20_000_000)
         _ = core.control("delay 0")
