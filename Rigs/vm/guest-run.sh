@@ -50,6 +50,8 @@ BUSYBOX=/hil/bin/busybox
 READY_TIMEOUT=${HIL_READY_TIMEOUT:-30}
 CONTROLLERS=${HIL_CONTROLLERS:-2}
 RADIO_INTERVAL_MS=${HIL_RADIO_INTERVAL_MS:-0}
+# HIL_RADIO_ERROR_RATE=P: each bridge fails a transmission with chance P and sends it again (hil radio --error-rate).
+RADIO_ERROR_RATE=${HIL_RADIO_ERROR_RATE:-0}
 RADIO_HIL=${HIL_RADIO_HIL:-}
 # btvirt's LE server socket: a fixed path in BlueZ (emulator/main.c). /tmp is the host's, under the guest's overlay.
 RADIO_SOCKET=/tmp/bt-server-le
@@ -154,7 +156,7 @@ radio_start() {
     done
     i=0
     while [ "$i" -lt "$CONTROLLERS" ]; do
-        "$RADIO_HIL" radio --vhci /dev/vhci --socket "$RADIO_SOCKET" --interval-ms "$RADIO_INTERVAL_MS" \
+        "$RADIO_HIL" radio --vhci /dev/vhci --socket "$RADIO_SOCKET" --interval-ms "$RADIO_INTERVAL_MS" --error-rate "$RADIO_ERROR_RATE" \
             --control "$RADIO_CONTROL/control-$i" --log "$LOGS/radio-$i.log" >>"$LOGS/radio-$i.log" 2>&1 &
         radio_pids="$radio_pids $!"
         i=$((i + 1))

@@ -91,6 +91,7 @@ struct ResultsReader {
             radio: optional(object, "radio", at: path, Self.string),
             radioModel: optional(object, "radioModel", at: path, Self.string),
             radioIntervalMs: optional(object, "radioIntervalMs", at: path, Self.number),
+            radioErrorRate: optional(object, "radioErrorRate", at: path, Self.number),
             build: optional(object, "build", at: path, Self.string),
             commit: optional(object, "commit", at: path, Self.string),
             additional: Self.unknown(object, known: RunEnvironment.keys + ["shard"]))

@@ -28,6 +28,8 @@ package struct RunEnvironment: Sendable, Equatable {
     package var radioModel: String?
     /// The connection interval of the `connectionEvents` model, in ms; nil otherwise.
     package var radioIntervalMs: Double?
+    /// The `connectionEvents` model's packet error rate (each failed transmission sent again); nil when none.
+    package var radioErrorRate: Double?
     /// How `hil` was built: `debug` or `release`. nil in files from before it was recorded.
     package var build: String?
     /// The source commit `hil` was built from (git's hash, `+dirty` with uncommitted changes), nil where unknown.
@@ -38,8 +40,8 @@ package struct RunEnvironment: Sendable, Equatable {
     package init(shard: RunShard? = nil, kernel: String? = nil, bluez: String? = nil, rig: String? = nil,
                 latencyScale: Double? = nil, peripheralAdapter: String? = nil, centralAdapter: String? = nil,
                 host: String? = nil, writePath: String? = nil, rigUpMs: Double? = nil, lanes: Int? = nil,
-                radio: String? = nil, radioModel: String? = nil, radioIntervalMs: Double? = nil, build: String? = nil,
-                commit: String? = nil, additional: JSONObject = JSONObject())
+                radio: String? = nil, radioModel: String? = nil, radioIntervalMs: Double? = nil, radioErrorRate: Double? = nil,
+                build: String? = nil, commit: String? = nil, additional: JSONObject = JSONObject())
     {
         self.shard = shard
         self.kernel = kernel
@@ -55,6 +57,7 @@ package struct RunEnvironment: Sendable, Equatable {
         self.radio = radio
         self.radioModel = radioModel
         self.radioIntervalMs = radioIntervalMs
+        self.radioErrorRate = radioErrorRate
         self.build = build
         self.commit = commit
         self.additional = additional
@@ -71,7 +74,7 @@ package struct RunEnvironment: Sendable, Equatable {
             peripheralAdapter.map(JSONValue.string), centralAdapter.map(JSONValue.string), host.map(JSONValue.string),
             writePath.map(JSONValue.string), rigUpMs.map { .number(($0 * 10).rounded() / 10) },
             lanes.map { .number(Double($0)) }, radio.map(JSONValue.string), radioModel.map(JSONValue.string),
-            radioIntervalMs.map(JSONValue.number), build.map(JSONValue.string),
+            radioIntervalMs.map(JSONValue.number), radioErrorRate.map(JSONValue.number), build.map(JSONValue.string),
             commit.map(JSONValue.string),
         ]
         for (key, value) in zip(Self.keys, values) {
@@ -83,12 +86,13 @@ package struct RunEnvironment: Sendable, Equatable {
 
     /// The known keys of the `environment` object, in the order `hil run` writes them.
     static let keys = ["kernel", "bluez", "rig", "latencyScale", "peripheralAdapter", "centralAdapter", "host", "writePath", "rigUpMs", "lanes",
-                       "radio", "radioModel", "radioIntervalMs", "build", "commit"]
+                       "radio", "radioModel", "radioIntervalMs", "radioErrorRate", "build", "commit"]
 
     /// The radio model in words: `immediate`, `connection events every 15 ms`; nil when not recorded.
     package var radioSummary: String? {
         guard let radioModel else { return nil }
         guard radioModel == "connectionEvents", let radioIntervalMs else { return radioModel }
         return "connection events every \(JSONWriter.numberText(radioIntervalMs)) ms"
+            + (radioErrorRate.map { $0 > 0 ? ", packet error rate \(JSONWriter.numberText($0))" : "" } ?? "")
     }
 }

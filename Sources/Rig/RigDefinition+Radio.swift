@@ -16,10 +16,23 @@ extension RigDefinition {
         /// The connection interval the central's bluetoothd asks for (`[LE] Min/MaxConnectionInterval`); 0 when
         /// immediate.
         package var intervalMs: Double
+        /// The chance that one transmission of an ACL packet fails and is sent again (connection events only): the
+        /// `hil radio` bridges' `--error-rate`, 0 ≤ P < 1.
+        package var packetErrorRate: Double
 
-        package init(model: Model = .immediate, intervalMs: Double = 0) {
+        package init(model: Model = .immediate, intervalMs: Double = 0, packetErrorRate: Double = 0) {
             self.model = model
             self.intervalMs = model == .immediate ? 0 : intervalMs
+            self.packetErrorRate = model == .immediate ? 0 : packetErrorRate
+        }
+
+        /// `--radio-error-rate`'s value: 0 ≤ P < 1 (1 would lose every packet, and the link layer never gives up).
+        /// - Throws: `RigError` `.rigFile` saying what is allowed.
+        package static func errorRate(argument text: String) throws(RigError) -> Double {
+            guard let rate = Double(text), (0..<1).contains(rate) else {
+                throw RigError(.rigFile, "--radio-error-rate \(text) is no packet error rate: use 0 ≤ P < 1 (0.1 fails one transmission in ten)")
+            }
+            return rate
         }
 
         /// `--radio-interval`'s value (hil run, hil bench): `immediate` or `0` for the immediate model, else the
@@ -48,27 +61,30 @@ extension RigDefinition {
         package func kernelArguments(hil: String) -> [String] {
             guard model == .connectionEvents else { return [] }
             return ["HIL_RADIO_INTERVAL_MS=\(JSONWriter.numberText(intervalMs))", "HIL_RADIO_HIL=\(hil)"]
+                + (packetErrorRate > 0 ? ["HIL_RADIO_ERROR_RATE=\(JSONWriter.numberText(packetErrorRate))"] : [])
         }
 
         /// `immediate`, `connection events every 15 ms`: for logs and reports.
         package var summary: String {
             model == .immediate ? "immediate" : "connection events every \(JSONWriter.numberText(intervalMs)) ms"
+                + (packetErrorRate > 0 ? ", packet error rate \(JSONWriter.numberText(packetErrorRate))" : "")
         }
     }
 
-    /// `{"model": "connectionEvents", "intervalMs": 15}`; connection events only in a vm rig (the guest-run.sh wiring).
+    /// `{"model": "connectionEvents", "intervalMs": 15, "packetErrorRate": 0.1}`; connection events only in a vm rig
+    /// (the guest-run.sh wiring); the error rate 0 ≤ P < 1, 0 when left out.
     static func radio(_ value: JSONValue, kind: Kind?, _ found: inout [JSONSchemaError]) -> Radio {
         var problems = JSONProblems()
         defer { found += problems.list }
         let path = JSONPath.root.appending("radio")
         guard let r = problems.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return Radio() }
-        problems.rejectUnknownKeys(of: r, allowed: ["model", "intervalMs"], at: path)
+        problems.rejectUnknownKeys(of: r, allowed: ["model", "intervalMs", "packetErrorRate"], at: path)
         guard let modelValue = problems.attempt({ () throws(JSONSchemaError) in try r.required("model", at: path) }),
             let model = problems.attempt({ () throws(JSONSchemaError) in try modelValue.enumeration(Radio.Model.self, at: path.appending("model")) })
         else { return Radio() }
         guard model == .connectionEvents else {
-            if r["intervalMs"] != nil {
-                problems.append(JSONSchemaError(path.appending("intervalMs"), "the immediate model has no interval; remove it or use \"connectionEvents\""))
+            for key in ["intervalMs", "packetErrorRate"] where r[key] != nil {
+                problems.append(JSONSchemaError(path.appending(key), "the immediate model has no \(key == "intervalMs" ? "interval" : "air to lose packets in"); remove it or use \"connectionEvents\""))
             }
             return Radio()
         }
@@ -84,6 +100,14 @@ extension RigDefinition {
             problems.append(JSONSchemaError(intervalPath, "\(JSONWriter.numberText(interval)) is no connection interval: 7.5...4000 in steps of 1.25"))
             return Radio()
         }
-        return Radio(model: model, intervalMs: interval)
+        var rate = 0.0
+        if let value = r["packetErrorRate"], let number = problems.attempt({ () throws(JSONSchemaError) in try value.number(at: path.appending("packetErrorRate")) }) {
+            if (0..<1).contains(number) {
+                rate = number
+            } else {
+                problems.append(JSONSchemaError(path.appending("packetErrorRate"), "\(JSONWriter.numberText(number)) is no packet error rate: 0 ≤ P < 1"))
+            }
+        }
+        return Radio(model: model, intervalMs: interval, packetErrorRate: rate)
     }
 }

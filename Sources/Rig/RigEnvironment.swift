@@ -13,7 +13,7 @@ import StrictJSON
 /// | `HIL_SHARE` | `share`: the vm guest's read-write share (results come back through it) |
 /// | `HIL_SCRATCH` | `scratch`: a local folder (tmpfs) for the files a scenario writes while it runs; the vm guest sets it, as its share is slow to write |
 /// | `HIL_RIGS` | `rigsFolder`: the folder of rig files, instead of the project's Rigs/ |
-/// | `HIL_RADIO_MODEL`, `HIL_RADIO_INTERVAL_MS` | `radio`: the radio model the vm rig started (the rig file's, or `--radio-interval`'s), for results.json |
+/// | `HIL_RADIO_MODEL`, `HIL_RADIO_INTERVAL_MS`, `HIL_RADIO_ERROR_RATE` | `radio`: the radio model the vm rig started (the rig file's, or `--radio-interval`'s and `--radio-error-rate`'s), for results.json |
 /// | `HIL_RADIO_CONTROL` | `radioControl`: the folder of the radio bridges' control FIFOs (`control-K`), which `hil calibrate` writes delays to |
 /// | `DBUS_SYSTEM_BUS_ADDRESS` | `systemBusAddress`: a virtual rig's private system bus |
 /// | `HIL_NET_PHONE_NETNS`, `_BUS`, `_ADDRESS`, `HIL_NET_COMPUTER_…` | `network`: the network transports' two hosts, all six or none (`RigNetwork`; the vm rig sets them when its two hosts are up) |
@@ -28,6 +28,8 @@ package struct RigEnvironment: Sendable, Equatable {
     package static let systemBusVariable = "DBUS_SYSTEM_BUS_ADDRESS"
     package static let radioModelVariable = "HIL_RADIO_MODEL"
     package static let radioIntervalVariable = "HIL_RADIO_INTERVAL_MS"
+    /// The radio model's packet error rate (`--radio-error-rate`, the rig file's `radio.packetErrorRate`).
+    package static let radioErrorRateVariable = "HIL_RADIO_ERROR_RATE"
     package static let radioControlVariable = "HIL_RADIO_CONTROL"
 
     /// The rig this process runs in (its kind: hardware, virtual, vm); nil outside a rig.
@@ -113,17 +115,21 @@ package struct RigEnvironment: Sendable, Equatable {
             lanes: try value(Self.lanesVariable).map { text throws(RigError) in try Self.lanes(text, first: Lane(peripheral: peripheral, central: central)) },
             share: try folder(Self.shareVariable), scratch: try folder(Self.scratchVariable), rigsFolder: try folder(Self.rigsFolderVariable),
             systemBusAddress: value(Self.systemBusVariable), network: try RigNetwork(from: variables),
-            radio: try Self.radio(model: value(Self.radioModelVariable), interval: value(Self.radioIntervalVariable)),
+            radio: try Self.radio(model: value(Self.radioModelVariable), interval: value(Self.radioIntervalVariable),
+                                  errorRate: value(Self.radioErrorRateVariable)),
             radioControl: try folder(Self.radioControlVariable))
     }
 
     /// `HIL_RADIO_MODEL` (immediate, connectionEvents) and, for connection events, `HIL_RADIO_INTERVAL_MS`.
-    private static func radio(model: String?, interval: String?) throws(RigError) -> RigDefinition.Radio? {
+    private static func radio(model: String?, interval: String?, errorRate: String?) throws(RigError) -> RigDefinition.Radio? {
         guard let model else { return nil }
         switch RigDefinition.Radio.Model(rawValue: model) {
         case .immediate: return RigDefinition.Radio()
         case .connectionEvents:
-            if let interval, let ms = Double(interval), ms > 0 { return RigDefinition.Radio(model: .connectionEvents, intervalMs: ms) }
+            let rate = try errorRate.map { text throws(RigError) in try RigDefinition.Radio.errorRate(argument: text) } ?? 0
+            if let interval, let ms = Double(interval), ms > 0 {
+                return RigDefinition.Radio(model: .connectionEvents, intervalMs: ms, packetErrorRate: rate)
+            }
             throw RigError(.rigFile, "\(radioModelVariable)=connectionEvents needs \(radioIntervalVariable) in ms, found \(interval ?? "none")")
         case nil:
             throw RigError(.rigFile, "\(radioModelVariable)=\(model) is no radio model: immediate or connectionEvents",
@@ -180,6 +186,7 @@ package struct RigEnvironment: Sendable, Equatable {
         if let radio {
             result[Self.radioModelVariable] = radio.model.rawValue
             if radio.model == .connectionEvents { result[Self.radioIntervalVariable] = JSONWriter.numberText(radio.intervalMs) }
+            if radio.packetErrorRate > 0 { result[Self.radioErrorRateVariable] = JSONWriter.numberText(radio.packetErrorRate) }
         }
         return result
     }

@@ -28,6 +28,8 @@ struct CalibrateCommand: AsyncParsableCommand {
 
     @OptionGroup var rigOptions: RigOptions
 
+    @OptionGroup var radioOptions: RadioOptions
+
     @Option(help: ArgumentHelp("The transports to calibrate, in order: ble, hid (the vm rig's radio model), tcp, udp (netem).",
                                valueName: "transport"))
     var transport: TransportChoice = .several([.tcp, .udp])
@@ -65,7 +67,7 @@ struct CalibrateCommand: AsyncParsableCommand {
             try await runInside()
             return
         }
-        try rigOptions.runInRig(output: output, timeout: timeout.duration)
+        try rigOptions.runInRig(output: output, timeout: timeout.duration, radio: radioOptions)
     }
 
     private func runInside() async throws {

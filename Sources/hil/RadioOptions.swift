@@ -12,6 +12,23 @@ struct RadioOptions: ParsableArguments {
         transform: RadioOptions.parse)
     var radioInterval: RigDefinition.Radio?
 
+    @Option(
+        name: .customLong("radio-error-rate"),
+        help: ArgumentHelp(
+            "The vm rig's radio loses this share of transmissions, each sent again by the link layer (0 ≤ P < 1).",
+            discussion: "Nothing is lost, packets come later: in the same connection event, or the next after two failures in a row (Rigs/README.md, \"The radio model\"). Needs the connection-event radio: the rig file's, or --radio-interval's. Overrides the rig file's \"radio.packetErrorRate\".",
+            valueName: "P"),
+        transform: RadioOptions.parseErrorRate)
+    var radioErrorRate: Double?
+
+    static func parseErrorRate(_ text: String) throws -> Double {
+        do {
+            return try RigDefinition.Radio.errorRate(argument: text)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
     static func parse(_ text: String) throws -> RigDefinition.Radio {
         do {
             return try RigDefinition.Radio(intervalArgument: text)
@@ -23,13 +40,20 @@ struct RadioOptions: ParsableArguments {
     /// `rig` with the radio `--radio-interval` asks for; `rig` itself without it.
     /// - Throws: `ValidationError` when the rig is not a vm rig (its radio is real, or btvirt's own).
     func applied(to rig: RigDefinition) throws -> RigDefinition {
-        guard let radio = radioInterval else { return rig }
+        guard radioInterval != nil || radioErrorRate != nil else { return rig }
+        let option = radioInterval != nil ? "--radio-interval" : "--radio-error-rate"
         guard rig.kind == .vm else {
-            throw ValidationError("--radio-interval: rig \(rig.name) is a \(rig.kind.rawValue) rig; the radio model runs in the vm rig only "
-                                  + "(Rigs/vm/guest-run.sh). Run with --rig vm, or leave --radio-interval out")
+            throw ValidationError("\(option): rig \(rig.name) is a \(rig.kind.rawValue) rig; the radio model runs in the vm rig only "
+                                  + "(Rigs/vm/guest-run.sh). Run with --rig vm, or leave \(option) out")
         }
         var changed = rig
-        changed.radio = radio
+        if let radio = radioInterval { changed.radio = radio }
+        if let rate = radioErrorRate {
+            guard changed.radio.model == .connectionEvents else {
+                throw ValidationError("--radio-error-rate: the radio of rig \(rig.name) delivers at once, with no air to lose packets in; add --radio-interval 15 (or another interval)")
+            }
+            changed.radio.packetErrorRate = rate
+        }
         return changed
     }
 }

@@ -208,6 +208,7 @@ struct RunCommand: AsyncParsableCommand {
             peripheralAdapter: context.peripheralAdapter, centralAdapter: context.centralAdapter,
             host: hostName ?? ProcessInfo.processInfo.hostName, writePath: writePath?.rawValue, rigUpMs: Self.guestUptimeMs(),
             lanes: lanes, radio: radio.radio, radioModel: radio.radioModel, radioIntervalMs: radio.radioIntervalMs,
+            radioErrorRate: radio.radioErrorRate,
             build: Self.buildConfiguration,
             commit: commit ?? SourceRevision.probe(executable: Self.executable))
     }
@@ -231,7 +232,8 @@ struct RunCommand: AsyncParsableCommand {
         }
         let model = environment?.radio ?? definition.radio
         return RunEnvironment(radio: RigDefinition.Controllers.btvirt.rawValue, radioModel: model.model.rawValue,
-                              radioIntervalMs: model.model == .connectionEvents ? model.intervalMs : nil)
+                              radioIntervalMs: model.model == .connectionEvents ? model.intervalMs : nil,
+                              radioErrorRate: model.model == .connectionEvents ? model.packetErrorRate : nil)
     }
 
     /// How this hil was built: results.json's `environment.build`.

@@ -24,6 +24,8 @@ struct SoakCommand: AsyncParsableCommand {
 
     @OptionGroup var rigOptions: RigOptions
 
+    @OptionGroup var radioOptions: RadioOptions
+
     @Option(help: DurationArgument.help("How long to stream, 1m to 24h."))
     var duration = DurationArgument(.seconds(30 * 60))
 
@@ -51,7 +53,7 @@ struct SoakCommand: AsyncParsableCommand {
             try await runInside()
             return
         }
-        try rigOptions.runInRig(output: output, timeout: duration.duration + .seconds(300))
+        try rigOptions.runInRig(output: output, timeout: duration.duration + .seconds(300), radio: radioOptions)
     }
 
     private func runInside() async throws {

@@ -56,7 +56,7 @@ struct RadioOptionsTests {
         #expect(throws: RigError.self) { try RigEnvironment(from: ["HIL_RADIO_MODEL": "fast"]) }
         // The environment's radio wins over the rig file's; a real radio has no model.
         let named = RunCommand.radio(try Self.rig("vm"), environment: try RigEnvironment(from: variables))
-        #expect(named == RunEnvironment(radio: "btvirt", radioModel: "connectionEvents", radioIntervalMs: 7.5))
+        #expect(named == RunEnvironment(radio: "btvirt", radioModel: "connectionEvents", radioIntervalMs: 7.5, radioErrorRate: 0))
         let vm = try Self.rig("vm")
         let fromFile = RunCommand.radio(vm, environment: RigEnvironment())
         #expect(fromFile.radio == "btvirt" && fromFile.radioModel == vm.radio.model.rawValue)
@@ -65,5 +65,29 @@ struct RadioOptionsTests {
         var rehearsal = try Self.rig("hardware")
         rehearsal.virtualAdapters = true
         #expect(RunCommand.radio(rehearsal, environment: RigEnvironment()) == RunEnvironment(radio: "btvirt", radioModel: "immediate"))
+    }
+
+    @Test("--radio-error-rate: on run, bench, calibrate and soak; 0 ≤ P < 1; needs the connection-event radio; the guest and results learn it")
+    func errorRate() throws {
+        for command in ["run", "bench", "calibrate", "soak"] {
+            #expect(throws: Never.self, "\(command)") { _ = try HIL.parseAsRoot(words("\(command) --radio-error-rate 0.3")) }
+        }
+        for bad in ["1", "1.0", "1.5", "lots"] {
+            let (command, message) = parse(["run", "--radio-error-rate", bad])
+            #expect(command == nil && message.contains("use 0 ≤ P < 1"), "\(bad): \(message)")
+        }
+        let options = try parsed(words("run --radio-error-rate 0.1"), as: RunCommand.self).radioOptions
+        let vm = try options.applied(to: Self.rig("vm"))
+        #expect(vm.radio.packetErrorRate == 0.1 && vm.radio.model == .connectionEvents)
+        #expect(vm.radio.kernelArguments(hil: "/h").contains("HIL_RADIO_ERROR_RATE=0.1"))
+        #expect(vm.radio.summary == "connection events every 15 ms, packet error rate 0.1")
+        // An immediate radio has no air to lose packets in.
+        let immediate = try parsed(words("run --radio-interval 0 --radio-error-rate 0.1"), as: RunCommand.self).radioOptions
+        #expect { try immediate.applied(to: Self.rig("vm")) } throws: { "\($0)".contains("add --radio-interval 15") }
+        let variables = RigEnvironment(radio: vm.radio).variables
+        #expect(variables["HIL_RADIO_ERROR_RATE"] == "0.1")
+        #expect(try RigEnvironment(from: variables).radio == vm.radio)
+        let named = RunCommand.radio(vm, environment: try RigEnvironment(from: variables))
+        #expect(named.radioErrorRate == 0.1 && named.radioSummary == "connection events every 15 ms, packet error rate 0.1")
     }
 }
