@@ -33,14 +33,11 @@ package enum DelayInjector: Sendable, CustomStringConvertible {
             return .netem(interface: try TCPPhoneLink.vethInterface(in: hosts.phoneNetns), netns: hosts.phoneNetns)
         case "ble", "hid":
             let remedy = "run it in the vm rig with its radio model (Rigs/vm.json's \"radio\": connection events, the default), or calibrate tcp and udp"
-            guard let radioControl else {
-                throw RunnerError(.wrongTransport, "\(transport): the delay goes into the radio model's bridges, and this rig started none (HIL_RADIO_CONTROL is unset): \(remedy)")
+            do {
+                return .radio(controls: try RadioControl.find(in: radioControl, remedy: remedy).fifos)
+            } catch {
+                throw RunnerError(.wrongTransport, "\(transport): the delay goes into the radio model's bridges: \(error.what); \(remedy)")
             }
-            let names = ((try? FileManager.default.contentsOfDirectory(atPath: radioControl)) ?? []).filter { $0.hasPrefix("control-") }.sorted()
-            guard !names.isEmpty else {
-                throw RunnerError(.wrongTransport, "\(transport): no radio bridge's control FIFO (control-K) in \(radioControl): \(remedy)")
-            }
-            return .radio(controls: names.map { radioControl + "/" + $0 })
         default:
             throw RunnerError(.wrongTransport, "\(transport) is not a transport (ble, hid, tcp, udp)")
         }
@@ -53,16 +50,10 @@ package enum DelayInjector: Sendable, CustomStringConvertible {
         case .netem(let interface, let netns):
             try Netem.apply(["delay", Self.milliseconds(ms)], on: interface, in: netns)
         case .radio(let controls):
-            let line = Array("delay \(Self.number(ms))\n".utf8)
-            for control in controls {
-                do {
-                    // Never blocks: the bridge holds the FIFO open for reading; a line this short is written whole.
-                    let file = try FileDescriptor.open(control, O_WRONLY | O_NONBLOCK)
-                    defer { file.close() }
-                    try file.writeAll(line)
-                } catch {
-                    throw RunnerError(.wrongTransport, "cannot set the radio model's delay through \(control): \(error) (is its hil radio bridge running? the guest's radio-K.log says)")
-                }
+            do {
+                try RadioControl(fifos: controls).send("delay \(Self.number(ms))")
+            } catch {
+                throw RunnerError(.wrongTransport, "cannot set the radio model's delay: \(error.what) (\(error.hint ?? ""))")
             }
         }
     }

@@ -36,6 +36,8 @@ extension ScriptReader {
             return .network(try networkConditions(body, at: at))
         case "send":
             return .send(try sendItems(body, at: at))
+        case "radio":
+            return .radio(try radioConditions(body, at: at))
         case _ where !ScriptStep.names.contains(name):
             throw JSONSchemaError(
                 at, "unknown step\(Suggestion.phrase(for: name, among: ScriptStep.names)); expected one of \(ScriptStep.names.joined(separator: ", "))")
@@ -44,6 +46,28 @@ extension ScriptReader {
             if let gesture = try gestureStep(name, fields) { return gesture }
             return try controlStep(name, fields)
         }
+    }
+
+    /// `{"packetErrorPercent": 10}` or `"reset"` (nil): 0 ≤ P < 100. A changed interval and a blackout are named here,
+    /// and refused as not done yet, so a scenario that asks for them learns why.
+    private static func radioConditions(_ body: JSONValue, at: JSONPath) throws(JSONSchemaError) -> RadioConditions? {
+        if case .string(let text) = body {
+            guard text == "reset" else { throw JSONSchemaError(.unknownValue, at, "expected \"reset\" or {\"packetErrorPercent\": P}, found \(text.debugDescription)") }
+            return nil
+        }
+        let step = StepFields(fields: try body.object(at: at), at: at)
+        try step.allow(["packetErrorPercent", "intervalMs", "blackoutMs"])
+        for key in ["intervalMs", "blackoutMs"] where step.fields[key] != nil {
+            throw JSONSchemaError(at.appending(key), "the radio model does not change a link's interval or end it by supervision timeout yet (Rigs/README.md, \"The radio model\"): only packetErrorPercent")
+        }
+        guard let value = step.fields["packetErrorPercent"] else {
+            throw JSONSchemaError(at, "give packetErrorPercent (0 to under 100), or \"reset\"")
+        }
+        let percent = try value.number(at: at.appending("packetErrorPercent"))
+        guard (0..<100).contains(percent) else {
+            throw JSONSchemaError(.outOfRange, at.appending("packetErrorPercent"), "\(JSONWriter.numberText(percent)) is outside 0 to under 100: at 100 nothing would ever get through")
+        }
+        return RadioConditions(packetErrorPercent: percent)
     }
 
     /// `{"delayMs": 20, "jitterMs": 5, "lossPercent": 5}` (each optional, 0 when absent) or `"reset"` (nil).

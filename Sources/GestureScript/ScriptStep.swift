@@ -47,6 +47,9 @@ package enum ScriptStep: Sendable, Hashable {
     /// Raw writes at their times, bypassing the gesture model: commands, hid reports, udp packets (what `hil record`
     /// writes from a computer's receipts).
     case send([SendItem])
+    /// The vm rig's radio loses this share of transmissions, each sent again by the link layer, until the next
+    /// `radio` step; nil: back to the rig's own (`"reset"`). ble and hid only.
+    case radio(RadioConditions?)
 
     /// The step's key in JSON, which is also how people name it.
     package var name: String {
@@ -77,6 +80,7 @@ package enum ScriptStep: Sendable, Hashable {
         case .partition: "partition"
         case .forgedPackets: "forgedPackets"
         case .send: "send"
+        case .radio: "radio"
         }
     }
 
@@ -84,7 +88,7 @@ package enum ScriptStep: Sendable, Hashable {
         "swipe", "tap", "doubleTap", "longPress", "drag", "twoFingerTap", "scroll", "pinch", "threeFingerSwipe",
         "touches", "button", "mode", "key", "text", "wait", "linkDrop",
         "disconnect", "reconnect", "restartBluetoothd", "restartPeripheral", "pair", "malformedWrites", "network", "partition",
-        "forgedPackets", "send",
+        "forgedPackets", "send", "radio",
     ]
 
     /// Where gestures happen when a step does not say: the middle of an iPhone's touchpad area.
@@ -101,7 +105,7 @@ package enum ScriptStep: Sendable, Hashable {
         switch self {
         case .swipe, .tap, .doubleTap, .longPress, .drag, .twoFingerTap, .scroll, .pinch, .threeFingerSwipe, .touches: true
         case .button, .mode, .key, .text, .wait, .linkDrop, .disconnect, .reconnect, .restartBluetoothd, .restartPeripheral, .pair,
-             .malformedWrites, .network, .partition, .forgedPackets, .send:
+             .malformedWrites, .network, .partition, .forgedPackets, .send, .radio:
             false
         }
     }
@@ -145,7 +149,7 @@ package enum ScriptStep: Sendable, Hashable {
         case .text(let string):
             return [TimedInput(start, .text(string))]
         case .wait, .linkDrop, .disconnect, .reconnect, .restartBluetoothd, .restartPeripheral, .pair, .malformedWrites, .network,
-             .partition, .forgedPackets, .send:
+             .partition, .forgedPackets, .send, .radio:
             return []
         }
     }
@@ -182,6 +186,18 @@ package struct NetworkConditions: Sendable, Hashable, CustomStringConvertible {
     package var description: String {
         "delay \(delayMs) ms ± \(jitterMs) ms, loss \(lossPercent) %"
     }
+}
+
+/// The air of the vm rig's radio model for a `radio` step: the share of transmissions that fail and are sent again
+/// (the bridges' packet error rate).
+package struct RadioConditions: Sendable, Hashable, CustomStringConvertible {
+    package var packetErrorPercent: Double
+
+    package init(packetErrorPercent: Double) {
+        self.packetErrorPercent = packetErrorPercent
+    }
+
+    package var description: String { "packet error rate \(packetErrorPercent) %" }
 }
 
 /// Who sends a `forgedPackets` step's packets: the rig's third host (another device on the same network), or the

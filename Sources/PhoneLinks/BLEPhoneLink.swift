@@ -43,6 +43,8 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
     package let central: BlueZCentral
     package let settings: Settings
     package let statusWatcher = StatusWatcher()
+    /// A `radio` step changed the rig's packet error rate: the teardown puts the rig's own back.
+    let radioChanged = Mutex(false)
     /// `buttons`: the bitmap of the last report sent (hid).
     /// `primed`: the connection's first writes were answered (`openFastPath`); until then even the `unconfirmed` style
     /// waits for answers, as bluetoothd 5.66 corrupts a value written while it acquires the computer's socket.

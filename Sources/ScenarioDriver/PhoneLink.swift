@@ -98,6 +98,13 @@ package protocol NetworkFaults: RigFaults {
     func forge(_ count: Int, from source: ForgedSource) async throws -> String
 }
 
+/// The vm rig's emulated radio under the BLE transports (ble, hid): their links adopt it.
+package protocol RadioFaults: RigFaults {
+    /// Sets the radio's packet error rate until the next call (nil: back to the rig's own); returns what was done,
+    /// for the step's message.
+    func setRadio(_ conditions: RadioConditions?) async throws -> String
+}
+
 /// What a link's teardown found: problems that make a scenario that passed an error, the rig's notes, and why the
 /// rig can run no further scenario, if it cannot.
 package struct LinkTeardown: Sendable {

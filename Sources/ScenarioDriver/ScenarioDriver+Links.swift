@@ -48,6 +48,14 @@ extension ScenarioDriver {
         return faults
     }
 
+    /// The link's radio, or why a radio step cannot run on this transport.
+    func radioFaults() throws -> any RadioFaults {
+        guard let faults = phone as? any RadioFaults else {
+            throw DriverError(.wrongTransport, "a radio step changes the rig's emulated radio under ble and hid: it does not apply to this transport (mark the scenario \"transports\": [\"ble\", \"hid\"])")
+        }
+        return faults
+    }
+
     /// The link's network faults, or why the step cannot run on this transport.
     func networkFaults(_ fault: NetworkFault) throws -> any NetworkFaults {
         if let faults = phone as? any NetworkFaults { return faults }

@@ -197,6 +197,11 @@ package final class ScenarioDriver {
             commandLog.append("\(clock.now()) forged: \(sent)\n")
             segment?.note = sent
         }
+        if case .radio(let conditions) = step {
+            let done = try await radioFaults().setRadio(conditions)
+            commandLog.append("\(clock.now()) radio: \(done)\n")
+            segment?.note = done
+        }
         if case .send(let items) = step { try await sendItems(items, from: time) }
         for input in step.inputs(startingAt: time) {
             try await runTimers(before: input.time)

@@ -8,8 +8,8 @@ import Scenario
 /// requirements.json nearest above it. A file with no catalog above it is valid, its ids unchecked, and `notes` says
 /// so once per folder; a catalog with problems makes every file under it invalid, its problems told once.
 struct ScenarioValidity {
-    /// One file's verdict: its scenario when valid, else nil; the problems to print (none for a file whose only fault
-    /// is a broken catalog already told); how many problems in all.
+    /// One file's verdict: its scenario when valid, else nil; the problems to print (a broken catalog's own problems
+    /// with the first file under it, then one line per file that its ids cannot be checked); how many in all.
     struct Checked {
         var scenario: Scenario?
         var problems: [String]

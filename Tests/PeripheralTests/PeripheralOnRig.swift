@@ -76,6 +76,12 @@ private func bluetoothctl(_ command: String) -> String {
     return "$ bluetoothctl \(command)\n" + run.standardOutput
 }
 
+/// A process's command line, word by word (/proc/PID/cmdline).
+private func commandLine(of pid: Int32) -> [String] {
+    guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return [] }
+    return data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+}
+
 /// The pid of a running program, by its /proc comm name.
 private func pid(of name: String) -> Int32? {
     for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] where entry.allSatisfy(\.isNumber) {
@@ -233,12 +239,16 @@ struct PeripheralOnRig {
         // bluetoothd restarts: the peripheral registers everything again, and its advertisement is active.
         // (That a phone then finds it and the next gestures work, within 5 s, is Scenarios-nightly/faults/bluetoothd-restart.json.)
         let bluetoothd = try #require(pid(of: "bluetoothd"), "no bluetoothd running in the rig")
+        // Started again as it ran (the rig's `-f` main.conf: one ATT bearer, the rig's intervals), with -d for this
+        // test's diagnosis: a bluetoothd started without them reads the system's main.conf and serves EATT to every
+        // suite after this one in the guest (StrangerPhoneOnRig saw its moves overtaken).
+        let arguments = Array(commandLine(of: bluetoothd).dropFirst()).filter { $0 != "-d" } + ["-d"]
         let before = peripheral.log.count
         kill(bluetoothd, SIGTERM)
         while kill(bluetoothd, 0) == 0 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(peripheral.wait(for: "bluetoothd left the bus", after: before) != nil)
         let restartedAt = ContinuousClock.now
-        _ = try ChildProcess("/usr/libexec/bluetooth/bluetoothd", ["-n", "-d"], output: .file(state + "/bluetoothd-restarted.log"),
+        _ = try ChildProcess("/usr/libexec/bluetooth/bluetoothd", arguments, output: .file(state + "/bluetoothd-restarted.log"),
                              ownProcessGroup: false)
         let registeredAt = try #require(peripheral.wait(for: "registered again", after: before), "no re-registration:\n\(peripheral.log.dropFirst(before))")
         print("bluetoothd restart → peripheral registered again after \(registeredAt - restartedAt)")

@@ -26,3 +26,32 @@ struct ResultsLineTests {
             == "results: \(folder)/junit.xml, \(folder)/results.json; logs in 1 folder(s) there; the guest's BlueZ logs in \(folder)/rig-logs")
     }
 }
+
+/// The radio bridges' control FIFOs, one owner for calibrate's delays and the radio step's error rate.
+@Suite("RadioControl: the bridges' FIFOs found, each told the same line")
+struct RadioControlTests {
+    @Test("every bridge's FIFO gets the line; no folder, or one without FIFOs, is refused with what to do")
+    func sends() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("radio-control-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(throws: RigError.self) { try RadioControl.find(in: nil, remedy: "use the vm rig") }
+        #expect(throws: RigError.self) { try RadioControl.find(in: folder, remedy: "use the vm rig") }
+        let readers = try (0..<2).map { index -> Int32 in
+            let path = "\(folder)/control-\(index)"
+            #expect(mkfifo(path, 0o600) == 0)
+            let fd = open(path, O_RDWR | O_NONBLOCK)
+            try #require(fd >= 0)
+            return fd
+        }
+        defer { for fd in readers { close(fd) } }
+        let control = try RadioControl.find(in: folder, remedy: "use the vm rig")
+        #expect(control.fifos == ["\(folder)/control-0", "\(folder)/control-1"])
+        try control.send("error-rate 0.1")
+        for fd in readers {
+            var buffer = [UInt8](repeating: 0, count: 64)
+            let count = read(fd, &buffer, buffer.count)
+            #expect(String(decoding: buffer[0..<max(0, count)], as: UTF8.self) == "error-rate 0.1\n")
+        }
+    }
+}

@@ -71,4 +71,21 @@ struct ValidityRuleTests {
                     "\(run.output)")
         }
     }
+
+    @Test("validate lists every problem: each unknown key of settings and run, and an unknown requirement id beside them")
+    func everyProblem() async throws {
+        let folder = try scratchFolder("rule-every")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try write(#"{"requirements": [{"id": "R1.1", "text": "x"}]}"#, to: folder.appendingPathComponent("requirements.json"))
+        let file = folder.appendingPathComponent("typos.json")
+        try write(#"""
+            {"name": "t", "requirements": ["R9.9"], "settings": {"mdoe": "presentation", "sensitivty": 2},
+             "run": {"writePth": "fd", "pairin": "none"}, "steps": [{"tap": {}, "expect": {"keys": ["BTN_LEFT 1"], "whithinMs": 9}}]}
+            """#, to: file)
+        let run = try await runSeparating(try RigGuest.hilBinary(), ["validate", file.path])
+        #expect(run.status == 1)
+        for key in ["settings.mdoe", "settings.sensitivty", "run.writePth", "run.pairin", "steps[0].expect.whithinMs", "requirements[0]: R9.9"] {
+            #expect(run.errors.contains(key), "\(key) not listed:\n\(run.errors)")
+        }
+    }
 }

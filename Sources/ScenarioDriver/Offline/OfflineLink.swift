@@ -10,7 +10,7 @@ package import Scenario
 /// drop lasts its outage and reconnecting works once it is over; a bluetoothd or computer restart comes back
 /// at once. No status notifications. On the scenario's transport: hid sends what a report can say as reports,
 /// udp sends movement as packets (refused unless paired), as the real phone does; ble and tcp send commands.
-package final class OfflineLink: PhoneLink, NetworkFaults {
+package final class OfflineLink: PhoneLink, NetworkFaults, RadioFaults {
     private struct State {
         var up = false
         var radioBack: MonotonicTime?
@@ -112,6 +112,11 @@ package final class OfflineLink: PhoneLink, NetworkFaults {
     /// Offline there is no network to slow down: the step is noted, nothing else.
     package func setNetwork(_ conditions: NetworkConditions?) async throws -> String {
         "offline: no network, \(conditions.map { "\($0)" } ?? "reset") not applied"
+    }
+
+    /// Offline there is no radio to lose packets: the step is noted, nothing else (its timing needs a rig).
+    package func setRadio(_ conditions: RadioConditions?) async throws -> String {
+        "offline: no radio, \(conditions.map { "\($0)" } ?? "reset") not applied"
     }
 
     /// Offline a partition is an outage as a link drop is.
