@@ -19,15 +19,21 @@ extension DBusConnection {
         _ what: String, timeout: Duration, signalledBy rules: [DBusMatchRule],
         _ check: @escaping @Sendable (DBusMessage?) async throws -> Value?
     ) async throws -> Value {
-        let (signals, subscription) = try await subscribe(rules)
-        defer { subscription.finish() }
-        if let value = try await check(nil) { return value }
-        return try await Wait.within(timeout, for: what) {
-            for await signal in signals {
-                if let value = try await check(signal) { return value }
+        do {
+            let (signals, subscription) = try await subscribe(rules)
+            defer { subscription.finish() }
+            if let value = try await check(nil) { return value }
+            return try await Wait.within(timeout, for: what) {
+                for await signal in signals {
+                    if let value = try await check(signal) { return value }
+                }
+                try Task.checkCancellation()
+                throw DBusError(name: DBusError.disconnectedName, message: "the connection closed while waiting for \(what)")
             }
-            try Task.checkCancellation()
-            throw DBusError(name: DBusError.disconnectedName, message: "the connection closed while waiting for \(what)")
+        } catch let error as DBusError where error.name == DBusError.cancelledName {
+            // Cancelled while a call of the wait's own (AddMatch, the first check's) was in flight: the task's
+            // cancellation, as the wait promises, not a bus error.
+            throw CancellationError()
         }
     }
 }

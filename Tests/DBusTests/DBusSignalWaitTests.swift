@@ -81,6 +81,13 @@ struct DBusSignalWaitTests {
         await expectEndsWhenCancelled(after: .milliseconds(50)) { try await fake.untilPowered(timeout: longWait) }
     }
 
+    @Test("cancelled while the wait's own calls are in flight (AddMatch, the first check), it still ends with CancellationError")
+    func cancelledAtOnce() async throws {
+        let daemon = try PrivateBus()
+        let fake = try await FakeAdapter(daemon)
+        for _ in 0..<20 { await expectEndsWhenCancelled(after: .zero) { try await fake.untilPowered(timeout: longWait) } }
+    }
+
     @Test("the match is removed from the bus once the wait is over")
     func matchRemoved() async throws {
         let daemon = try PrivateBus()
