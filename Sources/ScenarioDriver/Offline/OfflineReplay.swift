@@ -1,5 +1,4 @@
 import Foundation
-import Records
 package import Scenario
 package import Records
 
