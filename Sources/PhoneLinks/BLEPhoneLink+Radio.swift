@@ -1,7 +1,7 @@
 import Foundation
 package import GestureScript
 import Rig
-package import ScenarioDriver
+import ScenarioDriver
 
 /// A scenario's `radio` steps on the vm rig's emulated radio: the bridges' packet error rate through their control
 /// FIFOs, and back to the rig's own when the scenario ends (the bridges outlive it, the next scenario must not inherit
