@@ -37,6 +37,9 @@ struct RadioOptions: ParsableArguments {
         }
     }
 
+    /// Whether the command line changes the rig file's radio (so the rig is booted with `applied(to:)`'s).
+    var changesTheRadio: Bool { radioInterval != nil || radioErrorRate != nil }
+
     /// `rig` with the radio `--radio-interval` asks for; `rig` itself without it.
     /// - Throws: `ValidationError` when the rig is not a vm rig (its radio is real, or btvirt's own).
     func applied(to rig: RigDefinition) throws -> RigDefinition {

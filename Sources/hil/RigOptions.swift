@@ -30,9 +30,9 @@ struct RigOptions: ParsableArguments {
         let catalog = try catalog()
         let facts = HostFacts.probe()
         var chosen = try RigExecution.choose(rig, from: catalog, facts: facts)
-        if let radio, radio.radioInterval != nil {
+        if let radio, radio.changesTheRadio {
             chosen = try radio.applied(to: chosen)
-            printError("hil: radio \(chosen.radio.summary) (--radio-interval, instead of the rig file's)")
+            printError("hil: radio \(chosen.radio.summary) (--radio-interval, --radio-error-rate: over the rig file's)")
         }
         let destination = URL(fileURLWithPath: output).standardizedFileURL.path
         let inVM = chosen.kind == .vm

@@ -77,6 +77,9 @@ struct RadioOptionsTests {
             #expect(command == nil && message.contains("use 0 ≤ P < 1"), "\(bad): \(message)")
         }
         let options = try parsed(words("run --radio-error-rate 0.1"), as: RunCommand.self).radioOptions
+        // Alone, without --radio-interval, it still changes the radio the rig boots with (a run once ignored it).
+        let plain = try parsed(words("run"), as: RunCommand.self).radioOptions
+        #expect(options.changesTheRadio && !plain.changesTheRadio)
         let vm = try options.applied(to: Self.rig("vm"))
         #expect(vm.radio.packetErrorRate == 0.1 && vm.radio.model == .connectionEvents)
         #expect(vm.radio.kernelArguments(hil: "/h").contains("HIL_RADIO_ERROR_RATE=0.1"))
