@@ -1,5 +1,6 @@
 import Foundation
 @testable import Rig
+import HILTestSupport
 import Testing
 
 /// Where the results are, said once with paths a person can open (issue "A newcomer never stumbles", item 10).
@@ -37,13 +38,7 @@ struct RadioControlTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(throws: RigError.self) { try RadioControl.find(in: nil, remedy: "use the vm rig") }
         #expect(throws: RigError.self) { try RadioControl.find(in: folder, remedy: "use the vm rig") }
-        let readers = try (0..<2).map { index -> Int32 in
-            let path = "\(folder)/control-\(index)"
-            #expect(mkfifo(path, 0o600) == 0)
-            let fd = open(path, O_RDWR | O_NONBLOCK)
-            try #require(fd >= 0)
-            return fd
-        }
+        let readers = try openControlFIFOs(2, in: folder)
         defer { for fd in readers { close(fd) } }
         let control = try RadioControl.find(in: folder, remedy: "use the vm rig")
         #expect(control.fifos == ["\(folder)/control-0", "\(folder)/control-1"])

@@ -1,6 +1,7 @@
 import Bench
 import Foundation
 import Runner
+import HILTestSupport
 import Testing
 
 /// Where `hil calibrate` puts ble's and hid's delay: the radio bridges' control FIFOs (HIL_RADIO_CONTROL).
@@ -31,14 +32,7 @@ struct DelayInjectorTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hil-radio-control-\(getpid())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        // Held open for reading (and writing, so they never read their end), as each `hil radio --control` holds its own.
-        let readers = try (0..<2).map { index -> Int32 in
-            let path = "\(folder)/control-\(index)"
-            #expect(mkfifo(path, 0o600) == 0)
-            let fd = open(path, O_RDWR | O_NONBLOCK)
-            try #require(fd >= 0)
-            return fd
-        }
+        let readers = try openControlFIFOs(2, in: folder)
         defer { for fd in readers { close(fd) } }
         let injector = try DelayInjector.make(for: "ble", context: Self.context, radioControl: folder)
         #expect("\(injector)".contains("control-0") && "\(injector)".contains("control-1"))
