@@ -25,19 +25,15 @@ package struct ConnectionEventScheduler: Sendable {
         /// The earliest time it may go: arrival plus the extra delay.
         var eligible: RadioInstant
         /// After a failed transmission, when it goes again in the same event.
-        var retry: (event: Int64, time: RadioInstant)?
+        var retry: Retry?
         /// Transmissions so far.
         var attempts = 0
+    }
 
-        package static func == (a: Held, b: Held) -> Bool {
-            a.packet == b.packet && a.arrival == b.arrival && a.eligible == b.eligible && a.attempts == b.attempts
-                && a.retry?.event == b.retry?.event && a.retry?.time == b.retry?.time
-        }
-
-        package func hash(into hasher: inout Hasher) {
-            hasher.combine(packet)
-            hasher.combine(arrival)
-        }
+    /// The event a failed packet is sent again in, and when.
+    struct Retry: Sendable, Hashable {
+        var event: Int64
+        var time: RadioInstant
     }
 
     package struct Link: Sendable, Hashable {
@@ -170,7 +166,7 @@ package struct ConnectionEventScheduler: Sendable {
     /// same event goes one exchange after it.
     private func slot(_ link: Link) -> (event: Int64, time: RadioInstant)? {
         guard let head = link.queue.first else { return nil }
-        if let retry = head.retry { return retry }
+        if let retry = head.retry { return (retry.event, retry.time) }
         guard link.interval > 0 else { return (0, head.eligible) }
         var event = link.event(atOrAfter: head.eligible)
         if let closed = link.closed, closed >= event { event = closed + 1 }
@@ -203,7 +199,7 @@ package struct ConnectionEventScheduler: Sendable {
                         statistics.eventsClosed += 1
                         link.closed = event
                     } else if (link.served?.count ?? 0) < packetsPerEvent {
-                        link.queue[0].retry = (event, time.advanced(by: RadioModel.exchangeNanoseconds))
+                        link.queue[0].retry = Retry(event: event, time: time.advanced(by: RadioModel.exchangeNanoseconds))
                     }
                     continue
                 }
