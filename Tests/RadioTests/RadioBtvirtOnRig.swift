@@ -65,10 +65,15 @@ struct RadioBtvirtOnRig {
             received.append(try peripheral.next("ACL packet \(marker)") { $0.kind == .acl && $0.bytes.last == marker }.at)
         }
         let period = Int64(Self.intervalUnits) * RadioModel.nanosecondsPerUnit, tolerance: Int64 = 4_000_000
+        // A packet arrives at an event or a little after it (the guest's wake-up), never before. The grid is fitted to
+        // the arrivals: the one that puts the most packets within the tolerance after an event. Its origin need not
+        // be the first packet's: in a loaded fresh-clone CI the first one came 5–6 ms after its event.
+        let lateness = GridFit(period: period, arrivals: received.map { received[0].distance(to: $0) })
+        let onGrid = lateness.latenesses.filter { $0 <= tolerance }.count
+        // One packet may meet a TCG hiccup; without the radio model, 7 ms apart, at most 4 of 10 would fit any grid.
+        #expect(onGrid >= received.count - 1,
+                "\(onGrid) of \(received.count) packets within \(tolerance / 1_000_000) ms after an event; ms after the fitted grid: \(lateness.latenesses.map { Double($0) / 1e6 })")
         for (index, time) in received.enumerated() {
-            let phase = ((received[0].distance(to: time) % period) + period) % period
-            #expect(phase <= tolerance || phase >= period - tolerance,
-                    "packet \(index + 1) arrived \(Double(phase) / 1e6) ms off the grid of the first one's event")
             // At most an interval and the guest's wake-up: in a fresh-clone CI the TCG guest (running the rig's own
             // bridges beside this test's) delivered one packet 24.8 ms after it was sent, on the grid (4.8 ms late).
             #expect(sent[index].distance(to: time) <= period + 2 * tolerance, "packet \(index + 1) took over an interval")
@@ -84,6 +89,20 @@ struct RadioBtvirtOnRig {
         #expect(throws: TestHost.Timeout.self) { try peripheral.next("the held packet", within: 0.2) { $0.bytes.last == 99 } }
         let core = try harness.stopped().get()
         #expect(core.scheduler.statistics.released == 10 && core.scheduler.statistics.dropped == 1)
+    }
+
+    /// The grid of events `period` apart that fits `arrivals` (ns from any origin) best: for each arrival taken as
+    /// an event's time, how late every arrival is after its latest event; the candidate with the most arrivals within
+    /// a quarter period wins, then the one with the smaller total lateness.
+    struct GridFit {
+        let latenesses: [Int64]
+        init(period: Int64, arrivals: [Int64]) {
+            let candidates = arrivals.map { origin in arrivals.map { ((($0 - origin) % period) + period) % period } }
+            latenesses = candidates.max { a, b in
+                let (fitA, fitB) = (a.filter { $0 <= period / 4 }.count, b.filter { $0 <= period / 4 }.count)
+                return fitA != fitB ? fitA < fitB : a.reduce(0, +) > b.reduce(0, +)
+            } ?? []
+        }
     }
 
     /// An ACL packet of `handle` (first fragment, L2CAP length 1 on the ATT channel) carrying `marker`.
