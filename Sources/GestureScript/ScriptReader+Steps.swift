@@ -37,6 +37,9 @@ extension ScriptReader {
         case "send":
             return .send(try sendItems(body, at: at))
         case "radio":
+            if case .object(let fields) = body, let blackout = fields["blackoutMs"] {
+                return .radioBlackout(try radioBlackout(blackout, fields, at: at))
+            }
             return .radio(try radioConditions(body, at: at))
         case _ where !ScriptStep.names.contains(name):
             throw JSONSchemaError(
@@ -48,26 +51,47 @@ extension ScriptReader {
         }
     }
 
-    /// `{"packetErrorPercent": 10}` or `"reset"` (nil): 0 ≤ P < 100. A changed interval and a blackout are named here,
-    /// and refused as not done yet, so a scenario that asks for them learns why.
+    /// `{"packetErrorPercent": 10}`, `{"intervalMs": 30}` (both may be given) or `"reset"` (nil): 0 ≤ P < 100, an
+    /// interval of 7.5 to 4000 ms in steps of 1.25 (the Core spec's range).
     private static func radioConditions(_ body: JSONValue, at: JSONPath) throws(JSONSchemaError) -> RadioConditions? {
         if case .string(let text) = body {
-            guard text == "reset" else { throw JSONSchemaError(.unknownValue, at, "expected \"reset\" or {\"packetErrorPercent\": P}, found \(text.debugDescription)") }
+            guard text == "reset" else { throw JSONSchemaError(.unknownValue, at, "expected \"reset\", {\"packetErrorPercent\": P}, {\"intervalMs\": I} or {\"blackoutMs\": N}, found \(text.debugDescription)") }
             return nil
         }
         let step = StepFields(fields: try body.object(at: at), at: at)
         try step.allow(["packetErrorPercent", "intervalMs", "blackoutMs"])
-        for key in ["intervalMs", "blackoutMs"] where step.fields[key] != nil {
-            throw JSONSchemaError(at.appending(key), "the radio model does not change a link's interval or end it by supervision timeout yet (Rigs/README.md, \"The radio model\"): only packetErrorPercent")
+        guard step.fields["packetErrorPercent"] != nil || step.fields["intervalMs"] != nil else {
+            throw JSONSchemaError(at, "give packetErrorPercent (0 to under 100), intervalMs (7.5 to 4000), blackoutMs, or \"reset\"")
         }
-        guard let value = step.fields["packetErrorPercent"] else {
-            throw JSONSchemaError(at, "give packetErrorPercent (0 to under 100), or \"reset\"")
+        var conditions = RadioConditions()
+        if let value = step.fields["packetErrorPercent"] {
+            let percent = try value.number(at: at.appending("packetErrorPercent"))
+            guard (0..<100).contains(percent) else {
+                throw JSONSchemaError(.outOfRange, at.appending("packetErrorPercent"), "\(JSONWriter.numberText(percent)) is outside 0 to under 100: at 100 nothing would ever get through")
+            }
+            conditions.packetErrorPercent = percent
         }
-        let percent = try value.number(at: at.appending("packetErrorPercent"))
-        guard (0..<100).contains(percent) else {
-            throw JSONSchemaError(.outOfRange, at.appending("packetErrorPercent"), "\(JSONWriter.numberText(percent)) is outside 0 to under 100: at 100 nothing would ever get through")
+        if let value = step.fields["intervalMs"] {
+            let ms = try value.number(at: at.appending("intervalMs"))
+            let units = ms / 1.25
+            guard (7.5...4000).contains(ms), units == units.rounded() else {
+                throw JSONSchemaError(.outOfRange, at.appending("intervalMs"), "\(JSONWriter.numberText(ms)) is not a connection interval: 7.5 to 4000 ms in steps of 1.25")
+            }
+            conditions.intervalMs = ms
         }
-        return RadioConditions(packetErrorPercent: percent)
+        return conditions
+    }
+
+    /// `{"blackoutMs": N}` alone: 1 ms to 60 s of nothing getting through.
+    private static func radioBlackout(_ value: JSONValue, _ fields: JSONObject, at: JSONPath) throws(JSONSchemaError) -> Duration {
+        if let other = fields.keys.first(where: { $0 != "blackoutMs" }) {
+            throw JSONSchemaError(at.appending(other), "a blackout is a step of its own: give blackoutMs alone, and \(other) in another radio step")
+        }
+        let ms = try value.number(at: at.appending("blackoutMs"))
+        guard (1...60_000).contains(ms) else {
+            throw JSONSchemaError(.outOfRange, at.appending("blackoutMs"), "\(JSONWriter.numberText(ms)) is outside 1 to 60000 ms")
+        }
+        return .microseconds(Int64((ms * 1000).rounded()))
     }
 
     /// `{"delayMs": 20, "jitterMs": 5, "lossPercent": 5}` (each optional, 0 when absent) or `"reset"` (nil).

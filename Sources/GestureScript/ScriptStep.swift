@@ -47,9 +47,13 @@ package enum ScriptStep: Sendable, Hashable {
     /// Raw writes at their times, bypassing the gesture model: commands, hid reports, udp packets (what `hil record`
     /// writes from a computer's receipts).
     case send([SendItem])
-    /// The vm rig's radio loses this share of transmissions, each sent again by the link layer, until the next
-    /// `radio` step; nil: back to the rig's own (`"reset"`). ble and hid only.
+    /// The vm rig's radio loses this share of transmissions, each sent again by the link layer, and the phone's stack
+    /// moves the link to this interval (LE Connection Update), until a later `radio` step changes them; nil: back to
+    /// the rig's own (`"reset"`). ble and hid only.
     case radio(RadioConditions?)
+    /// The vm rig's radio carries nothing for the duration (`{"radio": {"blackoutMs": N}}`): past the link's
+    /// supervision timeout the link ends (reason 0x08) and the phone reconnects. A link action. ble and hid only.
+    case radioBlackout(Duration)
 
     /// The step's key in JSON, which is also how people name it.
     package var name: String {
@@ -80,7 +84,7 @@ package enum ScriptStep: Sendable, Hashable {
         case .partition: "partition"
         case .forgedPackets: "forgedPackets"
         case .send: "send"
-        case .radio: "radio"
+        case .radio, .radioBlackout: "radio"
         }
     }
 
@@ -95,17 +99,25 @@ package enum ScriptStep: Sendable, Hashable {
     package static let defaultPoint = Point(x: 180, y: 300)
 
     /// Whether the step acts on the link rather than sending input (judged by a `link` expectation).
-    package var isLinkAction: Bool { Self.linkActionNames.contains(name) }
+    package var isLinkAction: Bool {
+        if case .radioBlackout = self { return true }
+        return Self.linkActionNames.contains(name)
+    }
 
-    /// The names of the steps that act on the link, for checks made on the JSON before a step is read.
-    package static let linkActionNames = ["linkDrop", "disconnect", "reconnect", "restartBluetoothd", "restartPeripheral", "partition"]
+    /// The names of the steps that act on the link, for checks made on the JSON before a step is read. A radio step
+    /// with `blackoutMs` is one too: its JSON's kind is `radioBlackoutKind` there.
+    package static let linkActionNames = ["linkDrop", "disconnect", "reconnect", "restartBluetoothd", "restartPeripheral", "partition",
+                                          radioBlackoutKind]
+
+    /// How the checks on the JSON name a radio step with `blackoutMs` ("a radio blackout step is judged by …").
+    package static let radioBlackoutKind = "radio blackout"
 
     /// Whether the step puts fingers on the screen (so it cannot start while a `touches` step holds some down).
     package var touchesTheScreen: Bool {
         switch self {
         case .swipe, .tap, .doubleTap, .longPress, .drag, .twoFingerTap, .scroll, .pinch, .threeFingerSwipe, .touches: true
         case .button, .mode, .key, .text, .wait, .linkDrop, .disconnect, .reconnect, .restartBluetoothd, .restartPeripheral, .pair,
-             .malformedWrites, .network, .partition, .forgedPackets, .send, .radio:
+             .malformedWrites, .network, .partition, .forgedPackets, .send, .radio, .radioBlackout:
             false
         }
     }
@@ -149,7 +161,7 @@ package enum ScriptStep: Sendable, Hashable {
         case .text(let string):
             return [TimedInput(start, .text(string))]
         case .wait, .linkDrop, .disconnect, .reconnect, .restartBluetoothd, .restartPeripheral, .pair, .malformedWrites, .network,
-             .partition, .forgedPackets, .send, .radio:
+             .partition, .forgedPackets, .send, .radio, .radioBlackout:
             return []
         }
     }
@@ -189,15 +201,20 @@ package struct NetworkConditions: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The air of the vm rig's radio model for a `radio` step: the share of transmissions that fail and are sent again
-/// (the bridges' packet error rate).
+/// (the bridges' packet error rate), and the connection interval the phone moves the link to. nil: unchanged.
 package struct RadioConditions: Sendable, Hashable, CustomStringConvertible {
-    package var packetErrorPercent: Double
+    package var packetErrorPercent: Double?
+    package var intervalMs: Double?
 
-    package init(packetErrorPercent: Double) {
+    package init(packetErrorPercent: Double? = nil, intervalMs: Double? = nil) {
         self.packetErrorPercent = packetErrorPercent
+        self.intervalMs = intervalMs
     }
 
-    package var description: String { "packet error rate \(packetErrorPercent) %" }
+    package var description: String {
+        [packetErrorPercent.map { "packet error rate \($0) %" }, intervalMs.map { "connection interval \($0) ms" }]
+            .compactMap { $0 }.joined(separator: ", ")
+    }
 }
 
 /// Who sends a `forgedPackets` step's packets: the rig's third host (another device on the same network), or the

@@ -45,6 +45,8 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
     package let statusWatcher = StatusWatcher()
     /// A `radio` step changed the rig's packet error rate: the teardown puts the rig's own back.
     let radioChanged = Mutex(false)
+    /// A `radio` step moved the link to another interval: a `"reset"` moves it back to the rig's.
+    let intervalChanged = Mutex(false)
     /// `buttons`: the bitmap of the last report sent (hid).
     /// `primed`: the connection's first writes were answered (`openFastPath`); until then even the `unconfirmed` style
     /// waits for answers, as bluetoothd 5.66 corrupts a value written while it acquires the computer's socket.
@@ -93,6 +95,7 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
     }
 
     package func connect() async throws -> String {
+        try ConnectionUpdate.acceptPhoneIntervals(on: settings.peripheralAdapter)
         let found = try await central.connectToRemoteTouch(scanning: true)
         state.withLock { state in
             state.remote = found

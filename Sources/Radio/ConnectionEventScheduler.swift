@@ -18,6 +18,11 @@ import LatencyStats
 /// `packetsPerEvent`. Left out: the peer's own packets' errors (each direction is its own bridge, with its own rate),
 /// a failed acknowledgement (the packet received twice, which the link layer's sequence numbers drop), the peer's
 /// more-data bit, and the event's length.
+///
+/// A blackout (`setBlackout`) fails every transmission of every link for its length: nothing goes until the first
+/// event after it. A link that hears nothing for its supervision timeout (from the last event before the blackout, or
+/// its connection, to the timeout the controller's events gave) ends: `timedOut` names it, as a controller's
+/// supervision timer would (Core 5.3, Vol 6, Part B, 4.5.2), and its held packets are dropped.
 package struct ConnectionEventScheduler: Sendable {
     package struct Held: Sendable, Hashable {
         package var packet: H4Packet
@@ -48,10 +53,15 @@ package struct ConnectionEventScheduler: Sendable {
         var closed: Int64?
         /// The event of the link's last transmission when that one failed; nil after one that was received.
         var failedIn: Int64?
+        /// The supervision timeout in nanoseconds, from the controller's events; 0 when they did not say (never ends).
+        package var timeout: Int64 = 0
+        /// In a blackout: the last time the link heard its peer (the last event before the blackout, or its
+        /// connection if that came later).
+        var silentSince: RadioInstant?
 
         package static func == (a: Link, b: Link) -> Bool {
             a.handle == b.handle && a.anchor == b.anchor && a.interval == b.interval && a.queue == b.queue
-                && a.served?.event == b.served?.event && a.served?.count == b.served?.count
+                && a.served?.event == b.served?.event && a.served?.count == b.served?.count && a.timeout == b.timeout
         }
 
         package func hash(into hasher: inout Hasher) {
@@ -67,6 +77,27 @@ package struct ConnectionEventScheduler: Sendable {
         }
 
         func time(ofEvent index: Int64) -> RadioInstant { anchor.advanced(by: index * interval) }
+
+        /// The last event at or before `time` (the anchor before the first).
+        func lastEvent(atOrBefore time: RadioInstant) -> RadioInstant {
+            let since = anchor.distance(to: time)
+            guard interval > 0, since > 0 else { return since > 0 ? time : anchor }
+            return self.time(ofEvent: since / interval)
+        }
+
+        /// When the supervision timer ends the link, in a blackout; nil when it does not run or has no timeout.
+        var supervisionDeadline: RadioInstant? {
+            guard timeout > 0, let silentSince else { return nil }
+            return silentSince.advanced(by: timeout)
+        }
+    }
+
+    /// Every transmission fails from `start` until `end`.
+    package struct Blackout: Sendable, Hashable {
+        package var start: RadioInstant
+        package var end: RadioInstant
+
+        func covers(_ time: RadioInstant) -> Bool { start <= time && time < end }
     }
 
     /// A packet the scheduler lets go, with how long it was held.
@@ -76,9 +107,9 @@ package struct ConnectionEventScheduler: Sendable {
     }
 
     package private(set) var model: RadioModel
-    package private(set) var links: [UInt16: Link] = [:]
+    package internal(set) var links: [UInt16: Link] = [:]
     /// Totals since the start, for the log's summary.
-    package private(set) var statistics = Statistics()
+    package internal(set) var statistics = Statistics()
 
     package struct Statistics: Sendable, Hashable {
         package var released = 0
@@ -86,6 +117,8 @@ package struct ConnectionEventScheduler: Sendable {
         package var retransmissions = 0
         /// Events two failures in a row closed early.
         package var eventsClosed = 0
+        /// Links a blackout ended at their supervision timeout.
+        package var timeouts = 0
         package var passedAtOnce = 0
         package var dropped = 0
         package var heldNanoseconds: Int64 = 0
@@ -97,6 +130,9 @@ package struct ConnectionEventScheduler: Sendable {
 
         package init() {}
     }
+
+    /// The blackout in force or to come, if any.
+    package internal(set) var blackout: Blackout?
 
     /// Which transmissions fail (`RadioModel.packetErrorRate`).
     private var draws: SplitMix64
@@ -124,16 +160,20 @@ package struct ConnectionEventScheduler: Sendable {
         let immediate = model.timing == .immediate
         func interval(_ units: UInt16) -> Int64 { immediate ? 0 : Int64(units) * RadioModel.nanosecondsPerUnit }
         switch event {
-        case .connected(let handle, let units):
+        case .connected(let handle, let units, let timeout):
             let dropped = links[handle]?.queue.map(\.packet) ?? []
             statistics.dropped += dropped.count
-            links[handle] = Link(handle: handle, anchor: now, interval: interval(units))
+            var link = Link(handle: handle, anchor: now, interval: interval(units))
+            link.timeout = Int64(timeout) * 10_000_000
+            if blackout?.covers(now) == true { link.silentSince = now }
+            links[handle] = link
             return dropped
-        case .updated(let handle, let units):
+        case .updated(let handle, let units, let timeout):
             guard var link = links[handle] else { return [] }
             link.anchor = now
             link.interval = interval(units)
             link.served = nil
+            if timeout > 0 { link.timeout = Int64(timeout) * 10_000_000 }
             links[handle] = link
             return []
         case .disconnected(let handle, _):
@@ -165,6 +205,16 @@ package struct ConnectionEventScheduler: Sendable {
     /// first event at or after it is eligible that is neither closed nor full. A packet that follows another in the
     /// same event goes one exchange after it.
     private func slot(_ link: Link) -> (event: Int64, time: RadioInstant)? {
+        guard let slot = unblocked(link) else { return nil }
+        // Nothing gets through a blackout: the first event after it.
+        guard let blackout, blackout.covers(slot.time) else { return slot }
+        guard link.interval > 0 else { return (0, blackout.end) }
+        let event = link.event(atOrAfter: blackout.end)
+        return (event, link.time(ofEvent: event))
+    }
+
+    /// `slot` without a blackout.
+    private func unblocked(_ link: Link) -> (event: Int64, time: RadioInstant)? {
         guard let head = link.queue.first else { return nil }
         if let retry = head.retry { return (retry.event, retry.time) }
         guard link.interval > 0 else { return (0, head.eligible) }
@@ -182,6 +232,7 @@ package struct ConnectionEventScheduler: Sendable {
     /// The packets whose event has come by `now`, link by link, each link's in order.
     package mutating func due(at now: RadioInstant) -> [Released] {
         var released: [Released] = []
+        endBlackout(at: now)
         for handle in links.keys.sorted() {
             var link = links[handle]!
             while let (event, time) = slot(link), time <= now {

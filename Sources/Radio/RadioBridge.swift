@@ -66,7 +66,7 @@ package struct RadioBridge: Sendable {
             case .deadline:
                 continue
             case .control(let lines):
-                for line in lines { try perform(core.control(line)) }
+                for line in lines { try perform(core.control(line, at: clock.now())) }
             case .readable(let sides):
                 for side in sides {
                     let bytes = try ports.read(side)

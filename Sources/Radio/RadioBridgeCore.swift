@@ -11,6 +11,16 @@ package struct RadioBridgeCore: Sendable {
     }
 
     package private(set) var scheduler: ConnectionEventScheduler
+    /// Links the bridge ended at their supervision timeout: btvirt's Disconnection Complete for them (its answer to
+    /// the bridge's Disconnect, or the peer's) is not the host's, which already had one.
+    private(set) var endedLinks: Set<UInt16> = []
+    /// Command Status answers to the bridge's own Disconnects still to come (and to be kept from the host).
+    private(set) var ownCommands = 0
+    /// Disconnection Complete answers still to come to the bridge's Disconnects whose Command Status came: btvirt
+    /// sends the two back to back (btdev.c's cmd_disconnect, then cmd_disconnect_complete), so the next Disconnection
+    /// Complete is the answer: for the link, or with status 0x02 (unknown connection) when the peer's bridge ended it
+    /// first.
+    private(set) var awaitedAnswers = 0
 
     package init(model: RadioModel) {
         scheduler = ConnectionEventScheduler(model: model)
@@ -18,8 +28,10 @@ package struct RadioBridgeCore: Sendable {
 
     package var model: RadioModel { scheduler.model }
 
-    /// The next time held packets go.
-    package var nextRelease: RadioInstant? { scheduler.nextRelease }
+    /// The next time the bridge must act with nothing read: held packets go, or a supervision timer runs out.
+    package var nextRelease: RadioInstant? {
+        [scheduler.nextRelease, scheduler.nextSupervisionCheck].compactMap { $0 }.min()
+    }
 
     /// A packet the kernel wrote to /dev/vhci at `now`.
     package mutating func fromHost(_ packet: H4Packet, at now: RadioInstant) -> [Output] {
@@ -39,6 +51,7 @@ package struct RadioBridgeCore: Sendable {
     package mutating func fromController(_ packet: H4Packet, at now: RadioInstant) -> [Output] {
         var outputs: [Output] = []
         var packet = packet
+        if let kept = keptFromHost(packet) { return [.note(kept)] }
         if let event = LinkEvent(packet) {
             let dropped = scheduler.apply(event, at: now)
             outputs.append(.note(describe(event, dropped: dropped.count)))
@@ -53,34 +66,84 @@ package struct RadioBridgeCore: Sendable {
 
     /// A line from the bridge's control FIFO (`hil radio --control`): `delay MS` sets the extra delay for the packets
     /// that arrive from now on (0 to 10000 ms); `error-rate P` the packet error rate of the transmissions from now on
-    /// (0 ≤ P < 1). Anything else is logged and changes nothing.
-    package mutating func control(_ line: String) -> [Output] {
+    /// (0 ≤ P < 1); `blackout MS` fails every transmission from `now` for that long (0 to 60000 ms). Anything else is
+    /// logged and changes nothing.
+    package mutating func control(_ line: String, at now: RadioInstant) -> [Output] {
         let words = line.split(separator: " ", omittingEmptySubsequences: true)
+        if words.count == 2, words[0] == "blackout", let ms = Double(words[1]), (0...60_000).contains(ms) {
+            scheduler.setBlackout(nanoseconds: Int64((ms * 1_000_000).rounded()), at: now)
+            let timeouts = scheduler.links.values.map { RadioBridgeCore.format(Double($0.timeout) / 1e6) + " ms" }
+            return [.note("control: blackout for \(ms) ms: every transmission fails (supervision timeouts: \(timeouts.isEmpty ? "no link" : timeouts.joined(separator: ", ")))")]
+        }
         if words.count == 2, words[0] == "error-rate", let rate = Double(words[1]), (0..<1).contains(rate) {
             scheduler.setPacketErrorRate(rate)
             return [.note("control: packet error rate now \(rate) for the transmissions from now on")]
         }
         guard words.count == 2, words[0] == "delay", let ms = Double(words[1]), (0...10_000).contains(ms) else {
-            return [.note("control: ignored \"\(line)\": the bridge takes \"delay MS\" (0 to 10000) and \"error-rate P\" (0 ≤ P < 1)")]
+            return [.note("control: ignored \"\(line)\": the bridge takes \"delay MS\" (0 to 10000), \"error-rate P\" (0 ≤ P < 1) and \"blackout MS\" (0 to 60000)")]
         }
         let nanoseconds = Int64((ms * 1_000_000).rounded())
         scheduler.setExtraDelay(nanoseconds: nanoseconds)
         return [.note("control: extra delay now \(ms) ms for the packets that arrive from now on")]
     }
 
-    /// The held packets whose connection event has come by `now`.
+    /// The links whose supervision timeout ran out by `now`, then the held packets whose connection event has come.
+    /// A link that times out ends as a controller ends it: its host gets Disconnection Complete with reason 0x08
+    /// (Connection Timeout), and btvirt, which keeps no such timer, is told to end its link with a Disconnect carrying
+    /// 0x08, which it passes on to the peer's host (btdev.c's cmd_disconnect_complete). btvirt's answers to that
+    /// Disconnect are kept from this host.
     package mutating func due(at now: RadioInstant) -> [Output] {
-        scheduler.due(at: now).map { .toController($0.packet) }
+        var outputs: [Output] = []
+        for handle in scheduler.timedOut(at: now) {
+            endedLinks.insert(handle)
+            ownCommands += 1
+            outputs += [
+                .note("link 0x\(hex(handle, 4)) supervision timeout: nothing heard in a blackout; Disconnection Complete (0x08, Connection Timeout) to the host, Disconnect (0x08) to btvirt"),
+                .toHost(LinkEvent.disconnectionComplete(handle: handle, reason: 0x08)),
+                .toController(LinkEvent.disconnect(handle: handle, reason: 0x08)),
+            ]
+        }
+        return outputs + scheduler.due(at: now).map { .toController($0.packet) }
+    }
+
+    /// Why `packet` from btvirt is not the host's, or nil when it is: btvirt's answers to the bridge's own Disconnect
+    /// (its Command Status, its Disconnection Complete of a link the bridge ended, or of none if the peer's ended it
+    /// first) and the peer's Disconnection Complete of a link the bridge had ended already.
+    private mutating func keptFromHost(_ packet: H4Packet) -> String? {
+        if ownCommands > 0, let (opcode, _) = LinkEvent.commandStatus(packet), opcode == 0x0406 {
+            ownCommands -= 1
+            awaitedAnswers += 1
+            return "kept from the host: btvirt's Command Status for the bridge's Disconnect"
+        }
+        guard let (status, handle, reason) = LinkEvent.disconnection(packet) else {
+            if case .connected(let handle, _, _) = LinkEvent(packet) { endedLinks.remove(handle) }
+            return nil
+        }
+        if awaitedAnswers > 0 {
+            awaitedAnswers -= 1
+            if status == 0 { endedLinks.remove(handle) }
+            return status == 0
+                ? "kept from the host: btvirt's answer to the bridge's Disconnect of link 0x\(hex(handle, 4)) (reason 0x\(hex(UInt16(reason), 2)))"
+                : "kept from the host: btvirt's answer to the bridge's Disconnect of a link the peer had ended already (status 0x\(hex(UInt16(status), 2)))"
+        }
+        if status == 0, endedLinks.remove(handle) != nil {
+            return "kept from the host: the peer's Disconnection Complete of link 0x\(hex(handle, 4)) (reason 0x\(hex(UInt16(reason), 2))), which timed out here first"
+        }
+        return nil
+    }
+
+    static func format(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
     }
 
     private func describe(_ event: LinkEvent, dropped: Int) -> String {
         let handle = "link 0x\(hex(event.handle, 4))"
         let lost = dropped == 0 ? "" : "; \(dropped) held packet\(dropped == 1 ? "" : "s") dropped"
         switch event {
-        case .connected(_, let units):
+        case .connected(_, let units, _):
             return "\(handle) connected, interval \(Self.milliseconds(units)) (\(units) × 1.25 ms)\(expectation(units))\(lost)"
-        case .updated(_, let units):
-            return "\(handle) updated, interval \(Self.milliseconds(units)) (\(units) × 1.25 ms)\(expectation(units))"
+        case .updated(_, let units, _):
+            return "\(handle) updated, interval \(Self.milliseconds(units)) (\(units) × 1.25 ms): its events follow the new interval from now"
         case .disconnected(_, let reason):
             return "\(handle) disconnected, reason 0x\(hex(UInt16(reason), 2))\(lost)"
         }

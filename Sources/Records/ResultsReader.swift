@@ -211,11 +211,13 @@ struct ResultsReader {
             stages = parts
         }
         guard let index, let kind, let outcome else { return nil }
-        return StepResult(
+        var step = StepResult(
             index: index, kind: kind, outcome: outcome, commands: optional(object, "commands", at: path, Self.count),
             latencyMs: latency, stagesMs: stages, message: optional(object, "message", at: path, Self.string) ?? "",
             additional: Self.unknown(
-                object, known: ["index", "kind", "outcome", "commands", "latencyMs", "stagesMs", "message"]))
+                object, known: ["index", "kind", "outcome", "commands", "latencyMs", "stagesMs", "message", "radio"]))
+        step.radio = optional(object, "radio", at: path, Self.string)
+        return step
     }
 
     // MARK: Helpers

@@ -111,6 +111,7 @@ extension RunResults {
             })))
         }
         if !step.message.isEmpty { object.set("message", .string(step.message)) }
+        if let radio = step.radio { object.set("radio", .string(radio)) }
         for entry in step.additional.entries { object.set(entry.key, entry.value) }
         return .object(object)
     }

@@ -22,6 +22,10 @@ package struct StepResult: Sendable, Equatable {
     package var stagesMs: [LatencyStage: Double]?
     /// For a failed step: expected vs actual, with timestamps; empty when there is nothing to say.
     package var message: String
+    /// The radio the step ran under, once a `radio` step changed the rig's ("packet error rate 10 %, connection
+    /// interval 30 ms", "blackout 3000 ms", "the rig's own" after a reset); nil before any (results.json's
+    /// environment names the rig's radio then).
+    package var radio: String?
     /// CLOCK_MONOTONIC ns of the step's first send and of the evdev frame that completed it (the run's own: not in
     /// results.json).
     package var firstSendNs: UInt64?

@@ -110,7 +110,8 @@ package enum HTMLReport {
             facts.append(Formatting.seconds(scenario.durationMs))
             html += "<p class=\"file\">\(Markup.escape(facts.joined(separator: " · ")))</p>\n"
             for step in scenario.problemSteps {
-                html += "<h4>steps[\(step.index)] (\(Markup.escape(step.kind))) \(step.outcome.rawValue)</h4>\n"
+                let radio = step.radio.map { " · radio: \(Markup.escape($0))" } ?? ""
+                html += "<h4>steps[\(step.index)] (\(Markup.escape(step.kind))) \(step.outcome.rawValue)\(radio)</h4>\n"
                 html += "<pre>\(Markup.escape(step.message.isEmpty ? "(no message)" : step.message))</pre>\n"
             }
             if !scenario.message.isEmpty {

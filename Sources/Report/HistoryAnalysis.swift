@@ -99,6 +99,9 @@ package struct ScenarioGrid: Sendable {
         package var name: String
         package var transport: String?
         package var cells: [Cell]
+        /// The radio its steps ran under in the newest run that changed it ("steps 1–4: packet error rate 10 %");
+        /// nil when no step did.
+        package var radio: String?
 
         /// In how many runs it failed, or was flaky.
         package var failures: Int { cells.filter(\.isFailure).count }
@@ -122,6 +125,7 @@ package struct ScenarioGrid: Sendable {
                                     cells: Array(repeating: .absent, count: runs.count))
                 }
                 rows[key]!.name = scenario.name
+                if let radio = Self.radio(of: scenario.steps) { rows[key]!.radio = radio }
                 outcomes[key, default: []].append(scenario.outcome)
             }
             for (key, seen) in outcomes { rows[key]!.cells[index] = Self.cell(seen) }
@@ -129,6 +133,23 @@ package struct ScenarioGrid: Sendable {
         // Most failures first; equal counts keep first-run order.
         self.rows = order.enumerated().map { (position: $0.offset, row: rows[$0.element]!) }
             .sorted { ($1.row.failures, $0.position) < ($0.row.failures, $1.position) }.map(\.row)
+    }
+
+    /// Consecutive steps under the same radio, grouped: "steps 1–4: packet error rate 10 %; step 5: the rig's own".
+    package static func radio(of steps: [StepResult]) -> String? {
+        var groups: [(first: Int, last: Int, radio: String)] = []
+        for step in steps.sorted(by: { $0.index < $1.index }) {
+            guard let radio = step.radio else { continue }
+            if let last = groups.last, last.radio == radio, last.last + 1 == step.index {
+                groups[groups.count - 1].last = step.index
+            } else {
+                groups.append((step.index, step.index, radio))
+            }
+        }
+        guard !groups.isEmpty else { return nil }
+        return groups.map { group in
+            (group.first == group.last ? "step \(group.first)" : "steps \(group.first)–\(group.last)") + ": \(group.radio)"
+        }.joined(separator: "; ")
     }
 
     private static func cell(_ outcomes: [ScenarioResult.Outcome]) -> Cell {

@@ -152,7 +152,8 @@ package enum HistoryPage {
             "<th class=\"run\" title=\"\(Markup.escape(history.runs[index].run.name))\">\(index + 1)</th>"
         }.joined() + "</tr></thead>\n<tbody>\n"
         for row in history.grid.rows {
-            html += "<tr><td>\(Markup.escape(row.name))<br/><span class=\"file\">\(Markup.escape(row.file))</span></td>"
+            let radio = row.radio.map { "<br/><span class=\"file\">radio: \(Markup.escape($0))</span>" } ?? ""
+            html += "<tr><td>\(Markup.escape(row.name))<br/><span class=\"file\">\(Markup.escape(row.file))</span>\(radio)</td>"
                 + "<td>\(Markup.escape(row.transport ?? "-"))</td>"
                 + "<td class=\"n\">\(row.failures) of \(row.cells.filter { $0 != .absent }.count)\(row.unsteady ? " (unsteady)" : "")</td>"
             for (index, cell) in row.cells.enumerated() {

@@ -14,6 +14,7 @@ import StrictJSON
 /// | `HIL_SCRATCH` | `scratch`: a local folder (tmpfs) for the files a scenario writes while it runs; the vm guest sets it, as its share is slow to write |
 /// | `HIL_RIGS` | `rigsFolder`: the folder of rig files, instead of the project's Rigs/ |
 /// | `HIL_RADIO_MODEL`, `HIL_RADIO_INTERVAL_MS`, `HIL_RADIO_ERROR_RATE` | `radio`: the radio model the vm rig started (the rig file's, or `--radio-interval`'s and `--radio-error-rate`'s), for results.json |
+/// | `HIL_SUPERVISION_TIMEOUT_MS` | `supervisionTimeoutMs`: the links' supervision timeout the rig's bluetoothd asks for (its rig file's `connection`), which a radio step's connection update keeps |
 /// | `HIL_RADIO_CONTROL` | `radioControl`: the folder of the radio bridges' control FIFOs (`control-K`), which `hil calibrate` writes delays to |
 /// | `DBUS_SYSTEM_BUS_ADDRESS` | `systemBusAddress`: a virtual rig's private system bus |
 /// | `HIL_NET_PHONE_NETNS`, `_BUS`, `_ADDRESS`, `HIL_NET_COMPUTER_…` | `network`: the network transports' two hosts, all six or none (`RigNetwork`; the vm rig sets them when its two hosts are up) |
@@ -31,6 +32,7 @@ package struct RigEnvironment: Sendable, Equatable {
     /// The radio model's packet error rate (`--radio-error-rate`, the rig file's `radio.packetErrorRate`).
     package static let radioErrorRateVariable = "HIL_RADIO_ERROR_RATE"
     package static let radioControlVariable = "HIL_RADIO_CONTROL"
+    package static let supervisionTimeoutVariable = "HIL_SUPERVISION_TIMEOUT_MS"
 
     /// The rig this process runs in (its kind: hardware, virtual, vm); nil outside a rig.
     package var rig: String?
@@ -63,6 +65,8 @@ package struct RigEnvironment: Sendable, Equatable {
     package var radio: RigDefinition.Radio?
     /// The folder of the radio bridges' control FIFOs (the vm guest's /run/hil-radio); nil without the radio model.
     package var radioControl: String?
+    /// The links' supervision timeout the rig's bluetoothd asks for; nil when the rig did not say.
+    package var supervisionTimeoutMs: Int?
 
     /// One computer and one phone: a scenario runs on a lane, and a rig with several runs that many at once.
     package struct Lane: Sendable, Hashable, CustomStringConvertible {
@@ -90,6 +94,7 @@ package struct RigEnvironment: Sendable, Equatable {
         self.network = network
         self.radio = radio
         self.radioControl = radioControl
+        supervisionTimeoutMs = nil
     }
 
     /// Reads the variables; unset or empty ones take their defaults.
@@ -118,6 +123,12 @@ package struct RigEnvironment: Sendable, Equatable {
             radio: try Self.radio(model: value(Self.radioModelVariable), interval: value(Self.radioIntervalVariable),
                                   errorRate: value(Self.radioErrorRateVariable)),
             radioControl: try folder(Self.radioControlVariable))
+        if let text = value(Self.supervisionTimeoutVariable) {
+            guard let ms = Int(text), (100...32_000).contains(ms) else {
+                throw RigError(.rigFile, "\(Self.supervisionTimeoutVariable)=\(text) is not a supervision timeout (100 to 32000 ms)")
+            }
+            supervisionTimeoutMs = ms
+        }
     }
 
     /// `HIL_RADIO_MODEL` (immediate, connectionEvents) and, for connection events, `HIL_RADIO_INTERVAL_MS`.
@@ -183,6 +194,7 @@ package struct RigEnvironment: Sendable, Equatable {
         result[Self.systemBusVariable] = systemBusAddress
         if let network { result.merge(network.variables) { $1 } }
         result[Self.radioControlVariable] = radioControl
+        result[Self.supervisionTimeoutVariable] = supervisionTimeoutMs.map(String.init)
         if let radio {
             result[Self.radioModelVariable] = radio.model.rawValue
             if radio.model == .connectionEvents { result[Self.radioIntervalVariable] = JSONWriter.numberText(radio.intervalMs) }

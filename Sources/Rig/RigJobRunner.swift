@@ -104,8 +104,9 @@ package final class RigJobRunner: Sendable {
             environment[name] = value
         }
         // The radio the guest starts (the rig file's, or --radio-interval's): the command names it in its results.
-        let rigEnvironment = RigEnvironment(peripheralAdapter: rig.peripheralAdapter, centralAdapter: rig.centralAdapter, lanes: rig.lanes,
+        var rigEnvironment = RigEnvironment(peripheralAdapter: rig.peripheralAdapter, centralAdapter: rig.centralAdapter, lanes: rig.lanes,
                                             radio: options.bare ? nil : rig.radio)
+        rigEnvironment.supervisionTimeoutMs = rig.connection.supervisionTimeoutMs
         environment.merge(rigEnvironment.variables) { $1 }
         let job = VMJob(command: command, workingDirectory: FileManager.default.currentDirectoryPath, environment: environment)
         let result: VMRunner.Result

@@ -54,7 +54,9 @@ package struct Scenario: Sendable {
     private static func stepKind(_ document: JSONValue, _ index: Int) -> String? {
         guard case .object(let top) = document, case .array(let steps)? = top["steps"], steps.indices.contains(index),
               case .object(let step) = steps[index] else { return nil }
-        return step.keys.first { $0 != "expect" }
+        let kind = step.keys.first { $0 != "expect" }
+        if kind == "radio", case .object(let radio)? = step["radio"], radio["blackoutMs"] != nil { return ScriptStep.radioBlackoutKind }
+        return kind
     }
 
     package static func parse(_ value: JSONValue, file: String, positions: JSONPositions? = nil) throws(ScriptError) -> Scenario {

@@ -16,7 +16,7 @@ package enum ExpectKeys {
     /// A link step's outcome (`ScenarioReader.link`): which keys each kind of link step takes.
     package static func link(step: String) -> [String] {
         switch step {
-        case "linkDrop", "partition": ["link", "attemptsAtMost", "withinMs"]
+        case "linkDrop", "partition", ScriptStep.radioBlackoutKind: ["link", "attemptsAtMost", "withinMs"]
         case "restartBluetoothd": ["link", "withinMs", "servingWithinMs"]
         default: ["link", "withinMs"]
         }
@@ -62,7 +62,7 @@ extension ScenarioReader {
         }
         if object["link"] != nil {
             report(JSONSchemaError(
-                path.appending("link"), "only a linkDrop, partition, disconnect, reconnect, restartBluetoothd or restartPeripheral step has a link expectation; this is a \(kind ?? "step") step"))
+                path.appending("link"), "only a linkDrop, partition, radio blackout, disconnect, reconnect, restartBluetoothd or restartPeripheral step has a link expectation; this is a \(kind ?? "step") step"))
             return result
         }
         if let pairing = object["pairing"] {

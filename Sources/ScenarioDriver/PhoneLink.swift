@@ -100,9 +100,13 @@ package protocol NetworkFaults: RigFaults {
 
 /// The vm rig's emulated radio under the BLE transports (ble, hid): their links adopt it.
 package protocol RadioFaults: RigFaults {
-    /// Sets the radio's packet error rate until the next call (nil: back to the rig's own); returns what was done,
-    /// for the step's message.
+    /// Sets the radio's packet error rate and the link's interval (what `conditions` gives) until a later call
+    /// changes them (nil: back to the rig's own); returns what was done, for the step's message.
     func setRadio(_ conditions: RadioConditions?) async throws -> String
+    /// Every transmission fails for `length`. When that is longer than the link's supervision timeout the link ends
+    /// (reason 0x08): returns the outage once the phone has seen its link go down, ending when the blackout does.
+    /// Otherwise returns nil when the blackout is over, the link still up.
+    func blackout(for length: Duration) async throws -> (any LinkOutage)?
 }
 
 /// What a link's teardown found: problems that make a scenario that passed an error, the rig's notes, and why the

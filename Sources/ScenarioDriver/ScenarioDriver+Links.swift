@@ -80,6 +80,8 @@ extension ScenarioDriver {
             seen = try await dropLink(for: outage) { try await rigFaults(step.name).takeDown(side, for: outage) }
         case .partition(let outage) where linkUp:
             seen = try await dropLink(for: outage) { try await networkFaults(.partition).partition(for: outage) }
+        case .radioBlackout(let outage) where linkUp:
+            seen = try await dropLink(for: outage) { try await radioFaults().blackout(for: outage) }
         case .disconnect where linkUp: seen = try await disconnect()
         case .reconnect(let timeout) where !linkUp: seen = await reconnect(timeout: timeout)
         case .restartBluetoothd where linkUp: seen = try await rigFaults(step.name).restartStack(computer, release: release)
@@ -88,8 +90,9 @@ extension ScenarioDriver {
             seen = LinkObservation(connected: linkUp, attempts: 0, elapsedMs: 0, summary: "",
                                    refusal: "the link is \(linkUp ? "up" : "down") already: nothing to \(step.name)")
         }
-        if seen.refusal == nil {
-            // The link went down (and maybe came back): the fast path is gone with it.
+        if seen.refusal == nil, seen.wentDown {
+            // The link went down (and maybe came back): the fast path is gone with it. A link that lived through a
+            // blackout keeps both, and the phone has nothing to tell the computer again.
             phone.closeFastPath()
             if seen.connected { try await resyncAfterReconnect() }
         }
@@ -122,10 +125,19 @@ extension ScenarioDriver {
     }
 
     /// The link drops without the user asking (R12): the phone notices, and its reconnect policy runs in time.
-    private func dropLink(for outage: Duration, _ takeDown: () async throws -> any LinkOutage) async throws -> LinkObservation {
+    /// `takeDown` returns nil when the link lived through the fault (a radio blackout shorter than the supervision
+    /// timeout), once the fault is over.
+    private func dropLink(for outage: Duration, _ takeDown: () async throws -> (any LinkOutage)?) async throws -> LinkObservation {
         let start = clock.now()
         let heldBefore = computer.heldKeys()
-        let down = try await takeDown()
+        guard let down = try await takeDown() else {
+            let elapsedMs = (clock.now() - start).milliseconds
+            var seen = LinkObservation(
+                connected: true, attempts: 0, elapsedMs: elapsedMs,
+                summary: "the link lived through \(Self.format(outage.milliseconds)) ms of radio blackout (shorter than its supervision timeout): it never went down; held then: \(heldBefore.isEmpty ? "nothing" : heldBefore.joined(separator: ", "))")
+            seen.wentDown = false
+            return seen
+        }
         let released = await release.afterDrop(heldBefore: heldBefore, downAt: clock.now())
         var policy = phone.reconnectPolicy(scenario.run)
         let interval = policy.interval

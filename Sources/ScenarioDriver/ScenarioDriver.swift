@@ -75,6 +75,9 @@ package final class ScenarioDriver {
     /// The segment judged last, while no link or pairing step came after it (see `judgeSegment`).
     var lastJudged: JudgedSegment?
     var activityAtEnd: [Int: Activity] = [:]
+    /// The radio each step ran under, from the first `radio` step on (`StepResult.radio`), and the conditions in force.
+    var radioByStep: [Int: String] = [:]
+    var radioNow: RadioConditions?
     var windows: [Int: StepWindow] = [:]
     package internal(set) var commandLog = ""
     /// The commands the phone did not send because the link was down, with their times.
@@ -135,12 +138,14 @@ package final class ScenarioDriver {
         try await judgeSegment()
         judgeStatusAndPhone()
         phase("steps done")
+        for index in results.indices { results[index].radio = radioByStep[results[index].index] }
         return Drive(steps: results, sends: sends, windows: windows, problems: problems, notes: notes, commandLog: commandLog)
     }
 
     private func driveSteps() async throws {
         let steps = scenario.script.steps
         for (index, step) in steps.enumerated() {
+            noteRadio(index, step)
             let stepStart = clock.now()
             defer { windows[index] = StepWindow(start: stepStart, end: clock.now()) }
             if case .pair(let code) = step {
@@ -215,6 +220,28 @@ package final class ScenarioDriver {
         time = max(time, elapsed)
         try await send(processor.advance(to: time))
         activityAtEnd[index] = processor.activity
+    }
+
+    /// Keeps the radio `step` leaves in force (a radio step changes only what it names, a reset gives back the rig's
+    /// own) and the one step `index` runs under, from the first radio step on.
+    private func noteRadio(_ index: Int, _ step: ScriptStep) {
+        switch step {
+        case .radio(let conditions?):
+            radioNow = RadioConditions(packetErrorPercent: conditions.packetErrorPercent ?? radioNow?.packetErrorPercent,
+                                       intervalMs: conditions.intervalMs ?? radioNow?.intervalMs)
+        case .radio(nil):
+            radioNow = nil
+        case .radioBlackout(let length):
+            radioByStep[index] = "blackout \(Self.format(length.milliseconds)) ms" + (radioNow.map { ", \($0)" } ?? "")
+            return
+        default:
+            break
+        }
+        if let radioNow {
+            radioByStep[index] = radioNow.description
+        } else if !radioByStep.isEmpty || step.name == "radio" {
+            radioByStep[index] = "the rig's own"
+        }
     }
 
     /// --fail-fast: a failed verdict is known once its segment is judged (when the next judged step begins); what

@@ -93,8 +93,10 @@ package enum Judge {
         }
         guard let expectation else { return problems }
         let shown = seen.connected ? "connected" : "disconnected"
-        let wanted = expectation.outcome == .reconnected ? "connected" : "disconnected"
+        let wanted = expectation.outcome == .disconnected ? "disconnected" : "connected"
         if shown != wanted { problems.append("the phone shows \(shown), expected \(wanted)") }
+        if expectation.outcome == .stayedUp, seen.wentDown { problems.append("the link went down, expected it to stay up") }
+        if expectation.outcome == .reconnected, !seen.wentDown { problems.append("the link never went down, expected it to drop and the phone to reconnect") }
         if let most = expectation.attemptsAtMost, seen.attempts > most { problems.append("\(seen.attempts) tries, expected at most \(most)") }
         if let within = expectation.servingWithinMs {
             let limit = format(within * scale)

@@ -41,6 +41,8 @@ package struct LinkObservation: Sendable, Hashable {
     package var stillHeld: [String] = []
     /// restartBluetoothd: from bluetoothd's start until the computer's advertisement was active again.
     package var servingMs: Double?
+    /// Whether the link went down at all (false: a radio blackout it lived through).
+    package var wentDown = true
 
     package init(connected: Bool, attempts: Int, elapsedMs: Double, summary: String, refusal: String? = nil,
                 stillHeld: [String] = [], servingMs: Double? = nil)

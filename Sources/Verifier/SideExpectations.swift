@@ -5,7 +5,11 @@ package import RemoteTouchProtocol
 /// `attemptsAtMost` tries), or gives up and shows "disconnected" (R12).
 package struct LinkExpectation: Sendable, Hashable {
     package enum Outcome: String, Sendable, Hashable, CaseIterable {
-        case reconnected, disconnected
+        /// The link went down and the phone connected again.
+        case reconnected
+        case disconnected
+        /// The link never went down (a radio blackout shorter than the supervision timeout).
+        case stayedUp
     }
 
     package var outcome: Outcome

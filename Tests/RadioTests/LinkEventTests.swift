@@ -45,18 +45,18 @@ enum Events {
 struct LinkEventTests {
     @Test("LE Connection Complete gives the handle and the interval")
     func connectionComplete() {
-        #expect(LinkEvent(Events.connectionComplete(handle: 0x0040, interval: 12)) == .connected(handle: 0x0040, intervalUnits: 12))
+        #expect(LinkEvent(Events.connectionComplete(handle: 0x0040, interval: 12)) == .connected(handle: 0x0040, intervalUnits: 12, timeoutUnits: 200))
     }
 
     @Test("LE Enhanced Connection Complete, v1 and v2, read the interval after the two RPAs", arguments: [UInt8(0x0a), 0x29])
     func enhanced(_ subevent: UInt8) {
         let packet = Events.enhancedConnectionComplete(handle: 0x0041, interval: 24, subevent: subevent)
-        #expect(LinkEvent(packet) == .connected(handle: 0x0041, intervalUnits: 24))
+        #expect(LinkEvent(packet) == .connected(handle: 0x0041, intervalUnits: 24, timeoutUnits: 200))
     }
 
     @Test("LE Connection Update Complete and Disconnection Complete")
     func updateAndDisconnect() {
-        #expect(LinkEvent(Events.connectionUpdateComplete(handle: 0x0040, interval: 6)) == .updated(handle: 0x0040, intervalUnits: 6))
+        #expect(LinkEvent(Events.connectionUpdateComplete(handle: 0x0040, interval: 6)) == .updated(handle: 0x0040, intervalUnits: 6, timeoutUnits: 200))
         #expect(LinkEvent(Events.disconnectionComplete(handle: 0x0040, reason: 0x16)) == .disconnected(handle: 0x0040, reason: 0x16))
     }
 
@@ -85,6 +85,6 @@ struct LinkEventTests {
         #expect(SelfTestPackets.connectionComplete(handle: 0x40, intervalUnits: 12) == Events.connectionComplete(handle: 0x40, interval: 12).bytes)
         #expect(SelfTestPackets.acl(handle: 0x41, marker: 9) == Events.acl(handle: 0x41, marker: 9).bytes)
         #expect(LinkEvent(H4Packet(bytes: SelfTestPackets.connectionComplete(handle: 0x40, intervalUnits: 6)))
-            == .connected(handle: 0x0040, intervalUnits: 6))
+            == .connected(handle: 0x0040, intervalUnits: 6, timeoutUnits: 200))
     }
 }

@@ -58,7 +58,7 @@ struct RadioBridgeLoopTests {
         // #2 was held for the old grid's 30 ms; the update re-anchors the link at 20 ms, whose event takes it.
         #expect(run.toController == [Stamped("#1", 15), Stamped("#2", 20), Stamped("#3", 50), Stamped("#4", 80)])
         #expect(run.toHost.map(\.ms) == [0, 20])
-        #expect(run.notes.last == "link 0x0040 updated, interval 30 ms (24 × 1.25 ms)")
+        #expect(run.notes.last == "link 0x0040 updated, interval 30 ms (24 × 1.25 ms): its events follow the new interval from now")
     }
 
     @Test("a link that drops discards the packets it held (the host takes their credits back); later ones go at once")

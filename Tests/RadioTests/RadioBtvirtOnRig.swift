@@ -18,40 +18,10 @@ struct RadioBtvirtOnRig {
 
     @Test("the central's packets reach the peripheral on a 20 ms grid; held ones drop with the link", .inSharedGuest)
     func connectionEvents() throws {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("radio-btvirt-\(getpid()).log").path
-        let btvirt = try ChildProcess("/usr/bin/unshare", ["-m", "--propagation", "private", "sh", "-c",
-                                                           "mount -t tmpfs tmpfs /tmp && exec btvirt -L -s"],
-                                      output: .file(log), ownProcessGroup: true)
-        defer { _ = btvirt.teardownBlocking() }
-        let socket = "/proc/\(btvirt.pid)/root/tmp/bt-server-le"
-        let deadline = clock.now().advanced(by: 5_000_000_000)
-        while !FileManager.default.fileExists(atPath: socket) {
-            try #require(clock.now() < deadline, "btvirt -L -s made no socket within 5 s: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
-            usleep(50_000)
-        }
-        var peripheral = TestHost(file: try UnixSocket.connect(path: socket), name: "peripheral")
-        let harness = try LoopbackBridge(
-            RadioModel(timing: .connectionEvents(packetsPerEvent: 6, buffers: 12), expectedIntervalUnits: Self.intervalUnits),
-            controller: try UnixSocket.connect(path: socket))
-        var central = TestHost(file: harness.hostEnd, name: "central (through the bridge)")
-
-        #expect(try peripheral.command(0x0c03) == [0x00])
-        #expect(try central.command(0x0c03) == [0x00])
-        // LE Read Buffer Size through the bridge: btdev's one buffer becomes twice the packets per event.
-        #expect(try central.command(0x2002).last == 12)
-        let address = Array(try peripheral.command(0x1009).dropFirst())  // Read BD_ADDR
-        try #require(address.count == 6)
-        // Connectable undirected advertising from the public address, then LE Create Connection at 20 ms.
-        #expect(try peripheral.command(0x2006, [0x20, 0x00, 0x20, 0x00, 0x00, 0x00, 0x00] + [UInt8](repeating: 0, count: 6) + [0x07, 0x00]) == [0x00])
-        #expect(try peripheral.command(0x200a, [0x01]) == [0x00])
-        let units = [UInt8(Self.intervalUnits & 0xff), UInt8(Self.intervalUnits >> 8)]
-        #expect(try central.command(0x200d, [0x60, 0x00, 0x30, 0x00, 0x00, 0x00] + address + [0x00] + units + units
-                                    + [0x00, 0x00, 0xc8, 0x00, 0x00, 0x00, 0x00, 0x00]) == [0x00])
-        let connected = try central.next("LE Connection Complete") { if case .connected = LinkEvent($0) { true } else { false } }
-        guard case .connected(let handle, let interval) = LinkEvent(connected.packet) else { return }
-        #expect(interval == Self.intervalUnits, "btvirt reports the central's maximum")
-        _ = try peripheral.next("LE Connection Complete") { if case .connected = LinkEvent($0) { true } else { false } }
-
+        var link = try Link()
+        defer { link.stop() }
+        let (harness, handle) = (link.harness, link.handle)
+        var (central, peripheral) = (link.central, link.peripheral)
         // Ten packets, one every 7 ms: each reaches the peripheral at an event of the central's link.
         var sent: [RadioInstant] = [], received: [RadioInstant] = []
         for marker in UInt8(1)...10 {
@@ -102,6 +72,110 @@ struct RadioBtvirtOnRig {
                 let (fitA, fitB) = (a.filter { $0 <= period / 4 }.count, b.filter { $0 <= period / 4 }.count)
                 return fitA != fitB ? fitA < fitB : a.reduce(0, +) > b.reduce(0, +)
             } ?? []
+        }
+    }
+
+    @Test("LE Connection Update reaches both hosts and the bridge; a blackout past the 2 s timeout ends the link with 0x08 on both, on time", .inSharedGuest)
+    func updateThenTimeout() throws {
+        var link = try Link()
+        defer { link.stop() }
+        // The central's host moves the link to 30 ms (24 units), keeping the 2 s timeout, as hcitool lecup does.
+        let (h, p) = (link.handle, link.peripheralHandle)
+        let update: [UInt8] = [UInt8(h & 0xff), UInt8(h >> 8), 24, 0, 24, 0, 0, 0, 0xc8, 0, 1, 0, 1, 0]
+        #expect(try link.central.command(0x2013, update) == [0x00], "Command Status: success")
+        // btdev asks the peer's host first when its LE features have the Connection Parameters Request procedure.
+        if let request = try? link.peripheral.next("LE Remote Connection Parameter Request", within: 0.5, matching: { $0.eventCode == 0x3e && $0.eventParameters.first == 0x06 }) {
+            let parameters = Array(request.packet.eventParameters)
+            #expect(parameters[3...4] == [24, 0][...], "the request carries the central's interval")
+            _ = try link.peripheral.command(0x2020, [UInt8(p & 0xff), UInt8(p >> 8), 24, 0, 24, 0, 0, 0, 0xc8, 0, 1, 0, 1, 0])
+        }
+        for side in [\Link.central, \Link.peripheral] {
+            let complete = try link[keyPath: side].next("LE Connection Update Complete") { if case .updated = LinkEvent($0) { true } else { false } }
+            guard case .updated(_, let interval, let timeout) = LinkEvent(complete.packet) else { continue }
+            #expect(interval == 24 && timeout == 200, "\(link[keyPath: side].name): \(interval) units, timeout \(timeout)")
+        }
+        #expect(link.harness.notes.withLock { $0 }.contains { $0.contains("updated, interval 30 ms") })
+
+        // Nothing gets through for 3 s: the link's last event was at most 30 ms before the blackout, so both hosts
+        // hear of its end between 1.97 and 2 s after it (and a guest's wake-up later).
+        let start = clock.now()
+        try link.control.writeAll(Array("blackout 3000\n".utf8))
+        for side in [\Link.central, \Link.peripheral] {
+            let gone = try link[keyPath: side].next("Disconnection Complete", within: 4) { if case .disconnected = LinkEvent($0) { true } else { false } }
+            guard case .disconnected(_, let reason) = LinkEvent(gone.packet) else { continue }
+            let after = Double(start.distance(to: gone.at)) / 1e6
+            #expect(reason == 0x08, "\(link[keyPath: side].name): reason 0x\(String(reason, radix: 16)), not Connection Timeout")
+            #expect(after >= 1960 && after <= 2000 + 30 + 15, "\(link[keyPath: side].name) heard of the end \(after) ms after the blackout began")
+        }
+        // btvirt's answers to the bridge's own Disconnect never reach the central's host.
+        #expect(throws: TestHost.Timeout.self) {
+            try link.central.next("anything about the Disconnect", within: 0.3) { $0.eventCode == 0x0f || $0.eventCode == 0x05 }
+        }
+        let core = try #require(try link.harness.stop(within: 2)).get()
+        #expect(core.scheduler.statistics.timeouts == 1)
+    }
+
+    /// btvirt -L -s in a mount namespace of its own, the central's controller behind a bridge, and an LE link between
+    /// the two hosts at 20 ms with a 2 s supervision timeout.
+    struct Link {
+        let btvirt: ChildProcess
+        let harness: LoopbackBridge
+        /// Lines written here reach the bridge as its control FIFO's do.
+        let control: FileDescriptor
+        var central: TestHost
+        var peripheral: TestHost
+        /// The central's handle of the link, and the peripheral's.
+        var handle: UInt16 = 0
+        var peripheralHandle: UInt16 = 0
+
+        init() throws {
+            let clock = MonotonicClock()
+            let log = FileManager.default.temporaryDirectory.appendingPathComponent("radio-btvirt-\(getpid()).log").path
+            let btvirt = try ChildProcess("/usr/bin/unshare", ["-m", "--propagation", "private", "sh", "-c",
+                                                           "mount -t tmpfs tmpfs /tmp && exec btvirt -L -s"],
+                                      output: .file(log), ownProcessGroup: true)
+            var started = false
+            defer { if !started { _ = btvirt.teardownBlocking() } }
+            let socket = "/proc/\(btvirt.pid)/root/tmp/bt-server-le"
+            let deadline = clock.now().advanced(by: 5_000_000_000)
+            while !FileManager.default.fileExists(atPath: socket) {
+                try #require(clock.now() < deadline, "btvirt -L -s made no socket within 5 s: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+                usleep(50_000)
+            }
+            var peripheral = TestHost(file: try UnixSocket.connect(path: socket), name: "peripheral")
+            let (controlRead, controlWrite) = try FileDescriptor.pipe()
+            let harness = try LoopbackBridge(
+                RadioModel(timing: .connectionEvents(packetsPerEvent: 6, buffers: 12), expectedIntervalUnits: RadioBtvirtOnRig.intervalUnits),
+                controller: try UnixSocket.connect(path: socket), control: controlRead)
+            var central = TestHost(file: harness.hostEnd, name: "central (through the bridge)")
+
+            #expect(try peripheral.command(0x0c03) == [0x00])
+            #expect(try central.command(0x0c03) == [0x00])
+            // LE Read Buffer Size through the bridge: btdev's one buffer becomes twice the packets per event.
+            #expect(try central.command(0x2002).last == 12)
+            let address = Array(try peripheral.command(0x1009).dropFirst())  // Read BD_ADDR
+            try #require(address.count == 6)
+            // Connectable undirected advertising from the public address, then LE Create Connection at 20 ms with a
+            // 2 s supervision timeout (200 × 10 ms).
+            #expect(try peripheral.command(0x2006, [0x20, 0x00, 0x20, 0x00, 0x00, 0x00, 0x00] + [UInt8](repeating: 0, count: 6) + [0x07, 0x00]) == [0x00])
+            #expect(try peripheral.command(0x200a, [0x01]) == [0x00])
+            let units = [UInt8(RadioBtvirtOnRig.intervalUnits & 0xff), UInt8(RadioBtvirtOnRig.intervalUnits >> 8)]
+            #expect(try central.command(0x200d, [0x60, 0x00, 0x30, 0x00, 0x00, 0x00] + address + [0x00] + units + units
+                                        + [0x00, 0x00, 0xc8, 0x00, 0x00, 0x00, 0x00, 0x00]) == [0x00])
+            let connected = try central.next("LE Connection Complete") { if case .connected = LinkEvent($0) { true } else { false } }
+            guard case .connected(let handle, let interval, let timeout) = LinkEvent(connected.packet) else {
+                throw TestHost.Timeout(description: "LE Connection Complete did not read as one")
+            }
+            #expect(interval == RadioBtvirtOnRig.intervalUnits, "btvirt reports the central's maximum")
+            #expect(timeout == 200, "btvirt reports the central's supervision timeout")
+            let other = try peripheral.next("LE Connection Complete") { if case .connected = LinkEvent($0) { true } else { false } }
+            (self.btvirt, self.harness, control, self.central, self.peripheral) = (btvirt, harness, controlWrite, central, peripheral)
+            (self.handle, peripheralHandle) = (handle, LinkEvent(other.packet)?.handle ?? 0)
+            started = true
+        }
+
+        func stop() {
+            _ = btvirt.teardownBlocking()
         }
     }
 

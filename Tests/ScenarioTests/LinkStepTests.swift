@@ -46,7 +46,7 @@ struct LinkStepTests {
             #expect(error.problems == [
                 "steps[4].reconnect.timeoutMs: 0 ms is outside (0...600000]",
                 "steps[5].disconnect.now: unknown key; allowed here: no keys",
-                "steps[0].expect.link: only a linkDrop, partition, disconnect, reconnect, restartBluetoothd or restartPeripheral step has a link expectation; this is a swipe step",
+                "steps[0].expect.link: only a linkDrop, partition, radio blackout, disconnect, reconnect, restartBluetoothd or restartPeripheral step has a link expectation; this is a swipe step",
                 "steps[1].expect.link: after the user disconnects the phone shows \"disconnected\" and does not reconnect by itself; expected \"disconnected\"",
                 "steps[2].expect.attemptsAtMost: unknown key; allowed here: \"link\", \"withinMs\"",
                 "steps[3].expect: a linkDrop step is judged by a link expectation, e.g. {\"link\": \"reconnected\"}",

@@ -19,10 +19,10 @@ package final class LoopbackBridge: Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     /// Starts the bridge between a socket pair's end and `controller`: btvirt's real socket, or by default the other
-    /// socket pair's end.
+    /// socket pair's end. Lines written to `control` (a pipe's read end) reach the bridge as its control FIFO's do.
     /// - Throws: `Errno` when a socket pair or the stop pipe cannot be made.
-    package init(_ model: RadioModel, controller real: FileDescriptor? = nil, clock: any RadioClock = MonotonicClock())
-        throws(Errno)
+    package init(_ model: RadioModel, controller real: FileDescriptor? = nil, control: FileDescriptor? = nil,
+                 clock: any RadioClock = MonotonicClock()) throws(Errno)
     {
         let host = try Self.pair(packets: true)
         let controller = if let real { (real, real) } else { try Self.pair(packets: false) }
@@ -35,7 +35,7 @@ package final class LoopbackBridge: Sendable {
             controller: .init(file: controller.0, name: "btvirt's socket (loopback)"), clock: clock,
             log: { [self] _, text in notes.withLock { $0.append(text) } })
         Thread { [self] in
-            let result = Result { () throws(RadioError) in try bridge.run(model, stop: stopRead) }
+            let result = Result { () throws(RadioError) in try bridge.run(model, stop: stopRead, control: control) }
             outcome.withLock { $0 = result }
             finished.signal()
         }.start()

@@ -119,6 +119,19 @@ package final class OfflineLink: PhoneLink, NetworkFaults, RadioFaults {
         "offline: no radio, \(conditions.map { "\($0)" } ?? "reset") not applied"
     }
 
+    /// Offline a blackout past the rig files' default supervision timeout (2000 ms) is an outage as a link drop is; a
+    /// shorter one passes with the link up. Its timing (the drop at the timeout, the packets held) needs a rig.
+    package func blackout(for length: Duration) async throws -> (any LinkOutage)? {
+        guard length > Self.supervisionTimeout else {
+            try await clock.sleep(for: length)
+            return nil
+        }
+        return try await takeDown(.computer, for: length)
+    }
+
+    /// The supervision timeout a rig file gives its links when it does not say (Rigs/README.md, `connection`).
+    static let supervisionTimeout = Duration.seconds(2)
+
     /// Offline a partition is an outage as a link drop is.
     package func partition(for outage: Duration) async throws -> any LinkOutage {
         try await takeDown(.computer, for: outage)
