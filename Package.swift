@@ -102,21 +102,24 @@ let package = Package(
         .target(
             name: "PhoneLinks",
             dependencies: [
-                "DBus", "BlueZAPI", "RemoteTouchProtocol", "Scenario", "ScenarioDriver", "GestureModel", "GestureScript", "InputCodes",
-                "Verifier", "Evdev", "NetSocket", "Avahi", "Rig", "Waiting", "Processes", "System",
+                "DBus", "BlueZAPI", "RemoteTouchProtocol", "Scenario", "ScenarioDriver", "GestureScript", "InputCodes",
+                "Verifier", "NetSocket", "Avahi", "Rig", "Waiting", "Processes", "System",
             ]),
 
         // The computer under test: the `hil peripheral` process, its standby twin, and the evdev frames it injects.
         .target(name: "ComputerProcess", dependencies: ["ScenarioDriver", "Evdev", "InputCodes", "Records", "Rig", "Waiting", "Processes"]),
 
         // Evidence of a scenario: HCI and network captures, packet times, the timeline.
-        .target(name: "Evidence", dependencies: ["ScenarioDriver", "Scenario", "InputCodes", "Records", "Rig", "PhoneLinks", "Waiting", "Processes"]),
+        .target(name: "Evidence", dependencies: ["ScenarioDriver", "Scenario", "InputCodes", "Records", "Rig", "Waiting", "Processes"]),
+
+        // What a run's scenarios, benches and soaks share: the rig's context, the run's stop, the scratch folder.
+        .target(name: "RunContext", dependencies: ["Evidence", "Scenario", "ScenarioDriver", "Records", "Rig", "Waiting"]),
 
         // hil bench and hil soak: streams through the real link, latency, rate and loss.
         .target(
             name: "Bench",
             dependencies: [
-                "Runner", "PhoneLinks", "ComputerProcess", "ScenarioDriver", "Records", "DBus", "Evdev", "InputCodes", "LatencyStats",
+                "RunContext", "PhoneLinks", "ComputerProcess", "ScenarioDriver", "Records", "DBus", "Evdev", "InputCodes", "LatencyStats",
                 "RemoteTouchProtocol", "Rig", "Waiting", "Processes", "System",
             ]),
 
@@ -124,8 +127,8 @@ let package = Package(
         .target(
             name: "Runner",
             dependencies: [
-                "Scenario", "ScenarioDriver", "PhoneLinks", "ComputerProcess", "Evidence", "DBus", "Evdev", "InputCodes", "Verifier",
-                "GestureModel", "GestureScript", "RemoteTouchProtocol", "LatencyStats", "Records", "Report", "Rig", "Waiting",
+                "RunContext", "Scenario", "ScenarioDriver", "PhoneLinks", "ComputerProcess", "Evidence", "InputCodes", "LatencyStats",
+                "Records", "Report", "Rig", "Waiting",
             ]),
 
         // The results model and the file formats it owns: results.json (read, written, merged), the receipts log, the
@@ -177,7 +180,7 @@ let package = Package(
         .testTarget(
             name: "RunnerTests",
             dependencies: [
-                "Runner", "Bench", "Evidence", "ComputerProcess", "PhoneLinks", "ScenarioDriver", "InputCodes", "LatencyStats", "Records", "Report", "Rig",
+                "Runner", "RunContext", "Bench", "Evidence", "ComputerProcess", "PhoneLinks", "ScenarioDriver", "InputCodes", "LatencyStats", "Records", "Report", "Rig",
                 "Scenario", "NetSocket", "RemoteTouchProtocol", "Processes", "HILTestSupport", "DBus", "BlueZAPI", "Waiting",
             ]),
         .testTarget(

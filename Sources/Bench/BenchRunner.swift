@@ -6,7 +6,7 @@ import InputCodes
 import Foundation
 package import LatencyStats
 import RemoteTouchProtocol
-package import Runner
+package import RunContext
 
 extension BenchRunner.Settings {
     /// bench.json's `pacing`: how this run's streams were timed.
@@ -96,10 +96,10 @@ package struct BenchRunner: Sendable {
         package var maxSustainedHz: Double?
     }
 
-    package let context: ScenarioRunner.Context
+    package let context: RunContext
     package let settings: Settings
 
-    package init(context: ScenarioRunner.Context, settings: Settings) {
+    package init(context: RunContext, settings: Settings) {
         self.context = context
         self.settings = settings
     }

@@ -5,7 +5,7 @@ package import RemoteTouchProtocol
 import Rig
 package import ScenarioDriver
 import ComputerProcess
-import Runner
+import RunContext
 import Processes
 package import System
 import Waiting
@@ -44,7 +44,7 @@ package struct BenchSender: Sendable {
     /// - Throws: `RunnerError` for an unknown path or a reference path without the client, or the central's
     ///   error when the socket cannot be acquired.
     static func open(_ path: String, settings: BenchRunner.Settings, bluez: BlueZCentral, link: BlueZCentral.Peripheral,
-                     folder: String, context: ScenarioRunner.Context, peripheral: PeripheralUnderTest) async throws -> BenchSender
+                     folder: String, context: RunContext, peripheral: PeripheralUnderTest) async throws -> BenchSender
     {
         switch path {
         case "tcp", "udp":
@@ -87,7 +87,7 @@ package struct BenchSender: Sendable {
     }
 
     /// The virtual iPad, found over Bonjour, connected and paired with the code the computer shows, in basic mouse mode.
-    private static func pairedTCP(_ context: ScenarioRunner.Context, _ peripheral: PeripheralUnderTest, udp: Bool) async throws -> TCPPhoneLink {
+    private static func pairedTCP(_ context: RunContext, _ peripheral: PeripheralUnderTest, udp: Bool) async throws -> TCPPhoneLink {
         let phone = try await TCPPhoneLink(
             settings: .init(try context.networkHosts(for: "the tcp path"), latencyScale: context.latencyScale, udp: udp), phase: { _ in })
         _ = try await phone.connect()

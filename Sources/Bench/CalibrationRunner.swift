@@ -3,7 +3,7 @@ import InputCodes
 import LatencyStats
 package import Records
 import Rig
-package import Runner
+package import RunContext
 import ScenarioDriver
 import StrictJSON
 
@@ -32,10 +32,10 @@ package struct CalibrationRunner: Sendable {
         package init() {}
     }
 
-    package let context: ScenarioRunner.Context
+    package let context: RunContext
     package let settings: Settings
 
-    package init(context: ScenarioRunner.Context, settings: Settings) {
+    package init(context: RunContext, settings: Settings) {
         self.context = context
         self.settings = settings
     }

@@ -1,6 +1,6 @@
 import Foundation
 import PhoneLinks
-package import Runner
+package import RunContext
 import Rig
 import System
 
@@ -26,11 +26,11 @@ package enum DelayInjector: Sendable, CustomStringConvertible {
     /// The injector for `transport`.
     /// - Throws: `RunnerError` when it is no transport, or the rig cannot delay it: no two hosts for tcp and udp; for
     ///   ble and hid, no radio model (its control folder unset, or with no FIFO in it).
-    package static func make(for transport: String, context: ScenarioRunner.Context, radioControl: String?) throws -> DelayInjector {
+    package static func make(for transport: String, context: RunContext, radioControl: String?) throws -> DelayInjector {
         switch transport {
         case "tcp", "udp":
             let hosts = try context.networkHosts(for: "hil calibrate on \(transport)")
-            return .netem(interface: try TCPPhoneLink.vethInterface(in: hosts.phoneNetns), netns: hosts.phoneNetns)
+            return .netem(interface: try NetworkNamespace.vethInterface(in: hosts.phoneNetns), netns: hosts.phoneNetns)
         case "ble", "hid":
             let remedy = "run it in the vm rig with its radio model (Rigs/vm.json's \"radio\": connection events, the default), or calibrate tcp and udp"
             do {

@@ -5,7 +5,7 @@ import InputCodes
 import RemoteTouchProtocol
 import Rig
 package import ComputerProcess
-import Runner
+import RunContext
 import Waiting
 
 /// One computer side under test with the phone paired to it, for streams that are not scenarios (`hil bench`,
@@ -20,7 +20,7 @@ package struct PairedSession {
 
     /// - Parameter networks: also serve these network transports (`hil bench`'s `tcp` and `udp` paths), in the rig's
     ///   computer host.
-    static func open(_ context: ScenarioRunner.Context, folder: String, networks: [String] = []) async throws -> PairedSession {
+    static func open(_ context: RunContext, folder: String, networks: [String] = []) async throws -> PairedSession {
         let bluez = BlueZCentral(connection: try await DBusConnection.connect(.system), adapter: context.centralAdapter)
         // From a phone that knows no computer, as each scenario starts (BLEPhoneLink.init says why).
         try await bluez.forgetAllDevices()

@@ -7,7 +7,7 @@ import Foundation
 package import LatencyStats
 import RemoteTouchProtocol
 import Waiting
-package import Runner
+package import RunContext
 import System
 
 /// `hil soak`: cursor commands at a steady rate through the real link for many minutes, with a report every
@@ -36,9 +36,9 @@ package struct SoakRunner: Sendable {
         package var pacing = ""
     }
 
-    package let context: ScenarioRunner.Context
+    package let context: RunContext
 
-    package init(context: ScenarioRunner.Context) {
+    package init(context: RunContext) {
         self.context = context
     }
 

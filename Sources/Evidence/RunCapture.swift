@@ -1,7 +1,6 @@
 import Foundation
 import Rig
 package import Scenario
-import PhoneLinks
 package import Processes
 import Waiting
 
@@ -98,7 +97,7 @@ package final class RunCapture: Sendable {
 
     private static func startTcpdump(netns: String, folder: String) async throws -> Tool {
         let file = folder + "/" + names.network
-        let interface = try TCPPhoneLink.vethInterface(in: netns)
+        let interface = try NetworkNamespace.vethInterface(in: netns)
         let ip = try installed("ip", from: "iproute2")
         let tcpdump = try installed("tcpdump", from: "tcpdump")
         // -Z root: the file is on the shared folder, written as who runs hil; -U: each packet written as it comes;

@@ -6,7 +6,6 @@ import Rig
 package import Scenario
 import ScenarioDriver
 import Synchronization
-import PhoneLinks
 import Processes
 
 /// One scenario's captures (docs/results-format.md, "Captures"): its time window in the run's capture files

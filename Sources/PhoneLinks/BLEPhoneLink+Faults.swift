@@ -1,5 +1,4 @@
 import Foundation
-import GestureModel
 package import GestureScript
 package import InputCodes
 package import ScenarioDriver

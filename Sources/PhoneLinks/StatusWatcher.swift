@@ -1,4 +1,3 @@
-import Evdev
 package import InputCodes
 import RemoteTouchProtocol
 import Synchronization

@@ -15,11 +15,11 @@ extension TCPPhoneLink {
         guard let netns = side == .phone ? settings.phoneNetns : settings.computerNetns else {
             throw RunnerError(.hosts, "a \(side == .phone ? "phone" : "computer")-side link drop needs the rig's two hosts (HIL_NET_*): this rig has no network namespaces to take down")
         }
-        let interface = try Self.vethInterface(in: netns)
+        let interface = try NetworkNamespace.vethInterface(in: netns)
         if side == .phone { connection.reset(reason: "the phone's network went down") }
-        try Self.setLink(interface, in: netns, up: false)
+        try NetworkNamespace.setLink(interface, in: netns, up: false)
         let down = RestoringOutage(description: "\(side == .phone ? "the phone's" : "the computer's") interface \(interface) down",
-                                   after: outage) { try Self.setLink(interface, in: netns, up: true) }
+                                   after: outage) { try NetworkNamespace.setLink(interface, in: netns, up: true) }
         let deadline = ContinuousClock.now + .milliseconds(Int64(4000 * settings.latencyScale))
         try await waitUntilDown(connection, by: deadline, "the phone did not notice the link drop within \(deadline)")
         return down
@@ -35,30 +35,5 @@ extension TCPPhoneLink {
         } catch is WaitTimeout {
             throw RunnerError(.timeout, failure())
         }
-    }
-
-    /// `ip -n NETNS link set IFACE up|down`.
-    package static func setLink(_ interface: String, in netns: String, up: Bool) throws {
-        _ = try ip(["-n", netns, "link", "set", interface, up ? "up" : "down"])
-    }
-
-    /// The host's end of the veth pair (`ip -n NETNS -o link show type veth`: `5: hilp0@if4: <…>`).
-    package static func vethInterface(in netns: String) throws -> String {
-        let output = try ip(["-n", netns, "-o", "link", "show", "type", "veth"])
-        guard let line = output.split(separator: "\n").first, let name = line.split(separator: ":").dropFirst().first?
-            .trimmingCharacters(in: .whitespaces).split(separator: "@").first
-        else { throw RunnerError(.hosts, "no veth interface in the network namespace \(netns) (ip -n \(netns) link shows none)") }
-        return String(name)
-    }
-
-    /// What `ip ARGUMENTS` printed (stdout and stderr together).
-    /// - Throws: `RunnerError` with its answer when it fails; `SystemError` when it cannot be started or does not
-    ///   answer within 10 s.
-    private static func ip(_ arguments: [String]) throws -> String {
-        let run = try ChildProcess.runBlocking("/usr/sbin/ip", arguments: arguments, errors: .joined, timeout: .seconds(10))
-        guard run.succeeded else {
-            throw RunnerError(.commandFailed, "ip \(arguments.joined(separator: " ")) failed: \(run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))")
-        }
-        return run.standardOutput
     }
 }

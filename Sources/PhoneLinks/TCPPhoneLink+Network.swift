@@ -45,6 +45,6 @@ extension TCPPhoneLink {
             throw RunnerError(
                 .hosts, "\(what) needs the rig's two hosts (HIL_NET_*): this rig has no network namespaces")
         }
-        return try [(phone, Self.vethInterface(in: phone)), (computer, Self.vethInterface(in: computer))]
+        return try [(phone, NetworkNamespace.vethInterface(in: phone)), (computer, NetworkNamespace.vethInterface(in: computer))]
     }
 }

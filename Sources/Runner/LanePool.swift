@@ -1,4 +1,4 @@
-import GestureScript
+package import RunContext
 package import Scenario
 import ScenarioDriver
 import Synchronization
@@ -6,7 +6,7 @@ import ComputerProcess
 package import Records
 
 /// Runs scenarios on every lane of the rig at once (a lane: one computer adapter, one phone adapter, its own
-/// uinput device name; `ScenarioRunner.Context.lane`). Each lane takes the next scenario from one queue and
+/// uinput device name; `RunContext.lane`). Each lane takes the next scenario from one queue and
 /// reserves the one after, so its computer starts ahead (`StandbyComputer`). A scenario that touches what all
 /// lanes share (it restarts or floods bluetoothd, which serves every adapter) runs alone, the other lanes idle.
 /// One lane runs everything in the given order, as before.
@@ -32,7 +32,7 @@ package final class LanePool: Sendable {
     private let runners: [ScenarioRunner]
 
     /// One runner per lane context.
-    package init(lanes: [ScenarioRunner.Context]) {
+    package init(lanes: [RunContext]) {
         precondition(!lanes.isEmpty, "a lane pool needs a lane")
         runners = lanes.map(ScenarioRunner.init(context:))
     }

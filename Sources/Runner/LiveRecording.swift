@@ -1,4 +1,3 @@
-import Evdev
 import Foundation
 package import InputCodes
 import Rig

@@ -1,3 +1,4 @@
+package import RunContext
 import ComputerProcess
 import Evidence
 import Foundation
@@ -15,14 +16,14 @@ package final class RunSession: Sendable {
         package var plan: RunPlan
         package var repeats: Int
         /// One context per lane (adapters, uinput name), each with the run's write path, capture mode, stop…
-        package var lanes: [ScenarioRunner.Context]
+        package var lanes: [RunContext]
         /// results.json, junit.xml, the reports: the work directory of the lanes' contexts.
         package var work: String
         /// An earlier run's results.json to compare each gesture kind's p95 with.
         package var baseline: String?
         package var writer: RunResultsWriter
 
-        package init(plan: RunPlan, repeats: Int, lanes: [ScenarioRunner.Context], work: String, baseline: String?,
+        package init(plan: RunPlan, repeats: Int, lanes: [RunContext], work: String, baseline: String?,
                      writer: RunResultsWriter)
         {
             self.plan = plan
@@ -61,7 +62,7 @@ package final class RunSession: Sendable {
     /// Written as the run goes, at once on an interrupt, and at the end.
     let live: LiveResults
 
-    /// - Parameter stop: the lanes' contexts' stop (`ScenarioRunner.Context.stop`), which this session decides.
+    /// - Parameter stop: the lanes' contexts' stop (`RunContext.stop`), which this session decides.
     package init(_ settings: Settings, stop: RunStop, console: Console) {
         self.settings = settings
         self.stop = stop

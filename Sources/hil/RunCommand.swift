@@ -1,3 +1,4 @@
+import RunContext
 import ScenarioDriver
 import ArgumentParser
 import Foundation
@@ -199,7 +200,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     /// The run's environment for results.json: kernel, BlueZ, rig, adapters, lanes, radio, build and commit.
-    private func environment(rig: String, _ context: ScenarioRunner.Context, lanes: Int) -> RunEnvironment {
+    private func environment(rig: String, _ context: RunContext, lanes: Int) -> RunEnvironment {
         let facts = HostFacts.probe()
         let definition = (try? RigOptions.catalog(rigOptions.rigs))?.rigs.first { $0.name == rig }
         let radio = Self.radio(definition)
@@ -215,7 +216,7 @@ struct RunCommand: AsyncParsableCommand {
 
     /// The transports the rig cannot carry: tcp and udp without the two network hosts (a hardware box; the vm rig's
     /// guest makes them).
-    static func unavailable(_ context: ScenarioRunner.Context) -> [Transport: String] {
+    static func unavailable(_ context: RunContext) -> [Transport: String] {
         guard context.network == nil else { return [:] }
         let why = "this rig has no network hosts for the phone and the computer (HIL_NET_*, Rigs/net/two-hosts.sh, which needs root): tcp and udp run in the vm rig"
         return [.tcp: why, .udp: why]
@@ -255,13 +256,13 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     /// Inside a rig: where things are, from the rig's environment and its rig file.
-    static func rigContext(rigs: String?, output: String, writePath: RunSettings.WritePath?) throws -> (rig: String, context: ScenarioRunner.Context) {
+    static func rigContext(rigs: String?, output: String, writePath: RunSettings.WritePath?) throws -> (rig: String, context: RunContext) {
         let environment = try RigOptions.environment()
         let rigName = environment.rig ?? "?"
         let definition = (try? RigOptions.catalog(rigs))?.rigs.first { $0.name == rigName }
         let work = URL(fileURLWithPath: output).standardizedFileURL.path
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        let context = ScenarioRunner.Context(
+        let context = RunContext(
             hil: executable, peripheralAdapter: environment.peripheralAdapter, centralAdapter: environment.centralAdapter,
             uinputName: definition?.uinputDeviceName ?? "RemoteTouch HIL Virtual Input",
             latencyScale: definition?.latencyScale ?? 1, writePath: writePath, workDirectory: work)
@@ -272,7 +273,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     /// The context of each lane to use: the first `requested` of the rig's lanes.
-    static func laneContexts(_ context: ScenarioRunner.Context, requested: Int) throws -> [ScenarioRunner.Context] {
+    static func laneContexts(_ context: RunContext, requested: Int) throws -> [RunContext] {
         let available = try RigOptions.environment().lanes
         if requested > available.count {
             throw ValidationError("--lanes \(requested): this rig has \(available.count) (\(available.map(\.description).joined(separator: ", "))); machine.lanes in the vm rig's file sets how many")

@@ -1,3 +1,4 @@
+import RunContext
 import Bench
 import Foundation
 import Runner
@@ -7,7 +8,7 @@ import Testing
 /// Where `hil calibrate` puts ble's and hid's delay: the radio bridges' control FIFOs (HIL_RADIO_CONTROL).
 @Suite("Calibration's delay injection into the radio model")
 struct DelayInjectorTests {
-    static let context = ScenarioRunner.Context(hil: "/bin/false", peripheralAdapter: "hci0", centralAdapter: "hci1", uinputName: "x",
+    static let context = RunContext(hil: "/bin/false", peripheralAdapter: "hci0", centralAdapter: "hci1", uinputName: "x",
                                                 latencyScale: 1, writePath: nil, workDirectory: "/tmp")
 
     @Test("ble and hid without the radio model are refused with the reason and what to do")

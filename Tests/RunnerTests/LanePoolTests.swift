@@ -1,3 +1,4 @@
+import RunContext
 import Foundation
 import Rig
 import Runner
@@ -18,8 +19,8 @@ struct LanePoolTests {
         }
     }
 
-    private static func context(lanes: Int) -> [ScenarioRunner.Context] {
-        let base = ScenarioRunner.Context(hil: "/bin/false", peripheralAdapter: "hci0", centralAdapter: "hci1",
+    private static func context(lanes: Int) -> [RunContext] {
+        let base = RunContext(hil: "/bin/false", peripheralAdapter: "hci0", centralAdapter: "hci1",
                                           uinputName: "RemoteTouch HIL Virtual Input", latencyScale: 4, writePath: nil, workDirectory: "/tmp")
         let pairs = (0..<lanes).map { RigEnvironment.Lane(peripheral: "hci\(2 * $0)", central: "hci\(2 * $0 + 1)") }
         return pairs.indices.map { base.lane($0, of: pairs) }

@@ -1,3 +1,4 @@
+import RunContext
 import Foundation
 import Records
 import Runner
@@ -28,7 +29,7 @@ struct RunSessionTests {
     /// A session over scenarios that apply to no transport asked for: nothing needs a rig.
     static func session(_ folder: String, stop: RunStop, lines: Lines, details: Lines? = nil) throws -> RunSession {
         let scenario = try RunPlanTests.scenario("ble only", #"{"transports": ["ble"]}"#)
-        let context = ScenarioRunner.Context(
+        let context = RunContext(
             hil: "/bin/false", peripheralAdapter: "hci0", centralAdapter: "hci1", uinputName: "test", latencyScale: 1,
             writePath: nil, workDirectory: folder)
         let writer = RunResultsWriter(

@@ -1,3 +1,4 @@
+import RunContext
 import Foundation
 import Synchronization
 import Runner

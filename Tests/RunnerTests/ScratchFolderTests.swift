@@ -1,3 +1,4 @@
+import RunContext
 import Foundation
 @testable import Runner
 import Testing

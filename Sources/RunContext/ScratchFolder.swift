@@ -19,7 +19,7 @@ package final class ScratchFolder: Sendable {
 
     /// Moves scenario folder `name` into the results on the background queue. One that fails stays here, and
     /// `finish()` tries it again and reports it.
-    func saveLater(_ name: String) {
+    package func saveLater(_ name: String) {
         queue.async { [self] in try? Self.move(path + "/" + name, to: results + "/" + name) }
     }
 
