@@ -216,7 +216,7 @@ let package = Package(
             dependencies: [
                 "hil", "System", "StrictJSON", "RemoteTouchProtocol", "CommandMapping", "GestureModel", "InputCodes", "GestureScript",
                 "Records", "Evdev", "NetSocket", "DBus", "Avahi", "Peripheral", "ScenarioDriver", "Lab", "PhoneLinks", "Recording", "Rig",
-                "Radio",
+                "Radio", "Bench", "ComputerProcess", "Evidence", "RunContext", "Runner",
             ]),
     ]
 )

@@ -18,7 +18,7 @@ extension BenchRunner {
         let first = sends.count
         let dropsBefore = collector.droppedCount
         let sent = try await sender.send(rate: rate, count: count, dither: dither, sends: &sends)
-        guard sends.count > first else { throw RunnerError(.link, "\(sender.path): no command was sent") }
+        guard sends.count > first else { throw BenchError(.link, "\(sender.path): no command was sent") }
         // Wait for stragglers: until no new frame for 300 ms (at most 5 s).
         let since = MonotonicTime(nanoseconds: sends[first].at)
         try await Poll.settled(quiet: .milliseconds(300), timeout: .seconds(5)) { collector.frames(since: since).count }

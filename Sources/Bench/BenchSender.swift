@@ -41,7 +41,7 @@ package struct BenchSender: Sendable {
     package let bluez: BlueZCentral
     package let link: BlueZCentral.Peripheral
 
-    /// - Throws: `RunnerError` for an unknown path or a reference path without the client, or the central's
+    /// - Throws: `BenchError` for an unknown path or a reference path without the client, or the central's
     ///   error when the socket cannot be acquired.
     static func open(_ path: String, settings: BenchRunner.Settings, bluez: BlueZCentral, link: BlueZCentral.Peripheral,
                      folder: String, context: RunContext, peripheral: PeripheralUnderTest) async throws -> BenchSender
@@ -50,7 +50,7 @@ package struct BenchSender: Sendable {
         case "tcp", "udp":
             return BenchSender(path: path, client: .tcp(try await pairedTCP(context, peripheral, udp: path == "udp")), bluez: bluez, link: link)
         case "hid":
-            guard let report = link.report else { throw RunnerError(.computer, "hid: the computer has no report characteristic (\(RemoteTouchService.reportUUID))") }
+            guard let report = link.report else { throw BenchError(.computer, "hid: the computer has no report characteristic (\(RemoteTouchService.reportUUID))") }
             // As the phone does on each connection: a neutral report, then a read, so the computer's side is
             // acquired before the stream (BLEPhoneLink.openFastPath).
             try await bluez.write(report, HIDReport(dx: 0, dy: 0).encoded(), withResponse: false)
@@ -68,20 +68,20 @@ package struct BenchSender: Sendable {
             let script = try referenceScript(settings.referenceNetworkClient, path: path, option: "--reference-network-client",
                                              file: "net_bench_client.py")
             guard let ip = ChildProcess.resolve("ip") else {
-                throw RunnerError(.missingTool, "\(path): ip (Debian's iproute2) is not installed, and the reference client runs in the phone's network namespace through `ip netns exec`: run `bash Rigs/setup.sh`")
+                throw BenchError(.missingTool, "\(path): ip (Debian's iproute2) is not installed, and the reference client runs in the phone's network namespace through `ip netns exec`: run `bash Rigs/setup.sh`")
             }
             let client = ReferenceClient.network(script: script, transport: String(path.dropFirst("python-".count)),
                                                  hosts: try context.networkHosts(for: "the \(path) path"), codeFile: peripheral.codeFile, ip: ip)
             return BenchSender(path: path, client: .reference(client, folder: folder), bluez: bluez, link: link)
         default:
-            throw RunnerError(.usage, "unknown bench path \(path): dbus, fd, python-dbus, python-fd, hid, tcp, udp, python-tcp or python-udp")
+            throw BenchError(.usage, "unknown bench path \(path): dbus, fd, python-dbus, python-fd, hid, tcp, udp, python-tcp or python-udp")
         }
     }
 
     /// The reference client's script, when it is there.
     private static func referenceScript(_ script: String?, path: String, option: String, file: String) throws -> String {
         guard let script, FileManager.default.isReadableFile(atPath: script) else {
-            throw RunnerError(.missingTool, "\(path): the reference client \(script ?? "(none)") is not there; pass \(option) or run from the project folder (Rigs/reference/\(file))")
+            throw BenchError(.missingTool, "\(path): the reference client \(script ?? "(none)") is not there; pass \(option) or run from the project folder (Rigs/reference/\(file))")
         }
         return script
     }
@@ -98,7 +98,7 @@ package struct BenchSender: Sendable {
             return code == before ? nil : code
         }
         let paired = try await phone.enterCode(code)
-        guard paired.status.state == .paired else { throw RunnerError(.pairing, "the tcp session did not pair: \(paired.refusal ?? "\(paired.status)")") }
+        guard paired.status.state == .paired else { throw BenchError(.pairing, "the tcp session did not pair: \(paired.refusal ?? "\(paired.status)")") }
         _ = try await phone.send(Command.modeChange(mode: .basicMouse).encoded(), confirmed: true, what: "modeChange")
         return phone
     }

@@ -24,7 +24,7 @@ package enum DelayInjector: Sendable, CustomStringConvertible {
     }
 
     /// The injector for `transport`.
-    /// - Throws: `RunnerError` when it is no transport, or the rig cannot delay it: no two hosts for tcp and udp; for
+    /// - Throws: `BenchError` when it is no transport, or the rig cannot delay it: no two hosts for tcp and udp; for
     ///   ble and hid, no radio model (its control folder unset, or with no FIFO in it).
     package static func make(for transport: String, context: RunContext, radioControl: String?) throws -> DelayInjector {
         switch transport {
@@ -36,15 +36,15 @@ package enum DelayInjector: Sendable, CustomStringConvertible {
             do {
                 return .radio(controls: try RadioControl.find(in: radioControl, remedy: remedy).fifos)
             } catch {
-                throw RunnerError(.wrongTransport, "\(transport): the delay goes into the radio model's bridges: \(error.what); \(remedy)")
+                throw BenchError(.wrongTransport, "\(transport): the delay goes into the radio model's bridges: \(error.what); \(remedy)")
             }
         default:
-            throw RunnerError(.wrongTransport, "\(transport) is not a transport (ble, hid, tcp, udp)")
+            throw BenchError(.wrongTransport, "\(transport) is not a transport (ble, hid, tcp, udp)")
         }
     }
 
     /// Puts `ms` in place of the last delay (0: the baseline).
-    /// - Throws: `RunnerError` naming the interface or FIFO that refused it.
+    /// - Throws: `BenchError` naming the interface or FIFO that refused it.
     package func apply(_ ms: Double) throws {
         switch self {
         case .netem(let interface, let netns):
@@ -53,7 +53,7 @@ package enum DelayInjector: Sendable, CustomStringConvertible {
             do {
                 try RadioControl(fifos: controls).send("delay \(Self.number(ms))")
             } catch {
-                throw RunnerError(.wrongTransport, "cannot set the radio model's delay: \(error.what) (\(error.hint ?? ""))")
+                throw BenchError(.wrongTransport, "cannot set the radio model's delay: \(error.what) (\(error.hint ?? ""))")
             }
         }
     }

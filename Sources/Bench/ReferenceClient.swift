@@ -58,7 +58,7 @@ package struct ReferenceClient: Sendable, Equatable {
     }
 
     /// Runs one stream; `name` is where its output (`.out`) and send times (`.sends`) go.
-    /// - Throws: `RunnerError` when it does not finish in time or its outcome cannot be read (`outcome`).
+    /// - Throws: `BenchError` when it does not finish in time or its outcome cannot be read (`outcome`).
     package func run(rate: Double, count: Int, name: String) async throws -> Outcome {
         let line = arguments(rate: rate, count: count, sends: name + ".sends")
         try? FileManager.default.removeItem(atPath: name + ".sends")
@@ -66,7 +66,7 @@ package struct ReferenceClient: Sendable, Equatable {
         let limit = Duration.seconds(Double(count) / rate + 60)
         guard let ended = await child.exitStatus(timeout: limit) else {
             _ = await child.teardown()
-            throw RunnerError(
+            throw BenchError(
                 .timeout, "the reference client (\(path), \(script)) did not finish \(count) commands within \(limit); its output is in \(name).out")
         }
         let output = (try? String(contentsOfFile: name + ".out", encoding: .utf8)) ?? ""
@@ -75,14 +75,14 @@ package struct ReferenceClient: Sendable, Equatable {
     }
 
     /// The outcome of a stream from how the client ended, what it printed and its send times (nil: no file).
-    /// - Throws: `RunnerError` naming the client and quoting what it printed: it failed, printed no summary, wrote
+    /// - Throws: `BenchError` naming the client and quoting what it printed: it failed, printed no summary, wrote
     ///   no send times, a line that is not `<ns> <payload>`, or another number of sends than its summary says.
-    package func outcome(ended: ChildProcess.Termination, output: String, sends: String?, name: String) throws(RunnerError)
+    package func outcome(ended: ChildProcess.Termination, output: String, sends: String?, name: String) throws(BenchError)
         -> Outcome
     {
         let printed = output.split(separator: "\n").suffix(5).joined(separator: " | ")
-        func failure(_ what: String) -> RunnerError {
-            RunnerError(.commandFailed, "the reference client (\(path), \(script)) \(what); it printed: \(printed.isEmpty ? "nothing" : printed)"
+        func failure(_ what: String) -> BenchError {
+            BenchError(.commandFailed, "the reference client (\(path), \(script)) \(what); it printed: \(printed.isEmpty ? "nothing" : printed)"
                 + " (all of it in \(name).out)")
         }
         guard ended == .exited(0) else { throw failure("\(ended)") }

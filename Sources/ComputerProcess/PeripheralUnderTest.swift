@@ -85,7 +85,7 @@ package final class PeripheralUnderTest: Sendable {
         }
     }
 
-    private init(_ launch: Launch) throws(RunnerError) {
+    private init(_ launch: Launch) throws(ComputerError) {
         self.launch = launch
         let suffix = launch.generation == 1 ? "" : "-\(launch.generation)"
         stateDirectory = launch.folder + "/state"
@@ -110,14 +110,14 @@ package final class PeripheralUnderTest: Sendable {
             let rest = launch.launcher.isEmpty ? arguments : Array(launch.launcher.dropFirst()) + [launch.hil] + arguments
             child = try ChildProcess(program, rest, output: .file(output), ownProcessGroup: true)
         } catch {
-            throw RunnerError(.computer, "cannot start hil peripheral: \(error)")
+            throw ComputerError(.computer, "cannot start hil peripheral: \(error)")
         }
         running.withLock { $0[child.pid] = child }
     }
 
     /// Starts the computer and waits until it serves (its ready file), at most `timeout`.
-    /// - Throws: `RunnerError` when it cannot start, exits, or does not serve in time, with its last lines.
-    package static func start(_ launch: Launch, timeout: Duration = .seconds(20)) async throws(RunnerError) -> PeripheralUnderTest {
+    /// - Throws: `ComputerError` when it cannot start, exits, or does not serve in time, with its last lines.
+    package static func start(_ launch: Launch, timeout: Duration = .seconds(20)) async throws(ComputerError) -> PeripheralUnderTest {
         var launch = launch
         launch.held = false
         let peripheral = try PeripheralUnderTest(launch)
@@ -127,47 +127,47 @@ package final class PeripheralUnderTest: Sendable {
 
     /// Starts the computer held (`hil peripheral --start-when`): its process and runtime start while the rig is busy
     /// with the scenario before; it creates its uinput device and touches the bus only when `release` lets it.
-    package static func prepare(_ launch: Launch) throws(RunnerError) -> PeripheralUnderTest {
+    package static func prepare(_ launch: Launch) throws(ComputerError) -> PeripheralUnderTest {
         var launch = launch
         launch.held = true
         return try PeripheralUnderTest(launch)
     }
 
     /// Lets a prepared computer connect to the bus and register, and waits until it serves, at most `timeout`.
-    package func release(timeout: Duration = .seconds(20)) async throws(RunnerError) {
+    package func release(timeout: Duration = .seconds(20)) async throws(ComputerError) {
         guard FileManager.default.createFile(atPath: startFile, contents: Data()) else {
             let tail = lastLines(15)
             await stop()
-            throw RunnerError(.computer, "cannot write \(startFile) to release the prepared hil peripheral:\n\(tail)")
+            throw ComputerError(.computer, "cannot write \(startFile) to release the prepared hil peripheral:\n\(tail)")
         }
         try await waitUntilServing(timeout: timeout)
     }
 
-    private func waitUntilServing(timeout: Duration) async throws(RunnerError) {
+    private func waitUntilServing(timeout: Duration) async throws(ComputerError) {
         // The computer writes its ready file once every endpoint serves; it is looked for every 5 ms.
         do {
-            try await Poll.until("ready file \(readyFile)", timeout: timeout, every: .milliseconds(5)) { () throws(RunnerError) -> Void? in
+            try await Poll.until("ready file \(readyFile)", timeout: timeout, every: .milliseconds(5)) { () throws(ComputerError) -> Void? in
                 if let record = try? ReadyRecord.read(from: readyFile), launch.endpoints.allSatisfy(record.endpoints.contains) { return () }
                 if let ended = child.termination {
-                    throw RunnerError(.computer, "hil peripheral \(ended) before it served on \(launch.adapter):\n\(lastLines(15))")
+                    throw ComputerError(.computer, "hil peripheral \(ended) before it served on \(launch.adapter):\n\(lastLines(15))")
                 }
                 return nil
             }
             return
-        } catch let error as RunnerError {
+        } catch let error as ComputerError {
             throw error
         } catch is CancellationError {
-            throw RunnerError(.interrupted, "waiting for hil peripheral to serve on \(launch.adapter): cancelled (the run was interrupted)")
+            throw ComputerError(.interrupted, "waiting for hil peripheral to serve on \(launch.adapter): cancelled (the run was interrupted)")
         } catch {
             // The time is up: below.
         }
         let tail = lastLines(15)
         await stop()
-        throw RunnerError(.computer, "hil peripheral did not serve on \(launch.adapter) within \(timeout) (no \(readyFile)):\n\(tail)")
+        throw ComputerError(.computer, "hil peripheral did not serve on \(launch.adapter) within \(timeout) (no \(readyFile)):\n\(tail)")
     }
 
     /// Starts the computer without waiting for it to serve: for R10, where it must refuse to start.
-    package static func spawn(_ launch: Launch) throws(RunnerError) -> PeripheralUnderTest {
+    package static func spawn(_ launch: Launch) throws(ComputerError) -> PeripheralUnderTest {
         try PeripheralUnderTest(launch)
     }
 

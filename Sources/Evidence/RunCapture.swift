@@ -55,7 +55,7 @@ package final class RunCapture: Sendable {
         }
         if transports.contains(where: \.isNetwork) {
             do {
-                guard let phoneNetns else { throw RunnerError(.hosts, "no phone host to capture on") }
+                guard let phoneNetns else { throw EvidenceError(.hosts, "no phone host to capture on") }
                 tools.append(try await startTcpdump(netns: phoneNetns, folder: folder))
             } catch {
                 notes.append("capture: \(error)")
@@ -114,7 +114,7 @@ package final class RunCapture: Sendable {
     /// `program`'s path on PATH, or the error that names its Debian package and the set-up that installs it.
     package static func installed(_ program: String, from package: String) throws -> String {
         guard let path = ChildProcess.resolve(program) else {
-            throw RunnerError(
+            throw EvidenceError(
                 .missingTool, "\(program) (Debian's \(package)) is not installed: run `bash Rigs/setup.sh`")
         }
         return path
@@ -128,12 +128,12 @@ package final class RunCapture: Sendable {
     private static func waitUntil(_ what: String, _ child: ChildProcess, _ ready: () -> Bool) async throws {
         do {
             _ = try await Poll.until(what, timeout: .seconds(5)) { () throws -> Bool? in
-                if let ended = child.termination { throw RunnerError(.commandFailed, "\(what): it \(ended) (capture.log has its output)") }
+                if let ended = child.termination { throw EvidenceError(.commandFailed, "\(what): it \(ended) (capture.log has its output)") }
                 return ready() ? true : nil
             }
         } catch is WaitTimeout {
             _ = await child.teardown(TeardownStep.interrupt)
-            throw RunnerError(.timeout, "\(what): not ready within 5 s (capture.log has its output)")
+            throw EvidenceError(.timeout, "\(what): not ready within 5 s (capture.log has its output)")
         }
     }
 

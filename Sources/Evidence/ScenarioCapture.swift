@@ -72,7 +72,7 @@ package final class ScenarioCapture: Sendable {
             if !cut.text.isEmpty { appendToLog(cut.text + "\n") }
             // A file still being written may end in a partial packet: editcap says so and exits 2, having cut the rest.
             guard cut.status == 0 || (cut.status == 2 && FileManager.default.fileExists(atPath: file)) else {
-                throw RunnerError(.commandFailed, "editcap exited with status \(cut.status)")
+                throw EvidenceError(.commandFailed, "editcap exited with status \(cut.status)")
             }
             return file
         } catch {

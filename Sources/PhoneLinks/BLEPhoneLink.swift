@@ -90,7 +90,7 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
 
     /// The computer's device, or the error that the phone is not connected.
     package func connected() throws -> BlueZCentral.Peripheral {
-        guard let remote else { throw RunnerError(.link, "the phone is not connected to the computer") }
+        guard let remote else { throw LinkError(.link, "the phone is not connected to the computer") }
         return remote
     }
 
@@ -126,11 +126,11 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
             try await writeCommand(command.encoded(), to: remote, confirmed: confirmed, what: command.name)
         case .report(let report):
             guard settings.reports else {
-                throw RunnerError(.wrongTransport, "a send step's report items go to the hid transport's report characteristic; this run is ble (the scenario's run.transports should say [\"hid\"])")
+                throw LinkError(.wrongTransport, "a send step's report items go to the hid transport's report characteristic; this run is ble (the scenario's run.transports should say [\"hid\"])")
             }
             try await sendReports([report], to: remote, what: "report")
         case .packet:
-            throw RunnerError(.wrongTransport, "a send step's packet items go to the udp transport's movement port; this run is \(settings.reports ? "hid" : "ble")")
+            throw LinkError(.wrongTransport, "a send step's packet items go to the udp transport's movement port; this run is \(settings.reports ? "hid" : "ble")")
         }
         return [payload.description]
     }
@@ -165,7 +165,7 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
     /// response.
     private func sendReports(_ reports: [HIDReport], to remote: BlueZCentral.Peripheral, what: String) async throws {
         guard let characteristic = remote.report else {
-            throw RunnerError(.computer, "the computer has no report characteristic (\(RemoteTouchService.reportUUID)): the hid transport needs a computer that serves it")
+            throw LinkError(.computer, "the computer has no report characteristic (\(RemoteTouchService.reportUUID)): the hid transport needs a computer that serves it")
         }
         for report in reports {
             let changesButtons = state.withLock { state in
@@ -225,7 +225,7 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
         do {
             return PairingObservation(refusal: refusal, status: try PairingStatus.decode(bytes))
         } catch {
-            throw RunnerError(.pairing, "the pairing characteristic's value is not a PairingStatus: \(error) (\(String(decoding: bytes, as: UTF8.self)))")
+            throw LinkError(.pairing, "the pairing characteristic's value is not a PairingStatus: \(error) (\(String(decoding: bytes, as: UTF8.self)))")
         }
     }
 
@@ -280,7 +280,7 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
 
     package func waitUntilDisconnected(_ remote: BlueZCentral.Peripheral, what: String, within: Duration = .seconds(10)) async throws {
         guard try await central.waitUntilDisconnected(remote, timeout: within) else {
-            throw RunnerError(.timeout, "the central did not see \(what) within \(within)")
+            throw LinkError(.timeout, "the central did not see \(what) within \(within)")
         }
     }
 
@@ -297,7 +297,7 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
         } catch let error as CancellationError {
             throw error
         } catch {
-            throw RunnerError(.link, "\(adapter) did not power on in 3 tries: \(error)")
+            throw LinkError(.link, "\(adapter) did not power on in 3 tries: \(error)")
         }
     }
 }

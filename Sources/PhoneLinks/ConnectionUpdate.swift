@@ -13,7 +13,7 @@ package enum ConnectionUpdate {
 
     /// Asks for `intervalMs` (min = max) on the link to `address` from `adapter`, latency 0 and `supervisionTimeoutMs`;
     /// returns what was done, for the step's message.
-    /// - Throws: `RunnerError` `.link` with hcitool's answer when there is no such link or the update failed.
+    /// - Throws: `LinkError` `.link` with hcitool's answer when there is no such link or the update failed.
     static func request(intervalMs: Double, supervisionTimeoutMs: Int, to address: String, on adapter: String) throws -> String {
         let handle = try self.handle(of: address, on: adapter)
         let units = Int((intervalMs / 1.25).rounded()), timeout = supervisionTimeoutMs / 10
@@ -24,7 +24,7 @@ package enum ConnectionUpdate {
         // "Could not change connection params: …" (or its usage) otherwise.
         let said = run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         guard run.succeeded, said.isEmpty else {
-            throw RunnerError(.link, "hcitool \(arguments.joined(separator: " ")) failed: \(said.isEmpty ? "exit status \(run.status)" : said)",
+            throw LinkError(.link, "hcitool \(arguments.joined(separator: " ")) failed: \(said.isEmpty ? "exit status \(run.status)" : said)",
                               hint: "the capture (--capture always) shows the LE Connection Update and its answers; the computer's kernel refuses an interval above its own maximum")
         }
         return "the phone moved its link (handle \(handle)) to a \(intervalMs) ms interval: LE Connection Update from \(adapter), Complete received"
@@ -40,7 +40,7 @@ package enum ConnectionUpdate {
     /// 0x1e): the computer's adapter gets the kernel's own maximum back through mgmt's Set Default System
     /// Configuration (`btmgmt set-sysconfig`, type 0x0018), before the phone connects (a link keeps the maximum its
     /// connection began with).
-    /// - Throws: `RunnerError` `.link` with btmgmt's answer.
+    /// - Throws: `LinkError` `.link` with btmgmt's answer.
     static func acceptPhoneIntervals(on adapter: String) throws {
         guard let index = Int(adapter.dropFirst(3)) else { return }
         let units = UInt16(computerMaximumMs / 1.25)
@@ -50,7 +50,7 @@ package enum ConnectionUpdate {
         // btmgmt prints nothing without a terminal; its exit status says whether the kernel took the setting.
         guard run.succeeded else {
             let said = run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-            throw RunnerError(.link, "btmgmt \(arguments.joined(separator: " ")) failed (exit status \(run.status))\(said.isEmpty ? "" : ": \(said)")",
+            throw LinkError(.link, "btmgmt \(arguments.joined(separator: " ")) failed (exit status \(run.status))\(said.isEmpty ? "" : ": \(said)")",
                               hint: "the computer's adapter \(adapter) must accept the phone's connection updates; is bluetoothd running, and btmgmt (bluez) installed?")
         }
     }
@@ -59,7 +59,7 @@ package enum ConnectionUpdate {
     static func handle(of address: String, on adapter: String) throws -> Int {
         let run = try ChildProcess.runBlocking("/usr/bin/hcitool", arguments: ["-i", adapter, "con"], errors: .joined, timeout: .seconds(10))
         guard let handle = handle(in: run.standardOutput, of: address) else {
-            throw RunnerError(.link, "\(adapter) has no LE link to \(address) (hcitool con: \(run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))")
+            throw LinkError(.link, "\(adapter) has no LE link to \(address) (hcitool con: \(run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))")
         }
         return handle
     }

@@ -15,7 +15,7 @@ package enum Netem {
     }
 
     /// `tc -n NETNS qdisc replace dev IFACE root netem ARGS`, or `qdisc del` for nil (nothing to delete is fine).
-    /// - Throws: `RunnerError` with tc's answer; on a kernel without sch_netem, saying so. `SystemError` when tc
+    /// - Throws: `LinkError` with tc's answer; on a kernel without sch_netem, saying so. `SystemError` when tc
     ///   cannot be started or does not answer within 10 s.
     package static func apply(_ arguments: [String]?, on interface: String, in netns: String) throws {
         let command = ["-n", netns, "qdisc"]
@@ -24,7 +24,7 @@ package enum Netem {
         let output = run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !run.succeeded else { return }
         if arguments == nil && (output.contains("No such file") || output.contains("Cannot delete qdisc with handle of zero")) { return }
-        throw RunnerError(.commandFailed, "tc \(command.joined(separator: " ")) failed: \(output)\(hint(output))")
+        throw LinkError(.commandFailed, "tc \(command.joined(separator: " ")) failed: \(output)\(hint(output))")
     }
 
     /// What tc's answer means for a rig.

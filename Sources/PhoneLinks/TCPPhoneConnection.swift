@@ -156,7 +156,7 @@ package final class TCPPhoneConnection: Sendable {
         guard result != .sent else { return }
         let reason = down ?? "the connection to the computer failed while sending"
         markDown(reason)
-        throw RunnerError(.link, "cannot send to the computer: \(reason)")
+        throw LinkError(.link, "cannot send to the computer: \(reason)")
     }
 
     /// Sends `body` and waits for the computer's pairing state (nil when the connection went first or it did not

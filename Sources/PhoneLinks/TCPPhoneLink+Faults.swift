@@ -13,7 +13,7 @@ extension TCPPhoneLink {
     package func takeDown(_ side: LinkSide, for outage: Duration) async throws -> any LinkOutage {
         let connection = try connected()
         guard let netns = side == .phone ? settings.phoneNetns : settings.computerNetns else {
-            throw RunnerError(.hosts, "a \(side == .phone ? "phone" : "computer")-side link drop needs the rig's two hosts (HIL_NET_*): this rig has no network namespaces to take down")
+            throw LinkError(.hosts, "a \(side == .phone ? "phone" : "computer")-side link drop needs the rig's two hosts (HIL_NET_*): this rig has no network namespaces to take down")
         }
         let interface = try NetworkNamespace.vethInterface(in: netns)
         if side == .phone { connection.reset(reason: "the phone's network went down") }
@@ -33,7 +33,7 @@ extension TCPPhoneLink {
             // The reader thread marks the connection down; it is looked at every 10 ms.
             try await Poll.until("the link drop", timeout: deadline - .now) { connection.down.map { _ in () } }
         } catch is WaitTimeout {
-            throw RunnerError(.timeout, failure())
+            throw LinkError(.timeout, failure())
         }
     }
 }

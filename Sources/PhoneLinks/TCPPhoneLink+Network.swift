@@ -42,7 +42,7 @@ extension TCPPhoneLink {
 
     private func networkHosts(_ what: String) throws -> [(netns: String, interface: String)] {
         guard let phone = settings.phoneNetns, let computer = settings.computerNetns else {
-            throw RunnerError(
+            throw LinkError(
                 .hosts, "\(what) needs the rig's two hosts (HIL_NET_*): this rig has no network namespaces")
         }
         return try [(phone, NetworkNamespace.vethInterface(in: phone)), (computer, NetworkNamespace.vethInterface(in: computer))]

@@ -22,19 +22,19 @@ extension TCPPhoneLink {
     /// the binding's documented limit). Returns what was sent, for the step's message.
     package func forge(_ count: Int, from source: ForgedSource) async throws -> String {
         guard let udp = settings.udp else {
-            throw RunnerError(.wrongTransport, "forgedPackets attacks the udp transport's movement port: this scenario runs on tcp (mark it \"transports\": [\"udp\"])")
+            throw LinkError(.wrongTransport, "forgedPackets attacks the udp transport's movement port: this scenario runs on tcp (mark it \"transports\": [\"udp\"])")
         }
         let socket: UDPSocket
         let address: String
         switch source {
         case .attacker:
             guard let attacker = settings.attacker else {
-                throw RunnerError(.hosts, "forgedPackets from the attacker needs the rig's third host (HIL_NET_ATTACKER_NETNS, HIL_NET_ATTACKER_ADDRESS), and this rig has none: run in the vm rig (`hil doctor` shows its hosts)")
+                throw LinkError(.hosts, "forgedPackets from the attacker needs the rig's third host (HIL_NET_ATTACKER_NETNS, HIL_NET_ATTACKER_ADDRESS), and this rig has none: run in the vm rig (`hil doctor` shows its hosts)")
             }
             socket = try UDPSocket.bind(port: 0, netns: attacker.netns)
             address = attacker.address
         case .phone:
-            guard let movement else { throw RunnerError(.link, "the phone has no movement socket") }
+            guard let movement else { throw LinkError(.link, "the phone has no movement socket") }
             socket = movement.socket
             address = "the phone app's movement socket"
         }

@@ -66,7 +66,7 @@ package final class TCPPhoneLink: PhoneLink, NetworkFaults {
         do {
             avahi = try await DBusConnection.connect(settings.phoneBus)
         } catch {
-            throw RunnerError(.hosts, "the phone cannot reach its avahi-daemon on \(settings.phoneBus): \(error); `hil doctor` checks the rig's two hosts")
+            throw LinkError(.hosts, "the phone cannot reach its avahi-daemon on \(settings.phoneBus): \(error); `hil doctor` checks the rig's two hosts")
         }
     }
 
@@ -79,7 +79,7 @@ package final class TCPPhoneLink: PhoneLink, NetworkFaults {
 
     package func connected() throws -> TCPPhoneConnection {
         guard let connection = state.withLock({ $0.connection }), connection.down == nil else {
-            throw RunnerError(.link, "the phone is not connected to the computer" + (state.withLock { $0.connection?.down }.map { ": \($0)" } ?? ""))
+            throw LinkError(.link, "the phone is not connected to the computer" + (state.withLock { $0.connection?.down }.map { ": \($0)" } ?? ""))
         }
         return connection
     }
@@ -169,11 +169,11 @@ package final class TCPPhoneLink: PhoneLink, NetworkFaults {
             try await connection.enqueue(.command(command))
         case .packet(let packet):
             guard let movement else {
-                throw RunnerError(.wrongTransport, "a send step's packet items go to the udp transport's movement port; this run is tcp (the scenario's run.transports should say [\"udp\"])")
+                throw LinkError(.wrongTransport, "a send step's packet items go to the udp transport's movement port; this run is tcp (the scenario's run.transports should say [\"udp\"])")
             }
             movement.send(raw: packet)
         case .report:
-            throw RunnerError(.wrongTransport, "a send step's report items go to the hid transport's report characteristic; this run is \(movement == nil ? "tcp" : "udp")")
+            throw LinkError(.wrongTransport, "a send step's report items go to the hid transport's report characteristic; this run is \(movement == nil ? "tcp" : "udp")")
         }
         return [payload.description]
     }
@@ -183,14 +183,14 @@ package final class TCPPhoneLink: PhoneLink, NetworkFaults {
 
     package func requestPairing() async throws {
         let (status, refusals) = try await connected().pairing(.pairingRequest, timeout: replyTimeout)
-        guard let status else { throw RunnerError(.pairing, "the computer did not answer the pairing request\(refusals.last.map { ": \($0.message)" } ?? "")") }
+        guard let status else { throw LinkError(.pairing, "the computer did not answer the pairing request\(refusals.last.map { ": \($0.message)" } ?? "")") }
         state.withLock { $0.lastPairing = status }
     }
 
     package func enterCode(_ digits: String) async throws -> PairingObservation {
         let (status, refusals) = try await connected().pairing(.pair(code: digits), timeout: replyTimeout)
         guard let shown = status ?? state.withLock({ $0.lastPairing }) else {
-            throw RunnerError(.pairing, "the computer sent no pairing state after the code\(refusals.last.map { ": \($0.message)" } ?? "")")
+            throw LinkError(.pairing, "the computer sent no pairing state after the code\(refusals.last.map { ": \($0.message)" } ?? "")")
         }
         state.withLock { $0.lastPairing = shown }
         if shown.state == .paired, let connection = state.withLock({ $0.connection }) { await bindMovement(connection) }
@@ -246,7 +246,7 @@ package final class TCPPhoneLink: PhoneLink, NetworkFaults {
     }
 
     package func restartStack(_ computer: any ComputerUnderTest, release: ReleaseCheck) async throws -> LinkObservation {
-        throw RunnerError(.wrongTransport, "restartBluetoothd restarts the BLE stack: it does not apply to the tcp transport (mark the scenario \"transports\": [\"ble\"])")
+        throw LinkError(.wrongTransport, "restartBluetoothd restarts the BLE stack: it does not apply to the tcp transport (mark the scenario \"transports\": [\"ble\"])")
     }
 }
 

@@ -15,17 +15,17 @@ package enum NetworkNamespace {
         let output = try ip(["-n", netns, "-o", "link", "show", "type", "veth"])
         guard let line = output.split(separator: "\n").first, let name = line.split(separator: ":").dropFirst().first?
             .trimmingCharacters(in: .whitespaces).split(separator: "@").first
-        else { throw RunnerError(.hosts, "no veth interface in the network namespace \(netns) (ip -n \(netns) link shows none)") }
+        else { throw RigError(.fault, "no veth interface in the network namespace \(netns) (ip -n \(netns) link shows none)") }
         return String(name)
     }
 
     /// What `ip ARGUMENTS` printed (stdout and stderr together).
-    /// - Throws: `RunnerError` with its answer when it fails; `SystemError` when it cannot be started or does not
+    /// - Throws: `RigError` `.fault` with its answer when it fails; `SystemError` when it cannot be started or does not
     ///   answer within 10 s.
     private static func ip(_ arguments: [String]) throws -> String {
         let run = try ChildProcess.runBlocking("/usr/sbin/ip", arguments: arguments, errors: .joined, timeout: .seconds(10))
         guard run.succeeded else {
-            throw RunnerError(.commandFailed, "ip \(arguments.joined(separator: " ")) failed: \(run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))")
+            throw RigError(.fault, "ip \(arguments.joined(separator: " ")) failed: \(run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
         return run.standardOutput
     }

@@ -41,7 +41,7 @@ package struct RunContext: Sendable {
     /// The rig's two hosts, or the error that `what` needs them and this rig has none.
     package func networkHosts(for what: String) throws -> NetworkHosts {
         guard let network else {
-            throw RunnerError(.hosts, "\(what) needs the rig's two hosts (network namespaces with avahi-daemon, HIL_NET_*), and this rig has none: run in the vm rig, or see `hil doctor`")
+            throw RunContextError(.hosts, "\(what) needs the rig's two hosts (network namespaces with avahi-daemon, HIL_NET_*), and this rig has none: run in the vm rig, or see `hil doctor`")
         }
         return network
     }

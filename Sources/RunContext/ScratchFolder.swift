@@ -38,7 +38,7 @@ package final class ScratchFolder: Sendable {
 
     /// A rename when both are on one file system, else a copy, then the source is removed. Files already at
     /// `destination` stay unless the source has one of the same name.
-    /// - Throws: `RunnerError` naming both folders; what was copied stays in both places.
+    /// - Throws: `RunContextError` naming both folders; what was copied stays in both places.
     static func move(_ source: String, to destination: String) throws {
         let files = FileManager.default
         guard files.fileExists(atPath: source) else { return }
@@ -52,7 +52,7 @@ package final class ScratchFolder: Sendable {
             }
             try files.removeItem(atPath: source)
         } catch {
-            throw RunnerError(
+            throw RunContextError(
                 .files, "the scenario's files could not be moved from \(source) to \(destination): \(error)")
         }
     }

@@ -1,23 +1,28 @@
 import Avahi
+import Bench
 import CommandMapping
+import ComputerProcess
 import DBus
 import Evdev
+import Evidence
 import GestureModel
 import GestureScript
+import hil
 import InputCodes
 import Lab
 import NetSocket
 import Peripheral
 import PhoneLinks
 import Radio
-import Records
 import Recording
+import Records
 import RemoteTouchProtocol
 import Rig
+import RunContext
+import Runner
 import ScenarioDriver
 import StrictJSON
 import System
-import hil
 
 /// One error of every type in Sources, with a hint where the type has hints, and the text it reads as.
 enum ErrorSamples {
@@ -92,7 +97,21 @@ enum ErrorSamples {
         ErrorSample(
             error: RecordingError(.nothingToRecord, "receipts.log: the computer carried out no write: nothing to record"),
             expected: "receipts.log: the computer carried out no write: nothing to record"),
-        ErrorSample(error: RunnerError(.hosts, "no phone host to capture on"), expected: "no phone host to capture on"),
+        ErrorSample(
+            error: LinkError(.link, "hcitool -i hci1 lecup --handle 42 --min 24 --max 24 --latency 0 --timeout 200 failed: Could not change connection params: Input/output error(5)",
+                             hint: "the computer's kernel refuses an interval above its own maximum"),
+            expected: "hcitool -i hci1 lecup --handle 42 --min 24 --max 24 --latency 0 --timeout 200 failed: Could not change connection params: Input/output error(5)\n  → the computer's kernel refuses an interval above its own maximum"),
+        ErrorSample(error: EvidenceError(.hosts, "no phone host to capture on"), expected: "no phone host to capture on"),
+        ErrorSample(
+            error: BenchError(.usage, "bench path \"bt\" does not exist", hint: "use dbus, fd, hid, tcp or udp"),
+            expected: "bench path \"bt\" does not exist\n  → use dbus, fd, hid, tcp or udp"),
+        ErrorSample(
+            error: ComputerError(.computer, "the computer exited with status 1 before it served; its last lines: uinput: permission denied"),
+            expected: "the computer exited with status 1 before it served; its last lines: uinput: permission denied"),
+        ErrorSample(
+            error: RunContextError(.hosts, "a partition step needs the rig's two hosts, and this rig has none", hint: "run in the vm rig"),
+            expected: "a partition step needs the rig's two hosts, and this rig has none\n  → run in the vm rig"),
+        ErrorSample(error: RunnerError(.interrupted, "interrupted while the computer started"), expected: "interrupted while the computer started"),
         ErrorSample(
             error: thrown { () throws(RadioError) in
                 var framer = H4Framer(source: "btvirt's socket /tmp/bt-server-le")

@@ -97,7 +97,7 @@ struct NetReferenceClientTests {
         let folder = try Self.folder()
         let computer = try FakeNetworkComputer(codeFile: folder + "/pairing-code", code: "123456", writtenCode: "654321")
         defer { computer.stop() }
-        let error = await #expect(throws: RunnerError.self) {
+        let error = await #expect(throws: BenchError.self) {
             _ = try await Self.client("tcp", computer).run(rate: 100, count: 10, name: folder + "/python-tcp-0")
         }
         let message = error?.description ?? ""
@@ -112,7 +112,7 @@ struct NetReferenceClientTests {
         let computer = try FakeNetworkComputer(codeFile: folder + "/pairing-code")
         let client = Self.client("tcp", computer)
         computer.stop()
-        let error = await #expect(throws: RunnerError.self) {
+        let error = await #expect(throws: BenchError.self) {
             _ = try await client.run(rate: 100, count: 10, name: folder + "/python-tcp-0")
         }
         #expect(error?.description.contains("cannot connect to the computer at 127.0.0.1") == true)

@@ -29,7 +29,7 @@ struct NetemTests {
             #expect(shown.contains("netem") && shown.contains("delay 20ms") && shown.contains("loss 5%"), "\(shown)")
             try Netem.apply(nil, on: "lo", in: netns)
             #expect(!(try Self.run("/usr/sbin/tc", ["-n", netns, "qdisc", "show", "dev", "lo"])).contains("netem"))
-        } catch let error as RunnerError {
+        } catch let error as LinkError {
             #expect(error.what.contains("Specified qdisc kind is unknown"), "\(error)")
             #expect(error.what.contains("this kernel has no sch_netem"), "\(error)")
         }
@@ -42,7 +42,7 @@ struct NetemTests {
 
     static func run(_ path: String, _ arguments: [String]) throws -> String {
         let run = try ChildProcess.runBlocking(path, arguments: arguments, errors: .joined, timeout: .seconds(10))
-        guard run.succeeded else { throw RunnerError(.commandFailed, "\(path) \(arguments.joined(separator: " ")): \(run.standardOutput)") }
+        guard run.succeeded else { throw LinkError(.commandFailed, "\(path) \(arguments.joined(separator: " ")): \(run.standardOutput)") }
         return run.standardOutput
     }
 }

@@ -126,7 +126,7 @@ struct TCPPhoneConnectionTests {
         #expect(status == nil)
         #expect(pair.phone.down == "the computer closed the connection")
         // The first send after the close can still reach the kernel's buffer (the peer answers it with a reset).
-        let error = await #expect(throws: RunnerError.self) {
+        let error = await #expect(throws: LinkError.self) {
             try await pair.phone.enqueue(.command(.tap(type: .single)))
             try await Task.sleep(for: .milliseconds(20))
             try await pair.phone.enqueue(.command(.tap(type: .single)))
