@@ -140,7 +140,7 @@ package struct BenchSender: Sendable {
             } else if case .reports(let socket) = client {
                 let report = HIDReport(dx: Int(delta.x), dy: Int(delta.y)).encoded()
                 blocked += try AcquiredSocket.write(socket.rawValue, report, what: "report \(index)")
-                wire = [PointerPayload.text(report, transport: .hid)]
+                wire = [PointerPayload.text(report, format: .hid)]
             } else if case .tcp(let phone) = client {
                 wire = try await phone.send(bytes, confirmed: false, what: "cursor command \(index)")
             } else {

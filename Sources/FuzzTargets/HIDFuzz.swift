@@ -27,7 +27,7 @@ package enum HIDFuzz {
     static func report(_ bytes: [UInt8]) {
         let report = try? HIDReport.decode(bytes)
         precondition((report != nil) == allowed(bytes), "HID report \(hex(bytes)): accepted \(report != nil), allowed \(allowed(bytes))")
-        let input = try? PointerPayload.decode(bytes, transport: .hid)
+        let input = try? PointerPayload.decode(bytes, format: .hid)
         guard let report else {
             precondition(input == nil, "a refused HID report \(hex(bytes)) is pointer input")
             return
@@ -50,7 +50,7 @@ package enum HIDFuzz {
         var releases = 0
         for start in stride(from: 0, to: bytes.count - HIDReport.length + 1, by: HIDReport.length) {
             let slice = Array(bytes[start..<start + HIDReport.length])
-            guard let input = try? PointerPayload.decode(slice, transport: .hid) else {
+            guard let input = try? PointerPayload.decode(slice, format: .hid) else {
                 precondition(!allowed(slice), "HID report \(hex(slice)) refused from a stream")
                 continue
             }

@@ -26,7 +26,7 @@ package enum UDPFuzz {
     static func packet(_ bytes: [UInt8]) {
         let packet = try? UDPPacket.decode(bytes)
         precondition((packet != nil) == allowed(bytes), "UDP packet \(hex(bytes)): accepted \(packet != nil), allowed \(allowed(bytes))")
-        let input = try? PointerPayload.decode(bytes, transport: .udp)
+        let input = try? PointerPayload.decode(bytes, format: .udp)
         precondition((input != nil) == (packet?.header == .movement), "UDP packet \(hex(bytes)) as pointer input: \(input.map(\.description) ?? "refused")")
         if let input {
             var mapper = CommandMapper()
@@ -64,7 +64,7 @@ package enum UDPFuzz {
         var sum = (dx: 0, dy: 0, wheel: 0)
         for run in runs(packets) {
             let packet = run.element
-            guard let input = try? PointerPayload.decode(packet.encoded(), transport: .udp) else {
+            guard let input = try? PointerPayload.decode(packet.encoded(), format: .udp) else {
                 preconditionFailure("\(request): packet \(hex(packet.encoded())) is refused")
             }
             precondition((try? UDPPacket.decode(packet.encoded())) == packet, "\(request): packet \(hex(packet.encoded())) does not decode")

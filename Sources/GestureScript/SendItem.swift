@@ -59,8 +59,8 @@ package enum SendPayload: Sendable, Hashable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .command(let command): String(decoding: command.encoded(), as: UTF8.self)
-        case .report(let report): PointerPayload.text(report.encoded(), transport: .hid)
-        case .packet(let packet): PointerPayload.text(packet.encoded(), transport: .udp)
+        case .report(let report): PointerPayload.text(report.encoded(), format: .hid)
+        case .packet(let packet): PointerPayload.text(packet.encoded(), format: .udp)
         }
     }
 

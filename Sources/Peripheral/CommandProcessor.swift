@@ -79,24 +79,24 @@ package final class CommandProcessor: Sendable {
     /// Handles one pointer report by `session`: a 6-byte `HIDReport` (hid) or a 5-byte `UDPPacket` (udp, whose
     /// buttons byte is informational: only 0xAA movement is accepted). Same paired check, one mapper, one lock.
     /// In the receipts its payload is `PointerPayload.text`.
-    package func handlePointer(_ bytes: [UInt8], from session: String, transport: PointerPayload.Transport) -> Outcome {
+    package func handlePointer(_ bytes: [UInt8], from session: String, format: PointerPayload.Format) -> Outcome {
         let received = MonotonicTime.now()
         // The receipts' text of the report is made after the uinput write: it is not on the command's path.
-        let payload = { Array(PointerPayload.text(bytes, transport: transport).utf8) }
+        let payload = { Array(PointerPayload.text(bytes, format: format).utf8) }
         guard pairing.isPaired(session) else {
             let text = payload()
-            return recorded(refuse(.notPaired, "\(session) is not paired: a \(transport.rawValue) report from it injects nothing", text),
+            return recorded(refuse(.notPaired, "\(session) is not paired: a \(format.rawValue) report from it injects nothing", text),
                             received: received, payload: text)
         }
         let input: PointerInput
         do {
-            input = try PointerPayload.decode(bytes, transport: transport)
+            input = try PointerPayload.decode(bytes, format: format)
         } catch {
             let text = payload()
             return recorded(refuse(.invalidReport, error.description, text), received: received, payload: text)
         }
         let outcome = inject(received: received, payload: payload) { mapper throws(MappingError) in
-            mapper.pointer(input, buttons: transport == .hid)
+            mapper.pointer(input, buttons: format == .hid)
         }
         return recorded(outcome, received: received, payload: payload())
     }
@@ -171,10 +171,10 @@ package final class CommandProcessor: Sendable {
 
     /// A pointer report refused before it reached a session (a udp packet from a source no paired session is
     /// bound to): in the receipts as refused; logged only when `logged` (the caller limits a flood's lines).
-    package func refusedPointer(_ bytes: [UInt8], transport: PointerPayload.Transport, source: String, code: StatusError.Code, message: String,
+    package func refusedPointer(_ bytes: [UInt8], format: PointerPayload.Format, source: String, code: StatusError.Code, message: String,
                                logged: Bool)
     {
-        let payload = Array(PointerPayload.text(bytes, transport: transport, source: source).utf8)
+        let payload = Array(PointerPayload.text(bytes, format: format, source: source).utf8)
         receipts?.record(received: .now(), written: nil, payload: payload)
         if logged { _ = refuse(code, message, payload) }
     }

@@ -163,7 +163,7 @@ package final class GattEndpoint: CommandEndpoint {
 
     @discardableResult
     private func report(_ bytes: [UInt8], from central: String) -> StatusError? {
-        let outcome = host.processor.handlePointer(bytes, from: central, transport: .hid)
+        let outcome = host.processor.handlePointer(bytes, from: central, format: .hid)
         guard case .refused(let error) = outcome else { return nil }
         host.publishStatus(error: error)
         return error

@@ -90,14 +90,14 @@ final class UDPMovement: Sendable {
                 return state.refused[source]!
             }
             host.processor.refusedPointer(
-                datagram.bytes, transport: .udp, source: source, code: .unboundSource,
+                datagram.bytes, format: .udp, source: source, code: .unboundSource,
                 message: "UDP packet \(count) from \(source), which no paired control session is bound to: injected nothing (forged, sent after its session ended, or from a phone that is not paired)",
                 logged: count <= 3 || count % 1000 == 0)
             return
         }
         binding.heard()
         if let announced { awaitPress(announced.subtracting(before), host: host) }
-        if case .refused(let error) = host.processor.handlePointer(datagram.bytes, from: binding.session, transport: .udp) {
+        if case .refused(let error) = host.processor.handlePointer(datagram.bytes, from: binding.session, format: .udp) {
             host.publishStatus(error: error)
         }
     }

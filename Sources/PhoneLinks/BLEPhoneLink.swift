@@ -111,7 +111,7 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
         {
             let reports = inputs.flatMap { $0.reports() }
             try await sendReports(reports, to: remote, what: what)
-            return reports.map { PointerPayload.text($0.encoded(), transport: .hid) }
+            return reports.map { PointerPayload.text($0.encoded(), format: .hid) }
         }
         try await writeCommand(bytes, to: remote, confirmed: confirmed, what: what)
         return [String(decoding: bytes, as: UTF8.self)]

@@ -152,7 +152,7 @@ package final class TCPPhoneLink: PhoneLink, NetworkFaults {
         // Movement leaves at once over UDP: what the phone sent over control before it goes first.
         if movement != nil, PointerTranslator.isMovement(command), connection.hasPending { try connection.flushPending() }
         if let packets = movement?.send(command) {
-            return packets.map { PointerPayload.text($0.encoded(), transport: .udp) }
+            return packets.map { PointerPayload.text($0.encoded(), format: .udp) }
         }
         try await connection.enqueue(.command(command))
         // The computer decodes the message back into this command and records its encoding.

@@ -30,7 +30,7 @@ package struct RecordedReceipt: Sendable {
         guard receipt.written != nil else { return nil }
         let text = receipt.payload
         let at = "\(file) line \(line)"
-        if let wire = PointerPayload.transport(ofText: text) {
+        if let wire = PointerPayload.format(ofText: text) {
             let pointer: Transport = wire == .hid ? .hid : .udp
             guard pointer == transport else {
                 throw RecordingError(.wrongTransport, "\(at): the computer took a \(pointer.rawValue) \(pointer == .hid ? "report" : "packet") (\(text)), but the session is recorded as \(transport.rawValue): record it with --transport \(pointer.rawValue)")

@@ -3,7 +3,9 @@
 /// `udp aa0005fb00 from 10.77.0.3:40312`: the transport, the bytes in hex, the sender when it was refused before
 /// reaching a session).
 public enum PointerPayload {
-    public enum Transport: String, Sendable, Hashable {
+    /// The format of a pointer report: the hid transport's 6-byte report or the udp transport's 5-byte packet (the
+    /// transports themselves are `Transport`, in Scenario).
+    public enum Format: String, Sendable, Hashable {
         case hid
         case udp
     }
@@ -12,8 +14,8 @@ public enum PointerPayload {
     /// - Throws: `ProtocolError` for a malformed report, and for a udp packet that is not movement: a 0xBB control
     ///   packet is refused on UDP (control goes over the TCP control connection: it must not be lost, and a UDP
     ///   packet from the bound address can still be forged).
-    public static func decode(_ bytes: [UInt8], transport: Transport) throws(ProtocolError) -> PointerInput {
-        switch transport {
+    public static func decode(_ bytes: [UInt8], format: Format) throws(ProtocolError) -> PointerInput {
+        switch format {
         case .hid:
             let report = try HIDReport.decode(bytes)
             return PointerInput(buttons: report.buttons, dx: Int(report.dx), dy: Int(report.dy), wheel: Int(report.wheel))
@@ -28,13 +30,13 @@ public enum PointerPayload {
     }
 
     /// The receipt text of a report.
-    public static func text(_ bytes: [UInt8], transport: Transport, source: String? = nil) -> String {
-        "\(transport.rawValue) \(hex(Array(bytes.prefix(64))))" + (bytes.count > 64 ? "…" : "") + (source.map { " from \($0)" } ?? "")
+    public static func text(_ bytes: [UInt8], format: Format, source: String? = nil) -> String {
+        "\(format.rawValue) \(hex(Array(bytes.prefix(64))))" + (bytes.count > 64 ? "…" : "") + (source.map { " from \($0)" } ?? "")
     }
 
-    /// The transport whose report or packet a receipt's payload text is (`hid 010a00000000`, `udp aa0005fb00 from …`);
+    /// The format of the report or packet a receipt's payload text is (`hid 010a00000000`, `udp aa0005fb00 from …`);
     /// nil for anything else (a JSON command).
-    public static func transport(ofText text: String) -> Transport? {
+    public static func format(ofText text: String) -> Format? {
         if text.hasPrefix("hid ") { return .hid }
         if text.hasPrefix("udp ") { return .udp }
         return nil
@@ -43,7 +45,7 @@ public enum PointerPayload {
     /// What a receipt's payload text counts as in a step's `received` expectation: `hidReport`, `udpPacket`; nil
     /// for anything else (a JSON command).
     public static func kind(ofText text: String) -> String? {
-        switch transport(ofText: text) {
+        switch format(ofText: text) {
         case .hid: "hidReport"
         case .udp: "udpPacket"
         case nil: nil

@@ -34,10 +34,10 @@ package enum WirePayload: Sendable, Hashable {
         case .json:
             return .command(try Command.decode(bytes))
         case .hid:
-            let input = try PointerPayload.decode(bytes, transport: .hid)
+            let input = try PointerPayload.decode(bytes, format: .hid)
             return .report(try HIDReport.decode(bytes), input)
         case .udp:
-            let input = try PointerPayload.decode(bytes, transport: .udp)
+            let input = try PointerPayload.decode(bytes, format: .udp)
             return .packet(try UDPPacket.decode(bytes), input)
         case .tcp:
             return .frames(framed ? try frames(bytes) : [try PhoneMessage.decodeFrame(bytes)])

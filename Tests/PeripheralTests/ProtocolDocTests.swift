@@ -80,7 +80,7 @@ struct ProtocolDocTests {
         _ = host.command(Array(#"{"dragStart":{}}"#.utf8), from: "tcp:10.77.0.2")
         _ = host.command(Array(#"{"cursorMove":{"delta":[40,-3]}}"#.utf8), from: "tcp:10.77.0.2")
         #expect(GattEndpoint.reportValue(host.processor) == [1, 0, 0, 0, 0, 0])
-        _ = host.processor.handlePointer([0x06, 5, 0, 0, 0, 1], from: "tcp:10.77.0.2", transport: .hid)
+        _ = host.processor.handlePointer([0x06, 5, 0, 0, 0, 1], from: "tcp:10.77.0.2", format: .hid)
         #expect(GattEndpoint.reportValue(host.processor) == [6, 0, 0, 0, 0, 0])
     }
 

@@ -74,18 +74,18 @@ struct PointerTranslatorTests {
 
     @Test("the computer takes a hid report, and a udp 0xAA packet; a 0xBB control packet is refused on UDP")
     func payloads() throws {
-        #expect(try PointerPayload.decode([0x01, 0x0A, 0x00, 0xFB, 0xFF, 0x02], transport: .hid)
+        #expect(try PointerPayload.decode([0x01, 0x0A, 0x00, 0xFB, 0xFF, 0x02], format: .hid)
             == PointerInput(buttons: .left, dx: 10, dy: -5, wheel: 2))
-        #expect(try PointerPayload.decode([0xAA, 0x00, 0x05, 0xFB, 0x00], transport: .udp) == PointerInput(buttons: [], dx: 5, dy: -5))
-        #expect(throws: ProtocolError.self) { try PointerPayload.decode([0xBB, 0x01, 0x00, 0x00, 0x00], transport: .udp) }
-        #expect(throws: ProtocolError.self) { try PointerPayload.decode([0xAA, 0x00, 0x05, 0xFB], transport: .udp) }
-        #expect(throws: ProtocolError.self) { try PointerPayload.decode([0x08, 0, 0, 0, 0, 0], transport: .hid) }
+        #expect(try PointerPayload.decode([0xAA, 0x00, 0x05, 0xFB, 0x00], format: .udp) == PointerInput(buttons: [], dx: 5, dy: -5))
+        #expect(throws: ProtocolError.self) { try PointerPayload.decode([0xBB, 0x01, 0x00, 0x00, 0x00], format: .udp) }
+        #expect(throws: ProtocolError.self) { try PointerPayload.decode([0xAA, 0x00, 0x05, 0xFB], format: .udp) }
+        #expect(throws: ProtocolError.self) { try PointerPayload.decode([0x08, 0, 0, 0, 0, 0], format: .hid) }
     }
 
     @Test("receipts show a report as its transport and hex, with the sender when refused before a session")
     func receiptText() {
-        #expect(PointerPayload.text([0x01, 0x0A, 0, 0, 0, 0], transport: .hid) == "hid 010a00000000")
-        #expect(PointerPayload.text([0xAA, 0, 5, 0, 0], transport: .udp, source: "10.77.0.3:4000") == "udp aa00050000 from 10.77.0.3:4000")
+        #expect(PointerPayload.text([0x01, 0x0A, 0, 0, 0, 0], format: .hid) == "hid 010a00000000")
+        #expect(PointerPayload.text([0xAA, 0, 5, 0, 0], format: .udp, source: "10.77.0.3:4000") == "udp aa00050000 from 10.77.0.3:4000")
         #expect(PointerPayload.kind(ofText: "hid 010a00000000") == "hidReport")
         #expect(PointerPayload.kind(ofText: "udp aa00050000 from 10.77.0.3:4000") == "udpPacket")
         #expect(PointerPayload.kind(ofText: #"{"tap":{"type":"single"}}"#) == nil)

@@ -56,7 +56,7 @@ final class FakeNetworkComputer: Sendable {
         let receiving = Thread { [self] in
             while let datagram = movement.receive() {
                 let at = MonotonicTime.now().nanoseconds
-                state.withLock { $0.datagrams.append(Datagram(at: at, text: PointerPayload.text(datagram.bytes, transport: .udp), port: datagram.port)) }
+                state.withLock { $0.datagrams.append(Datagram(at: at, text: PointerPayload.text(datagram.bytes, format: .udp), port: datagram.port)) }
             }
         }
         receiving.start()

@@ -73,14 +73,14 @@ package final class OfflineComputer: ComputerUnderTest {
 
     /// A pointer report arrives (the hid or udp transport): mapped as the real computer maps it when its source is a
     /// paired session's, else refused.
-    package func receivePointer(_ bytes: [UInt8], transport: PointerPayload.Transport, bound: Bool) {
+    package func receivePointer(_ bytes: [UInt8], format: PointerPayload.Format, bound: Bool) {
         let at = clock.now()
-        let text = PointerPayload.text(bytes, transport: transport)
+        let text = PointerPayload.text(bytes, format: format)
         state.withLock { state in
             var written: [UInt64]?
             var outcome = "\(text)  →  refused, no paired session is bound to its source"
-            if bound && state.paired, let input = try? PointerPayload.decode(bytes, transport: transport) {
-                let frames = state.mapper.pointer(input, buttons: transport == .hid)
+            if bound && state.paired, let input = try? PointerPayload.decode(bytes, format: format) {
+                let frames = state.mapper.pointer(input, buttons: format == .hid)
                 record(frames, at: at, &state)
                 written = frames.map { _ in at.nanoseconds }
                 outcome = "\(text)  →  " + (frames.isEmpty ? "(no events)" : frames.map(\.description).joined(separator: " "))

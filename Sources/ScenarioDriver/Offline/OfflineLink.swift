@@ -44,14 +44,14 @@ package final class OfflineLink: PhoneLink, NetworkFaults, RadioFaults {
            transport == .hid || PointerTranslator.isMovement(command),
            let inputs = state.withLock({ $0.translator.translate(command) })
         {
-            let pointer: PointerPayload.Transport = transport == .hid ? .hid : .udp
+            let pointer: PointerPayload.Format = transport == .hid ? .hid : .udp
             let payloads = inputs.flatMap { input in
                 pointer == .hid
                     ? input.reports().map { $0.encoded() }
                     : UDPPacket.movement(dx: input.dx, dy: input.dy, wheel: input.wheel, buttons: input.buttons).map { $0.encoded() }
             }
-            for payload in payloads { computer.receivePointer(payload, transport: pointer, bound: true) }
-            return payloads.map { PointerPayload.text($0, transport: pointer) }
+            for payload in payloads { computer.receivePointer(payload, format: pointer, bound: true) }
+            return payloads.map { PointerPayload.text($0, format: pointer) }
         }
         if transport == .udp, let command = try? Command.decode(bytes) { state.withLock { $0.translator.carried(command) } }
         computer.receive(bytes)
@@ -62,7 +62,7 @@ package final class OfflineLink: PhoneLink, NetworkFaults, RadioFaults {
     /// report of this transport (from the phone's bound source).
     package func sendRecorded(_ payload: SendPayload, confirmed: Bool) async throws -> [String] {
         guard state.withLock({ $0.up }) else { throw DriverError(.linkDown, "\(payload): the link is down") }
-        let pointer: PointerPayload.Transport
+        let pointer: PointerPayload.Format
         switch payload {
         case .command(let command):
             if transport == .udp { state.withLock { $0.translator.carried(command) } }
@@ -73,7 +73,7 @@ package final class OfflineLink: PhoneLink, NetworkFaults, RadioFaults {
         case .report, .packet:
             throw DriverError(.wrongTransport, "a send step's \(payload.key) items go to the \(payload.key == "report" ? "hid" : "udp") transport only; this replay runs on \(transport.rawValue)")
         }
-        computer.receivePointer(payload.bytes, transport: pointer, bound: true)
+        computer.receivePointer(payload.bytes, format: pointer, bound: true)
         return [payload.description]
     }
 
@@ -141,7 +141,7 @@ package final class OfflineLink: PhoneLink, NetworkFaults, RadioFaults {
     /// the pointer, from anywhere else (or after the session ended) they are refused.
     package func forge(_ count: Int, from source: ForgedSource) async throws -> String {
         let bound = source == .phone && state.withLock { $0.up }
-        for index in 0..<count { computer.receivePointer(ForgedSource.packet(index).encoded(), transport: .udp, bound: bound) }
+        for index in 0..<count { computer.receivePointer(ForgedSource.packet(index).encoded(), format: .udp, bound: bound) }
         return "offline: \(count) packet(s) from the \(source.rawValue), \(bound ? "bound" : "unbound")"
     }
 
