@@ -106,11 +106,11 @@ package final class ComputerHost: Sendable {
     }
 
     /// An endpoint serves (again): the ready file says so, for whoever waits for this computer. It is first written
-    /// once every transport of `configuration.transports` serves, so a client that waits for the file never finds
+    /// once every endpoint of `configuration.endpoints` serves, so a client that waits for the file never finds
     /// an endpoint still starting; each later call (the ble endpoint registered again after a bluetoothd restart)
     /// writes it again with `registrations` one higher.
     package func ready(_ endpoint: String) {
-        let expected = configuration.transports.map(\.rawValue)
+        let expected = configuration.endpoints.map(\.rawValue)
         let (count, serving) = registrations.withLock { state in
             if !state.serving.contains(endpoint) { state.serving.append(endpoint) }
             if expected.allSatisfy(state.serving.contains) { state.count += 1 }

@@ -28,16 +28,16 @@ package struct PeripheralConfiguration: Sendable {
     package var startSignal: StartSignal?
     /// R5: status every 2 s while a central is subscribed.
     package var statusInterval: Duration = .seconds(2)
-    /// The transports served at once (`--transport ble,tcp`); they share pairing, lockout and the command path.
-    package var transports: [Transport] = [.ble]
+    /// The endpoints served at once (`--transport ble,tcp`); they share pairing, lockout and the command path.
+    package var endpoints: [Endpoint] = [.ble]
     /// The TCP endpoint's port, namespace and Bonjour publishing.
     package var tcp = TCPSettings()
     /// The udp transport's control port, movement port and namespace.
     package var udp = TCPSettings.udp()
 
-    /// A transport the computer can serve. `ble` is the GATT service, which also carries the hid transport's
-    /// report characteristic.
-    package enum Transport: String, Sendable, CaseIterable {
+    /// An endpoint the computer serves: `ble` is the GATT service (the ble and hid transports: its command and
+    /// report characteristics), `tcp` the TCP endpoint, `udp` the udp transport's control and movement ports.
+    package enum Endpoint: String, Sendable, CaseIterable {
         case ble
         case tcp
         case udp

@@ -34,7 +34,7 @@ package final class RemoteTouchPeripheral: Sendable {
     {
         // Held (--start-when): connected to the bus already, which registers nothing; the uinput device and
         // bluetoothd wait for the release.
-        let ble = configuration.transports.contains(.ble)
+        let ble = configuration.endpoints.contains(.ble)
         var early: DBusConnection?
         if let signal = configuration.startSignal {
             if ble { early = try await connectBus(configuration) }
@@ -65,8 +65,8 @@ package final class RemoteTouchPeripheral: Sendable {
         }
         do {
             if let gatt { try await host.start(gatt) }
-            if configuration.transports.contains(.tcp) { try await host.start(TCPEndpoint(settings: configuration.tcp, log: log)) }
-            if configuration.transports.contains(.udp) { try await host.start(TCPEndpoint(settings: configuration.udp, log: log)) }
+            if configuration.endpoints.contains(.tcp) { try await host.start(TCPEndpoint(settings: configuration.tcp, log: log)) }
+            if configuration.endpoints.contains(.udp) { try await host.start(TCPEndpoint(settings: configuration.udp, log: log)) }
         } catch {
             await host.stop()
             throw error

@@ -59,4 +59,4 @@ where Value: RawRepresentable<String> & CaseIterable & Hashable & Sendable {
 /// `--write-path dbus,fd` (hil bench).
 typealias WritePaths = CommaSeparated<StreamWritePath>
 /// `--transport ble,tcp` (hil peripheral).
-typealias ComputerTransports = CommaSeparated<PeripheralConfiguration.Transport>
+typealias ComputerTransports = CommaSeparated<PeripheralConfiguration.Endpoint>

@@ -119,7 +119,7 @@ struct PeripheralCommand: AsyncParsableCommand {
         configuration.busName = busName
         configuration.readyFile = readyFile
         configuration.startSignal = startWhen.map(StartSignal.init(path:))
-        configuration.transports = transport.values
+        configuration.endpoints = transport.values
         configuration.tcp.port = tcpPort
         configuration.tcp.netns = netns
         configuration.tcp.serviceName = serviceName

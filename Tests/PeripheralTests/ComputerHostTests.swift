@@ -46,13 +46,13 @@ struct ComputerHostTests {
 
     /// A host on a recording sink, with no endpoint yet: in-memory pairing (its codes recorded), status only when
     /// asked, a ready file in a fresh folder.
-    static func host(devnode: String?, transports: [PeripheralConfiguration.Transport] = [.ble])
+    static func host(devnode: String?, endpoints: [PeripheralConfiguration.Endpoint] = [.ble])
         throws -> (host: ComputerHost, sink: RecordingSink, codes: ShownCodes, folder: String)
     {
         let folder = NSTemporaryDirectory() + "hil-host-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var configuration = PeripheralConfiguration(stateDirectory: folder)
-        configuration.transports = transports
+        configuration.endpoints = endpoints
         configuration.readyFile = folder + "/ready"
         configuration.statusInterval = .seconds(3600)
         let codes = ShownCodes()
@@ -106,7 +106,7 @@ struct ComputerHostTests {
 
     @Test("the ready file appears once every transport serves, names them and the device; registrations counts its writes; a clean stop removes it")
     func ready() async throws {
-        let (host, _, _, folder) = try Self.host(devnode: "/dev/input/event9", transports: [.ble, .tcp, .udp])
+        let (host, _, _, folder) = try Self.host(devnode: "/dev/input/event9", endpoints: [.ble, .tcp, .udp])
         let file = folder + "/ready"
         let ble = FakeEndpoint(name: "ble")
         try await host.start(ble)

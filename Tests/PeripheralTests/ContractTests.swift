@@ -105,7 +105,7 @@ struct RefusedUDPRecordTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var configuration = PeripheralConfiguration(stateDirectory: folder)
-        configuration.transports = [.udp]
+        configuration.endpoints = [.udp]
         configuration.statusInterval = .seconds(3600)
         let pairing = try PairingAuthority(stateFile: nil, onCodeShown: ShownCodes().record)
         let log = PeripheralLog(path: folder + "/peripheral.log", echo: false)

@@ -10,7 +10,7 @@ import Testing
 struct PairingAcrossTransportsTests {
     /// A host serving tcp and udp on loopback, both from 127.0.0.1 as the phone.
     static func setUp() async throws -> (tcp: TCPEndpointTests.Setup, udp: TCPEndpointTests.Setup) {
-        let (host, sink, codes, _) = try ComputerHostTests.host(devnode: nil, transports: [.tcp, .udp])
+        let (host, sink, codes, _) = try ComputerHostTests.host(devnode: nil, endpoints: [.tcp, .udp])
         var tcpSettings = TCPSettings()
         tcpSettings.port = 0
         tcpSettings.avahiBus = nil
