@@ -179,10 +179,20 @@ let package = Package(
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
         .testTarget(
             name: "RunnerTests",
+            dependencies: ["Runner", "RunContext", "ScenarioDriver", "LatencyStats", "Records", "Report", "Rig", "Scenario", "StrictJSON", "HILTestSupport"]),
+        .testTarget(
+            name: "PhoneLinksTests",
             dependencies: [
-                "Runner", "RunContext", "Bench", "Evidence", "ComputerProcess", "PhoneLinks", "ScenarioDriver", "InputCodes", "LatencyStats", "Records", "Report", "Rig",
-                "Scenario", "NetSocket", "RemoteTouchProtocol", "Processes", "HILTestSupport", "DBus", "BlueZAPI", "Waiting",
+                "PhoneLinks", "BlueZAPI", "DBus", "GestureScript", "NetSocket", "Processes", "RemoteTouchProtocol", "Rig", "HILTestSupport",
             ]),
+        .testTarget(
+            name: "BenchTests",
+            dependencies: [
+                "Bench", "RunContext", "ScenarioDriver", "InputCodes", "LatencyStats", "NetSocket", "Processes", "Records", "RemoteTouchProtocol",
+                "Rig", "StrictJSON", "HILTestSupport",
+            ]),
+        .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "ScenarioDriver", "InputCodes", "Records"]),
+        .testTarget(name: "ComputerProcessTests", dependencies: ["ComputerProcess", "Rig", "Processes", "HILTestSupport"]),
         .testTarget(
             name: "ReportTests", dependencies: ["Records", "Report", "LatencyStats", "StrictJSON", "Processes", "System", "HILTestSupport"],
             exclude: ["Snapshots"]),

@@ -5,9 +5,9 @@ import Report
 @testable import Runner
 import ScenarioDriver
 import Testing
-@testable import Bench
+import HILTestSupport
 
-/// `hil run`'s results.json and junit.xml, `hil bench`'s bench.json and `hil soak`'s soak.json for fixed runs,
+/// `hil run`'s results.json and junit.xml for fixed runs (BenchTests' `BenchWriterSnapshotTests` has bench.json and soak.json),
 /// compared byte for byte with the golden files in Tests/ReportTests/Snapshots (the same files ReportTests checks
 /// Report's writers against): this proves the conversion from the runner's results to Report's values loses
 /// nothing. results.json and junit.xml were first recorded from the writers as they were before they moved.
@@ -21,12 +21,12 @@ struct WriterSnapshotTests {
         let text = RunReport.json(
             RunFixtures.single, environment: RunFixtures.environment, startedAt: RunFixtures.startedAt,
             wallMs: 61234.56, shard: (index: 2, count: 3))
-        try RunnerSnapshot.check(text, named: "results-single.json")
+        try GoldenFile.check(text, named: "results-single.json")
     }
 
     @Test("one run: junit.xml")
     func singleJUnit() throws {
-        try RunnerSnapshot.check(RunReport.junit(RunFixtures.single), named: "junit-single.xml")
+        try GoldenFile.check(RunReport.junit(RunFixtures.single), named: "junit-single.xml")
     }
 
     @Test("repeated run: results.json with stability")
@@ -34,37 +34,12 @@ struct WriterSnapshotTests {
         let text = RunReport.json(
             RunFixtures.repeated, environment: RunFixtures.environment, startedAt: RunFixtures.startedAt,
             wallMs: 9000.4)
-        try RunnerSnapshot.check(text, named: "results-repeated.json")
+        try GoldenFile.check(text, named: "results-repeated.json")
     }
 
     @Test("repeated run: junit.xml with flaky scenarios")
     func repeatedJUnit() throws {
-        try RunnerSnapshot.check(RunReport.junit(RunFixtures.repeated), named: "junit-repeated.xml")
-    }
-
-    @Test("hil bench's results: bench.json")
-    func bench() throws {
-        var settings = BenchRunner.Settings()
-        settings.count = 1000
-        settings.rateHz = 100
-        let text = BenchRunner.json(
-            RunFixtures.bench, paths: ["dbus", "fd", "absent"], settings: settings, rig: "vm", kernel: "6.1.0-56-amd64",
-            bluez: nil, radio: RunEnvironment(radio: "btvirt", radioModel: "connectionEvents", radioIntervalMs: 7.5))
-        try RunnerSnapshot.check(text, named: "bench.json")
-    }
-
-    @Test("hil soak's results: soak.json")
-    func soak() throws {
-        let summary = SoakRunner.Summary(
-            minutes: [
-                SoakRunner.Minute(
-                    minute: 1, sent: 7200, verified: 7200,
-                    latency: LatencySummary(count: 7200, p50: 8.40712, p95: 13.1, p99: 21.00049, max: 48.2),
-                    residentKiB: 10240),
-                SoakRunner.Minute(minute: 2, sent: 7200, verified: 7195, latency: .empty, residentKiB: nil),
-            ],
-            lostByLink: 3, sent: 14400, readerDrops: 1)
-        try RunnerSnapshot.check(summary.json(rig: "vm", rateHz: 120, path: "fd"), named: "soak.json")
+        try GoldenFile.check(RunReport.junit(RunFixtures.repeated), named: "junit-repeated.xml")
     }
 
     @Test("hil run --repeat's table, from Report's stability")
@@ -175,48 +150,6 @@ enum RunFixtures {
         return [passed, failed, inconclusive, error]
     }
 
-    /// The bench of ReportTests' `WriterFixtures.bench`, as `BenchRunner` measures it.
-    static var bench: [String: BenchRunner.PathResult] {
-        func stream(rate: Double, sent: Int, received: Int, lostAt: String = "", unseen: Int = 0, unseenAt: String = "",
-                    achievedHz: Double, readerDrops: Int = 0, empty: Bool = false,
-                    stages: [String: LatencySummary] = [:]) -> BenchRunner.Stream
-        {
-            let latency = empty ? LatencySummary.empty
-                : LatencySummary(count: received - unseen, p50: 8.40712, p95: 13.1, p99: 21.0049, max: 48.2)
-            var stream = BenchRunner.Stream(
-                path: "", rateHz: rate, sent: sent, received: received, verified: received - unseen,
-                achievedHz: achievedHz, latency: latency, stages: stages)
-            stream.lostAt = lostAt
-            stream.unseenAt = unseenAt
-            stream.readerDrops = readerDrops
-            return stream
-        }
-        let dbusStages = [
-            "peripheral": LatencySummary(count: 991, p50: 1.10049, p95: 1.5, p99: 2.25, max: 3.0001),
-            "link": LatencySummary(count: 991, p50: 7.20349, p95: 11.6, p99: 14.0, max: 30.12345),
-        ]
-        return [
-            "dbus": BenchRunner.PathResult(
-                main: stream(rate: 100, sent: 1000, received: 993, lostAt: "0-6", unseen: 2, unseenAt: "180, 955",
-                             achievedHz: 99.96123, stages: dbusStages),
-                ladder: [BenchRung(rateHz: 100, required: 3, repetitions: [stream(rate: 100, sent: 500, received: 490, lostAt: "3-12", achievedHz: 94.04)])],
-                maxSustainedHz: nil),
-            "fd": BenchRunner.PathResult(
-                main: stream(rate: 100, sent: 1000, received: 1000, achievedHz: 100.04),
-                ladder: [
-                    BenchRung(rateHz: 100, required: 3, repetitions: [
-                        stream(rate: 100, sent: 500, received: 500, achievedHz: 100.01),
-                        stream(rate: 100, sent: 500, received: 500, achievedHz: 99.87),
-                        stream(rate: 100, sent: 500, received: 500, achievedHz: 100.2),
-                    ]),
-                    BenchRung(rateHz: 400, required: 3, repetitions: [
-                        stream(rate: 400, sent: 2000, received: 2000, achievedHz: 398.76, readerDrops: 1, empty: true),
-                    ]),
-                ],
-                maxSustainedHz: 100),
-        ]
-    }
-
     static var repeated: [ScenarioResult] {
         var results: [ScenarioResult] = []
         let verdicts: [(String, String, [ScenarioResult.Outcome])] = [
@@ -243,31 +176,5 @@ enum RunFixtures {
             }
         }
         return results
-    }
-}
-
-/// Golden-file comparison; `HIL_RECORD_SNAPSHOTS=1` rewrites the files instead.
-enum RunnerSnapshot {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("ReportTests/Snapshots")
-
-    static func check(_ actual: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let url = folder.appendingPathComponent(name)
-        if ProcessInfo.processInfo.environment["HIL_RECORD_SNAPSHOTS"] == "1" {
-            try actual.write(to: url, atomically: true, encoding: .utf8)
-            return
-        }
-        let expected = try String(contentsOf: url, encoding: .utf8)
-        guard expected != actual else { return }
-        let (old, new) = (expected.components(separatedBy: "\n"), actual.components(separatedBy: "\n"))
-        let first = zip(old, new).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-            ?? min(old.count, new.count)
-        Issue.record(
-            """
-            \(name) differs from the golden file at line \(first + 1):
-              expected: \(first < old.count ? old[first].debugDescription : "(end of file)")
-              actual:   \(first < new.count ? new[first].debugDescription : "(end of file)")
-            (HIL_RECORD_SNAPSHOTS=1 rewrites the golden files)
-            """, sourceLocation: sourceLocation)
     }
 }

@@ -4,7 +4,6 @@ import HILTestSupport
 import InputCodes
 import RemoteTouchProtocol
 import Rig
-import Runner
 import ScenarioDriver
 import Testing
 

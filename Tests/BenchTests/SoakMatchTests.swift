@@ -1,5 +1,4 @@
 import InputCodes
-@testable import Runner
 import ScenarioDriver
 import Testing
 @testable import Bench

@@ -1,5 +1,4 @@
 import LatencyStats
-@testable import Runner
 import Testing
 @testable import Bench
 

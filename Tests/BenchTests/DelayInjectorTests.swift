@@ -1,7 +1,6 @@
 import RunContext
 import Bench
 import Foundation
-import Runner
 import HILTestSupport
 import Testing
 

@@ -2,7 +2,6 @@ import Foundation
 import HILTestSupport
 import NetSocket
 import RemoteTouchProtocol
-@testable import Runner
 import Testing
 import Rig
 @testable import PhoneLinks

@@ -1,4 +1,3 @@
-@testable import Runner
 import ScenarioDriver
 import Testing
 import Records

@@ -2,7 +2,6 @@ import Foundation
 import GestureScript
 import Processes
 import Rig
-import Runner
 import Testing
 @testable import PhoneLinks
 

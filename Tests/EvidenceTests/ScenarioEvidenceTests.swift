@@ -1,6 +1,5 @@
 import InputCodes
 import Records
-@testable import Runner
 import ScenarioDriver
 import Testing
 @testable import Evidence
