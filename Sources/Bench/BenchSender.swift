@@ -99,7 +99,7 @@ package struct BenchSender: Sendable {
         }
         let paired = try await phone.enterCode(code)
         guard paired.status.state == .paired else { throw BenchError(.pairing, "the tcp session did not pair: \(paired.refusal ?? "\(paired.status)")") }
-        _ = try await phone.send(Command.modeChange(mode: .basicMouse).encoded(), confirmed: true, what: "modeChange")
+        _ = try await phone.send(.modeChange(mode: .basicMouse), confirmed: true)
         return phone
     }
 
@@ -142,7 +142,7 @@ package struct BenchSender: Sendable {
                 blocked += try AcquiredSocket.write(socket.rawValue, report, what: "report \(index)")
                 wire = [PointerPayload.text(report, format: .hid)]
             } else if case .tcp(let phone) = client {
-                wire = try await phone.send(bytes, confirmed: false, what: "cursor command \(index)")
+                wire = try await phone.send(.cursorMove(delta: delta), confirmed: false)
             } else {
                 try await bluez.write(link.command, bytes, withResponse: false)
             }

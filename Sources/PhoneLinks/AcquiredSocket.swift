@@ -1,5 +1,5 @@
 import Foundation
-package import Rig
+import Rig
 import System
 
 /// Writing the phone's commands into the socket `AcquireWrite` handed out: one packet per command.

@@ -35,7 +35,12 @@ extension BLEPhoneLink: RadioFaults {
     private func moveLink(to ms: Double, _ environment: RigEnvironment?) async throws -> String {
         let remote = try connected()
         let timeout = environment?.supervisionTimeoutMs ?? ConnectionUpdate.defaultSupervisionTimeoutMs
-        return try ConnectionUpdate.request(intervalMs: ms, supervisionTimeoutMs: timeout, to: remote.address, on: central.adapter)
+        do {
+            return try ConnectionUpdate.request(intervalMs: ms, supervisionTimeoutMs: timeout, to: remote.address, on: central.adapter)
+        } catch let error as LinkError {
+            guard let problem = computerMaximumProblem.withLock({ $0 }) else { throw error }
+            throw LinkError(error.code, error.what, hint: "the computer's adapter kept its [LE] maximum: \(problem)")
+        }
     }
 
     /// Every bridge fails every transmission for `length`; past the supervision timeout the bridges end the link with

@@ -2,7 +2,7 @@ import DBus
 import Foundation
 package import GestureScript
 package import InputCodes
-import RemoteTouchProtocol
+package import RemoteTouchProtocol
 package import Scenario
 import ScenarioDriver
 import Synchronization
@@ -47,6 +47,9 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
     let radioChanged = Mutex(false)
     /// A `radio` step moved the link to another interval: a `"reset"` moves it back to the rig's.
     let intervalChanged = Mutex(false)
+    /// Why the computer's adapter could not be given the kernel's maximum interval at connect, if it could not
+    /// (`ConnectionUpdate.acceptPhoneIntervals`): named when an interval step is refused.
+    let computerMaximumProblem = Mutex<String?>(nil)
     /// `buttons`: the bitmap of the last report sent (hid).
     /// `primed`: the connection's first writes were answered (`openFastPath`); until then even the `unconfirmed` style
     /// waits for answers, as bluetoothd 5.66 corrupts a value written while it acquires the computer's socket.
@@ -95,7 +98,8 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
     }
 
     package func connect() async throws -> String {
-        try ConnectionUpdate.acceptPhoneIntervals(on: settings.peripheralAdapter)
+        let refused = ConnectionUpdate.acceptPhoneIntervals(on: settings.peripheralAdapter)
+        computerMaximumProblem.withLock { $0 = refused }
         let found = try await central.connectToRemoteTouch(scanning: true)
         state.withLock { state in
             state.remote = found
@@ -104,16 +108,20 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
         return found.address
     }
 
-    package func send(_ bytes: [UInt8], confirmed: Bool, what: String) async throws -> [String] {
+    package func send(_ command: Command, confirmed: Bool) async throws -> [String] {
         let remote = try connected()
-        if settings.reports, let command = try? Command.decode(bytes),
-           let inputs = state.withLock({ $0.translator.translate(command) })
-        {
+        if settings.reports, let inputs = state.withLock({ $0.translator.translate(command) }) {
             let reports = inputs.flatMap { $0.reports() }
-            try await sendReports(reports, to: remote, what: what)
+            try await sendReports(reports, to: remote, what: command.name)
             return reports.map { PointerPayload.text($0.encoded(), format: .hid) }
         }
-        try await writeCommand(bytes, to: remote, confirmed: confirmed, what: what)
+        let bytes = command.encoded()
+        try await writeCommand(bytes, to: remote, confirmed: confirmed, what: command.name)
+        return [String(decoding: bytes, as: UTF8.self)]
+    }
+
+    package func sendMalformed(_ bytes: [UInt8]) async throws -> [String] {
+        try await writeCommand(bytes, to: try connected(), confirmed: false, what: "a malformed write")
         return [String(decoding: bytes, as: UTF8.self)]
     }
 

@@ -40,8 +40,20 @@ package enum ConnectionUpdate {
     /// 0x1e): the computer's adapter gets the kernel's own maximum back through mgmt's Set Default System
     /// Configuration (`btmgmt set-sysconfig`, type 0x0018), before the phone connects (a link keeps the maximum its
     /// connection began with).
+    /// Returns nil when the kernel took it, else what went wrong: mgmt needs CAP_NET_ADMIN, which the hardware rig's
+    /// unprivileged `hil` user lacks (a box's own bluetoothd then decides, from its main.conf), so a failure only
+    /// explains a refused `intervalMs` step later.
+    static func acceptPhoneIntervals(on adapter: String) -> String? {
+        do {
+            try setComputerMaximum(on: adapter)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
     /// - Throws: `LinkError` `.link` with btmgmt's answer.
-    static func acceptPhoneIntervals(on adapter: String) throws {
+    private static func setComputerMaximum(on adapter: String) throws {
         guard let index = Int(adapter.dropFirst(3)) else { return }
         let units = UInt16(computerMaximumMs / 1.25)
         let value = String(format: "%02x%02x", units & 0xff, units >> 8)
@@ -51,7 +63,7 @@ package enum ConnectionUpdate {
         guard run.succeeded else {
             let said = run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
             throw LinkError(.link, "btmgmt \(arguments.joined(separator: " ")) failed (exit status \(run.status))\(said.isEmpty ? "" : ": \(said)")",
-                              hint: "the computer's adapter \(adapter) must accept the phone's connection updates; is bluetoothd running, and btmgmt (bluez) installed?")
+                              hint: "mgmt's Set Default System Configuration needs root (CAP_NET_ADMIN), bluetoothd running and btmgmt (bluez)")
         }
     }
 

@@ -143,12 +143,13 @@ package final class TCPPhoneLink: PhoneLink, NetworkFaults {
 
     // MARK: Commands and pairing
 
-    package func send(_ bytes: [UInt8], confirmed: Bool, what: String) async throws -> [String] {
+    package func sendMalformed(_ bytes: [UInt8]) async throws -> [String] {
+        try connected().sendRaw(bytes)
+        return [String(decoding: bytes, as: UTF8.self)]
+    }
+
+    package func send(_ command: Command, confirmed: Bool) async throws -> [String] {
         let connection = try connected()
-        guard let command = try? Command.decode(bytes) else {
-            try connection.sendRaw(bytes)
-            return [String(decoding: bytes, as: UTF8.self)]
-        }
         // Movement leaves at once over UDP: what the phone sent over control before it goes first.
         if movement != nil, PointerTranslator.isMovement(command), connection.hasPending { try connection.flushPending() }
         if let packets = movement?.send(command) {

@@ -2,7 +2,7 @@ package import GestureScript
 package import InputCodes
 package import Verifier
 package import Scenario
-import RemoteTouchProtocol
+package import RemoteTouchProtocol
 
 /// The phone's side of one transport, as the scenario driver sees it: what a phone does (connect, send, pair,
 /// status, reconnect) and its own teardown. The faults a rig injects are `RigFaults` and `NetworkFaults`, which a
@@ -13,11 +13,17 @@ package protocol PhoneLink: AnyObject, Sendable {
     /// Connects to the computer (found by the transport's own discovery); returns its address, which the phone
     /// remembers (R6).
     func connect() async throws -> String
-    /// Hands one payload to the link. `confirmed`: wait for the computer's acknowledgement (a BLE write request).
-    /// Returns what went out, one entry per write as the computer's receipts show it — the JSON command, a hid
-    /// report's `hid …`, a udp packet's `udp …`; none for a move of less than a count — so receipts match sends.
+    /// Hands one command to the link, which carries it in its transport's form: the JSON command (ble, tcp), hid
+    /// reports (hid), udp packets for movement (udp). `confirmed`: wait for the computer's acknowledgement (a BLE
+    /// write request). Returns what went out, one entry per write as the computer's receipts show it — the JSON
+    /// command, a hid report's `hid …`, a udp packet's `udp …`; none for a move of less than a count — so receipts
+    /// match sends.
     @discardableResult
-    func send(_ bytes: [UInt8], confirmed: Bool, what: String) async throws -> [String]
+    func send(_ command: Command, confirmed: Bool) async throws -> [String]
+    /// A hostile phone's write: `bytes` as they are, where a command would go (BLE: the command characteristic,
+    /// without response; tcp and udp: the control connection). Returns what went out, as `send` does.
+    @discardableResult
+    func sendMalformed(_ bytes: [UInt8]) async throws -> [String]
     /// Hands one item of a `send` step to the link as it is: a command written as a command (not turned into hid
     /// reports or udp packets), a hid report to the report characteristic, a udp packet to the movement port.
     /// Returns what went out as the computer's receipts show it (`hid 010a00000000`, `udp aa0005fb00`).
@@ -66,7 +72,7 @@ extension PhoneLink {
         guard case .command(let command) = payload else {
             throw DriverError(.wrongTransport, "a send step's \(payload.key) items go to the \(payload.key == "report" ? "hid" : "udp") transport only, and this link has no \(payload.key == "report" ? "report characteristic" : "movement port") (the scenario's run.transports says where it applies)")
         }
-        return try await send(command.encoded(), confirmed: confirmed, what: command.name)
+        return try await send(command, confirmed: confirmed)
     }
 
     /// RemoteTouch's rule (R12): a try every `reconnectInterval`, at most `maxReconnectAttempts`.

@@ -105,10 +105,9 @@ extension ScenarioDriver {
     private func resyncAfterReconnect() async throws {
         for output in processor.resync(at: max(time, elapsed)) {
             guard let command = output.command else { continue }
-            let bytes = command.encoded()
             let at = clock.now()
-            let wire = try await phone.send(bytes, confirmed: true, what: command.name)
-            commandLog.append("\(at) \(String(decoding: bytes, as: UTF8.self))\n")
+            let wire = try await phone.send(command, confirmed: true)
+            commandLog.append("\(at) \(String(decoding: command.encoded(), as: UTF8.self))\n")
             sends += wire.map { .init(at: at.nanoseconds, payload: $0) }
         }
         try await phone.openFastPath()

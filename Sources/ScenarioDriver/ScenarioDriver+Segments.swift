@@ -37,9 +37,8 @@ extension ScenarioDriver {
         for output in outputs {
             guard let command = output.command else { continue }
             try await jitter()
-            let bytes = command.encoded()
-            try await handOver(String(decoding: bytes, as: UTF8.self)) {
-                try await phone.send(bytes, confirmed: scenario.run.confirmedWrites, what: command.name)
+            try await handOver(String(decoding: command.encoded(), as: UTF8.self)) {
+                try await phone.send(command, confirmed: scenario.run.confirmedWrites)
             }
         }
     }
@@ -78,7 +77,7 @@ extension ScenarioDriver {
         let started = clock.now()
         for bytes in MalformedPayloads().prefix(count) {
             let at = clock.now()
-            try await phone.send(bytes, confirmed: false, what: "malformed write \(segment?.commands ?? 0)")
+            try await phone.sendMalformed(bytes)
             commandLog.append("\(at) malformed: \(bytes.count) bytes\n")
             if segment?.firstSend == nil { segment?.firstSend = at }
             segment?.commands += 1

@@ -131,7 +131,7 @@ package final class ScenarioDriver {
         // acquisition completes (seen as `{"button":…}ntation"}}`); a write with response waits it out.
         for output in processor.resync(at: .zero) {
             guard let command = output.command else { continue }
-            try await phone.send(command.encoded(), confirmed: true, what: command.name)
+            try await phone.send(command, confirmed: true)
         }
         try await phone.openFastPath()
         try await driveSteps()

@@ -1,5 +1,6 @@
 import GestureScript
 import InputCodes
+import RemoteTouchProtocol
 import ScenarioDriver
 import Synchronization
 import Verifier
@@ -11,7 +12,7 @@ final class FakeLink: PhoneLink, RigFaults {
         var reconnectsToFail = 0
         var reconnectTries = 0
         var swapPairs = false
-        var heldBack: [UInt8]?
+        var heldBack: Command?
         var sent: [String] = []
     }
 
@@ -33,23 +34,29 @@ final class FakeLink: PhoneLink, RigFaults {
 
     func connect() async throws -> String { try await inner.connect() }
 
-    func send(_ bytes: [UInt8], confirmed: Bool, what: String) async throws -> [String] {
-        state.withLock { $0.sent.append(String(decoding: bytes, as: UTF8.self)) }
+    func send(_ command: Command, confirmed: Bool) async throws -> [String] {
+        let text = String(decoding: command.encoded(), as: UTF8.self)
+        state.withLock { $0.sent.append(text) }
         let swap = state.withLock { $0.swapPairs } && !confirmed
-        guard swap else { return try await inner.send(bytes, confirmed: confirmed, what: what) }
+        guard swap else { return try await inner.send(command, confirmed: confirmed) }
         if let earlier = state.withLock({ state in defer { state.heldBack = nil }; return state.heldBack }) {
-            _ = try await inner.send(bytes, confirmed: false, what: what)
-            _ = try await inner.send(earlier, confirmed: false, what: what)
+            _ = try await inner.send(command, confirmed: false)
+            _ = try await inner.send(earlier, confirmed: false)
         } else {
-            state.withLock { $0.heldBack = bytes }
+            state.withLock { $0.heldBack = command }
         }
-        return [String(decoding: bytes, as: UTF8.self)]
+        return [text]
+    }
+
+    func sendMalformed(_ bytes: [UInt8]) async throws -> [String] {
+        state.withLock { $0.sent.append(String(decoding: bytes, as: UTF8.self)) }
+        return try await inner.sendMalformed(bytes)
     }
 
     /// Delivers a write held back for swapping (when the computer is looked at: it arrives late, not never).
     func flushHeldBack() {
         if let earlier = state.withLock({ state in defer { state.heldBack = nil }; return state.heldBack }) {
-            computer.receive(earlier)
+            computer.receive(earlier.encoded())
         }
     }
 

@@ -123,7 +123,7 @@ struct RunIndexTests {
         for index in 0..<200 {
             try await clock.sleep(until: MonotonicTime(nanoseconds: clock.now().nanoseconds + UInt64.random(in: 0...(3 * Self.ms), using: &random)))
             let command = index % 3 == 0 ? Command.tap(type: .single) : .cursorMove(delta: Point(x: Double(index % 7 - 3), y: 1))
-            _ = try await link.send(command.encoded(), confirmed: false, what: "")
+            _ = try await link.send(command, confirmed: false)
         }
         let all = computer.frames(since: MonotonicTime(nanoseconds: 0))
         #expect(all.count > 200)

@@ -1,5 +1,5 @@
 import GestureModel
-import RemoteTouchProtocol
+package import RemoteTouchProtocol
 package import GestureScript
 package import InputCodes
 import Synchronization
@@ -38,10 +38,15 @@ package final class OfflineLink: PhoneLink, NetworkFaults, RadioFaults {
         return "02:00:00:00:00:FE"
     }
 
-    package func send(_ bytes: [UInt8], confirmed: Bool, what: String) async throws -> [String] {
-        guard state.withLock({ $0.up }) else { throw DriverError(.linkDown, "\(what): the link is down") }
-        if transport == .hid || transport == .udp, let command = try? Command.decode(bytes),
-           transport == .hid || PointerTranslator.isMovement(command),
+    package func sendMalformed(_ bytes: [UInt8]) async throws -> [String] {
+        guard state.withLock({ $0.up }) else { throw DriverError(.linkDown, "a malformed write: the link is down") }
+        computer.receive(bytes)
+        return [String(decoding: bytes, as: UTF8.self)]
+    }
+
+    package func send(_ command: Command, confirmed: Bool) async throws -> [String] {
+        guard state.withLock({ $0.up }) else { throw DriverError(.linkDown, "\(command.name): the link is down") }
+        if transport == .hid || transport == .udp, transport == .hid || PointerTranslator.isMovement(command),
            let inputs = state.withLock({ $0.translator.translate(command) })
         {
             let pointer: PointerPayload.Format = transport == .hid ? .hid : .udp
@@ -53,7 +58,8 @@ package final class OfflineLink: PhoneLink, NetworkFaults, RadioFaults {
             for payload in payloads { computer.receivePointer(payload, format: pointer, bound: true) }
             return payloads.map { PointerPayload.text($0, format: pointer) }
         }
-        if transport == .udp, let command = try? Command.decode(bytes) { state.withLock { $0.translator.carried(command) } }
+        if transport == .udp { state.withLock { $0.translator.carried(command) } }
+        let bytes = command.encoded()
         computer.receive(bytes)
         return [String(decoding: bytes, as: UTF8.self)]
     }
