@@ -34,14 +34,17 @@ struct RadioBtvirtOnRig {
         for marker in UInt8(1)...10 {
             received.append(try peripheral.next("ACL packet \(marker)") { $0.kind == .acl && $0.bytes.last == marker }.at)
         }
-        let period = Int64(Self.intervalUnits) * RadioModel.nanosecondsPerUnit, tolerance: Int64 = 4_000_000
+        // The guest's wake-up for an event is often a few ms late under a loaded fresh-clone CI (4.1 ms seen for the
+        // first event's two packets), so a packet counts as on the grid within 6 ms after an event.
+        let period = Int64(Self.intervalUnits) * RadioModel.nanosecondsPerUnit, tolerance: Int64 = 6_000_000
         // A packet arrives at an event or a little after it (the guest's wake-up), never before. The grid is fitted to
         // the arrivals: the one that puts the most packets within the tolerance after an event. Its origin need not
         // be the first packet's: in a loaded fresh-clone CI the first one came 5–6 ms after its event.
-        let lateness = GridFit(period: period, arrivals: received.map { received[0].distance(to: $0) })
+        let lateness = GridFit(period: period, tolerance: tolerance, arrivals: received.map { received[0].distance(to: $0) })
         let onGrid = lateness.latenesses.filter { $0 <= tolerance }.count
-        // One packet may meet a TCG hiccup; without the radio model, 7 ms apart, at most 4 of 10 would fit any grid.
-        #expect(onGrid >= received.count - 1,
+        // One late wake-up delays every packet of its event (up to 3 here, 7 ms apart at 20 ms events), so 7 of 10 must
+        // fit; without the radio model (arrivals 7 ms apart) at most 4 of 10 fit any grid within 6 ms.
+        #expect(onGrid >= received.count - 3,
                 "\(onGrid) of \(received.count) packets within \(tolerance / 1_000_000) ms after an event; ms after the fitted grid: \(lateness.latenesses.map { Double($0) / 1e6 })")
         for (index, time) in received.enumerated() {
             // At most an interval and the guest's wake-up: in a fresh-clone CI the TCG guest (running the rig's own
@@ -63,13 +66,13 @@ struct RadioBtvirtOnRig {
 
     /// The grid of events `period` apart that fits `arrivals` (ns from any origin) best: for each arrival taken as
     /// an event's time, how late every arrival is after its latest event; the candidate with the most arrivals within
-    /// a quarter period wins, then the one with the smaller total lateness.
+    /// `tolerance` wins, then the one with the smaller total lateness.
     struct GridFit {
         let latenesses: [Int64]
-        init(period: Int64, arrivals: [Int64]) {
+        init(period: Int64, tolerance: Int64, arrivals: [Int64]) {
             let candidates = arrivals.map { origin in arrivals.map { ((($0 - origin) % period) + period) % period } }
             latenesses = candidates.max { a, b in
-                let (fitA, fitB) = (a.filter { $0 <= period / 4 }.count, b.filter { $0 <= period / 4 }.count)
+                let (fitA, fitB) = (a.filter { $0 <= tolerance }.count, b.filter { $0 <= tolerance }.count)
                 return fitA != fitB ? fitA < fitB : a.reduce(0, +) > b.reduce(0, +)
             } ?? []
         }
