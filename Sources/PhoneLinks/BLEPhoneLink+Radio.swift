@@ -16,10 +16,7 @@ extension BLEPhoneLink: RadioFaults {
             radioChanged.withLock { $0 = true }
             done.append("packet error rate \(percent) % on every bridge")
         } else if conditions == nil {
-            let own = environment?.radio?.packetErrorRate ?? 0
-            try radioControl(environment).send("error-rate \(own)")
-            radioChanged.withLock { $0 = false }
-            done.append("back to the rig's packet error rate \(own)")
+            done.append("back to the rig's packet error rate \(try rigErrorRateAgain(environment))")
         }
         if let ms = conditions?.intervalMs {
             done.append(try await moveLink(to: ms, environment))
@@ -67,13 +64,19 @@ extension BLEPhoneLink: RadioFaults {
             remedy: "radio steps run in the vm rig, whose radio model (Rigs/vm.json's \"radio\": connection events) has bridges to tell")
     }
 
+    /// Every bridge back at the rig's own packet error rate (its file's, or `--radio-error-rate`'s); returns it.
+    private func rigErrorRateAgain(_ environment: RigEnvironment?) throws -> Double {
+        let own = environment?.radio?.packetErrorRate ?? 0
+        try radioControl(environment).send("error-rate \(own)")
+        radioChanged.withLock { $0 = false }
+        return own
+    }
+
     /// After a scenario that changed the radio: the rig's own packet error rate again. Errors go to the teardown.
     func restoreRadio(_ teardown: inout LinkTeardown) async {
         guard radioChanged.withLock({ $0 }) else { return }
         do {
-            let own = (try? RigEnvironment.current())?.radio?.packetErrorRate ?? 0
-            try radioControl(try? RigEnvironment.current()).send("error-rate \(own)")
-            radioChanged.withLock { $0 = false }
+            _ = try rigErrorRateAgain(try? RigEnvironment.current())
         } catch {
             teardown.problems.append("putting the radio's packet error rate back failed: \(error)")
         }
