@@ -84,7 +84,7 @@ package final class ChildProcess: Sendable {
         }
         let child: pid_t
         do throws(Errno) {
-            child = try spawn.spawn(executable, arguments, environment: environment)
+            child = try Self.spawnRetryingBusyText(spawn, executable, arguments, environment: environment)
         } catch {
             throw SystemError(.cannotStart, "cannot start \(executable)", errno: error,
                               hint: "check that \(executable) is installed and executable")
@@ -97,6 +97,23 @@ package final class ChildProcess: Sendable {
         output = outputPipe.map { FileHandle(fileDescriptor: $0.readEnd.release(), closeOnDealloc: true) }
         errorOutput = errorPipe.map { FileHandle(fileDescriptor: $0.readEnd.release(), closeOnDealloc: true) }
         exit = ExitMonitor(pid: child, name: (executable as NSString).lastPathComponent)
+    }
+
+    /// Spawns, trying again for up to about 100 ms while the kernel says ETXTBSY. A program that was just written (a
+    /// test's stand-in script, a freshly built binary) can still be open for writing in a child that another thread
+    /// forked but has not yet exec'd (its copy of the descriptor goes at the exec); the program is fine a moment later.
+    private static func spawnRetryingBusyText(_ spawn: SpawnActions, _ executable: String, _ arguments: [String],
+                                              environment: [String: String]?) throws(Errno) -> pid_t
+    {
+        var attempt = 0
+        while true {
+            do throws(Errno) {
+                return try spawn.spawn(executable, arguments, environment: environment)
+            } catch where error.rawValue == ETXTBSY && attempt < 20 {
+                attempt += 1
+                usleep(5_000)
+            }
+        }
     }
 
     private static func capturesOutput(_ mode: Output) -> Bool {
