@@ -14,14 +14,13 @@ extension BenchRunner {
                 sends: inout [StageBreakdown.Send]) async throws -> StreamRun
     {
         // Let the previous stream's last frames land: no new frame for 300 ms (at most 5 s).
-        try await Poll.settled(quiet: .milliseconds(300), timeout: .seconds(5)) { collector.frames(since: MonotonicTime(nanoseconds: 0)).count }
+        try await collector.changes.settled(quiet: .milliseconds(300), timeout: .seconds(5))
         let first = sends.count
         let dropsBefore = collector.droppedCount
         let sent = try await sender.send(rate: rate, count: count, dither: dither, sends: &sends)
         guard sends.count > first else { throw BenchError(.link, "\(sender.path): no command was sent") }
         // Wait for stragglers: until no new frame for 300 ms (at most 5 s).
-        let since = MonotonicTime(nanoseconds: sends[first].at)
-        try await Poll.settled(quiet: .milliseconds(300), timeout: .seconds(5)) { collector.frames(since: since).count }
+        try await collector.changes.settled(quiet: .milliseconds(300), timeout: .seconds(5))
         return StreamRun(rate: rate, range: first..<sends.count, achievedHz: sent.achievedHz, blocked: sent.blocked,
                          readerDrops: collector.droppedCount - dropsBefore, heldAtEnd: collector.heldKeys())
     }

@@ -93,10 +93,7 @@ package struct BenchSender: Sendable {
         _ = try await phone.connect()
         let before = peripheral.pairingCode()
         try await phone.requestPairing()
-        let code = try await Poll.nonEmpty("the pairing code for the tcp session", timeout: .seconds(5)) {
-            let code = peripheral.pairingCode()
-            return code == before ? nil : code
-        }
+        let code = try await peripheral.awaitPairingCode(otherThan: before, timeout: .seconds(5))
         let paired = try await phone.enterCode(code)
         guard paired.status.state == .paired else { throw BenchError(.pairing, "the tcp session did not pair: \(paired.refusal ?? "\(paired.status)")") }
         _ = try await phone.send(.modeChange(mode: .basicMouse), confirmed: true)

@@ -37,7 +37,7 @@ package struct PairedSession {
             do {
                 let link = try await bluez.connectToRemoteTouch(scanning: true)
                 _ = try await bluez.read(link.pairing)
-                let code = try await Poll.nonEmpty("the pairing code", timeout: .seconds(5)) { peripheral.pairingCode() }
+                let code = try await peripheral.awaitPairingCode(timeout: .seconds(5))
                 try await bluez.write(link.pairing, Array(code.utf8), withResponse: true)
                 try await bluez.write(link.command, Command.modeChange(mode: .basicMouse).encoded(), withResponse: true)
                 return PairedSession(bluez: bluez, peripheral: peripheral, collector: collector, link: link)

@@ -79,8 +79,7 @@ package struct SoakRunner: Sendable {
             }
             // Frames of this minute's commands, once the last ones have landed (no new frame for 300 ms, at most
             // 5 s; the stream pauses meanwhile).
-            let since = MonotonicTime(nanoseconds: sends[minuteStart].at)
-            try await Poll.settled(quiet: .milliseconds(300), timeout: .seconds(5)) { collector.frames(since: since).count }
+            try await collector.changes.settled(quiet: .milliseconds(300), timeout: .seconds(5))
             let frames = collector.frames(since: MonotonicTime(nanoseconds: 0))
             var latency = LatencyRecorder()
             let matches = Self.match(sends[minuteStart...], frames: frames, heads: &heads)

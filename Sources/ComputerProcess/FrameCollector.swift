@@ -3,6 +3,7 @@ package import InputCodes
 import Foundation
 import ScenarioDriver
 import Synchronization
+package import Waiting
 
 /// Reads the uinput device's frames on a thread of its own, so the phone's real-time driving never waits
 /// on the reader; remembers SYN_DROPPED (the scenario is then inconclusive).
@@ -11,6 +12,8 @@ package final class FrameCollector: @unchecked Sendable {
     // descriptor); shared state is in `state`.
     private let reader: EvdevReader
     private let state = Mutex(State())
+    /// Signalled at each frame read, and when the reader ends.
+    package let changes: Changes
 
     package struct State {
         package var frames: [EvdevFrame] = []
@@ -20,13 +23,17 @@ package final class FrameCollector: @unchecked Sendable {
         package var error: String?
     }
 
-    package init(reader: EvdevReader) {
+    /// - Parameter changes: signalled at each frame read and when the reader ends (pass one to share it).
+    package init(reader: EvdevReader, changes: Changes = Changes()) {
         self.reader = reader
+        self.changes = changes
         let thread = Thread { [self] in
+            defer { changes.signal() }
             while !state.withLock({ $0.stopped }) {
                 do throws(EvdevError) {
                     if let frame = try self.reader.nextFrame(timeout: .milliseconds(50)) {
                         state.withLock { $0.frames.append(frame) }
+                        changes.signal()
                     }
                 } catch where error.code == .dropped {
                     state.withLock {
@@ -47,9 +54,9 @@ package final class FrameCollector: @unchecked Sendable {
 
     /// Waits (at most 10 s) for the uinput device named `uinputName` to appear and reads it; `grab`: EVIOCGRAB, so
     /// the desktop does not act on a scenario's events (a live recording leaves the device to it).
-    package static func open(_ uinputName: String, grab: Bool) throws -> FrameCollector {
+    package static func open(_ uinputName: String, grab: Bool, changes: Changes = Changes()) throws -> FrameCollector {
         let node = try EvdevReader.waitForDevice(named: uinputName, timeout: .seconds(10))
-        return FrameCollector(reader: try EvdevReader(devnode: node, grab: grab))
+        return FrameCollector(reader: try EvdevReader(devnode: node, grab: grab), changes: changes)
     }
 
     /// Frames that arrived at or after `since`. The kernel stamps a device's frames in the order it reports them

@@ -2,6 +2,7 @@ import Evdev
 import Foundation
 package import InputCodes
 package import ScenarioDriver
+import Processes
 import Synchronization
 import Waiting
 
@@ -11,6 +12,9 @@ import Waiting
 package final class PeripheralComputer: ComputerUnderTest {
     /// The first generation's launch; a restart starts the next generation on the same folder.
     package let launch: PeripheralUnderTest.Launch
+    /// Signalled at each frame read and each file the computer writes in its folder (receipts, the pairing code).
+    private let changes = Changes()
+    private let folderWatch: FolderWatch
     private let state: Mutex<(current: PeripheralUnderTest, collector: FrameCollector, earlier: [PeripheralUnderTest],
                               earlierFrames: [EvdevFrame])>
 
@@ -27,7 +31,8 @@ package final class PeripheralComputer: ComputerUnderTest {
         }
         phase("peripheral registered")
         do {
-            state = Mutex((peripheral, try FrameCollector.open(launch.uinputName, grab: true), [], []))
+            folderWatch = try FolderWatch(launch.folder, changes: changes)
+            state = Mutex((peripheral, try FrameCollector.open(launch.uinputName, grab: true, changes: changes), [], []))
             phase("uinput device open")
         } catch {
             await peripheral.stop()
@@ -57,11 +62,17 @@ package final class PeripheralComputer: ComputerUnderTest {
 
     package func heldKeys() -> [String] { collector.heldKeys() }
 
-    /// What the kernel holds once a release in flight had `settle` to arrive: asked every 5 ms, so a scenario that
-    /// ends with nothing held does not wait; one that still holds a key after `settle` fails on it.
+    /// What the kernel holds once a release in flight had `settle` to arrive: asked again at each frame, so a scenario
+    /// that ends with nothing held does not wait; one that still holds a key after `settle` fails on it.
     package func heldKeys(settling settle: Duration) async throws -> [String] {
-        let released: Void? = try await Poll.upTo(settle, every: .milliseconds(5)) { heldKeys().isEmpty ? () : nil }
+        let released: Void? = try await changes.upTo(settle) { heldKeys().isEmpty ? () : nil }
         return released == nil ? heldKeys() : []
+    }
+
+    package var changeCount: UInt64 { changes.generation }
+
+    package func awaitChange(after seen: UInt64, until deadline: MonotonicTime) async throws {
+        try await changes.next(after: seen, within: deadline - .now())
     }
 
     package func receipts() -> [StageBreakdown.Receipt] {
@@ -83,7 +94,7 @@ package final class PeripheralComputer: ComputerUnderTest {
         let fresh = try await PeripheralUnderTest.start(next)
         let reader: FrameCollector
         do {
-            reader = try FrameCollector.open(launch.uinputName, grab: true)
+            reader = try FrameCollector.open(launch.uinputName, grab: true, changes: changes)
         } catch {
             await fresh.stop()
             throw error
@@ -101,6 +112,7 @@ package final class PeripheralComputer: ComputerUnderTest {
     @discardableResult
     package func stop() async -> Int32 {
         collector.stop()
+        folderWatch.stop()
         return await current.stop()
     }
 }

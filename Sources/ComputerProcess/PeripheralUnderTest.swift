@@ -144,9 +144,19 @@ package final class PeripheralUnderTest: Sendable {
     }
 
     private func waitUntilServing(timeout: Duration) async throws(ComputerError) {
-        // The computer writes its ready file once every endpoint serves; it is looked for every 5 ms.
+        // The computer writes its ready file once every endpoint serves: each change in its folder, and its exit,
+        // wake the wait.
         do {
-            try await Poll.until("ready file \(readyFile)", timeout: timeout, every: .milliseconds(5)) { () throws(ComputerError) -> Void? in
+            let watch = try FolderWatch(launch.folder)
+            let exit = Task { [child] in
+                _ = await child.exitStatus(timeout: timeout)
+                watch.changes.signal()
+            }
+            defer {
+                watch.stop()
+                exit.cancel()
+            }
+            try await watch.changes.until("ready file \(readyFile)", timeout: timeout) { () throws(ComputerError) -> Void? in
                 if let record = try? ReadyRecord.read(from: readyFile), launch.endpoints.allSatisfy(record.endpoints.contains) { return () }
                 if let ended = child.termination {
                     throw ComputerError(.computer, "hil peripheral \(ended) before it served on \(launch.adapter):\n\(lastLines(15))")
@@ -158,8 +168,11 @@ package final class PeripheralUnderTest: Sendable {
             throw error
         } catch is CancellationError {
             throw ComputerError(.interrupted, "waiting for hil peripheral to serve on \(launch.adapter): cancelled (the run was interrupted)")
-        } catch {
+        } catch is WaitTimeout {
             // The time is up: below.
+        } catch {
+            await stop()
+            throw ComputerError(.computer, "\(error); hil peripheral cannot be awaited")
         }
         let tail = lastLines(15)
         await stop()
@@ -187,6 +200,22 @@ package final class PeripheralUnderTest: Sendable {
     /// The pairing code the peripheral shows (written to its code file).
     package func pairingCode() -> String? {
         (try? String(contentsOfFile: codeFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The pairing code it shows once it shows one other than `earlier`, awaited as its file's change.
+    /// - Throws: `ComputerError` `.computer` when none came within `timeout`; `.interrupted` when cancelled.
+    package func awaitPairingCode(otherThan earlier: String? = nil, timeout: Duration) async throws(ComputerError) -> String {
+        do {
+            let watch = try FolderWatch(launch.folder)
+            defer { watch.stop() }
+            return try await watch.changes.until("the pairing code in \(codeFile)", timeout: timeout) {
+                pairingCode().flatMap { $0.isEmpty || $0 == earlier ? nil : $0 }
+            }
+        } catch is CancellationError {
+            throw ComputerError(.interrupted, "waiting for the pairing code: cancelled (the run was interrupted)")
+        } catch {
+            throw ComputerError(.computer, "\(error)\n\(lastLines(10))")
+        }
     }
 
     /// Waits for the process to exit by itself; its status, or nil if it still runs after `timeout`.

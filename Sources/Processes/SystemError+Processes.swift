@@ -7,4 +7,6 @@ extension SystemError.Code {
     package static let timedOut = Self("timedOut")
     /// A command printed more than the limit it was run with; it ran to its end, and its output was dropped.
     package static let outputLimitExceeded = Self("outputLimitExceeded")
+    /// A folder could not be watched for changes (inotify); `errno` says why.
+    package static let cannotWatch = Self("cannotWatch")
 }

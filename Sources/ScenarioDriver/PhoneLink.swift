@@ -150,9 +150,28 @@ package protocol ComputerUnderTest: AnyObject, Sendable {
     func pairingCode() -> String?
     /// Its own log so far.
     var log: String { get }
+    /// Counts what the computer showed so far (frames, receipts, its pairing code): read it before looking, and
+    /// `awaitChange(after:until:)` returns at the next change.
+    var changeCount: UInt64 { get }
+    /// Returns at the first change after `seen` (at once when one came already), or at `deadline` on the scenario's
+    /// clock. Throws `CancellationError` when the task is cancelled.
+    func awaitChange(after seen: UInt64, until deadline: MonotonicTime) async throws
     /// Stops the computer's app, runs `whileStopped`, starts it again on the same state; returns notes for the
     /// step's message.
     func restart(whileStopped: () async throws -> Void) async throws -> String
+}
+
+extension ComputerUnderTest {
+    /// Reads once, then again at each change the computer shows, until `read` returns a value or `deadline` (on
+    /// `clock`) passed: then nil, after one last read. Nothing is read on a timer.
+    func upTo<Value>(_ deadline: MonotonicTime, on clock: any DriverClock, _ read: () throws -> Value?) async throws -> Value? {
+        while true {
+            let seen = changeCount
+            if let value = try read() { return value }
+            guard clock.now() < deadline else { return nil }
+            try await awaitChange(after: seen, until: deadline)
+        }
+    }
 }
 
 /// The clock a scenario runs on: CLOCK_MONOTONIC in real time on a rig, a virtual one for `hil replay`.

@@ -6,7 +6,7 @@ import Records
 import Waiting
 
 /// Checks what the computer still holds once the link is down: it must let go of everything as it notices the
-/// drop (R12). Polls for up to 2 s (times the latency scale).
+/// drop (R12). Waits for up to 2 s (times the latency scale).
 package struct ReleaseCheck: Sendable {
     let computer: any ComputerUnderTest
     let clock: any DriverClock
@@ -18,7 +18,8 @@ package struct ReleaseCheck: Sendable {
         let giveUp = downAt + .milliseconds(Int(2000 * latencyScale))
         var held = computer.heldKeys()
         do {
-            _ = try await Poll.upTo(giveUp - clock.now(), every: .milliseconds(5), on: DriverTime(clock: clock)) { () -> Void? in
+            // A release is a frame: the kernel's state is asked again at each one.
+            _ = try await computer.upTo(giveUp, on: clock) { () -> Void? in
                 held = computer.heldKeys()
                 return held.isEmpty ? () : nil
             }

@@ -90,19 +90,19 @@ extension ScenarioDriver {
     }
 
     /// Waits until the computer's receipts (flushed every 250 ms) hold `count` writes received since `start`, or
-    /// none new came for 3 s (at most 60 s), so a step's checks cover every write it sent.
+    /// none new came for 3 s (at most 60 s), so a step's checks cover every write it sent. Each flush is a change.
     func awaitReceipts(_ count: Int, since start: MonotonicTime) async throws {
+        let giveUp = clock.now() + .seconds(60)
         var seen = -1
-        var quietSince = clock.now()
-        _ = try await Poll.upTo(.seconds(60), every: .milliseconds(100), on: DriverTime(clock: clock)) { () -> Void? in
-            let received = computer.receipts().filter { $0.received >= start.nanoseconds }.count
-            if received >= count { return () }
-            if received != seen {
-                seen = received
-                quietSince = clock.now()
-                return nil
+        while clock.now() < giveUp {
+            // Until `count` arrived, or 3 s passed without a new one.
+            let quietUntil = min(giveUp, clock.now() + .seconds(3))
+            let received = try await computer.upTo(quietUntil, on: clock) { () -> Int? in
+                let received = computer.receipts().filter { $0.received >= start.nanoseconds }.count
+                return received >= count || received != seen ? received : nil
             }
-            return clock.now() - quietSince > .seconds(3) ? () : nil
+            guard let received, received < count else { return }
+            seen = received
         }
     }
 
@@ -159,12 +159,16 @@ extension ScenarioDriver {
             }
             fed = frames.count
         }
+        // Each frame the computer's device shows wakes the loop; so do the settle's end and the deadline.
         while true {
+            let seen = computer.changeCount
             feedNewFrames()
-            let now = clock.now()
-            if let met = matcher.metBy, !scaled.isAbsenceOnly, now.nanoseconds > met.time.nanoseconds + 50_000_000 { break }
-            if now.nanoseconds > deadline + 20_000_000 { break }
-            try await clock.sleep(for: .milliseconds(5))
+            var wake = MonotonicTime(nanoseconds: deadline + 20_000_000)
+            if let met = matcher.metBy, !scaled.isAbsenceOnly {
+                wake = min(wake, MonotonicTime(nanoseconds: met.time.nanoseconds + 50_000_000))
+            }
+            if clock.now() >= wake { break }
+            try await computer.awaitChange(after: seen, until: wake)
         }
         feedNewFrames()
         if let earlier, late > 0 { judgeAgain(earlier, late: late, before: closing.step) }

@@ -118,7 +118,7 @@ package final class ScenarioDriver {
         rememberComputer(address)
         if scenario.run.pairing == .pair {
             try await phone.requestPairing()
-            let code = try await poll(for: "the pairing code", timeout: .seconds(5)) { self.computer.pairingCode() }
+            let code = try await awaitPairingCode(timeout: .seconds(5))
             let paired = try await phone.enterCode(code)
             if let refusal = paired.refusal {
                 throw DriverError(.pairingRefused, "pairing with the code the computer shows (\(code)) was refused: \(refusal); it reports \(paired.status.state.rawValue)")
@@ -264,13 +264,11 @@ package final class ScenarioDriver {
         try await clock.sleep(until: origin + time)
     }
 
-    /// Reads every 10 ms of the scenario's time until `read` returns a string that is not empty.
-    func poll(for what: String, timeout: Duration, _ read: () -> String?) async throws -> String {
-        do {
-            return try await Poll.until(what, timeout: timeout, on: DriverTime(clock: clock)) { read().flatMap { $0.isEmpty ? nil : $0 } }
-        } catch let timedOut as WaitTimeout {
-            throw DriverError(.timeout, "\(timedOut)")
-        }
+    /// The pairing code the computer shows, awaited as its change (at most `timeout` of the scenario's time).
+    func awaitPairingCode(timeout: Duration) async throws -> String {
+        let code = try await computer.upTo(clock.now() + timeout, on: clock) { computer.pairingCode().flatMap { $0.isEmpty ? nil : $0 } }
+        guard let code else { throw DriverError(.timeout, "\(WaitTimeout("the pairing code", timeout: timeout))") }
+        return code
     }
 
     static func format(_ value: Double) -> String { String(format: "%.1f", value) }

@@ -85,6 +85,7 @@ enum ErrorSamples {
             error: ScriptError(.invalidJSON, file: "swipe.json", problems: ["not valid JSON: line 1, column 1: empty document"]),
             expected: "swipe.json: not valid JSON: line 1, column 1: empty document"),
         ErrorSample(error: DriverError(.linkDown, "command: the link is down"), expected: "command: the link is down"),
+
         ErrorSample(
             error: LabError(.place, "place box2 has no HILRig resource", hint: "add the HILRig resource to the exporter"),
             expected: "place box2 has no HILRig resource\n  → add the HILRig resource to the exporter"),

@@ -119,5 +119,16 @@ final class FlushingComputer: ComputerUnderTest {
 
     func pairingCode() -> String? { inner.pairingCode() }
     var log: String { "" }
+
+    var changeCount: UInt64 {
+        link.flushHeldBack()
+        return inner.changeCount
+    }
+
+    func awaitChange(after seen: UInt64, until deadline: MonotonicTime) async throws {
+        link.flushHeldBack()
+        try await inner.awaitChange(after: seen, until: deadline)
+    }
+
     func restart(whileStopped: () async throws -> Void) async throws -> String { try await inner.restart(whileStopped: whileStopped) }
 }

@@ -49,5 +49,14 @@ final class LateFrameComputer: ComputerUnderTest {
     func receipts() -> [StageBreakdown.Receipt] { inner.receipts() }
     func pairingCode() -> String? { inner.pairingCode() }
     var log: String { inner.log }
+    /// The inner computer's changes, and the late frame's once it turned up.
+    var changeCount: UInt64 { inner.changeCount + lateCount }
+    private var lateCount: UInt64 { state.withLock { $0.late } == nil ? 0 : 1 }
+
+    func awaitChange(after seen: UInt64, until deadline: MonotonicTime) async throws {
+        let late = lateCount
+        if seen >= late { try await inner.awaitChange(after: seen - late, until: deadline) }
+    }
+
     func restart(whileStopped: () async throws -> Void) async throws -> String { try await inner.restart(whileStopped: whileStopped) }
 }

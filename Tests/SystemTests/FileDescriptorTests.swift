@@ -4,44 +4,63 @@ import Testing
 
 @Suite("FileDescriptor: one owner, closed once")
 struct FileDescriptorTests {
-    /// Whether `number` is an open descriptor of this process.
-    static func isOpen(_ number: Int32) -> Bool { fcntl(number, F_GETFD) != -1 }
+    /// Whether `number` is an open descriptor of this process on `path`'s file. Other tests run in this process at
+    /// the same time and may be handed a number just closed here: only the same file counts.
+    static func isOpen(_ number: Int32, on path: String) -> Bool {
+        var open = stat()
+        var file = stat()
+        return fstat(number, &open) == 0 && stat(path, &file) == 0 && open.st_ino == file.st_ino && open.st_dev == file.st_dev
+    }
+
+    /// A file of this test's own.
+    static func scratch() throws -> String {
+        let path = "/tmp/hil-fd-test-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let descriptor = try FileDescriptor.open(path, O_WRONLY | O_CREAT, permissions: 0o600)
+        descriptor.close()
+        return path
+    }
 
     @Test("close closes once: a second close, and the deinit, leave a descriptor that reuses the number alone")
     func closesOnce() throws {
-        var first: FileDescriptor? = try FileDescriptor.open("/dev/null", O_RDONLY)
+        let path = try Self.scratch()
+        defer { unlink(path) }
+        var first: FileDescriptor? = try FileDescriptor.open(path, O_RDONLY)
         let number = try #require(first?.rawValue)
-        #expect(Self.isOpen(number))
+        #expect(Self.isOpen(number, on: path))
         first?.close()
-        #expect(!Self.isOpen(number))
+        #expect(!Self.isOpen(number, on: path))
         #expect(first?.rawValue == -1)
         #expect(first?.isOpen == false)
-        // The kernel hands out the lowest free number: the next open gets the one just closed.
-        let second = try FileDescriptor.open("/dev/null", O_RDONLY)
-        #expect(second.rawValue == number)
+        // The kernel hands out the lowest free number: the next open gets the one just closed, unless another test's
+        // open took it in between.
+        let second = try FileDescriptor.open(path, O_RDONLY)
         first?.close()
         first = nil
-        #expect(Self.isOpen(number), "closing the first descriptor again closed the second")
+        #expect(Self.isOpen(second.rawValue, on: path), "closing the first descriptor again closed the second")
         second.close()
     }
 
     @Test("the deinit closes a descriptor nobody closed")
     func deinitCloses() throws {
-        var descriptor: FileDescriptor? = try FileDescriptor.open("/dev/null", O_RDONLY)
+        let path = try Self.scratch()
+        defer { unlink(path) }
+        var descriptor: FileDescriptor? = try FileDescriptor.open(path, O_RDONLY)
         let number = try #require(descriptor?.rawValue)
         descriptor = nil
-        #expect(!Self.isOpen(number))
+        #expect(!Self.isOpen(number, on: path))
     }
 
     @Test("closeAfter closes when the body returns and when it throws")
     func closeAfter() throws {
-        let descriptor = try FileDescriptor.open("/dev/null", O_RDONLY)
+        let path = try Self.scratch()
+        defer { unlink(path) }
+        let descriptor = try FileDescriptor.open(path, O_RDONLY)
         let number = descriptor.rawValue
         let flags = descriptor.closeAfter { fcntl($0.rawValue, F_GETFD) }
         #expect(flags & FD_CLOEXEC != 0, "open adds O_CLOEXEC")
-        #expect(!Self.isOpen(number))
+        #expect(!Self.isOpen(number, on: path))
 
-        let other = try FileDescriptor.open("/dev/null", O_RDONLY)
+        let other = try FileDescriptor.open(path, O_RDONLY)
         #expect(throws: Errno.self) {
             try other.closeAfter { (_: FileDescriptor) throws(Errno) in throw Errno.ioError }
         }

@@ -181,6 +181,17 @@ package final class OfflineComputer: ComputerUnderTest {
 
     package var log: String { "" }
 
+    /// Frames and receipts only grow, and the code is shown once: their sum counts the changes.
+    package var changeCount: UInt64 {
+        state.withLock { UInt64($0.frames.count + $0.receipts.count + ($0.codeShown ? 1 : 0)) }
+    }
+
+    /// Everything happens at once in replay: a change not seen yet returns at once, else the virtual clock moves
+    /// to `deadline`.
+    package func awaitChange(after seen: UInt64, until deadline: MonotonicTime) async throws {
+        if changeCount == seen { try await clock.sleep(until: deadline) }
+    }
+
     package func restart(whileStopped: () async throws -> Void) async throws -> String {
         linkDown("the computer restarts")
         state.withLock { $0.codeShown = false }
