@@ -200,14 +200,7 @@ extension GattEndpoint {
     func reRegister() async {
         let start = ContinuousClock.now
         do {
-            try await Poll.until("registration", timeout: .seconds(10), every: .milliseconds(100)) { () async -> Void? in
-                do {
-                    try await register()
-                    return ()
-                } catch {
-                    return nil
-                }
-            }
+            try await Retry.within(.seconds(10), for: "registration", pause: .milliseconds(100)) { try await register() }
         } catch is WaitTimeout {
             log.error("could not register again within 10 s of bluetoothd's return")
             return

@@ -298,7 +298,7 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
     /// Returns the try that worked.
     package static func powerOn(_ adapter: String, _ central: BlueZCentral) async throws -> Int {
         do {
-            return try await Poll.retrying(3, pause: .milliseconds(500)) { _ in
+            return try await Retry.times(3, pause: .milliseconds(500)) { _ in
                 try await central.setPowered(adapter, true)
                 try await central.waitUntilPowered(adapter, true, timeout: .seconds(10))
             }.attempt

@@ -5,7 +5,7 @@ package import RemoteTouchProtocol
 import Synchronization
 package import Verifier
 import Rig
-import Waiting
+package import Waiting
 
 /// One TCP connection of the virtual iPad to the computer: messages batched into at most one frame per 8 ms
 /// (the seed's 120 Hz), a ping every `pingInterval` while nothing else is sent, and a reader thread that keeps the
@@ -24,6 +24,8 @@ package final class TCPPhoneConnection: Sendable {
     /// Held from taking a batch to its last byte sent, so batches leave in the order they were taken.
     private let flushing = Mutex(())
     private let heartbeat = Mutex<Task<Void, Never>?>(nil)
+    /// Signalled at each message the computer sends and when the connection goes down.
+    package let changes = Changes()
 
     package struct State {
         package var pending: [PhoneMessage] = []
@@ -199,9 +201,9 @@ package final class TCPPhoneConnection: Sendable {
         } catch {
             return "\(error)"
         }
-        // The reader thread keeps what the computer answers; it is looked at every 2 ms.
+        // The reader thread keeps what the computer answers, and signals each message.
         do {
-            let outcome: String? = try await Poll.until("udpBound from the computer", timeout: timeout, every: .milliseconds(2)) {
+            let outcome: String? = try await changes.until("udpBound from the computer", timeout: timeout) {
                 let (bound, down, refusal) = state.withLock { ($0.boundPort, $0.down, $0.errors.dropFirst(errorsBefore).first) }
                 if bound == port { return .some(nil) }
                 if let refusal { return "\(refusal.code): \(refusal.message)" }
@@ -252,6 +254,7 @@ package final class TCPPhoneConnection: Sendable {
             let waiter = state.withLock { state in state.pairingWaiters.isEmpty ? nil : state.pairingWaiters.removeFirst() }
             waiter?.continuation.resume(returning: status)
         }
+        changes.signal()
     }
 
     private func markDown(_ reason: String) {
@@ -259,7 +262,10 @@ package final class TCPPhoneConnection: Sendable {
             defer { if state.down == nil { state.down = reason } }
             return state.down == nil
         }
-        if first { resumeWaiters() }
+        if first {
+            resumeWaiters()
+            changes.signal()
+        }
     }
 
     /// Ends the waits for a pairing state with nil: every one (the connection is down), or one that timed out.

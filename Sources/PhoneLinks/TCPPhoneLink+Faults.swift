@@ -30,8 +30,8 @@ extension TCPPhoneLink {
                        _ failure: @autoclosure () -> String) async throws
     {
         do {
-            // The reader thread marks the connection down; it is looked at every 10 ms.
-            try await Poll.until("the link drop", timeout: deadline - .now) { connection.down.map { _ in () } }
+            // The reader thread marks the connection down, and signals it.
+            try await connection.changes.until("the link drop", timeout: deadline - .now) { connection.down.map { _ in () } }
         } catch is WaitTimeout {
             throw LinkError(.timeout, failure())
         }

@@ -90,7 +90,7 @@ package final class LiveRecording: Sendable {
         let status = await peripheral.stop()
         // The computer's device is gone: its reader ends by itself once it has read what was there (at most 100 ms).
         do {
-            _ = try await Poll.upTo(.milliseconds(100), every: .milliseconds(5)) { collector.hasEnded ? () : nil }
+            _ = try await collector.changes.upTo(.milliseconds(100)) { collector.hasEnded ? () : nil }
         } catch {
             // Cancelled: the reader is stopped at once below; the stop must finish all the same.
         }

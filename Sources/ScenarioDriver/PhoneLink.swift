@@ -186,25 +186,6 @@ extension DriverClock {
     }
 }
 
-/// A scenario's clock as a Swift `Clock`, for `Poll`: its waits then run in the scenario's time (virtual in `hil replay`).
-struct DriverTime: Clock {
-    struct Instant: InstantProtocol {
-        var time: MonotonicTime
-        func advanced(by duration: Duration) -> Instant { Instant(time: time + duration) }
-        func duration(to other: Instant) -> Duration { other.time - time }
-        static func < (left: Instant, right: Instant) -> Bool { left.time < right.time }
-    }
-
-    let clock: any DriverClock
-
-    var now: Instant { Instant(time: clock.now()) }
-    var minimumResolution: Duration { .nanoseconds(1) }
-
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-        try await clock.sleep(until: deadline.time)
-    }
-}
-
 /// Real time on CLOCK_MONOTONIC.
 package struct RealTimeClock: DriverClock {
     package init() {}

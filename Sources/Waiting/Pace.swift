@@ -4,18 +4,13 @@ package enum Pace {
     /// Runs `body` every `interval` (the first time after one interval) until it returns false or the task is
     /// cancelled; a cancelled task does not run `body` again (`Task.isCancelled` tells the two apart).
     package static func every(_ interval: Duration, _ body: () async -> Bool) async {
-        var first = true
-        do {
-            _ = try await Poll.until(every: interval) { () async -> Void? in
-                if first {
-                    first = false
-                    return nil
-                }
-                return await body() ? nil : ()
+        repeat {
+            do {
+                try await Task.sleep(for: interval)
+            } catch {
+                return  // only the task's cancellation ends the sleep this way: the pacing stops with it
             }
-        } catch {
-            return  // only the task's cancellation ends the loop this way: the pacing stops with it
-        }
+        } while await body()
     }
 
     /// Runs `action` once `delay` has passed, in a task of its own (a timer).

@@ -37,11 +37,6 @@ package enum Poll {
         try await loop(until: nil, every: interval, on: ContinuousClock(), read)!
     }
 
-    /// Reads until `read` returns a string that is not empty.
-    package static func nonEmpty(_ what: String, timeout: Duration, _ read: () -> String?) async throws -> String {
-        try await until(what, timeout: timeout) { read().flatMap { $0.isEmpty ? nil : $0 } }
-    }
-
     /// Reads until `read` returns a value or `timeout` has passed, for waits whose running out of time is an outcome,
     /// not a failure (a settle that reports how long it took, a check that has a fallback).
     /// - Returns: the first value `read` returned, or nil when the time was up first (`read` was then called once more
@@ -58,40 +53,6 @@ package enum Poll {
         _ timeout: Duration, every interval: Duration = .milliseconds(10), on clock: C, _ read: () async throws -> Value?
     ) async throws -> Value? {
         try await loop(until: clock.now.advanced(by: timeout), every: interval, on: clock, read)
-    }
-
-    /// Reads `read` every `quiet` until two reads in a row agree (nothing changed for `quiet`), at most `timeout`:
-    /// for the stragglers of a stream, whose end nothing announces.
-    /// - Returns: the last value read, settled or not.
-    /// - Throws: `CancellationError` when the task is cancelled.
-    @discardableResult
-    package static func settled<Value: Equatable>(quiet: Duration, timeout: Duration, _ read: () -> Value) async throws -> Value {
-        var last: Value?
-        let settled: Value? = try await upTo(timeout, every: quiet) {
-            let now = read()
-            defer { last = now }
-            return now == last ? now : nil
-        }
-        return settled ?? last ?? read()
-    }
-
-    /// Tries `attempt` up to `tries` times with `pause` between two tries.
-    /// - Returns: what the first successful try returned, and which try it was (1-based).
-    /// - Throws: the last try's error when none succeeded; `CancellationError` when the task is cancelled.
-    package static func retrying<Value>(
-        _ tries: Int, pause: Duration, _ attempt: (Int) async throws -> Value
-    ) async throws -> (value: Value, attempt: Int) {
-        var index = 0
-        let value: Value = try await until(every: pause) {
-            index += 1
-            do {
-                return try await attempt(index)
-            } catch where index < tries {
-                try Task.checkCancellation()
-                return nil
-            }
-        }
-        return (value, index)
     }
 
     /// Reads every `interval` until a value comes or `deadline` (if any) has passed; `read` is called once more at

@@ -88,40 +88,7 @@ struct PollTests {
         await #expect(throws: CancellationError.self) { try await waiting.value }
         #expect(ContinuousClock.now - start < promptly)
     }
-
-    @Test("settled: returns once two reads a quiet interval apart agree, or the last value at the timeout")
-    func settled() async throws {
-        var count = 0
-        let steady = try await Poll.settled(quiet: .milliseconds(5), timeout: longWait) { () -> Int in
-            count += 1
-            return min(count, 3)
-        }
-        #expect(steady == 3)
-        var growing = 0
-        let start = ContinuousClock.now
-        let last = try await Poll.settled(quiet: .milliseconds(5), timeout: .milliseconds(40)) { () -> Int in
-            growing += 1
-            return growing
-        }
-        #expect(last == growing)
-        #expect(ContinuousClock.now - start < promptly)
-    }
-
-    @Test("retrying: the first try that works and its number; the last error when none does")
-    func retrying() async throws {
-        struct Refused: Error, Equatable { var attempt: Int }
-        let (value, attempt) = try await Poll.retrying(3, pause: .milliseconds(1)) { index in
-            if index < 2 { throw Refused(attempt: index) }
-            return "on \(index)"
-        }
-        #expect(value == "on 2" && attempt == 2)
-        let error = await #expect(throws: Refused.self) {
-            _ = try await Poll.retrying(3, pause: .milliseconds(1)) { index -> Int in throw Refused(attempt: index) }
-        }
-        #expect(error == Refused(attempt: 3))
-    }
 }
-
 
 /// A clock whose sleeps move it on at once (as `hil replay`'s virtual clock does).
 private final class SteppingClock: Clock, @unchecked Sendable {
