@@ -102,25 +102,25 @@ let package = Package(
         .target(
             name: "PhoneLinks",
             dependencies: [
-                "DBus", "BlueZAPI", "RemoteTouchProtocol", "Scenario", "ScenarioDriver", "GestureScript", "InputCodes",
-                "Verifier", "NetSocket", "Avahi", "Rig", "Waiting", "Processes", "System",
+                "DBus", "BlueZAPI", "RemoteTouchProtocol", "ScenarioDriver", "GestureScript", "InputCodes",
+                "Verifier", "NetSocket", "Avahi", "Rig", "Waiting", "System",
             ]),
 
         // The computer under test: the `hil peripheral` process, its standby twin, and the evdev frames it injects.
-        .target(name: "ComputerProcess", dependencies: ["ScenarioDriver", "Evdev", "InputCodes", "Records", "Rig", "Waiting", "Processes"]),
+        .target(name: "ComputerProcess", dependencies: ["ScenarioDriver", "Evdev", "InputCodes", "Records", "Rig", "Waiting", "Processes", "System"]),
 
         // Evidence of a scenario: HCI and network captures, packet times, the timeline.
-        .target(name: "Evidence", dependencies: ["ScenarioDriver", "Scenario", "InputCodes", "Records", "Rig", "Waiting", "Processes"]),
+        .target(name: "Evidence", dependencies: ["ScenarioDriver", "Scenario", "InputCodes", "Records", "Rig", "Waiting", "Processes", "System"]),
 
         // What a run's scenarios, benches and soaks share: the rig's context, the run's stop, the scratch folder.
-        .target(name: "RunContext", dependencies: ["Evidence", "Scenario", "ScenarioDriver", "Records", "Rig", "Waiting"]),
+        .target(name: "RunContext", dependencies: ["Evidence", "Scenario", "GestureScript", "ScenarioDriver", "Records", "Rig", "Waiting", "System"]),
 
         // hil bench and hil soak: streams through the real link, latency, rate and loss.
         .target(
             name: "Bench",
             dependencies: [
                 "RunContext", "PhoneLinks", "ComputerProcess", "ScenarioDriver", "Records", "DBus", "Evdev", "InputCodes", "LatencyStats",
-                "RemoteTouchProtocol", "Rig", "Waiting", "Processes", "System",
+                "RemoteTouchProtocol", "Rig", "Waiting", "Processes", "System", "StrictJSON",
             ]),
 
         // The run session: the plan, lanes, the stop and the exit-code policy; a scenario's setup, steps and teardown.
@@ -128,7 +128,7 @@ let package = Package(
             name: "Runner",
             dependencies: [
                 "RunContext", "Scenario", "ScenarioDriver", "PhoneLinks", "ComputerProcess", "Evidence", "InputCodes", "LatencyStats",
-                "Records", "Report", "Rig", "Waiting",
+                "Records", "Report", "Rig", "System",
             ]),
 
         // The results model and the file formats it owns: results.json (read, written, merged), the receipts log, the
@@ -138,21 +138,21 @@ let package = Package(
         .target(name: "Report", dependencies: ["Records", "StrictJSON", "LatencyStats", "TextMarkup", "System"]),
 
         // Many boxes on labgrid: places reserved and locked through labgrid-client, shards run over SSH, merged.
-        .target(name: "Lab", dependencies: ["Processes", "System", "Records", "Report", "StrictJSON", "Waiting"]),
+        .target(name: "Lab", dependencies: ["Processes", "System", "Records", "Report", "Waiting"]),
 
         // Rigs: definitions, the host probe, the vm guest.
         .target(name: "Rig", dependencies: ["StrictJSON", "Processes", "System", "Waiting"]),
 
         // Fuzzing: the decoders and their invariants (FuzzTargets), and the libFuzzer entry point (Fuzz/run.sh
         // builds it with -sanitize=fuzzer; built normally it replays a corpus).
-        .target(name: "FuzzTargets", dependencies: ["RemoteTouchProtocol", "CommandMapping", "InputCodes"]),
+        .target(name: "FuzzTargets", dependencies: ["RemoteTouchProtocol", "CommandMapping"]),
         .executableTarget(name: "hil-fuzz", dependencies: ["FuzzTargets"]),
 
         // The command-line tool: argument parsing and wiring only.
         .executableTarget(
             name: "hil",
             dependencies: [
-                "RemoteTouchProtocol", "CommandMapping", "GestureScript", "Rig", "Peripheral", "DBus", "Scenario", "ScenarioDriver", "Runner", "Bench", "Evidence", "ComputerProcess",
+                "RemoteTouchProtocol", "CommandMapping", "GestureScript", "Rig", "Peripheral", "DBus", "Scenario", "ScenarioDriver", "Runner", "RunContext", "Bench", "Evidence", "ComputerProcess",
                 "Records", "Report", "LatencyStats", "Recording", "InputCodes", "StrictJSON", "Lab", "GestureModel", "Waiting", "Processes",
                 "Radio", "NetSocket", "System",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -171,10 +171,10 @@ let package = Package(
         .testTarget(name: "RadioTests", dependencies: ["Radio", "System", "NetSocket", "Processes", "HILTestSupport", "LatencyStats"]),
         .testTarget(name: "RigTests", dependencies: ["Rig", "Processes", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCodes", "System", "HILTestSupport"]),
-        .testTarget(name: "DBusTests", dependencies: ["DBus", "Avahi", "Processes", "HILTestSupport", "Waiting"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "Avahi", "HILTestSupport", "Waiting"]),
         .testTarget(
             name: "ScenarioDriverTests",
-            dependencies: ["ScenarioDriver", "Scenario", "Verifier", "GestureScript", "InputCodes", "StrictJSON", "Records", "Report", "RemoteTouchProtocol", "HILTestSupport"]),
+            dependencies: ["ScenarioDriver", "Scenario", "Verifier", "GestureScript", "InputCodes", "StrictJSON", "Records", "RemoteTouchProtocol", "HILTestSupport"]),
         .testTarget(name: "LatencyStatsTests", dependencies: ["LatencyStats"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
         .testTarget(
@@ -183,7 +183,7 @@ let package = Package(
         .testTarget(
             name: "PhoneLinksTests",
             dependencies: [
-                "PhoneLinks", "BlueZAPI", "DBus", "GestureScript", "NetSocket", "Processes", "RemoteTouchProtocol", "Rig", "HILTestSupport",
+                "PhoneLinks", "BlueZAPI", "DBus", "NetSocket", "RemoteTouchProtocol", "Rig", "HILTestSupport",
             ]),
         .testTarget(
             name: "BenchTests",
@@ -192,23 +192,23 @@ let package = Package(
                 "Rig", "StrictJSON", "HILTestSupport",
             ]),
         .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "ScenarioDriver", "InputCodes", "Records"]),
-        .testTarget(name: "ComputerProcessTests", dependencies: ["ComputerProcess", "Rig", "Processes", "HILTestSupport"]),
+        .testTarget(name: "ComputerProcessTests", dependencies: ["ComputerProcess", "Rig"]),
         .testTarget(
             name: "ReportTests", dependencies: ["Records", "Report", "LatencyStats", "StrictJSON", "Processes", "System", "HILTestSupport"],
             exclude: ["Snapshots"]),
         .testTarget(
             name: "RecordingTests",
-            dependencies: ["Recording", "Scenario", "ScenarioDriver", "GestureScript", "Records", "Report", "InputCodes", "RemoteTouchProtocol", "StrictJSON", "HILTestSupport"]),
-        .testTarget(name: "LabTests", dependencies: ["Lab", "Records", "Report", "HILTestSupport"]),
+            dependencies: ["Recording", "Scenario", "ScenarioDriver", "GestureScript", "Records", "InputCodes", "StrictJSON", "HILTestSupport"]),
+        .testTarget(name: "LabTests", dependencies: ["Lab", "Records", "HILTestSupport"]),
         .testTarget(name: "VerifierTests", dependencies: ["Verifier", "InputCodes", "RemoteTouchProtocol", "LatencyStats", "HILTestSupport"]),
         .testTarget(
             name: "ScenarioTests",
-            dependencies: ["Scenario", "ScenarioDriver", "Records", "Verifier", "GestureScript", "StrictJSON", "InputCodes", "Processes", "HILTestSupport"],
+            dependencies: ["Scenario", "ScenarioDriver", "Records", "Verifier", "GestureScript", "StrictJSON", "InputCodes", "RemoteTouchProtocol", "Processes", "HILTestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "PeripheralTests",
             dependencies: [
-                "Peripheral", "PhoneLinks", "DBus", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "Records", "Report",
+                "Peripheral", "PhoneLinks", "DBus", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "Records",
                 "HILTestSupport", "NetSocket", "StrictJSON", "Processes", "ComputerProcess",
             ]),
         // Boots the real vm rig through the built `hil`; depends on it so `swift test` builds it.
@@ -217,9 +217,11 @@ let package = Package(
         .testTarget(
             name: "hilTests",
             dependencies: [
-                "hil", "HILTestSupport", "Scenario", "Peripheral", "Rig", "Records", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "hil", "HILTestSupport", "Scenario", "GestureScript", "Peripheral", "Rig", "Radio", "Bench", "Records", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CDBus", "CEvdev", "InputCodes"]),
+        // The layout's house rules, read from Package.swift and the sources: the module graph, file sizes, polling.
+        .testTarget(name: "PackageLayoutTests"),
         // Every error type of the package, one instance each: the one error shape (System's ExplainedError).
         .testTarget(
             name: "ErrorShapeTests",

@@ -78,6 +78,12 @@ package final class FrameCollector: @unchecked Sendable {
     /// The reader has ended: stopped, or the device went away (what it held until then is in `frames`).
     package var hasEnded: Bool { state.withLock { $0.stopped } }
 
+    /// Waits until the reader has ended by itself (its device went away), at most `timeout`; whether it did.
+    /// - Throws: `CancellationError` when the task is cancelled.
+    package func end(within timeout: Duration) async throws -> Bool {
+        try await changes.upTo(timeout) { hasEnded ? () : nil } != nil
+    }
+
     package func stop() {
         state.withLock { $0.stopped = true }
     }

@@ -3,7 +3,6 @@ import Foundation
 package import GestureScript
 package import InputCodes
 package import RemoteTouchProtocol
-package import Scenario
 import ScenarioDriver
 import Synchronization
 package import Verifier
@@ -17,7 +16,7 @@ import Waiting
 package final class BLEPhoneLink: PhoneLink, RigFaults {
     package struct Settings: Sendable {
         package var peripheralAdapter: String
-        package var writePath: RunSettings.WritePath
+        package var writePath: WritePath
         package var latencyScale: Double
         /// The rig's controllers are btvirt's emulated ones (see `EmulatedRadio`).
         package var emulatedControllers: Bool
@@ -28,7 +27,7 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
         package var reports = false
 
         package init(
-            peripheralAdapter: String, writePath: RunSettings.WritePath, latencyScale: Double, emulatedControllers: Bool,
+            peripheralAdapter: String, writePath: WritePath, latencyScale: Double, emulatedControllers: Bool,
             onlyThisComputer: Bool = false, reports: Bool = false
         ) {
             self.peripheralAdapter = peripheralAdapter

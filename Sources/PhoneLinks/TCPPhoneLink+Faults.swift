@@ -1,7 +1,6 @@
 import Foundation
 package import GestureScript
 import InputCodes
-import Processes
 import Rig
 import Waiting
 package import ScenarioDriver

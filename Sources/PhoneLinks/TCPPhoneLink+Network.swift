@@ -10,10 +10,10 @@ extension TCPPhoneLink {
     /// or the qdisc removed for nil. The conditions stay until the next call or the end of the scenario.
     package func setNetwork(_ conditions: NetworkConditions?) async throws -> String {
         let hosts = try networkHosts("a network step")
-        for (netns, interface) in hosts { try Netem.apply(conditions.map(Netem.arguments), on: interface, in: netns) }
+        for (netns, interface) in hosts { try Netem.apply(conditions.map(\.netemArguments), on: interface, in: netns) }
         networkConditions.withLock { $0 = conditions }
         let where_ = hosts.map { "\($0.interface) in \($0.netns)" }.joined(separator: " and ")
-        return conditions.map { "netem \(Netem.arguments($0).joined(separator: " ")) on \(where_)" } ?? "netem removed from \(where_)"
+        return conditions.map { "netem \($0.netemArguments.joined(separator: " ")) on \(where_)" } ?? "netem removed from \(where_)"
     }
 
     /// Every packet between the hosts is dropped (netem loss 100 % on both interfaces) for `outage`, then the
@@ -25,7 +25,7 @@ extension TCPPhoneLink {
         let before = networkConditions.withLock { $0 }
         for (netns, interface) in hosts { try Netem.apply(["loss", "100%"], on: interface, in: netns) }
         let partition = RestoringOutage(description: "the network between the hosts partitioned (netem loss 100 %)", after: outage) {
-            for (netns, interface) in hosts { try Netem.apply(before.map(Netem.arguments), on: interface, in: netns) }
+            for (netns, interface) in hosts { try Netem.apply(before.map(\.netemArguments), on: interface, in: netns) }
         }
         let deadline = ContinuousClock.now + outage + .milliseconds(Int64(4000 * settings.latencyScale))
         try await waitUntilDown(connection, by: deadline,

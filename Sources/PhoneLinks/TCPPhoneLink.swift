@@ -6,7 +6,6 @@ package import InputCodes
 import NetSocket
 package import RemoteTouchProtocol
 package import Rig
-package import Scenario
 package import ScenarioDriver
 package import Synchronization
 package import Verifier
@@ -253,9 +252,7 @@ package final class TCPPhoneLink: PhoneLink, NetworkFaults {
 
 extension TCPPhoneLink {
     /// The iPad design's rule: exponential backoff, 2^attempt × the unit (1 s), at most 5 tries.
-    package func reconnectPolicy(_ run: RunSettings) -> ReconnectPolicy {
-        ReconnectPolicy(interval: run.backoffUnit, maxAttempts: run.maxBackoffAttempts, doubling: true)
-    }
+    package var reconnectRule: ReconnectPolicy.Rule { .exponentialBackoff }
 }
 
 extension TCPPhoneLink {

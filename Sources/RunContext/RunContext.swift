@@ -1,6 +1,7 @@
 import Foundation
 package import Evidence
 package import Rig
+package import GestureScript
 package import Scenario
 
 /// What every scenario, bench and soak of a run shares: the rig's adapters and uinput name, its latency scale and
@@ -15,7 +16,7 @@ package struct RunContext: Sendable {
     /// Multiplies every deadline and latency limit (the rig's `latencyScale`).
     package var latencyScale: Double
     /// Overrides each scenario's write path when set.
-    package var writePath: RunSettings.WritePath?
+    package var writePath: WritePath?
     /// Overrides each scenario's `run.sendJitterMs` when set (`hil run --send-jitter`).
     package var sendJitterMs: Double?
     /// Where each scenario's peripheral log goes (a folder per scenario).
@@ -47,7 +48,7 @@ package struct RunContext: Sendable {
     }
 
     package init(hil: String, peripheralAdapter: String, centralAdapter: String, uinputName: String, latencyScale: Double,
-                writePath: RunSettings.WritePath?, workDirectory: String)
+                writePath: WritePath?, workDirectory: String)
     {
         self.hil = hil
         self.peripheralAdapter = peripheralAdapter

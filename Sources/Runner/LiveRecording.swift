@@ -3,7 +3,6 @@ package import InputCodes
 import Rig
 package import Scenario
 import ComputerProcess
-import Waiting
 
 /// The computer side for `hil record`'s live mode: a fresh `hil peripheral` serving one transport (its own state
 /// folder, so the phone pairs anew), its receipts log, and its uinput device's frames read as `hil run` reads them.
@@ -90,7 +89,7 @@ package final class LiveRecording: Sendable {
         let status = await peripheral.stop()
         // The computer's device is gone: its reader ends by itself once it has read what was there (at most 100 ms).
         do {
-            _ = try await collector.changes.upTo(.milliseconds(100)) { collector.hasEnded ? () : nil }
+            _ = try await collector.end(within: .milliseconds(100))
         } catch {
             // Cancelled: the reader is stopped at once below; the stop must finish all the same.
         }

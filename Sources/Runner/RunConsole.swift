@@ -1,5 +1,4 @@
 import Foundation
-import LatencyStats
 package import Records
 package import Report
 import ScenarioDriver

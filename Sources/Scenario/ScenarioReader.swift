@@ -67,7 +67,7 @@ struct ScenarioReader {
             try v.integer(at: path.appending("maxReconnectAttempts"), in: 1...100)
         }) { run.maxReconnectAttempts = count }
         if let v = object["writePath"], let path = collected.attempt({ () throws(JSONSchemaError) in
-            try v.enumeration(RunSettings.WritePath.self, at: path.appending("writePath"))
+            try v.enumeration(WritePath.self, at: path.appending("writePath"))
         }) { run.writePath = path }
         if let v = object["pairing"], let pairing = collected.attempt({ () throws(JSONSchemaError) in
             try v.enumeration(RunSettings.Pairing.self, at: path.appending("pairing"))

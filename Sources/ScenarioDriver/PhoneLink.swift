@@ -54,8 +54,9 @@ package protocol PhoneLink: AnyObject, Sendable {
     func forgetComputer() async throws
     /// Finds the computer again after its restart and connects (one try); nil when connected, else why not.
     func connectAgain(timeout: Duration) async -> String?
-    /// How this transport's app reconnects after an unexpected drop (BLE: every `reconnectInterval`, R12).
-    func reconnectPolicy(_ run: RunSettings) -> ReconnectPolicy
+    /// How this transport's app reconnects after an unexpected drop (BLE: every `reconnectInterval`, R12); the
+    /// scenario's run settings give the numbers.
+    var reconnectRule: ReconnectPolicy.Rule { get }
     /// The scenario is over: the phone stops listening and lets the link go, `stopComputer` stops the computer at the
     /// moment this transport needs (BLE: once its adapter is off, while the phone forgets it), and the link puts the
     /// rig back as the next scenario needs it. Never throws: what went wrong is in the returned teardown.
@@ -76,9 +77,7 @@ extension PhoneLink {
     }
 
     /// RemoteTouch's rule (R12): a try every `reconnectInterval`, at most `maxReconnectAttempts`.
-    package func reconnectPolicy(_ run: RunSettings) -> ReconnectPolicy {
-        ReconnectPolicy(interval: run.reconnectInterval, maxAttempts: run.maxReconnectAttempts)
-    }
+    package var reconnectRule: ReconnectPolicy.Rule { .everyInterval }
 }
 
 /// Faults a rig injects into a link, which the user did not ask for: a link adopts it where its rig can do them.

@@ -1,3 +1,5 @@
+package import Scenario
+
 /// The phone's reconnection rules: after an unexpected disconnect it shows "reconnecting" and tries to
 /// reconnect, at most `maxAttempts` times; when all fail it shows "disconnected" and waits for the user.
 /// RemoteTouch's BLE app (R12) tries every `interval` (5 s, 10 tries); the iPad design's network app backs off
@@ -19,6 +21,22 @@ package struct ReconnectPolicy: Sendable, Hashable {
     package private(set) var state: State = .connected
     /// When the next try is due (only while reconnecting).
     package private(set) var nextAttemptAt: Duration?
+
+    /// How a transport's app tries again.
+    package enum Rule: Sendable, Hashable {
+        /// RemoteTouch's (R12): a try every `reconnectInterval`, at most `maxReconnectAttempts`.
+        case everyInterval
+        /// The iPad design's: 2^attempt × `backoffUnit`, at most `maxBackoffAttempts` tries.
+        case exponentialBackoff
+    }
+
+    /// `rule` with the numbers a scenario's run settings give.
+    package init(_ rule: Rule, _ run: RunSettings) {
+        switch rule {
+        case .everyInterval: self.init(interval: run.reconnectInterval, maxAttempts: run.maxReconnectAttempts)
+        case .exponentialBackoff: self.init(interval: run.backoffUnit, maxAttempts: run.maxBackoffAttempts, doubling: true)
+        }
+    }
 
     package init(interval: Duration = .seconds(5), maxAttempts: Int = 10, doubling: Bool = false) {
         precondition(maxAttempts >= 1 && interval > .zero, "at least one try, at a positive interval")

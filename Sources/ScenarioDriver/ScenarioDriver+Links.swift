@@ -139,7 +139,7 @@ extension ScenarioDriver {
             return seen
         }
         let released = await release.afterDrop(heldBefore: heldBefore, downAt: clock.now())
-        var policy = phone.reconnectPolicy(scenario.run)
+        var policy = ReconnectPolicy(phone.reconnectRule, scenario.run)
         let interval = policy.interval
         policy.linkLost(at: clock.now() - start)
         var attempts = 0

@@ -1,6 +1,7 @@
 public import ArgumentParser
 public import RemoteTouchProtocol
 public import Scenario
+import GestureScript
 import Peripheral
 import Runner
 import Evidence
@@ -9,7 +10,7 @@ import Evidence
 // them.
 
 /// `--write-path dbus|fd|unconfirmed|requests` (hil run): the phone's write style.
-extension RunSettings.WritePath: ExpressibleByArgument {}
+extension WritePath: ExpressibleByArgument {}
 
 /// `--write-path dbus|fd` (hil soak; a list in hil bench): how a stream of cursor moves is written. The other write
 /// styles of `hil run` write such a stream as `dbus` does (all without response), so they are not offered here.

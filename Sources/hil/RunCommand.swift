@@ -5,6 +5,7 @@ import Foundation
 import Records
 import Rig
 import Runner
+import GestureScript
 import Scenario
 import Synchronization
 import ComputerProcess
@@ -50,7 +51,7 @@ struct RunCommand: AsyncParsableCommand {
         unconfirmed: everything without response (a phone that never asks for an answer); requests: everything \
         with response. docs/protocol.md, "Order", says what each can rely on.
         """, valueName: "style"))
-    var writePath: RunSettings.WritePath?
+    var writePath: WritePath?
 
     @Option(help: ArgumentHelp(
         "Override every scenario's send jitter: each command leaves up to this many ms after its time on the gesture model's grid.",
@@ -256,7 +257,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     /// Inside a rig: where things are, from the rig's environment and its rig file.
-    static func rigContext(rigs: String?, output: String, writePath: RunSettings.WritePath?) throws -> (rig: String, context: RunContext) {
+    static func rigContext(rigs: String?, output: String, writePath: WritePath?) throws -> (rig: String, context: RunContext) {
         let environment = try RigOptions.environment()
         let rigName = environment.rig ?? "?"
         let definition = (try? RigOptions.catalog(rigs))?.rigs.first { $0.name == rigName }

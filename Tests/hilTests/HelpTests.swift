@@ -1,5 +1,6 @@
 import ArgumentParser
 @testable import hil
+import GestureScript
 import Peripheral
 import Scenario
 import Testing
@@ -91,7 +92,7 @@ struct HelpTests {
         #expect(try Self.values("--transport", of: "bench") == scenarioTransports + ["all"])
         #expect(try Self.values("--transport", of: "record") == scenarioTransports)
         #expect(try Self.values("--transport", of: "peripheral") == PeripheralConfiguration.Endpoint.allCases.map(\.rawValue))
-        #expect(try Self.values("--write-path", of: "run") == RunSettings.WritePath.allCases.map(\.rawValue))
+        #expect(try Self.values("--write-path", of: "run") == WritePath.allCases.map(\.rawValue))
         for command in ["bench", "soak"] {
             #expect(try Self.values("--write-path", of: command) == ["dbus", "fd"])
         }

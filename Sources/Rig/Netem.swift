@@ -1,21 +1,19 @@
 import Foundation
-package import GestureScript
 import Processes
-import Rig
 
 /// The kernel's netem qdisc on a host's interface, through `tc` (iproute2): how a `network` or `partition` step
 /// delays, drops and cuts the network between the rig's hosts. The one owner of the `tc` command lines.
 package enum Netem {
     /// `delay D [J distribution normal] [loss L%]`.
-    package static func arguments(_ conditions: NetworkConditions) -> [String] {
-        var arguments = ["delay", "\(conditions.delayMs)ms"]
-        if conditions.jitterMs > 0 { arguments += ["\(conditions.jitterMs)ms", "distribution", "normal"] }
-        if conditions.lossPercent > 0 { arguments += ["loss", "\(conditions.lossPercent)%"] }
+    package static func arguments(delayMs: Double, jitterMs: Double = 0, lossPercent: Double = 0) -> [String] {
+        var arguments = ["delay", "\(delayMs)ms"]
+        if jitterMs > 0 { arguments += ["\(jitterMs)ms", "distribution", "normal"] }
+        if lossPercent > 0 { arguments += ["loss", "\(lossPercent)%"] }
         return arguments
     }
 
     /// `tc -n NETNS qdisc replace dev IFACE root netem ARGS`, or `qdisc del` for nil (nothing to delete is fine).
-    /// - Throws: `LinkError` with tc's answer; on a kernel without sch_netem, saying so. `SystemError` when tc
+    /// - Throws: `RigError` `.fault` with tc's answer; on a kernel without sch_netem, saying so. `SystemError` when tc
     ///   cannot be started or does not answer within 10 s.
     package static func apply(_ arguments: [String]?, on interface: String, in netns: String) throws {
         let command = ["-n", netns, "qdisc"]
@@ -24,7 +22,7 @@ package enum Netem {
         let output = run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !run.succeeded else { return }
         if arguments == nil && (output.contains("No such file") || output.contains("Cannot delete qdisc with handle of zero")) { return }
-        throw LinkError(.commandFailed, "tc \(command.joined(separator: " ")) failed: \(output)\(hint(output))")
+        throw RigError(.fault, "tc \(command.joined(separator: " ")) failed: \(output)\(hint(output))")
     }
 
     /// What tc's answer means for a rig.

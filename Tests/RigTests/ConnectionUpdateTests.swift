@@ -1,4 +1,4 @@
-import PhoneLinks
+import Rig
 import Testing
 
 @Suite("The phone's connection update: its link's handle from hcitool con")

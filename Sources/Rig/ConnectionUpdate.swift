@@ -1,6 +1,5 @@
 import Foundation
 import Processes
-import Rig
 
 /// The phone's stack moving its link to another interval, as a central's Connection Update does: LE Connection Update
 /// (HCI 0x2013) from the phone's host, sent with hcitool (BlueZ's raw HCI tool), which waits for the LE Connection
@@ -9,12 +8,12 @@ import Rig
 /// the capture shows it). The one owner of the hcitool command lines.
 package enum ConnectionUpdate {
     /// What a rig file's `connection` gives when it does not say (Rigs/README.md).
-    static let defaultSupervisionTimeoutMs = 2000
+    package static let defaultSupervisionTimeoutMs = 2000
 
     /// Asks for `intervalMs` (min = max) on the link to `address` from `adapter`, latency 0 and `supervisionTimeoutMs`;
     /// returns what was done, for the step's message.
-    /// - Throws: `LinkError` `.link` with hcitool's answer when there is no such link or the update failed.
-    static func request(intervalMs: Double, supervisionTimeoutMs: Int, to address: String, on adapter: String) throws -> String {
+    /// - Throws: `RigError` `.fault` with hcitool's answer when there is no such link or the update failed.
+    package static func request(intervalMs: Double, supervisionTimeoutMs: Int, to address: String, on adapter: String) throws -> String {
         let handle = try self.handle(of: address, on: adapter)
         let units = Int((intervalMs / 1.25).rounded()), timeout = supervisionTimeoutMs / 10
         let arguments = ["-i", adapter, "lecup", "--handle", "\(handle)", "--min", "\(units)", "--max", "\(units)",
@@ -24,7 +23,7 @@ package enum ConnectionUpdate {
         // "Could not change connection params: …" (or its usage) otherwise.
         let said = run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         guard run.succeeded, said.isEmpty else {
-            throw LinkError(.link, "hcitool \(arguments.joined(separator: " ")) failed: \(said.isEmpty ? "exit status \(run.status)" : said)",
+            throw RigError(.fault, "hcitool \(arguments.joined(separator: " ")) failed: \(said.isEmpty ? "exit status \(run.status)" : said)",
                               hint: "the capture (--capture always) shows the LE Connection Update and its answers; the computer's kernel refuses an interval above its own maximum")
         }
         return "the phone moved its link (handle \(handle)) to a \(intervalMs) ms interval: LE Connection Update from \(adapter), Complete received"
@@ -32,7 +31,7 @@ package enum ConnectionUpdate {
 
     /// The longest interval the computer's host accepts from a phone by default: the Linux kernel's own maximum
     /// (`hdev->le_conn_max_interval`, 0x0038), which a computer whose bluetoothd sets no [LE] interval keeps.
-    static let computerMaximumMs = 70.0
+    package static let computerMaximumMs = 70.0
 
     /// Lets the computer's host accept a phone's connection update up to `computerMaximumMs`. The rig's one bluetoothd
     /// gives every adapter the [LE] intervals its main.conf asks for as a central (the rig's interval), and the
@@ -43,7 +42,7 @@ package enum ConnectionUpdate {
     /// Returns nil when the kernel took it, else what went wrong: mgmt needs CAP_NET_ADMIN, which the hardware rig's
     /// unprivileged `hil` user lacks (a box's own bluetoothd then decides, from its main.conf), so a failure only
     /// explains a refused `intervalMs` step later.
-    static func acceptPhoneIntervals(on adapter: String) -> String? {
+    package static func acceptPhoneIntervals(on adapter: String) -> String? {
         do {
             try setComputerMaximum(on: adapter)
             return nil
@@ -52,7 +51,7 @@ package enum ConnectionUpdate {
         }
     }
 
-    /// - Throws: `LinkError` `.link` with btmgmt's answer.
+    /// - Throws: `RigError` `.fault` with btmgmt's answer.
     private static func setComputerMaximum(on adapter: String) throws {
         guard let index = Int(adapter.dropFirst(3)) else { return }
         let units = UInt16(computerMaximumMs / 1.25)
@@ -62,7 +61,7 @@ package enum ConnectionUpdate {
         // btmgmt prints nothing without a terminal; its exit status says whether the kernel took the setting.
         guard run.succeeded else {
             let said = run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-            throw LinkError(.link, "btmgmt \(arguments.joined(separator: " ")) failed (exit status \(run.status))\(said.isEmpty ? "" : ": \(said)")",
+            throw RigError(.fault, "btmgmt \(arguments.joined(separator: " ")) failed (exit status \(run.status))\(said.isEmpty ? "" : ": \(said)")",
                               hint: "mgmt's Set Default System Configuration needs root (CAP_NET_ADMIN), bluetoothd running and btmgmt (bluez)")
         }
     }
@@ -71,7 +70,7 @@ package enum ConnectionUpdate {
     static func handle(of address: String, on adapter: String) throws -> Int {
         let run = try ChildProcess.runBlocking("/usr/bin/hcitool", arguments: ["-i", adapter, "con"], errors: .joined, timeout: .seconds(10))
         guard let handle = handle(in: run.standardOutput, of: address) else {
-            throw LinkError(.link, "\(adapter) has no LE link to \(address) (hcitool con: \(run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))")
+            throw RigError(.fault, "\(adapter) has no LE link to \(address) (hcitool con: \(run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))")
         }
         return handle
     }

@@ -1,0 +1,7 @@
+package import GestureScript
+import Rig
+
+extension NetworkConditions {
+    /// What netem is given for these conditions (`Netem` owns the tc command line).
+    package var netemArguments: [String] { Netem.arguments(delayMs: delayMs, jitterMs: jitterMs, lossPercent: lossPercent) }
+}
