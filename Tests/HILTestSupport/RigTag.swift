@@ -2,13 +2,10 @@ package import Testing
 
 extension Tag {
     /// A suite that needs the rig: it boots one (the vm guest on a machine without Bluetooth or uinput), or runs
-    /// only inside one. Its type name ends in `OnRig`, so `swift test --skip 'OnRig/'` (docs/developing.md) runs
-    /// every other test; `TestConventionsTests` fails when a tag and a name disagree.
+    /// only inside one. It lives in a rig test target (Package.swift's `rigTestTargets`, which `HIL_TESTS=unit swift
+    /// test` leaves out) and its type name ends in `OnRig`; `TestConventionsTests` fails when they disagree.
     @Tag package static var rig: Self
 }
-
-/// The fast command's skip pattern: every rig suite's test IDs contain it (`Module.NameOnRig/test()`).
-package let rigSuiteSkipPattern = "OnRig/"
 
 extension Trait where Self == ConditionTrait {
     /// A rig test that runs inside the guest `InRigSuitesOnRig` boots once for all of them (its `hil run` there uses

@@ -3,6 +3,7 @@ import Foundation
 import InputCodes
 import Peripheral
 import RemoteTouchProtocol
+import HILTestSupport
 import Testing
 
 /// Records what would have been injected.

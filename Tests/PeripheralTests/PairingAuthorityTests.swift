@@ -1,6 +1,7 @@
 import Foundation
 import Peripheral
 import RemoteTouchProtocol
+import HILTestSupport
 import Testing
 
 private let phone = "00:AA:01:01:00:01"
@@ -14,12 +15,6 @@ final class ShownCodes: @unchecked Sendable {
     var all: [String] { lock.withLock { codes } }
     var last: String? { all.last }
     func record(_ code: PairingCode, _: Duration) { lock.withLock { codes.append(code.digits) } }
-}
-
-func temporaryFolder() throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("hil-state-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
 }
 
 @Suite("Pairing (R4, security section)")

@@ -1,3 +1,4 @@
+import HILTestSupport
 import Testing
 
 /// `RadioBtvirtOnRig`'s grid check, on made-up arrivals: it must pass packets held for 20 ms events even when one
@@ -7,7 +8,7 @@ struct GridFitTests {
     static let period: Int64 = 20_000_000, tolerance: Int64 = 6_000_000
 
     func onGrid(_ milliseconds: [Double]) -> Int {
-        RadioBtvirtOnRig.GridFit(period: Self.period, tolerance: Self.tolerance, arrivals: milliseconds.map { Int64($0 * 1e6) })
+        GridFit(period: Self.period, tolerance: Self.tolerance, arrivals: milliseconds.map { Int64($0 * 1e6) })
             .latenesses.filter { $0 <= Self.tolerance }.count
     }
 

@@ -2,10 +2,10 @@ import Foundation
 import HILTestSupport
 import Testing
 
-/// The fast command (`swift test --skip 'OnRig/'`, docs/developing.md) must skip every suite that needs the rig
-/// and nothing else. Checked on the test sources, so the command cannot rot silently: a rig suite without the tag
-/// or the name, or a name without the tag, fails here.
-@Suite("Test conventions: rig suites are tagged and named so the fast command skips exactly them")
+/// The fast command (`HIL_TESTS=unit swift test`, docs/developing.md) leaves out the rig test targets, so every suite
+/// that needs the rig must live in one, and nothing else may. Checked on the test sources, so the command cannot rot
+/// silently: a rig suite in a unit target, a unit suite in a rig target, a tag without the name or the reverse fail here.
+@Suite("Test conventions: rig suites live in the rig test targets, tagged and named, and nothing else does")
 struct TestConventionsTests {
     struct SuiteDeclaration {
         var file: String
@@ -43,14 +43,29 @@ struct TestConventionsTests {
         return found
     }
 
-    @Test("every suite in a file that boots or needs the rig is tagged .rig and named …OnRig; no other suite is")
-    func tagsAndNames() throws {
+    /// The targets Package.swift's `rigTestTargets` declares (left out by `HIL_TESTS=unit`).
+    static func rigTargets() throws -> Set<String> {
+        let manifest = try String(contentsOf: packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        guard let start = manifest.range(of: "let rigTestTargets"), let end = manifest[start.upperBound...].range(of: "\n]\n") else { return [] }
+        let names = try NSRegularExpression(pattern: #"name: "(\w+)""#)
+        let block = String(manifest[start.upperBound..<end.lowerBound])
+        return Set(names.matches(in: block, range: NSRange(block.startIndex..., in: block)).compactMap {
+            Range($0.range(at: 1), in: block).map { String(block[$0]) }
+        })
+    }
+
+    @Test("every suite that boots or needs the rig is in a rig test target, tagged .rig and named …OnRig; no other suite is")
+    func tagsNamesAndTargets() throws {
         let suites = try Self.suites()
+        let rigTargets = try Self.rigTargets()
+        #expect(rigTargets == ["EvdevRigTests", "PeripheralRigTests", "RadioRigTests", "VMRigIntegrationTests"], "\(rigTargets)")
         #expect(suites.count > 40, "found only \(suites.count) suites: the scan is broken")
         #expect(suites.contains { $0.tagged }, "no rig suite found: the scan is broken")
         for suite in suites {
-            let named = (suite.name + "/").contains(rigSuiteSkipPattern)
+            let named = suite.name.hasSuffix("OnRig")
+            let inRigTarget = rigTargets.contains(String(suite.file.prefix { $0 != "/" }))
             #expect(suite.tagged == named, "\(suite.file): \(suite.name) is \(suite.tagged ? "tagged .rig but not named …OnRig" : "named …OnRig but not tagged .rig")")
+            #expect(suite.tagged == inRigTarget, "\(suite.file): \(suite.name) is \(inRigTarget ? "in a rig test target but not a rig suite" : "a rig suite outside the rig test targets: HIL_TESTS=unit would run it")")
             if suite.needsRig {
                 #expect(suite.tagged, "\(suite.file): \(suite.name) needs the rig (its file boots or runs only inside one) but is not tagged .rig")
             }

@@ -60,22 +60,8 @@ struct RadioBtvirtOnRig {
         #expect(try central.command(0x0406, [UInt8(handle & 0xff), UInt8(handle >> 8), 0x13]) == [0x00])
         _ = try central.next("Disconnection Complete") { if case .disconnected = LinkEvent($0) { true } else { false } }
         #expect(throws: TestHost.Timeout.self) { try peripheral.next("the held packet", within: 0.2) { $0.bytes.last == 99 } }
-        let core = try harness.stopped().get()
+        let core = try #require(try harness.stop(within: 5), "the bridge did not stop within 5 s of its stop pipe").get()
         #expect(core.scheduler.statistics.released == 10 && core.scheduler.statistics.dropped == 1)
-    }
-
-    /// The grid of events `period` apart that fits `arrivals` (ns from any origin) best: for each arrival taken as
-    /// an event's time, how late every arrival is after its latest event; the candidate with the most arrivals within
-    /// `tolerance` wins, then the one with the smaller total lateness.
-    struct GridFit {
-        let latenesses: [Int64]
-        init(period: Int64, tolerance: Int64, arrivals: [Int64]) {
-            let candidates = arrivals.map { origin in arrivals.map { ((($0 - origin) % period) + period) % period } }
-            latenesses = candidates.max { a, b in
-                let (fitA, fitB) = (a.filter { $0 <= tolerance }.count, b.filter { $0 <= tolerance }.count)
-                return fitA != fitB ? fitA < fitB : a.reduce(0, +) > b.reduce(0, +)
-            } ?? []
-        }
     }
 
     @Test("LE Connection Update reaches both hosts and the bridge; a blackout past the 2 s timeout ends the link with 0x08 on both, on time", .inSharedGuest)
