@@ -78,7 +78,7 @@ let package = Package(
             ]),
 
         // The verifier: what a scenario step expects of the evdev frames, and the verdict.
-        .target(name: "Verifier", dependencies: ["InputCodes", "RemoteTouchProtocol", "GestureModel", "LatencyStats"]),
+        .target(name: "Verifier", dependencies: ["InputCodes", "RemoteTouchProtocol", "GestureModel", "LatencyStats", "Records"]),
 
         // Scenarios: gesture scripts with expectations, limits and run settings.
         .target(
@@ -127,7 +127,7 @@ let package = Package(
         .target(
             name: "Runner",
             dependencies: [
-                "RunContext", "Scenario", "ScenarioDriver", "PhoneLinks", "ComputerProcess", "Evidence", "InputCodes", "LatencyStats",
+                "RunContext", "Scenario", "ScenarioDriver", "PhoneLinks", "ComputerProcess", "Evidence", "InputCodes", "Verifier",
                 "Records", "Report", "Rig", "System",
             ]),
 
@@ -200,7 +200,7 @@ let package = Package(
             name: "RecordingTests",
             dependencies: ["Recording", "Scenario", "ScenarioDriver", "GestureScript", "Records", "InputCodes", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "LabTests", dependencies: ["Lab", "Records", "HILTestSupport"]),
-        .testTarget(name: "VerifierTests", dependencies: ["Verifier", "InputCodes", "RemoteTouchProtocol", "LatencyStats", "HILTestSupport"]),
+        .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Records", "InputCodes", "RemoteTouchProtocol", "LatencyStats", "HILTestSupport"]),
         .testTarget(
             name: "ScenarioTests",
             dependencies: ["Scenario", "ScenarioDriver", "Records", "Verifier", "GestureScript", "StrictJSON", "InputCodes", "RemoteTouchProtocol", "Processes", "HILTestSupport"],

@@ -96,13 +96,6 @@ package struct ScenarioResult: Sendable, Equatable {
         self.additional = additional
     }
 
-    /// The rig broke at this scenario: it is an error whatever its steps said (the rig did not do its part, so no
-    /// verdict of it stands), and the first reason found is kept.
-    package mutating func rigBroke(_ why: String) {
-        outcome = .error
-        rigBroken = rigBroken ?? why
-    }
-
     /// Every step latency, in step order.
     package var latencies: [Double] { steps.compactMap(\.latencyMs) }
 

@@ -1,3 +1,4 @@
+import Report
 package import Foundation
 package import Records
 import ScenarioDriver

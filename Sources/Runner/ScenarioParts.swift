@@ -2,6 +2,7 @@ import ScenarioDriver
 import Synchronization
 import ComputerProcess
 import Records
+import Verifier
 
 /// What a scenario's setup and steps made, filled in as they go: its teardown, which runs outside that cancellable
 /// work, finds the link and the computer even when the work threw or an interrupt cancelled it half-way.
@@ -9,7 +10,7 @@ final class ScenarioParts: Sendable {
     /// The verdict once the steps ran and the end was checked.
     struct Judged: Sendable {
         var steps: [StepResult]
-        var outcome: ScenarioResult.Outcome
+        var findings: ScenarioFindings
         var message: String
         var statusNotifications: Int
     }

@@ -40,8 +40,8 @@ extension ScenarioRunner {
         try? driver.devices.json().write(toFile: folder + "/devices.json", atomically: true, encoding: .utf8)
         // Nothing may be held at the end of a scenario (EVIOCGKEY: the kernel's view), once 50 ms passed for a release.
         let held = try await device.heldKeys(settling: .milliseconds(50))
-        let verdict = driven.verdict(heldAtEnd: held, droppedEvents: device.droppedEvents, scenario: scenario, options: options)
-        return ScenarioParts.Judged(steps: driven.steps, outcome: verdict.outcome, message: verdict.message,
+        let verdict = driven.findings(heldAtEnd: held, droppedEvents: device.droppedEvents, scenario: scenario, options: options)
+        return ScenarioParts.Judged(steps: driven.steps, findings: verdict.findings, message: verdict.message,
                                     statusNotifications: link.statusCount)
     }
 }

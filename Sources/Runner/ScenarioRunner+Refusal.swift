@@ -4,6 +4,7 @@ import Scenario
 import ScenarioDriver
 import ComputerProcess
 import Records
+import Verifier
 
 extension ScenarioRunner {
     /// R10: the computer started without permission to open uinput must refuse to start, saying why, and
@@ -37,8 +38,10 @@ extension ScenarioRunner {
         }
         guard let status = await peripheral.waitForExit(timeout: .seconds(10)) else {
             await peripheral.stop()
-            result.outcome = .failed
-            result.message = "the computer kept running for 10 s without permission to use uinput (R10: it must refuse to start); its last lines:\n\(peripheral.lastLines(10))\n"
+            var findings = ScenarioFindings()
+            findings.failures = ["the computer kept running for 10 s without permission to use uinput (R10: it must refuse to start)"]
+            result.outcome = Judge.outcome(findings)
+            result.message = "\(findings.failures[0]); its last lines:\n\(peripheral.lastLines(10))\n"
             return result
         }
         let output = peripheral.log
@@ -50,7 +53,9 @@ extension ScenarioRunner {
         for text in scenario.expectedRefusal ?? [] where !output.contains(text) {
             problems.append("the refusal does not mention \(text.debugDescription)")
         }
-        result.outcome = problems.isEmpty ? .passed : .failed
+        var findings = ScenarioFindings()
+        findings.failures = problems
+        result.outcome = Judge.outcome(findings)
         result.message = problems.isEmpty
             ? "refused to start (exit \(status)): \(output.split(separator: "\n").last.map(String.init) ?? "")\n"
             : (problems + ["its output:", peripheral.lastLines(10)]).joined(separator: "\n") + "\n"

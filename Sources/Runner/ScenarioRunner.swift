@@ -7,6 +7,7 @@ import Rig
 package import Scenario
 import ComputerProcess
 import Evidence
+import Verifier
 package import Records
 
 /// Runs scenarios over the real link inside a rig that is up: a fresh `hil peripheral` per scenario on the
@@ -47,6 +48,7 @@ package struct ScenarioRunner: Sendable {
             run: context.runCapture)
         // Setup and steps run apart, where an interrupt cancels them; the teardown below runs whatever they did.
         let parts = ScenarioParts()
+        var findings = ScenarioFindings()
         do {
             let work: @Sendable () async throws -> ScenarioParts.Judged = { [self] in
                 try await setUpAndDrive(scenario, folder: folder, transport: transport, next: next, options: options,
@@ -55,16 +57,19 @@ package struct ScenarioRunner: Sendable {
             let judged = if let stop = context.stop { try await stop.cancellable(work) } else { try await work() }
             result.message += parts.note
             result.steps = judged.steps
-            result.outcome = judged.outcome
+            findings = judged.findings
             result.message += judged.message
             result.statusNotifications = judged.statusNotifications
         } catch {
-            result.outcome = .error
+            let why = error is CancellationError ? "interrupted: the scenario was cancelled" : "\(error)"
+            findings.errors.append(why)
             result.message += parts.note
-            result.message += error is CancellationError ? "interrupted: the scenario was cancelled\n" : "\(error)\n"
+            result.message += why + "\n"
         }
         let (phone, computer, drive) = (parts.phone, parts.computer, parts.drive)
-        await finish(&result, phone: phone, computer: computer, drive: drive, scenario: scenario, options: options, phases: phases)
+        await finish(&result, &findings, phone: phone, computer: computer, drive: drive, scenario: scenario, options: options, phases: phases)
+        findings.steps = result.steps.map(\.outcome)
+        result.outcome = Judge.outcome(findings)
         capture.stop()
         result.captures = capture.finish(result, interrupted: context.stop?.wasInterrupted ?? false) {
             ScenarioEvidence(
@@ -81,24 +86,27 @@ package struct ScenarioRunner: Sendable {
 
     /// The scenario's end: checks done, the phone's link tears itself down while the computer stops (each
     /// transport knows when the computer may stop, `PhoneLink.tearDown`), and the stopped computer's receipts are read.
-    private func finish(_ result: inout ScenarioResult, phone: (any PhoneLink)?, computer: PeripheralComputer?,
-                        drive: ScenarioDriver.Drive?, scenario: Scenario, options: ScenarioDriver.Options, phases: PhaseLog) async
+    private func finish(_ result: inout ScenarioResult, _ findings: inout ScenarioFindings, phone: (any PhoneLink)?,
+                        computer: PeripheralComputer?, drive: ScenarioDriver.Drive?, scenario: Scenario,
+                        options: ScenarioDriver.Options, phases: PhaseLog) async
     {
         phases.record("checks done")
-        if let computer { await noteEarlyExit(computer, result: &result) }
+        if let computer { await noteEarlyExit(computer, result: &result, findings: &findings) }
         let stopComputer: @Sendable () async -> Void = {
             guard let computer else { return }
             await computer.stop()
             phases.record("peripheral stopped")
         }
         if let phone {
-            let teardown = await phone.tearDown(erred: result.outcome == .error, phase: phases.record, stopComputer: stopComputer)
-            for problem in teardown.problems {
-                if result.outcome == .passed { result.outcome = .error }
-                result.message += problem + "\n"
-            }
+            let teardown = await phone.tearDown(erred: !findings.errors.isEmpty, phase: phases.record, stopComputer: stopComputer)
+            findings.teardownProblems += teardown.problems
+            for problem in teardown.problems { result.message += problem + "\n" }
             for note in teardown.notes { result.message += note + "\n" }
-            if let why = teardown.rigBroken { result.rigBroke(why) }
+            if let why = teardown.rigBroken {
+                // The rig did not do its part: no verdict of the scenario stands.
+                findings.errors.append(why)
+                result.rigBroken = result.rigBroken ?? why
+            }
         } else {
             await stopComputer()
         }
@@ -113,12 +121,12 @@ package struct ScenarioRunner: Sendable {
     /// A computer that exited during the scenario is an error. A killed computer fails the phone's next D-Bus call
     /// at once (its objects are gone), sooner than its exit is reaped: so when the scenario erred with the computer
     /// still counted as running, its exit is awaited for a second, and the verdict does not depend on which came first.
-    private func noteEarlyExit(_ computer: PeripheralComputer, result: inout ScenarioResult) async {
+    private func noteEarlyExit(_ computer: PeripheralComputer, result: inout ScenarioResult, findings: inout ScenarioFindings) async {
         let current = computer.current
         if current.isRunning {
-            guard result.outcome == .error, await current.child.exitStatus(timeout: .seconds(1)) != nil else { return }
+            guard !findings.errors.isEmpty, await current.child.exitStatus(timeout: .seconds(1)) != nil else { return }
         }
-        if result.outcome != .error { result.outcome = .error }
+        findings.errors.append("the device under test (hil peripheral) exited during the scenario")
         result.message += "the device under test (hil peripheral) exited during the scenario; its last lines:\n\(current.lastLines(15))\n"
     }
 
@@ -128,7 +136,6 @@ package struct ScenarioRunner: Sendable {
     {
         guard let drive, !result.steps.isEmpty else { return }
         result.steps = drive.steps(withReceipts: computer.receipts(), scenario: scenario, options: options)
-        if result.outcome == .passed && result.steps.contains(where: { $0.outcome == .failed }) { result.outcome = .failed }
     }
 
     func folder(_ scenario: Scenario, number: Int) -> String {

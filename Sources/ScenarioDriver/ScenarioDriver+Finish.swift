@@ -1,34 +1,37 @@
 import InputCodes
 import RemoteTouchProtocol
 package import Scenario
-import Verifier
+package import Verifier
 package import Records
 
 extension ScenarioDriver.Drive {
-    /// The scenario's verdict once its steps ran, from the steps, what the computer holds at the end (nothing
-    /// may be held: R12's release, seen in the kernel's key state), SYN_DROPPED, the device list and the
-    /// latency limits; the message lists every scenario-level problem.
-    package func verdict(heldAtEnd held: [String], droppedEvents: Bool, scenario: Scenario,
-                        options: ScenarioDriver.Options) -> (outcome: ScenarioResult.Outcome, message: String)
+    /// What the scenario's steps and the checks of its end found (`Judge.outcome` decides from it): the steps, what
+    /// the computer holds at the end (nothing may be held: R12's release, seen in the kernel's key state),
+    /// SYN_DROPPED, the scenario-level problems and the latency limits; the message lists every problem.
+    package func findings(heldAtEnd held: [String], droppedEvents: Bool, scenario: Scenario,
+                          options: ScenarioDriver.Options) -> (findings: ScenarioFindings, message: String)
     {
-        var outcome: ScenarioResult.Outcome = problems.isEmpty ? Self.outcome(steps) : .failed
+        var findings = ScenarioFindings()
+        findings.steps = steps.map(\.outcome)
+        findings.failures = problems
         var message = (problems + notes).map { $0 + "\n" }.joined()
         if !held.isEmpty {
-            outcome = .failed
-            message += "held at the end of the scenario: \(held.joined(separator: ", "))\n"
+            let line = "held at the end of the scenario: \(held.joined(separator: ", "))"
+            findings.failures.append(line)
+            message += line + "\n"
         }
         if droppedEvents {
-            outcome = .inconclusive
+            findings.droppedEvents = true
             message += "the kernel dropped events (SYN_DROPPED): the verdict is inconclusive\n"
         }
         if options.judged.contains(.limits) {
             let latencies = steps.compactMap(\.latencyMs)
             for problem in Judge.limits(scenario.limits, latencies: latencies, scale: options.latencyScale) {
-                outcome = .failed
+                findings.failures.append(problem)
                 message += problem + "\n"
             }
         }
-        return (outcome, message)
+        return (findings, message)
     }
 
     /// The steps with what the computer's receipts tell (complete once it stopped): each judged step's latency
@@ -61,12 +64,5 @@ extension ScenarioDriver.Drive {
             steps[position].add(judged: true, problems: Judge.received(wanted, writes))
         }
         return steps
-    }
-
-    /// A failed step fails the scenario even beside an inconclusive one: its own evidence was whole.
-    static func outcome(_ steps: [StepResult]) -> ScenarioResult.Outcome {
-        if steps.contains(where: { $0.outcome == .failed }) { return .failed }
-        if steps.contains(where: { $0.outcome == .inconclusive }) { return .inconclusive }
-        return .passed
     }
 }

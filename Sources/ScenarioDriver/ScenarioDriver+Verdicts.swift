@@ -84,16 +84,3 @@ extension ScenarioDriver {
         }
     }
 }
-
-extension StepResult {
-    /// Adds a judged expectation's problems: a failure with them, else an unchecked step becomes passed.
-    mutating func add(judged: Bool, problems: [String]) {
-        guard judged else { return }
-        if problems.isEmpty {
-            if outcome == .unchecked { outcome = .passed }
-        } else {
-            outcome = .failed
-            message += (message.isEmpty ? "" : "\n") + problems.joined(separator: "\n")
-        }
-    }
-}

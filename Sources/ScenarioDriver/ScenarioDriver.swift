@@ -22,17 +22,17 @@ package final class ScenarioDriver {
         package var failFast: Bool
         /// Which verdicts this run can give; the others are left unjudged (an offline replay has no status, no
         /// pairing code and no real link).
-        package var judged: Set<Verdict>
+        package var judged: Set<Check>
 
-        package init(latencyScale: Double = 1, failFast: Bool = false, judged: Set<Verdict> = Set(Verdict.allCases)) {
+        package init(latencyScale: Double = 1, failFast: Bool = false, judged: Set<Check> = Set(Check.allCases)) {
             self.latencyScale = latencyScale
             self.failFast = failFast
             self.judged = judged
         }
     }
 
-    /// The kinds of verdict a run gives.
-    package enum Verdict: String, Sendable, Hashable, CaseIterable {
+    /// The kinds of check a run judges (offline, only some of them).
+    package enum Check: String, Sendable, Hashable, CaseIterable {
         case events, link, phone, status, received, pairing, devices, limits
     }
 

@@ -16,7 +16,7 @@ struct ScenarioDriverTests {
         var scenario: Scenario
 
         var outcome: ScenarioResult.Outcome {
-            drive.verdict(heldAtEnd: [], droppedEvents: false, scenario: scenario, options: .init()).outcome
+            Judge.outcome(drive.findings(heldAtEnd: [], droppedEvents: false, scenario: scenario, options: .init()).findings)
         }
     }
 

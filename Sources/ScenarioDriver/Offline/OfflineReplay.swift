@@ -34,7 +34,7 @@ package struct OfflineReplay: Sendable {
     package private(set) var steps: [StepResult] = []
 
     /// The verdicts an offline run gives.
-    package static let judged: Set<ScenarioDriver.Verdict> = [.events, .received]
+    package static let judged: Set<ScenarioDriver.Check> = [.events, .received]
 
     package var verdict: Verdict {
         if !errors.isEmpty { return .failed }
@@ -104,7 +104,7 @@ package struct OfflineReplay: Sendable {
     static func notJudgedChecks(_ scenario: Scenario) -> [String] {
         var checks: [String] = []
         for (index, expected) in scenario.expectations.enumerated() {
-            let kinds: [(verdict: ScenarioDriver.Verdict, present: Bool, key: String, need: String)] = [
+            let kinds: [(verdict: ScenarioDriver.Check, present: Bool, key: String, need: String)] = [
                 (.events, expected.events != nil, "keys/frames/motion/absent", "frames"),
                 (.link, expected.link != nil, "link", "a real link"),
                 (.phone, expected.phone != nil, "phone", "the phone's state in real time"),

@@ -1,8 +1,6 @@
-import ScenarioDriver
 package import Foundation
 import LatencyStats
 package import Records
-import Report
 
 /// The results of a run, as files and as console text. The files' formats are Report's: `results.json`
 /// (`RunResults.jsonText`) and `junit.xml` (`RunResults.junitXML`), from `RunResults(run:…)`.
