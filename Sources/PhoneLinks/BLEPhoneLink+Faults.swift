@@ -150,17 +150,17 @@ extension BLEPhoneLink {
                 failure = "; the phone could not connect again: \(error)"
             }
         } else {
-            failure = "; the computer's advertisement was not active within \(format((15 * settings.latencyScale) * 1000)) ms of bluetoothd's start"
+            failure = "; the computer's advertisement was not active within \(Judge.format((15 * settings.latencyScale) * 1000)) ms of bluetoothd's start"
         }
         let elapsedMs = (ContinuousClock.now - start).milliseconds
         // The computer's own account: "registered again 412.3 ms after bluetoothd came back".
         let ownLines = String(decoding: computer.log.utf8.dropFirst(logBefore), as: UTF8.self)
         let registered = ownLines.split(separator: "\n").first { $0.contains("registered again") }
             .map { " (its log: \($0.split(separator: " ").drop { !$0.hasPrefix("registered") }.joined(separator: " ")))" } ?? ""
-        let serving = servingMs.map { "advertising again \(format($0)) ms after bluetoothd started\(registered)" } ?? "not advertising"
+        let serving = servingMs.map { "advertising again \(Judge.format($0)) ms after bluetoothd started\(registered)" } ?? "not advertising"
         let summary = "bluetoothd (pid \(daemon.pid)\(daemon.underSystemd ? ", bluetooth.service" : "")) stopped and started again in "
-            + "\(format(stoppedMs)) ms; the computer was \(serving); the phone shows \(connected ? "connected" : "disconnected") after "
-            + "\(format(elapsedMs)) ms\(failure)\n\(released.note)"
+            + "\(Judge.format(stoppedMs)) ms; the computer was \(serving); the phone shows \(connected ? "connected" : "disconnected") after "
+            + "\(Judge.format(elapsedMs)) ms\(failure)\n\(released.note)"
         return LinkObservation(connected: connected, attempts: connected ? 1 : 0, elapsedMs: elapsedMs, summary: summary,
                                stillHeld: released.stillHeld, servingMs: servingMs)
     }
@@ -193,5 +193,4 @@ extension BLEPhoneLink {
         }
     }
 
-    private func format(_ value: Double) -> String { String(format: "%.1f", value) }
 }

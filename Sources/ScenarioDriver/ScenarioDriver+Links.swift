@@ -26,7 +26,7 @@ package struct ReleaseCheck: Sendable {
         } catch {
             // Cancelled (an interrupted run): the scenario ends now, and what is held is the teardown's to see.
         }
-        let after = ScenarioDriver.format((clock.now() - downAt).milliseconds)
+        let after = Judge.format((clock.now() - downAt).milliseconds)
         if !held.isEmpty {
             return ("still held \(after) ms after the phone saw the link go down: \(held.joined(separator: ", "))", held)
         }
@@ -134,7 +134,7 @@ extension ScenarioDriver {
             let elapsedMs = (clock.now() - start).milliseconds
             var seen = LinkObservation(
                 connected: true, attempts: 0, elapsedMs: elapsedMs,
-                summary: "the link lived through \(Self.format(outage.milliseconds)) ms of radio blackout (shorter than its supervision timeout): it never went down; held then: \(heldBefore.isEmpty ? "nothing" : heldBefore.joined(separator: ", "))")
+                summary: "the link lived through \(Judge.format(outage.milliseconds)) ms of radio blackout (shorter than its supervision timeout): it never went down; held then: \(heldBefore.isEmpty ? "nothing" : heldBefore.joined(separator: ", "))")
             seen.wentDown = false
             return seen
         }
@@ -149,7 +149,7 @@ extension ScenarioDriver {
             let wait = policy.currentWait
             try await clock.sleep(until: start + next)
             attempts += 1
-            tries.append(Self.format((clock.now() - start).milliseconds))
+            tries.append(Judge.format((clock.now() - start).milliseconds))
             lastFailure = await phone.reconnect(timeout: min(wait, .seconds(10)))
             if lastFailure == nil {
                 policy.connected()
@@ -161,13 +161,13 @@ extension ScenarioDriver {
         let ended = clock.now()
         let elapsedMs = (ended - start).milliseconds
         let (radioBack, note) = await down.restored()
-        let back = policy.state == .connected ? ", \(Self.format((ended - radioBack).milliseconds)) ms after the link came back"
+        let back = policy.state == .connected ? ", \(Judge.format((ended - radioBack).milliseconds)) ms after the link came back"
             : lastFailure.map { "; the last try failed: \($0)" } ?? ""
         let every = policy.doubling
-            ? "backing off from \(Self.format(interval.milliseconds)) ms (tries at \(tries.joined(separator: ", ")) ms)"
-            : "every \(Self.format(interval.milliseconds)) ms"
-        let summary = "link dropped (\(down.description)) for \(Self.format(outage.milliseconds)) ms: \(attempts) tries \(every), "
-            + "phone shows \(policy.label) after \(Self.format(elapsedMs)) ms\(back)\(note)"
+            ? "backing off from \(Judge.format(interval.milliseconds)) ms (tries at \(tries.joined(separator: ", ")) ms)"
+            : "every \(Judge.format(interval.milliseconds)) ms"
+        let summary = "link dropped (\(down.description)) for \(Judge.format(outage.milliseconds)) ms: \(attempts) tries \(every), "
+            + "phone shows \(policy.label) after \(Judge.format(elapsedMs)) ms\(back)\(note)"
             + "\n\(released.note)"
         return LinkObservation(connected: policy.state == .connected, attempts: attempts, elapsedMs: elapsedMs,
                                summary: summary, stillHeld: released.stillHeld)
@@ -182,7 +182,7 @@ extension ScenarioDriver {
         let released = await release.afterDrop(heldBefore: heldBefore, downAt: clock.now())
         return LinkObservation(
             connected: false, attempts: 0, elapsedMs: elapsedMs,
-            summary: "the user disconnected: link down after \(Self.format(elapsedMs)) ms, phone shows disconnected\n\(released.note)",
+            summary: "the user disconnected: link down after \(Judge.format(elapsedMs)) ms, phone shows disconnected\n\(released.note)",
             stillHeld: released.stillHeld)
     }
 
@@ -194,7 +194,7 @@ extension ScenarioDriver {
         let shown = failure == nil ? "connected" : "disconnected"
         return LinkObservation(
             connected: failure == nil, attempts: 1, elapsedMs: elapsedMs,
-            summary: "the user reconnected: phone shows \(shown) after \(Self.format(elapsedMs)) ms\(failure.map { ": \($0)" } ?? "")")
+            summary: "the user reconnected: phone shows \(shown) after \(Judge.format(elapsedMs)) ms\(failure.map { ": \($0)" } ?? "")")
     }
 
     /// The computer's app stops and starts again on the same state. While it is down the phone, its service
@@ -214,9 +214,9 @@ extension ScenarioDriver {
         let failure = await phone.connectAgain(timeout: .seconds(Int64(10 * options.latencyScale)))
         let elapsedMs = (clock.now() - start).milliseconds
         let shown = failure == nil ? "connected" : "disconnected"
-        let summary = "the computer stopped and registered again in \(Self.format(registeredMs)) ms (the same state folder; the "
-            + "phone disconnected and forgot it meanwhile, \(Self.format(phoneMs)) ms); the phone shows \(shown) after "
-            + "\(Self.format(elapsedMs)) ms\(failure.map { ": \($0)" } ?? "")\(held)"
+        let summary = "the computer stopped and registered again in \(Judge.format(registeredMs)) ms (the same state folder; the "
+            + "phone disconnected and forgot it meanwhile, \(Judge.format(phoneMs)) ms); the phone shows \(shown) after "
+            + "\(Judge.format(elapsedMs)) ms\(failure.map { ": \($0)" } ?? "")\(held)"
         return LinkObservation(connected: failure == nil, attempts: 1, elapsedMs: elapsedMs, summary: summary)
     }
 }

@@ -86,7 +86,7 @@ extension ScenarioDriver {
         try await awaitReceipts(count, since: started)
         let answered = phone.statuses(from: started, to: clock.now()).filter { $0.status.error != nil }.count
         let sendMs = Double(sentAll.nanoseconds - started.nanoseconds) / 1e6
-        segment?.note = "\(count) malformed writes sent in \(Self.format(sendMs)) ms; \(answered) error status notification(s) came back"
+        segment?.note = "\(count) malformed writes sent in \(Judge.format(sendMs)) ms; \(answered) error status notification(s) came back"
     }
 
     /// Waits until the computer's receipts (flushed every 250 ms) hold `count` writes received since `start`, or

@@ -232,7 +232,7 @@ package final class ScenarioDriver {
         case .radio(nil):
             radioNow = nil
         case .radioBlackout(let length):
-            radioByStep[index] = "blackout \(Self.format(length.milliseconds)) ms" + (radioNow.map { ", \($0)" } ?? "")
+            radioByStep[index] = "blackout \(Judge.format(length.milliseconds)) ms" + (radioNow.map { ", \($0)" } ?? "")
             return
         default:
             break
@@ -271,5 +271,4 @@ package final class ScenarioDriver {
         return code
     }
 
-    static func format(_ value: Double) -> String { String(format: "%.1f", value) }
 }

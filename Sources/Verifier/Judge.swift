@@ -148,5 +148,6 @@ package enum Judge {
         return problems
     }
 
-    static func format(_ value: Double) -> String { String(format: "%.1f", value) }
+    /// A number in a verdict's or a step's message: one decimal ("12.5"), the same in every message of a run.
+    package static func format(_ value: Double) -> String { String(format: "%.1f", value) }
 }

@@ -43,6 +43,23 @@ struct PackageLayoutTests {
         }
     }
 
+    @Test("docs/architecture.md's table of modules says what Package.swift says each may import")
+    func architectureTable() throws {
+        let manifest = try PackageManifest(root: Self.root)
+        let text = try String(contentsOf: Self.root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        var checked = 0
+        for line in text.split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 4, let target = manifest.target(cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`"))),
+                  !target.isTest, target.name != "hil" else { continue }
+            let documented = cells[cells.count - 2] == "—" ? [] : cells[cells.count - 2].components(separatedBy: ", ")
+            #expect(Set(documented) == Set(target.dependencies),
+                    "docs/architecture.md says \(target.name) may import \(documented.sorted()); Package.swift says \(target.dependencies.sorted())")
+            checked += 1
+        }
+        #expect(checked >= 30, "only \(checked) rows of docs/architecture.md's table were read")
+    }
+
     @Test("no Swift file over 400 lines")
     func fileSizes() {
         let files = ["Sources", "Tests"].flatMap { PackageManifest.swiftFiles(under: Self.root.appendingPathComponent($0)) }
