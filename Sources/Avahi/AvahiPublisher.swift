@@ -39,7 +39,7 @@ package final class AvahiPublisher: Sendable {
             owners = try await connection.signals(DBusMatchRule(
                 sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arg0: Avahi.service))
         } catch {
-            throw AvahiError(.bus, "cannot watch avahi-daemon on the bus: \(error)")
+            throw AvahiError(.bus, "cannot watch avahi-daemon on the bus: \(error)", cause: error)
         }
         try await Avahi.waitUntilRunning(on: connection, timeout: timeout)
         try await publish(timeout: timeout)

@@ -110,7 +110,7 @@ package final class PeripheralUnderTest: Sendable {
             let rest = launch.launcher.isEmpty ? arguments : Array(launch.launcher.dropFirst()) + [launch.hil] + arguments
             child = try ChildProcess(program, rest, output: .file(output), ownProcessGroup: true)
         } catch {
-            throw ComputerError(.computer, "cannot start hil peripheral: \(error)")
+            throw ComputerError(.computer, "cannot start hil peripheral: \(error)", cause: error)
         }
         running.withLock { $0[child.pid] = child }
     }
@@ -172,7 +172,7 @@ package final class PeripheralUnderTest: Sendable {
             // The time is up: below.
         } catch {
             await stop()
-            throw ComputerError(.computer, "\(error); hil peripheral cannot be awaited")
+            throw ComputerError(.computer, "\(error); hil peripheral cannot be awaited", cause: error)
         }
         let tail = lastLines(15)
         await stop()
@@ -214,7 +214,7 @@ package final class PeripheralUnderTest: Sendable {
         } catch is CancellationError {
             throw ComputerError(.interrupted, "waiting for the pairing code: cancelled (the run was interrupted)")
         } catch {
-            throw ComputerError(.computer, "\(error)\n\(lastLines(10))")
+            throw ComputerError(.computer, "\(error)\n\(lastLines(10))", cause: error)
         }
     }
 

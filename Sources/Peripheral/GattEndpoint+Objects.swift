@@ -20,7 +20,7 @@ extension GattEndpoint {
             try await connection.export(path.advertisementPath, [advertisementInterface()])
             try await connection.export(path.agentPath, [agentInterface()])
         } catch {
-            throw PeripheralError(.bluez, "cannot export the GATT application: \(error)")
+            throw PeripheralError(.bluez, "cannot export the GATT application: \(error)", cause: error)
         }
     }
 

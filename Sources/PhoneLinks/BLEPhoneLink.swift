@@ -232,7 +232,7 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
         do {
             return PairingObservation(refusal: refusal, status: try PairingStatus.decode(bytes))
         } catch {
-            throw LinkError(.pairing, "the pairing characteristic's value is not a PairingStatus: \(error) (\(String(decoding: bytes, as: UTF8.self)))")
+            throw LinkError(.pairing, "the pairing characteristic's value is not a PairingStatus: \(error) (\(String(decoding: bytes, as: UTF8.self)))", cause: error)
         }
     }
 
@@ -304,7 +304,7 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
         } catch let error as CancellationError {
             throw error
         } catch {
-            throw LinkError(.link, "\(adapter) did not power on in 3 tries: \(error)")
+            throw LinkError(.link, "\(adapter) did not power on in 3 tries: \(error)", cause: error)
         }
     }
 }

@@ -65,7 +65,7 @@ package final class TCPPhoneLink: PhoneLink, NetworkFaults {
         do {
             avahi = try await DBusConnection.connect(settings.phoneBus)
         } catch {
-            throw LinkError(.hosts, "the phone cannot reach its avahi-daemon on \(settings.phoneBus): \(error); `hil doctor` checks the rig's two hosts")
+            throw LinkError(.hosts, "the phone cannot reach its avahi-daemon on \(settings.phoneBus): \(error); `hil doctor` checks the rig's two hosts", cause: error)
         }
     }
 

@@ -44,7 +44,7 @@ package struct RecordedReceipt: Sendable {
             do {
                 return pointer == .hid ? .report(try HIDReport.decode(bytes)) : .packet(try UDPPacket.decode(bytes))
             } catch {
-                throw RecordingError(.unreadableReceipt, "\(at): \(text.debugDescription) is not a \(kind) the computer could have taken: \(error)")
+                throw RecordingError(.unreadableReceipt, "\(at): \(text.debugDescription) is not a \(kind) the computer could have taken: \(error)", cause: error)
             }
         }
         do {
@@ -53,7 +53,7 @@ package struct RecordedReceipt: Sendable {
             if text.utf8.count >= ReceiptLine.payloadLimit - 3 {
                 throw RecordingError(.truncatedPayload, "\(at): the computer carried out a \(Self.commandName(text)) command whose payload the receipts log cut at \(ReceiptLine.payloadLimit) bytes; a recording cannot replay a command it does not have whole: leave it out of the session (e.g. type shorter texts) and record again")
             }
-            throw RecordingError(.unreadableReceipt, "\(at): the computer carried out a write that does not decode as a command (\(error)): \(text.prefix(80).debugDescription)")
+            throw RecordingError(.unreadableReceipt, "\(at): the computer carried out a write that does not decode as a command (\(error)): \(text.prefix(80).debugDescription)", cause: error)
         }
     }
 

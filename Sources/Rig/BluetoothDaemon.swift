@@ -56,7 +56,7 @@ package struct BluetoothDaemon: Sendable {
             do {
                 systemctl = try ChildProcess("/usr/bin/systemctl", ["restart", "bluetooth.service"], output: .inherit, ownProcessGroup: false)
             } catch {
-                throw RigError(.fault, "restartBluetoothd: cannot run systemctl: \(error)")
+                throw RigError(.fault, "restartBluetoothd: cannot run systemctl: \(error)", cause: error)
             }
             let ended = await systemctl.exitStatus()
             guard ended == .exited(0) else {

@@ -58,7 +58,7 @@ package final class LiveRecording: Sendable {
             return LiveRecording(peripheral: peripheral, collector: collector, settings: settings)
         } catch {
             await peripheral.stop()
-            throw RunnerError(.computer, "the computer serves, but its input device \"\(settings.uinputName)\" cannot be read: \(error); `hil doctor` checks access to /dev/input")
+            throw RunnerError(.computer, "the computer serves, but its input device \"\(settings.uinputName)\" cannot be read: \(error); `hil doctor` checks access to /dev/input", cause: error)
         }
     }
 
