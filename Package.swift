@@ -167,7 +167,7 @@ let package = Package(
         .testTarget(name: "CommandMappingTests", dependencies: ["CommandMapping", "InputCodes", "RemoteTouchProtocol"]),
         .testTarget(name: "GestureScriptTests", dependencies: ["GestureScript", "GestureModel", "RemoteTouchProtocol", "StrictJSON"]),
         .testTarget(name: "SystemTests", dependencies: ["System"]),
-        .testTarget(name: "ProcessesTests", dependencies: ["Processes", "System"]),
+        .testTarget(name: "ProcessesTests", dependencies: ["Processes", "System", "Waiting"]),
         .testTarget(name: "RadioTests", dependencies: ["Radio", "System", "HILTestSupport", "LatencyStats"]),
         .testTarget(name: "RigTests", dependencies: ["Rig", "Processes", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCodes", "System"]),

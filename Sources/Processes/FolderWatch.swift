@@ -8,7 +8,8 @@ package import Waiting
 /// Changes made on this machine are seen on any file system, 9p included.
 package final class FolderWatch: Sendable {
     package let changes: Changes
-    private let stopped = Atomic<Bool>(false)
+    /// Set by `stop` (or when the watch goes away); the thread holds this, not the watch, so the watch's deinit runs.
+    private let stopped = StopFlag()
 
     /// Watches `folder` from now on; `changes` is signalled at each change (pass one to share it with other sources).
     /// - Throws: `SystemError` `.cannotWatch` with the errno when inotify cannot watch the folder (it does not exist;
@@ -23,12 +24,12 @@ package final class FolderWatch: Sendable {
             close(descriptor)
             throw Self.cannotWatch(folder, "inotify_add_watch", error)
         }
-        let thread = Thread { [self] in
+        let thread = Thread { [stopped, changes] in
             defer { close(descriptor) }
             var buffer = [UInt8](repeating: 0, count: 4096)
             var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             // Woken by a change or every 100 ms to see whether the watch was stopped.
-            while !stopped.load(ordering: .acquiring) {
+            while !stopped.isSet {
                 guard poll(&entry, 1, 100) > 0 else { continue }
                 while read(descriptor, &buffer, buffer.count) > 0 {}
                 changes.signal()
@@ -41,10 +42,16 @@ package final class FolderWatch: Sendable {
 
     /// Ends the watch (its thread ends within 100 ms and closes the inotify descriptor).
     package func stop() {
-        stopped.store(true, ordering: .releasing)
+        stopped.set()
     }
 
     deinit { stop() }
+
+    private final class StopFlag: Sendable {
+        private let flag = Atomic<Bool>(false)
+        var isSet: Bool { flag.load(ordering: .acquiring) }
+        func set() { flag.store(true, ordering: .releasing) }
+    }
 }
 
 extension FolderWatch {
