@@ -117,18 +117,47 @@ struct PeripheralOnRig {
     }
 
     private func drive(_ peripheral: PeripheralProcess, reader: EvdevReader, state: String) async throws {
+        let session = try await PhoneSession(peripheral: peripheral, reader: reader, state: state)
+        defer { session.collector.cancel() }
+        try await session.unpairedIsRefused()
+        try await session.pairsAfterALockout()
+        try await session.everyCommandInEveryMode()
+        try await session.malformedWrites()
+        try await session.fdPath()
+        try await session.dragReleasedOnDisconnectThenFoundAgain()
+        session.checkStatuses()
+        try await session.bluetoothdRestart()
 
-        let central = BlueZCentral(connection: try await DBusConnection.connect(.system), adapter: RigGuest.centralAdapter)
+        #expect(peripheral.interrupt() == 0, "hil peripheral did not stop cleanly:\n\(peripheral.log)")
+        let summary = peripheral.log.split(separator: "\n").last { $0.contains("handled ") } ?? "no summary"
+        print("peripheral \(summary)")
+        #expect(summary.contains("receipt → uinput write"))
+    }
+}
+
+/// The phone's side of `PeripheralOnRig.endToEnd`: a central connected to the peripheral, its status notifications
+/// collected from the start (refusals are reported there: bluetoothd acknowledges writes it forwards through the
+/// acquired socket itself, so the status is the only channel for the reason), and each part of the test.
+private struct PhoneSession {
+    let peripheral: PeripheralProcess
+    let reader: EvdevReader
+    let state: String
+    let central: BlueZCentral
+    let remote: BlueZCentral.Peripheral
+    let received = Locked<[StatusData]>([])
+    let undecodable = Locked<[String]>([])
+    let collector: Task<Void, Never>
+
+    init(peripheral: PeripheralProcess, reader: EvdevReader, state: String) async throws {
+        self.peripheral = peripheral
+        self.reader = reader
+        self.state = state
+        central = BlueZCentral(connection: try await DBusConnection.connect(.system), adapter: RigGuest.centralAdapter)
         print("central: discovering the peripheral")
-        let remote = try await central.connectToRemoteTouch()
-        let json = { (command: Command) in command.encoded() }
-
-        // Status notifications (R5) from the start: refusals are reported there. bluetoothd acknowledges writes
-        // it forwards through the acquired socket itself, so the status is the only channel for the reason.
+        remote = try await central.connectToRemoteTouch()
         let statuses = try await central.notifications(remote.status)
-        let received = Locked<[StatusData]>([])
-        let undecodable = Locked<[String]>([])
-        let collector = Task {
+        let (received, undecodable) = (received, undecodable)
+        collector = Task {
             for await value in statuses {
                 if let status = try? StatusData.decode(value) {
                     received.value.append(status)
@@ -137,23 +166,29 @@ struct PeripheralOnRig {
                 }
             }
         }
-        defer { collector.cancel() }
-        /// Waits up to 5 s for an error status with `code` that arrives after the call.
-        func nextError(_ code: String) async -> Bool {
-            let seen = received.value.count
-            let deadline = ContinuousClock.now + .seconds(5)
-            while ContinuousClock.now < deadline {
-                if received.value.dropFirst(seen).contains(where: { $0.error?.code == code }) { return true }
-                try? await Task.sleep(for: .milliseconds(20))
-            }
-            return false
-        }
+    }
 
+    func json(_ command: Command) -> [UInt8] { command.encoded() }
+
+    /// Waits up to 5 s for an error status with `code` that arrives after the call.
+    func nextError(_ code: String) async -> Bool {
+        let seen = received.value.count
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            if received.value.dropFirst(seen).contains(where: { $0.error?.code == code }) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
+    func unpairedIsRefused() async throws {
         // Unpaired: refused with a notPaired status, nothing injected.
         try? await central.write(remote.command, json(.tap(type: .single)), withResponse: true)
         #expect(await nextError("notPaired"), "no notPaired status for an unpaired central's write")
         try expectSilence(reader, "unpaired central")
+    }
 
+    func pairsAfterALockout() async throws {
         // Pairing: 3 wrong codes lock out, the lockout ends, the right code pairs.
         let first = try PairingStatus.decode(try await central.read(remote.pairing))
         #expect(first.state == .awaitingCode)
@@ -178,7 +213,9 @@ struct PeripheralOnRig {
         try await central.write(remote.pairing, Array(code.utf8), withResponse: true)
         #expect(try PairingStatus.decode(try await central.read(remote.pairing)).state == .paired)
         #expect(peripheral.log.contains(" paired\n"), "the peripheral did not log the pairing")
+    }
 
+    func everyCommandInEveryMode() async throws {
         // Every command in every mode: exactly the frames the mapping table gives. One expected mapper for the
         // whole run mirrors the peripheral's, whose wheel remainders carry over from command to command.
         var expected = CommandMapper(mode: .basicMouse)
@@ -193,7 +230,9 @@ struct PeripheralOnRig {
             }
         }
         try expectSilence(reader, "after the last command")
+    }
 
+    func malformedWrites() async throws {
         // Malformed writes, over the phone's write-without-response socket: an invalidCommand status each,
         // nothing injected, and the next command works.
         let (fd, mtu) = try await central.acquireWrite(remote.command)
@@ -209,14 +248,18 @@ struct PeripheralOnRig {
         try expectSilence(reader, "malformed writes")
         try await central.write(remote.command, json(.cursorMove(delta: Point(x: 3, y: 3))), withResponse: false)
         #expect(try frames(reader, count: 1) == [InputFrame([InputEvent(.relX, 3), InputEvent(.relY, 3)])])
+    }
 
+    func fdPath() async throws {
         // The fd path: AcquireWrite, one packet per command.
         let (fd2, _) = try await central.acquireWrite(remote.command)
         let packet = json(.cursorMove(delta: Point(x: -7, y: 1)))
         #expect(write(fd2, packet, packet.count) == packet.count)
         #expect(try frames(reader, count: 1) == [InputFrame([InputEvent(.relX, -7), InputEvent(.relY, 1)])])
         close(fd2)
+    }
 
+    func dragReleasedOnDisconnectThenFoundAgain() async throws {
         // A drag holds BTN_LEFT; dropping the link releases it.
         try await central.write(remote.command, json(.dragStart), withResponse: true)
         #expect(try frames(reader, count: 1) == [InputFrame([.press(.btnLeft)])])
@@ -231,11 +274,16 @@ struct PeripheralOnRig {
         try await central.write(back.command, json(.tap(type: .single)), withResponse: true)
         #expect(try frames(reader, count: 2) == [InputFrame([.press(.btnLeft)]), InputFrame([.release(.btnLeft)])])
         try await central.disconnect(back)
+    }
 
+    func checkStatuses() {
         let statusCount = received.value.count
         #expect(statusCount >= 3, "status notifications: \(statusCount)")
         #expect(received.value.allSatisfy { (0...100).contains($0.batteryLevel) })
         #expect(undecodable.value.isEmpty, "undecodable status notifications: \(undecodable.value)")
+    }
+
+    func bluetoothdRestart() async throws {
         // bluetoothd restarts: the peripheral registers everything again, and its advertisement is active.
         // (That a phone then finds it and the next gestures work, within 5 s, is Scenarios-nightly/faults/bluetoothd-restart.json.)
         let bluetoothd = try #require(pid(of: "bluetoothd"), "no bluetoothd running in the rig")
@@ -257,10 +305,5 @@ struct PeripheralOnRig {
             destination: "org.bluez", path: "/org/bluez/\(RigGuest.peripheralAdapter)", interface: "org.freedesktop.DBus.Properties",
             member: "Get", [.string("org.bluez.LEAdvertisingManager1"), .string("ActiveInstances")])
         #expect((active.first?.unwrapped.integerValue ?? 0) >= 1, "no active advertisement after the restart: \(active)")
-
-        #expect(peripheral.interrupt() == 0, "hil peripheral did not stop cleanly:\n\(peripheral.log)")
-        let summary = peripheral.log.split(separator: "\n").last { $0.contains("handled ") } ?? "no summary"
-        print("peripheral \(summary)")
-        #expect(summary.contains("receipt → uinput write"))
     }
 }
