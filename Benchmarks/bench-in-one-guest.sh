@@ -9,14 +9,13 @@
 # per build and round, the console's p50 and "peripheral p50" rows (the computer's handling: received → uinput
 # write returned), then the median of each over the rounds. Those rows are kept in $OUT/rounds.txt (default a
 # temporary folder); each bench's own files are written in the guest and go with it.
-set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/lib/in-guest.sh"
+root=$BENCH_ROOT
 [[ $# -ge 1 ]] || { echo "usage: bash Benchmarks/bench-in-one-guest.sh NAME=PATH [NAME=PATH…]" >&2; exit 64; }
 for pair in "$@"; do
     [[ $pair == *=* && -x ${pair#*=} ]] || { echo "bench-in-one-guest: '$pair' is not NAME=PATH of an executable hil" >&2; exit 64; }
 done
-out=${OUT:-$(mktemp -d /tmp/bench-one-guest.XXXXXX)}
-mkdir -p "$out"
+out=$(bench_folder bench-one-guest)
 job=$out/job.sh
 cat >"$job" <<JOB
 #!/bin/sh
@@ -29,10 +28,12 @@ for round in \$(seq ${ROUNDS:-3}); do
   done
 done
 JOB
-"$root/.build/debug/hil" rig exec --timeout 60m -- sh "$job" | tee "$out/rounds.txt"
+bench_run "$out" 60m "$job"
 echo "medians over the rounds (columns as in hil bench's table; the rounds in $out/rounds.txt):"
-python3 - "$out/rounds.txt" <<'PY'
-import statistics, sys, collections
+python3 - "$out/rounds.txt" "$root/Benchmarks/lib" <<'PY'
+import sys, collections
+sys.path.insert(0, sys.argv[2])
+from medians import columns
 rows = collections.defaultdict(lambda: collections.defaultdict(list))
 for line in open(sys.argv[1]):
     parts = line.strip().split(' ', 2)
@@ -47,6 +48,6 @@ for line in open(sys.argv[1]):
         rows[parts[0]][label].append(values)
 for name, labels in rows.items():
     for label, runs in labels.items():
-        medians = [statistics.median(column) for column in zip(*runs)]
+        medians = columns(runs)
         print(f"{name:10} {label:13} " + "  ".join(f"{m:6.2f}" for m in medians))
 PY

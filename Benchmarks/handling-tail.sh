@@ -17,16 +17,10 @@
 # a CPU (about 12 MB of text for the default bench); the job says when it overran. The function_graph tracer, which
 # would name the kernel functions inside a slow call, is no option here: patching the kernel's code under TCG stalls
 # the guest (soft lockups of 130 s and more).
-set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-out=${OUT:-$(mktemp -d /tmp/handling-tail.XXXXXX)}
-mkdir -p "$out"
-hil=${HIL:-$out/bin/hil}
-if [[ -z ${HIL:-} ]]; then
-    mkdir -p "$out/bin"
-    cp "$root/.build/release/hil" "$hil" || { echo "handling-tail: build it first: swift build -c release --product hil" >&2; exit 64; }
-fi
-[[ -x $hil ]] || { echo "handling-tail: HIL=$hil is no executable" >&2; exit 64; }
+source "$(dirname "$0")/lib/in-guest.sh"
+root=$BENCH_ROOT
+out=$(bench_folder handling-tail)
+hil=$(bench_hil "$out" release)
 variants=${VARIANTS:-plain}
 for variant in $variants; do
     case $variant in plain|fifo|nice) ;; *) echo "handling-tail: variant '$variant' is not plain, fifo or nice" >&2; exit 64 ;; esac
@@ -34,7 +28,7 @@ done
 sed -e "s|@ROOT@|$root|g" -e "s|@HIL@|$hil|g" -e "s|@VARIANTS@|$variants|g" -e "s|@ROUNDS@|${ROUNDS:-2}|g" \
     -e "s|@SYSCALLS@|${SYSCALLS:-0}|g" -e "s|@ARGS@|${ARGS:---transport ble,hid,tcp,udp --count 1000 --no-find-max}|g" \
     "$root/Benchmarks/handling-tail-job.sh" >"$out/job.sh"
-"$root/.build/debug/hil" rig exec --timeout 60m --output "$out/guest" -- sh "$out/job.sh" | tee "$out/rounds.txt"
+bench_run "$out" 60m "$out/job.sh"
 for trace in "$out"/guest/*.trace; do
     name=$(basename "$trace" .trace)
     echo "== $name"

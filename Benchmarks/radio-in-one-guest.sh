@@ -23,13 +23,10 @@
 # booted with the radio model so that it has /dev/vhci's users and the rig's main.conf in /run/hil-bluetooth.
 # Prints each bench's "link p50" and "p99" rows, then per radio the medians over the rounds and the rise over
 # immediate (python3 Benchmarks/radio-table.py OUT/guest prints the table again; each bench's files are there too).
-set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-out=${OUT:-$(mktemp -d /tmp/radio-one-guest.XXXXXX)}
-mkdir -p "$out"
-hil=${HIL:-$out/hil}
-[[ -n ${HIL:-} ]] || cp "$root/.build/debug/hil" "$hil"
-[[ -x $hil ]] || { echo "radio-in-one-guest: HIL=$hil is no executable" >&2; exit 64; }
+source "$(dirname "$0")/lib/in-guest.sh"
+root=$BENCH_ROOT
+out=$(bench_folder radio-one-guest)
+hil=$(bench_hil "$out" debug)
 radios=${RADIOS:-immediate bridged 7.5 15 30}
 for radio in $radios; do
     case ${radio%-*att} in
@@ -51,5 +48,5 @@ sed -e "s|@ROOT@|$root|g" -e "s|@HIL@|$hil|g" -e "s|@RADIOS@|$radios|g" \
     -e "s|@ROUNDS@|${ROUNDS:-3}|g" -e "s|@CAPTURE@|${CAPTURE:-0}|g" \
     -e "s|@ARGS@|${ARGS:---transport ble,hid --count 1000 --no-find-max}|g" \
     "$root/Benchmarks/radio-job.sh" >"$out/job.sh"
-"$root/.build/debug/hil" rig exec --rigs "$rigs" --timeout 90m --output "$out/guest" -- sh "$out/job.sh" | tee "$out/rounds.txt"
+bench_run "$out" 90m "$out/job.sh" --rigs "$rigs"
 python3 "$root/Benchmarks/radio-table.py" "$out/guest"

@@ -11,15 +11,10 @@
 # Environment: RATES ("0 0.1 0.3"), ROUNDS (3), ARGS (the bench's options: "--transport ble,hid --rate 60 --count 300
 # --no-find-max"), HIL (the hil to run: a copy of .build/release/hil, so a rebuild on the host cannot change it under
 # the guest), OUT (default a temporary folder).
-set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-out=${OUT:-$(mktemp -d /tmp/radio-loss.XXXXXX)}
-mkdir -p "$out"
-hil=${HIL:-$out/hil}
-if [[ -z ${HIL:-} ]]; then
-    [[ -x $root/.build/release/hil ]] || { echo "radio-loss-in-one-guest: no .build/release/hil: run swift build -c release --product hil, or set HIL" >&2; exit 64; }
-    cp "$root/.build/release/hil" "$hil"
-fi
+source "$(dirname "$0")/lib/in-guest.sh"
+root=$BENCH_ROOT
+out=$(bench_folder radio-loss)
+hil=$(bench_hil "$out" release)
 rates=${RATES:-0 0.1 0.3}
 for rate in $rates; do
     python3 -c "import sys; p = float(sys.argv[1]); sys.exit(0 if 0 <= p < 1 else 1)" "$rate" \
@@ -39,5 +34,5 @@ for round in \$(seq ${ROUNDS:-3}); do
   done
 done
 JOB
-"$hil" vm exec --timeout 90m --output "$out/guest" -- sh "$out/job.sh" | tee "$out/rounds.txt"
+bench_run "$out" 90m "$out/job.sh"
 python3 "$root/Benchmarks/radio-loss-table.py" "$out/guest"

@@ -9,8 +9,9 @@ lost commands and keys held at the streams' ends.
 import glob
 import json
 import os
-import statistics
 import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from medians import median, columns  # noqa: E402  (the one median of Benchmarks/)
 
 EXCHANGE_MS = 0.676  # RadioModel.exchangeNanoseconds
 
@@ -62,14 +63,14 @@ def main():
     for (rate, name) in sorted(runs):
         rows = runs[(rate, name)]
         interval = rows[0][5]
-        medians = [statistics.median(row[i] for row in rows) for i in range(3)]
+        medians = columns(row[:3] for row in rows)
         base = runs.get((0.0, name))
         cells = []
         for i, q in enumerate([0.5, 0.95, 0.99]):
             if base is None:
                 cells.append(f"{medians[i]:.2f}")
                 continue
-            lossless = statistics.median(row[i] for row in base)
+            lossless = median(row[i] for row in base)
             predicted = lossless + model_quantile(q, interval, rate) - model_quantile(q, interval, 0)
             cells.append(f"{medians[i]:.2f} ({predicted:.2f})")
         lost, held = sum(row[3] for row in rows), sum(row[4] for row in rows)

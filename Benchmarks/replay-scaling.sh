@@ -38,8 +38,13 @@ time_replay() {
         end=$(date +%s.%N)
         times+=("$(awk -v start="$start" -v end="$end" 'BEGIN { print end - start }')")
     done
-    printf '%s\n' "${times[@]}" | sort -n | awk -v steps="${*: -1}" -v bytes="$(stat -c %s "$file")" \
-        '{ t[NR] = $1 } END { printf "%6d %9d %8.2f %8.2f %8.2f\n", steps, bytes, t[int((NR + 1) / 2)], t[1], t[NR] }'
+    python3 - "$root/Benchmarks/lib" "${*: -1}" "$(stat -c %s "$file")" "${times[@]}" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from medians import median
+steps, size, times = int(sys.argv[2]), int(sys.argv[3]), [float(t) for t in sys.argv[4:]]
+print(f"{steps:6d} {size:9d} {median(times):8.2f} {min(times):8.2f} {max(times):8.2f}")
+PY
 }
 
 echo "hil replay -q: $what, $runs run(s) each, wall seconds"

@@ -11,10 +11,11 @@
 # Halting vCPUs (a guest booted without idle=poll) showed the reader's p99 at about 3 ms against 0.2–0.3 ms in the
 # other states: waking a halted vCPU is what costs under TCG (docs/measurements.md, "The computer's handling").
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/lib/in-guest.sh"
+root=$BENCH_ROOT
 count=${1:-2000}
 [[ $count =~ ^[0-9]+$ && $count -ge 100 ]] || { echo "usage: bash Benchmarks/uinput-floor.sh [COUNT ≥ 100]" >&2; exit 64; }
-work=$(mktemp -d /tmp/uinput-floor.XXXXXX)
+work=$(bench_folder uinput-floor)
 gcc -O2 -o "$work/uinput-floor" "$root/Benchmarks/uinput-floor.c"
 cat >"$work/job.sh" <<JOB
 #!/bin/sh
@@ -37,4 +38,4 @@ for state in alone spin reader reader+spin; do
   pkill -x cat 2>/dev/null; wait 2>/dev/null
 done
 JOB
-"$root/.build/debug/hil" vm exec --timeout 20m -- sh "$work/job.sh"
+bench_run "$work" 20m "$work/job.sh"

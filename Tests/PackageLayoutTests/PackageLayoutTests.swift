@@ -60,6 +60,28 @@ struct PackageLayoutTests {
         #expect(checked >= 30, "only \(checked) rows of docs/architecture.md's table were read")
     }
 
+    @Test("Benchmarks/: one way to run a job in the guest (lib/in-guest.sh) and one median (lib/medians.py, which checks itself)")
+    func benchmarksShareOneRunnerAndOneMedian() throws {
+        let folder = Self.root.appendingPathComponent("Benchmarks")
+        let scripts = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sh") || $0.hasSuffix(".py") }
+        #expect(scripts.count >= 10, "\(scripts)")
+        for script in scripts {
+            let text = try String(contentsOf: folder.appendingPathComponent(script), encoding: .utf8)
+            let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }.joined(separator: "\n")
+            #expect(!code.contains("rig exec") && !code.contains("vm exec"), "\(script) starts a guest itself: use bench_run (Benchmarks/lib/in-guest.sh)")
+            #expect(!code.contains("statistics.median"), "\(script) takes a median of its own: use Benchmarks/lib/medians.py")
+        }
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = [folder.appendingPathComponent("lib/medians.py").path]
+        let output = Pipe()
+        python.standardOutput = output
+        try python.run()
+        python.waitUntilExit()
+        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(python.terminationStatus == 0 && said.contains("medians: ok"), "\(said)")
+    }
+
     @Test("no Swift file over 400 lines")
     func fileSizes() {
         let files = ["Sources", "Tests"].flatMap { PackageManifest.swiftFiles(under: Self.root.appendingPathComponent($0)) }
