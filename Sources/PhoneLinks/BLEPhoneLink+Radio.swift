@@ -34,9 +34,9 @@ extension BLEPhoneLink: RadioFaults {
         let timeout = environment?.supervisionTimeoutMs ?? ConnectionUpdate.defaultSupervisionTimeoutMs
         do {
             return try ConnectionUpdate.request(intervalMs: ms, supervisionTimeoutMs: timeout, to: remote.address, on: central.adapter)
-        } catch let error as LinkError {
+        } catch let error as RigError {
             guard let problem = computerMaximumProblem.withLock({ $0 }) else { throw error }
-            throw LinkError(error.code, error.what, hint: "the computer's adapter kept its [LE] maximum: \(problem)")
+            throw RigError(error.code, error.what, hint: "the computer's adapter kept its [LE] maximum: \(problem)", cause: error)
         }
     }
 
