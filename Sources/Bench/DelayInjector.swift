@@ -48,7 +48,7 @@ package enum DelayInjector: Sendable, CustomStringConvertible {
     package func apply(_ ms: Double) throws {
         switch self {
         case .netem(let interface, let netns):
-            try Netem.apply(["delay", Self.milliseconds(ms)], on: interface, in: netns)
+            try Netem.apply(Netem.arguments(delayMs: ms), on: interface, in: netns)
         case .radio(let controls):
             do {
                 try RadioControl(fifos: controls).send("delay \(Self.number(ms))")
@@ -76,10 +76,10 @@ package enum DelayInjector: Sendable, CustomStringConvertible {
         }
     }
 
-    /// netem's spelling of a delay: `5ms`, `2.5ms`.
+    /// A delay as the progress and held-key lines say it: `5ms`, `2.5ms`.
     static func milliseconds(_ value: Double) -> String { number(value) + "ms" }
 
-    /// `5`, `2.5`: a delay's number, as netem and the bridges' `delay MS` take it.
+    /// `5`, `2.5`: a delay's number, as the bridges' `delay MS` takes it.
     static func number(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(format: "%g", value)
     }

@@ -148,14 +148,8 @@ package final class PeripheralUnderTest: Sendable {
         // wake the wait.
         do {
             let watch = try FolderWatch(launch.folder)
-            let exit = Task { [child] in
-                _ = await child.exitStatus(timeout: timeout)
-                watch.changes.signal()
-            }
-            defer {
-                watch.stop()
-                exit.cancel()
-            }
+            defer { watch.stop() }
+            child.whenExited { [changes = watch.changes] _ in changes.signal() }
             try await watch.changes.until("ready file \(readyFile)", timeout: timeout) { () throws(ComputerError) -> Void? in
                 if let record = try? ReadyRecord.read(from: readyFile), launch.endpoints.allSatisfy(record.endpoints.contains) { return () }
                 if let ended = child.termination {

@@ -154,6 +154,12 @@ package final class ChildProcess: Sendable {
         await exit.wait()
     }
 
+    /// Runs `action` once the child has exited (at once when it has), on the thread that reaped it: for a wait that
+    /// wakes on the exit among other events (`Changes.signal`), with no task of its own waiting for it.
+    package func whenExited(_ action: @escaping @Sendable (Termination) -> Void) {
+        exit.whenExited(action)
+    }
+
     /// Suspends until the child exits or `timeout` passes.
     /// - Returns: how it ended, or nil when it still runs after `timeout`.
     package func exitStatus(timeout: Duration) async -> Termination? {

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Waiting
 
 /// A value that arrives once (a child's end, a collected output), and everyone waiting for it: continuations of
 /// async callers and semaphores of blocking ones. A timeout is a timer on a global queue that removes its waiter;
@@ -35,7 +36,7 @@ final class Completion<Value: Sendable>: Sendable {
                 return
             }
             if let timeout {
-                DispatchQueue.global().asyncAfter(deadline: Self.deadline(after: timeout)) { self.expire(id) }
+                DispatchQueue.global().asyncAfter(deadline: .after(timeout)) { self.expire(id) }
             }
         }
     }
@@ -50,10 +51,16 @@ final class Completion<Value: Sendable>: Sendable {
     func waitBlocking(timeout: Duration?) -> Value? {
         let semaphore = DispatchSemaphore(value: 0)
         guard let id = register({ _ in semaphore.signal() }) else { return value }
-        if semaphore.wait(timeout: timeout.map(Self.deadline(after:)) ?? .distantFuture) == .timedOut {
+        if semaphore.wait(timeout: timeout.map(DispatchTime.after) ?? .distantFuture) == .timedOut {
             state.withLock { _ = $0.waiters.removeValue(forKey: id) }
         }
         return value
+    }
+
+    /// Runs `action` with the value once it arrives, on the thread that completes it (at once, here, when it is there
+    /// already): for a caller that must hear of it without a task of its own waiting.
+    func whenDone(_ action: @escaping @Sendable (Value) -> Void) {
+        if register({ value in if let value { action(value) } }) == nil, let value { action(value) }
     }
 
     /// Adds a waiter; nil when the value is there already (the caller answers at once).
@@ -70,11 +77,5 @@ final class Completion<Value: Sendable>: Sendable {
     private func expire(_ id: UInt64) {
         let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
         waiter?(nil)
-    }
-
-    static func deadline(after duration: Duration) -> DispatchTime {
-        let (seconds, attoseconds) = duration.components
-        let nanoseconds = max(0, min(Int64(Int32.max), seconds)) * 1_000_000_000 + max(0, attoseconds / 1_000_000_000)
-        return .now() + .nanoseconds(Int(nanoseconds))
     }
 }

@@ -26,6 +26,11 @@ final class ExitMonitor: Sendable {
         await ended.wait(timeout: timeout)
     }
 
+    /// Runs `action` once the child has exited (at once when it has), on the thread that reaped it.
+    func whenExited(_ action: @escaping @Sendable (ChildProcess.Termination) -> Void) {
+        ended.whenDone(action)
+    }
+
     func wait() async -> ChildProcess.Termination {
         await ended.wait()
     }

@@ -52,8 +52,8 @@ package struct RunningProcess: Sendable {
     /// Without a pidfd: whether the process is gone, read every 5 ms (`Poll`) until `timeout`.
     private func polled(within timeout: Duration?) async -> Bool {
         do {
-            // Without a timeout, for as long as the process lives (a year stands for that).
-            return try await Poll.upTo(timeout ?? .seconds(365 * 86_400), every: .milliseconds(5)) { isAlive ? nil : true } ?? false
+            // Without a timeout, for as long as the process lives.
+            return try await Poll.upTo(timeout, every: .milliseconds(5)) { isAlive ? nil : true } ?? false
         } catch {
             // Cancelled: the caller stops waiting, and whether the process is gone is all there is to say.
             return !isAlive

@@ -1,12 +1,14 @@
+package import Dispatch
 import Synchronization
 
 /// Something that changes on another thread (a frame read, a file written, a message received), announced as it
 /// happens: the producer calls `signal()`, a waiter awaits the next change after the one it has seen. Nothing is
-/// polled; a waiter's timeout is a timer raced against the change, as in `Wait.within`.
+/// polled: a waiter is one continuation, resumed by the change, by its timeout (a timer on a global queue, as
+/// `Completion` has in Processes) or by its task's cancellation, whichever comes first.
 package final class Changes: Sendable {
     private struct State {
         var generation: UInt64 = 0
-        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var waiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
         var nextWaiter: UInt64 = 0
     }
 
@@ -24,7 +26,7 @@ package final class Changes: Sendable {
             defer { state.waiters.removeAll() }
             return Array(state.waiters.values)
         }
-        for waiter in woken { waiter.resume() }
+        for waiter in woken { waiter.resume(returning: true) }
     }
 
     /// Returns once a change after `seen` was announced (at once when one already was), or when `timeout` passed.
@@ -34,38 +36,40 @@ package final class Changes: Sendable {
     package func next(after seen: UInt64, within timeout: Duration) async throws -> Bool {
         if generation != seen { return true }
         guard timeout > .zero else { return false }
-        let changed = await withTaskGroup(of: Bool.self) { group in
-            group.addTask { await self.change(after: seen) }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return false
-            }
-            defer { group.cancelAll() }
-            return await group.next() ?? false
-        }
-        try Task.checkCancellation()
-        return changed || generation != seen
-    }
-
-    /// Suspends until a change after `seen`; true then, false when the task was cancelled first.
-    private func change(after seen: UInt64) async -> Bool {
         let id = state.withLock { state in
             state.nextWaiter += 1
             return state.nextWaiter
         }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let resumeNow = state.withLock { state in
-                    if state.generation != seen || Task.isCancelled { return true }
+        let changed = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let answer = state.withLock { state -> Bool? in
+                    if state.generation != seen { return true }
+                    if Task.isCancelled { return false }
                     state.waiters[id] = continuation
-                    return false
+                    return nil
                 }
-                if resumeNow { continuation.resume() }
+                if let answer {
+                    continuation.resume(returning: answer)
+                    return
+                }
+                DispatchQueue.global().asyncAfter(deadline: .after(timeout)) { [self] in
+                    state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(returning: false)
+                }
             }
         } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(returning: false)
         }
-        return !Task.isCancelled
+        try Task.checkCancellation()
+        return changed || generation != seen
+    }
+}
+
+extension DispatchTime {
+    /// `duration` from now, for a timer on a dispatch queue (at most about 68 years; a negative one is now).
+    package static func after(_ duration: Duration) -> DispatchTime {
+        let (seconds, attoseconds) = duration.components
+        let nanoseconds = max(0, min(Int64(Int32.max), seconds)) * 1_000_000_000 + max(0, attoseconds / 1_000_000_000)
+        return .now() + .nanoseconds(Int(nanoseconds))
     }
 }
 

@@ -19,7 +19,7 @@ package enum Poll {
         try await until(what, timeout: timeout, every: interval, on: ContinuousClock(), read)
     }
 
-    /// `until` on another clock than real time (a scenario's driver passes its own: virtual time in `hil replay`).
+    /// `until` on another clock than real time (a virtual one moves on at each sleep: `PollTests` time out in it).
     package static func until<Value, C: Clock<Duration>>(
         _ what: String, timeout: Duration, every interval: Duration = .milliseconds(10), on clock: C, _ read: () async throws -> Value?
     ) async throws -> Value {
@@ -38,14 +38,16 @@ package enum Poll {
     }
 
     /// Reads until `read` returns a value or `timeout` has passed, for waits whose running out of time is an outcome,
-    /// not a failure (a settle that reports how long it took, a check that has a fallback).
+    /// not a failure (a settle that reports how long it took, a check that has a fallback); a nil `timeout` reads for
+    /// as long as it takes.
     /// - Returns: the first value `read` returned, or nil when the time was up first (`read` was then called once more
     ///   at or after the timeout, so a value that came during the last pause is not missed).
     /// - Throws: `CancellationError` when the task is cancelled, or what `read` throws.
     package static func upTo<Value>(
-        _ timeout: Duration, every interval: Duration = .milliseconds(10), _ read: () async throws -> Value?
+        _ timeout: Duration?, every interval: Duration = .milliseconds(10), _ read: () async throws -> Value?
     ) async throws -> Value? {
-        try await upTo(timeout, every: interval, on: ContinuousClock(), read)
+        let clock = ContinuousClock()
+        return try await loop(until: timeout.map { clock.now.advanced(by: $0) }, every: interval, on: clock, read)
     }
 
     /// `upTo` on another clock than real time.
