@@ -154,7 +154,7 @@ let package = Package(
             dependencies: [
                 "RemoteTouchProtocol", "CommandMapping", "GestureScript", "Rig", "Peripheral", "DBus", "Scenario", "ScenarioDriver", "Runner", "RunContext", "Bench", "Evidence", "ComputerProcess",
                 "Records", "Report", "LatencyStats", "Recording", "InputCodes", "StrictJSON", "Lab", "GestureModel", "Waiting", "Processes",
-                "Radio", "NetSocket", "System",
+                "Radio", "NetSocket", "System", "Verifier",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -93,6 +93,8 @@ package struct RigDefinition: Sendable, Hashable {
     /// so the computer receives writes in the order the phone's stack sent them (docs/protocol.md, "Order"); 2 to 5
     /// allow EATT, whose bearers bluetoothd reads in any order.
     package var gattChannels = RigDefinition.defaultGattChannels
+    /// The time rules' limits per build (`"stageLimits"`).
+    package var stageLimits = StageLimits()
 
     /// One ATT bearer: the computer's ordering guarantee (docs/protocol.md, "Order").
     package static let defaultGattChannels = 1
@@ -141,7 +143,8 @@ extension RigDefinition {
             throw RigFileProblems(problems)
         }
         let keys = ["name", "description", "kind", "peripheralAdapter", "centralAdapter", "controllers", "bluetoothd",
-                    "connection", "uinputDeviceName", "latencyScale", "machine", "virtualAdapters", "radio", "gattChannels"]
+                    "connection", "uinputDeviceName", "latencyScale", "machine", "virtualAdapters", "radio", "gattChannels",
+                    "stageLimits"]
         problems += object.unknownKeyProblems(allowed: keys, at: .root)
         func field(_ key: String) -> JSONValue? { read { () throws(JSONSchemaError) in try object.required(key, at: .root) } }
         func string(_ key: String) -> String? {
@@ -191,6 +194,7 @@ extension RigDefinition {
         let gattChannels = object["gattChannels"].flatMap { v in
             read { () throws(JSONSchemaError) in try v.integer(at: .root.appending("gattChannels"), in: 1...5) }
         } ?? Self.defaultGattChannels
+        let stageLimits = object["stageLimits"].map { Self.stageLimits($0, &problems) } ?? StageLimits()
         guard problems.isEmpty, let name, let description, let kind, let peripheral, let central, let controllers,
             let daemon
         else {
@@ -202,6 +206,7 @@ extension RigDefinition {
             latencyScale: scale, machine: machine, radio: radio)
         rig.virtualAdapters = virtualAdapters
         rig.gattChannels = gattChannels
+        rig.stageLimits = stageLimits
         return rig
     }
 

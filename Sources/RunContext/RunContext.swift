@@ -1,5 +1,6 @@
 import Foundation
 package import Evidence
+package import ScenarioDriver
 package import Rig
 package import GestureScript
 package import Scenario
@@ -15,6 +16,8 @@ package struct RunContext: Sendable {
     package var uinputName: String
     /// Multiplies every deadline and latency limit (the rig's `latencyScale`).
     package var latencyScale: Double
+    /// The time rules' limits for this build and the rig's radio (`StageRule`); nil: the stages are not judged.
+    package var timing: ScenarioDriver.Timing?
     /// Overrides each scenario's write path when set.
     package var writePath: WritePath?
     /// Overrides each scenario's `run.sendJitterMs` when set (`hil run --send-jitter`).

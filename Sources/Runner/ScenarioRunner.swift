@@ -42,7 +42,9 @@ package struct ScenarioRunner: Sendable {
             await standby.discard()
             return await refusal(scenario, folder: folder, start: start, result: result)
         }
-        let options = ScenarioDriver.Options(latencyScale: context.latencyScale, failFast: context.failFast)
+        var timing = context.timing
+        timing?.overNetwork = transport.isNetwork
+        let options = ScenarioDriver.Options(latencyScale: context.latencyScale, failFast: context.failFast, timing: timing)
         let capture = ScenarioCapture(
             context.capture, transport: transport, folder: folder, relativeFolder: (folder as NSString).lastPathComponent,
             run: context.runCapture)
@@ -110,7 +112,9 @@ package struct ScenarioRunner: Sendable {
         } else {
             await stopComputer()
         }
-        if let computer { addReceipts(computer, drive: drive, scenario: scenario, options: options, result: &result) }
+        if let computer {
+            addReceipts(computer, drive: drive, scenario: scenario, options: options, result: &result, findings: &findings)
+        }
     }
 
     /// Stops the computer started ahead for a next scenario that will not run (the last one, or an interrupted run).
@@ -130,12 +134,20 @@ package struct ScenarioRunner: Sendable {
         result.message += "the device under test (hil peripheral) exited during the scenario; its last lines:\n\(current.lastLines(15))\n"
     }
 
-    /// What the stopped computer's receipts tell: each step's latency stages and the commands it received (R11.2).
+    /// What the stopped computer's receipts tell: each step's latency stages and the commands it received (R11.2),
+    /// and every command accounted for (`CommandAccounting`; not when the kernel dropped events: the frames are not whole).
     private func addReceipts(_ computer: PeripheralComputer, drive: ScenarioDriver.Drive?, scenario: Scenario,
-                             options: ScenarioDriver.Options, result: inout ScenarioResult)
+                             options: ScenarioDriver.Options, result: inout ScenarioResult, findings: inout ScenarioFindings)
     {
         guard let drive, !result.steps.isEmpty else { return }
-        result.steps = drive.steps(withReceipts: computer.receipts(), scenario: scenario, options: options)
+        let receipts = computer.receipts()
+        let steps = drive.steps(withReceipts: receipts, scenario: scenario, options: options)
+        let frames = computer.droppedEvents || !findings.errors.isEmpty ? nil : computer.allFrames
+        let accounted = drive.accounted(steps, receipts: receipts, frames: frames, scenario: scenario, options: options)
+        let timed = drive.timed(accounted.steps, receipts: receipts, scenario: scenario, options: options)
+        result.steps = timed.steps
+        findings.failures += accounted.failures + timed.failures
+        for failure in accounted.failures + timed.failures { result.message += failure + "\n" }
     }
 
     func folder(_ scenario: Scenario, number: Int) -> String {

@@ -23,6 +23,8 @@ package struct Scenario: Sendable {
     package var devicesExpectation: DevicesExpectation?
     package var limits: LatencyLimits
     package var run: RunSettings
+    /// Checks every run makes that this scenario switches off, each with its reason (`"checksOff"`).
+    package var checksOff: [RunCheck: String] = [:]
 
     package var name: String { script.name }
 
@@ -62,13 +64,14 @@ package struct Scenario: Sendable {
     package static func parse(_ value: JSONValue, file: String, positions: JSONPositions? = nil) throws(ScriptError) -> Scenario {
         let box = ReadBox()
         let script = try GestureScript.parse(value, file: file, extension: GestureScript.Extension(
-            topKeys: ["limits", "run", "expectDevices", "expectRefusal"], stepKeys: ["expect"],
+            topKeys: ["limits", "run", "expectDevices", "expectRefusal", "checksOff"], stepKeys: ["expect"],
             read: { top, steps in
                 var reader = ScenarioReader()
                 box.limits = top["limits"].map { reader.limits($0, at: .root.appending("limits")) } ?? LatencyLimits()
                 box.run = top["run"].map { reader.run($0, at: .root.appending("run")) } ?? RunSettings()
                 box.devices = top["expectDevices"].flatMap { reader.devices($0, at: .root.appending("expectDevices")) }
                 box.refusal = top["expectRefusal"].flatMap { reader.refusal($0, at: .root.appending("expectRefusal")) }
+                box.checksOff = top["checksOff"].map { reader.checksOff($0, at: .root.appending("checksOff")) } ?? [:]
                 if (box.refusal != nil) != (box.run.uinput == .denied) {
                     reader.report(JSONSchemaError(
                         box.refusal != nil ? .root.appending("expectRefusal") : .root.appending("run").appending("uinput"),
@@ -90,7 +93,7 @@ package struct Scenario: Sendable {
         let expectations = (0..<script.steps.count).map { box.expectations[$0] ?? StepExpectations() }
         return Scenario(
             file: file, script: script, expectations: expectations, expectedRefusal: box.refusal,
-            devicesExpectation: box.devices, limits: box.limits, run: box.run, positions: positions)
+            devicesExpectation: box.devices, limits: box.limits, run: box.run, checksOff: box.checksOff, positions: positions)
     }
 }
 
@@ -170,6 +173,7 @@ private final class ReadBox: @unchecked Sendable {
     var expectations: [Int: StepExpectations] = [:]
     var refusal: [String]?
     var devices: DevicesExpectation?
+    var checksOff: [RunCheck: String] = [:]
 }
 
 

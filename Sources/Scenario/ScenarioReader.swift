@@ -14,6 +14,10 @@ struct ScenarioReader {
         collected.append(problem)
     }
 
+    mutating func rejectUnknownKeys(of object: JSONObject, allowed: [String], at path: JSONPath) {
+        collected.rejectUnknownKeys(of: object, allowed: allowed, at: path)
+    }
+
     /// Runs a read; records its problem and returns nil when it failed.
     @discardableResult
     mutating func attempt<T>(_ read: () throws(JSONSchemaError) -> T) -> T? {

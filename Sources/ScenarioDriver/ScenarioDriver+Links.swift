@@ -85,7 +85,9 @@ extension ScenarioDriver {
             seen = try await dropLink(for: outage) { try await radioFaults().blackout(for: outage) }
         case .disconnect where linkUp: seen = try await disconnect()
         case .reconnect(let timeout) where !linkUp: seen = await reconnect(timeout: timeout)
-        case .restartBluetoothd where linkUp: seen = try await rigFaults(step.name).restartStack(computer, release: release)
+        case .restartBluetoothd where linkUp:
+            noteAccounting(.linkDown)
+            seen = try await rigFaults(step.name).restartStack(computer, release: release)
         case .restartPeripheral where linkUp: seen = try await restartComputer()
         default:
             seen = LinkObservation(connected: linkUp, attempts: 0, elapsedMs: 0, summary: "",
@@ -138,6 +140,7 @@ extension ScenarioDriver {
             seen.wentDown = false
             return seen
         }
+        noteAccounting(.linkDown)
         let released = await release.afterDrop(heldBefore: heldBefore, downAt: clock.now())
         var policy = ReconnectPolicy(phone.reconnectRule, scenario.run)
         let interval = policy.interval
@@ -178,6 +181,7 @@ extension ScenarioDriver {
         let start = clock.now()
         let heldBefore = computer.heldKeys()
         try await phone.disconnect()
+        noteAccounting(.linkDown)
         let elapsedMs = (clock.now() - start).milliseconds
         let released = await release.afterDrop(heldBefore: heldBefore, downAt: clock.now())
         return LinkObservation(
@@ -202,6 +206,7 @@ extension ScenarioDriver {
     private func restartComputer() async throws -> LinkObservation {
         let start = clock.now()
         let heldBefore = computer.heldKeys()
+        noteAccounting(.computerRestarted)
         var phoneMs = 0.0
         let notes = try await computer.restart {
             let phoneStart = clock.now()

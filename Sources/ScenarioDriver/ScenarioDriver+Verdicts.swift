@@ -24,6 +24,7 @@ extension ScenarioDriver {
         let codeSentAt = clock.now()
         let seen = try await phone.enterCode(digits)
         let status = seen.status
+        if seen.refusal == nil, status.state == .paired { noteAccounting(.paired, at: codeSentAt) }
         let lockedBefore = lockout
         if status.state != .lockedOut {
             lockout = nil

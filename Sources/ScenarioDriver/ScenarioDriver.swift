@@ -1,11 +1,11 @@
 import Foundation
 import GestureModel
-import GestureScript
+package import GestureScript
 import LatencyStats
 package import InputCodes
 import RemoteTouchProtocol
 package import Scenario
-import Verifier
+package import Verifier
 package import Records
 import Waiting
 
@@ -23,17 +23,50 @@ package final class ScenarioDriver {
         /// Which verdicts this run can give; the others are left unjudged (an offline replay has no status, no
         /// pairing code and no real link).
         package var judged: Set<Check>
+        /// The time rules' limits and the rig's own link (nil: the stages are not judged, as in `hil replay`).
+        package var timing: Timing?
 
-        package init(latencyScale: Double = 1, failFast: Bool = false, judged: Set<Check> = Set(Check.allCases)) {
+        package init(latencyScale: Double = 1, failFast: Bool = false, judged: Set<Check> = Set(Check.allCases),
+                     timing: Timing? = nil)
+        {
             self.latencyScale = latencyScale
             self.failFast = failFast
             self.judged = judged
+            self.timing = timing
+        }
+    }
+
+    /// What the time rules (`StageRule`) judge a rig run's stages against.
+    package struct Timing: Sendable, Hashable {
+        package var limits: StageRule.Limits
+        /// Where the limits come from, for messages: "the vm rig's release limits".
+        package var stated: String
+        /// The rig's radio under ble and hid (interval nil: it delivers at once; nil: not known, the link not judged).
+        package var radio: StageRule.LinkModel?
+        /// The scenario runs over the network between the rig's hosts (tcp, udp), not the radio.
+        package var overNetwork = false
+
+        package init(limits: StageRule.Limits, stated: String, radio: StageRule.LinkModel?) {
+            self.limits = limits
+            self.stated = stated
+            self.radio = radio
+        }
+
+        /// The link model of a step that ran under `conditions` (nil: the rig's own); nil when it cannot be judged.
+        package func model(_ conditions: LinkConditions?) -> StageRule.LinkModel? {
+            if overNetwork {
+                let network = conditions?.network
+                return .network(delayMs: network?.delayMs ?? 0, jitterMs: network?.jitterMs ?? 0)
+            }
+            guard case .radio(let interval, let rate)? = radio else { return nil }
+            let changed = conditions?.radio
+            return .radio(intervalMs: changed?.intervalMs ?? interval, errorRate: changed?.packetErrorPercent.map { $0 / 100 } ?? rate)
         }
     }
 
     /// The kinds of check a run judges (offline, only some of them).
     package enum Check: String, Sendable, Hashable, CaseIterable {
-        case events, link, phone, status, received, pairing, devices, limits
+        case events, link, phone, status, received, pairing, devices, limits, accounting
     }
 
     /// What driving the steps produced, before the computer's receipts are in.
@@ -49,6 +82,17 @@ package final class ScenarioDriver {
         package var notes: [String]
         /// Every command handed to the link (or not, while it was down), one line each: `commands.log`.
         package var commandLog: String
+        /// What changed what the computer must do, besides the writes: the pairing, the link going down, the
+        /// computer's restart, network loss (`CommandAccounting`).
+        package var accountingEvents: [(at: UInt64, step: Int, event: AccountingRecord.Event)] = []
+        /// The radio or network conditions each step ran under, when a step changed the rig's own (`StageRule`).
+        package var conditions: [Int: LinkConditions] = [:]
+    }
+
+    /// A step's link conditions set by the scenario's radio and network steps (nil fields: the rig's own).
+    package struct LinkConditions: Sendable, Hashable {
+        package var radio: RadioConditions?
+        package var network: NetworkConditions?
     }
 
     /// When a step began and ended, on the driver's clock.
@@ -83,6 +127,11 @@ package final class ScenarioDriver {
     /// The commands the phone did not send because the link was down, with their times.
     package internal(set) var unsent: [(at: MonotonicTime, payload: String)] = []
     var sends: [StageBreakdown.Send] = []
+    var accountingEvents: [(at: UInt64, step: Int, event: AccountingRecord.Event)] = []
+    var conditions: [Int: LinkConditions] = [:]
+    var networkNow: NetworkConditions?
+    /// The step being driven.
+    var currentStep = 0
     var problems: [String] = []
     /// The pairing lockout the phone last saw begin, until a `pair` step sees it over.
     var lockout: LockoutWindow?
@@ -139,12 +188,14 @@ package final class ScenarioDriver {
         judgeStatusAndPhone()
         phase("steps done")
         for index in results.indices { results[index].radio = radioByStep[results[index].index] }
-        return Drive(steps: results, sends: sends, windows: windows, problems: problems, notes: notes, commandLog: commandLog)
+        return Drive(steps: results, sends: sends, windows: windows, problems: problems, notes: notes, commandLog: commandLog,
+                     accountingEvents: accountingEvents, conditions: conditions)
     }
 
     private func driveSteps() async throws {
         let steps = scenario.script.steps
         for (index, step) in steps.enumerated() {
+            currentStep = index
             noteRadio(index, step)
             let stepStart = clock.now()
             defer { windows[index] = StepWindow(start: stepStart, end: clock.now()) }
@@ -192,6 +243,8 @@ package final class ScenarioDriver {
         }
         if case .network(let conditions) = step {
             let done = try await networkFaults(.network).setNetwork(conditions)
+            noteAccounting(.networkLoss((conditions?.lossPercent ?? 0) > 0))
+            networkNow = conditions
             commandLog.append("\(clock.now()) network: \(done)\n")
             segment?.note = done
         }
@@ -237,6 +290,7 @@ package final class ScenarioDriver {
         default:
             break
         }
+        conditions[index] = LinkConditions(radio: radioNow, network: networkNow)
         if let radioNow {
             radioByStep[index] = radioNow.description
         } else if !radioByStep.isEmpty || step.name == "radio" {
@@ -255,6 +309,11 @@ package final class ScenarioDriver {
                                       latencyMs: nil, message: "\(why): an earlier step failed (--fail-fast)"))
         }
         results.sort { $0.index < $1.index }
+    }
+
+    /// Notes, at this moment of the step being driven, what changes what the computer must do.
+    func noteAccounting(_ event: AccountingRecord.Event, at time: MonotonicTime? = nil) {
+        accountingEvents.append(((time ?? clock.now()).nanoseconds, currentStep, event))
     }
 
     /// Time on the gesture timeline now.

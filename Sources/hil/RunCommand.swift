@@ -10,6 +10,7 @@ import Scenario
 import Synchronization
 import ComputerProcess
 import Evidence
+import Verifier
 
 /// Replays scenarios through a real BLE link and checks what comes out of uinput.
 struct RunCommand: AsyncParsableCommand {
@@ -268,9 +269,25 @@ struct RunCommand: AsyncParsableCommand {
             uinputName: definition?.uinputDeviceName ?? "RemoteTouch HIL Virtual Input",
             latencyScale: definition?.latencyScale ?? 1, writePath: writePath, workDirectory: work)
         var result = context
+        result.timing = timing(definition, radio: environment.radio)
         result.emulatedControllers = definition?.controllers == .btvirt
         result.network = environment.network.map(NetworkHosts.init)
         return (rigName, result)
+    }
+
+    /// The time rules of a run on `definition` (a rig file without `stageLimits` gets a real machine's): this build's
+    /// limits, and the radio under ble and hid — the vm rig's model, a real radio at the rig's longest interval, or
+    /// btvirt's, which delivers at once.
+    static func timing(_ definition: RigDefinition?, radio: RigDefinition.Radio?) -> ScenarioDriver.Timing {
+        let limits = (definition?.stageLimits ?? RigDefinition.StageLimits()).build(buildConfiguration)
+        let model: StageRule.LinkModel? = switch (radio?.model, definition?.controllers) {
+        case (.connectionEvents?, _): .radio(intervalMs: radio!.intervalMs, errorRate: radio!.packetErrorRate)
+        case (.immediate?, _), (nil, .btvirt?): .radio(intervalMs: nil, errorRate: 0)
+        case (nil, _): definition.map { .radio(intervalMs: $0.connection.maxIntervalMs, errorRate: 0) }
+        }
+        return ScenarioDriver.Timing(
+            limits: StageRule.Limits(computerMedianMs: limits.computerMedianMs, computerMaxMs: limits.computerMaxMs, linkHostMs: limits.linkHostMs),
+            stated: "the \(definition?.name ?? "unknown") rig's \(buildConfiguration) limits", radio: model)
     }
 
     /// The context of each lane to use: the first `requested` of the rig's lanes.

@@ -45,7 +45,7 @@ struct RigDefinitionTests {
             Issue.record("parsed")
         } catch {
             #expect(error.problems.map(\.description) == [
-                "extra: unknown key; allowed here: \"name\", \"description\", \"kind\", \"peripheralAdapter\", \"centralAdapter\", \"controllers\", \"bluetoothd\", \"connection\", \"uinputDeviceName\", \"latencyScale\", \"machine\", \"virtualAdapters\", \"radio\", \"gattChannels\"",
+                "extra: unknown key; allowed here: \"name\", \"description\", \"kind\", \"peripheralAdapter\", \"centralAdapter\", \"controllers\", \"bluetoothd\", \"connection\", \"uinputDeviceName\", \"latencyScale\", \"machine\", \"virtualAdapters\", \"radio\", \"gattChannels\", \"stageLimits\"",
                 "kind: unknown value \"cloud\"; expected one of \"hardware\", \"virtual\", \"vm\"",
                 "peripheralAdapter: expected an adapter name like \"hci0\", found \"usb0\"",
                 "connection.minIntervalMs: 5 is outside 7.5...4000",

@@ -194,7 +194,11 @@ package final class OfflineComputer: ComputerUnderTest {
 
     package func restart(whileStopped: () async throws -> Void) async throws -> String {
         linkDown("the computer restarts")
-        state.withLock { $0.codeShown = false }
+        // A new process: a new mapper (basic mouse mode, no remainders), as the rig's computer starts again.
+        state.withLock { state in
+            state.codeShown = false
+            state.mapper = CommandMapper()
+        }
         try await whileStopped()
         return ""
     }

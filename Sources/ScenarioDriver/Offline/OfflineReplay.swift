@@ -1,4 +1,5 @@
 import Foundation
+import InputCodes
 package import Scenario
 package import Records
 
@@ -34,7 +35,7 @@ package struct OfflineReplay: Sendable {
     package private(set) var steps: [StepResult] = []
 
     /// The verdicts an offline run gives.
-    package static let judged: Set<ScenarioDriver.Check> = [.events, .received]
+    package static let judged: Set<ScenarioDriver.Check> = [.events, .received, .accounting]
 
     package var verdict: Verdict {
         if !errors.isEmpty { return .failed }
@@ -59,7 +60,12 @@ package struct OfflineReplay: Sendable {
         let driver = ScenarioDriver(scenario: scenario, phone: link, computer: computer, clock: clock, options: options)
         do {
             let drive = try await driver.run()
-            replay.steps = drive.steps(withReceipts: computer.receipts(), scenario: scenario, options: options)
+            let receipts = computer.receipts()
+            let steps = drive.steps(withReceipts: receipts, scenario: scenario, options: options)
+            let accounted = drive.accounted(steps, receipts: receipts, frames: computer.frames(since: MonotonicTime(nanoseconds: 0)),
+                                            scenario: scenario, options: options)
+            replay.steps = accounted.steps
+            replay.errors += accounted.failures
         } catch {
             replay.errors.append("the offline run stopped: \(error)")
         }

@@ -1,0 +1,83 @@
+package import InputCodes
+package import Scenario
+package import Verifier
+package import Records
+
+extension ScenarioDriver.Drive {
+    /// What the accounting oracle needs of this drive, with the computer's receipts and its device's frames (complete
+    /// once it stopped); each send with the step that sent it.
+    package func accountingRecord(receipts: [StageBreakdown.Receipt], frames: [EvdevFrame], scenario: Scenario) -> AccountingRecord {
+        let starts = windows.sorted { $0.key < $1.key }.map { (start: $0.value.start.nanoseconds, step: $0.key) }
+        func step(at time: UInt64) -> Int {
+            starts.last { $0.start <= time }?.step ?? starts.first?.step ?? 0
+        }
+        let sent = sends.map { AccountingRecord.Sent(at: $0.at, payload: $0.payload, step: step(at: $0.at)) }
+        return AccountingRecord(sends: sent, receipts: receipts, frames: frames, events: accountingEvents,
+                                pairedFromStart: scenario.run.pairing == .pair)
+    }
+
+    /// `steps` with the accounting's problems added to the step each belongs to (failing it); the problems that
+    /// belong to no step, for the scenario. Nothing when the run does not judge it (`Check.accounting`).
+    package func accounted(_ steps: [StepResult], receipts: [StageBreakdown.Receipt], frames: [EvdevFrame]?,
+                           scenario: Scenario, options: ScenarioDriver.Options) -> (steps: [StepResult], failures: [String])
+    {
+        guard options.judged.contains(.accounting), let frames, let origin = windows.values.map(\.start).min() else {
+            return (steps, [])
+        }
+        let checks = Set(RunCheck.accounting.filter { scenario.checksOff[$0] == nil })
+        let record = accountingRecord(receipts: receipts, frames: frames, scenario: scenario)
+        let problems = CommandAccounting(record, checks: checks, origin: origin.nanoseconds).problems()
+        var steps = steps
+        var failures: [String] = []
+        for problem in problems {
+            if let index = problem.step, let position = steps.firstIndex(where: { $0.index == index }) {
+                // The most specific reason first: a step that failed already keeps its own.
+                let line = "accounting: " + problem.text
+                let message = steps[position].message
+                steps[position].message = message.isEmpty ? line
+                    : steps[position].outcome == .failed ? message + "\n" + line : line + "\n" + message
+                steps[position].outcome = .failed
+            } else {
+                failures.append("accounting: " + problem.text)
+            }
+        }
+        return (steps, failures)
+    }
+
+    /// `steps` with the time rules judged (`StageRule`): each step's link stage against its link's model, and the
+    /// computer's own stage over the scenario. Nothing when the run does not judge them (`Options.timing`).
+    package func timed(_ steps: [StepResult], receipts: [StageBreakdown.Receipt], scenario: Scenario,
+                       options: ScenarioDriver.Options) -> (steps: [StepResult], failures: [String])
+    {
+        guard let timing = options.timing else { return (steps, []) }
+        var steps = steps
+        var failures: [String] = []
+        func fail(_ index: Int?, _ text: String) {
+            guard let index, let position = steps.firstIndex(where: { $0.index == index }) else {
+                failures.append(text)
+                return
+            }
+            let message = steps[position].message
+            steps[position].message = message.isEmpty ? text : steps[position].outcome == .failed ? message + "\n" + text : text + "\n" + message
+            steps[position].outcome = .failed
+        }
+        if scenario.checksOff[.linkStage] == nil {
+            for step in steps {
+                guard let link = step.stagesMs?[.link], let model = timing.model(conditions[step.index]),
+                      let problem = StageRule.link(ms: link, model: model, limits: timing.limits, scale: options.latencyScale)
+                else { continue }
+                fail(step.index, problem)
+            }
+        }
+        if scenario.checksOff[.computerStage] == nil {
+            let starts = windows.sorted { $0.key < $1.key }.map { (start: $0.value.start.nanoseconds, step: $0.key) }
+            let handled = receipts.compactMap { receipt -> StageRule.Handled? in
+                guard let first = receipt.written?.first else { return nil }
+                return StageRule.Handled(received: receipt.received, firstWritten: first,
+                                         step: starts.last { $0.start <= receipt.received }?.step, payload: receipt.payload)
+            }
+            for (step, text) in StageRule.computer(handled, limits: timing.limits, stated: timing.stated) { fail(step, text) }
+        }
+        return (steps, failures)
+    }
+}

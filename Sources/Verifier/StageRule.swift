@@ -1,0 +1,115 @@
+import Foundation
+
+/// The time rules every run judges beside a scenario's own deadlines (docs/scenarios.md, "What every run checks"):
+/// what a run measures, a rule judges.
+///
+/// - **The computer's own stage** (a write received → its first frame written to uinput): every write within
+///   `computerMaxMs`, and the median of the writes after the computer's first within `computerMedianMs` (judged from
+///   three writes on). Stated per rig and build (a rig file's `stageLimits`), independent of the radio and unscaled:
+///   the computer's first write pays for its code's first run (in the vm rig's TCG, translating it), so it meets the
+///   per-write limit only.
+/// - **The link stage** of each judged step (the phone handing its completing write over → the computer receiving
+///   it) within what the link's model explains: on a radio of interval I with packet error rate P, the wait for the
+///   next connection event (at most I), one more event for a phone host that missed it, I for each event closed by
+///   two failed tries in a row (as many as happen with a chance above 1e-4), plus the hosts' share `linkHostMs` ×
+///   the rig's latency scale (bluetoothd, D-Bus, the kernel: what the rig cannot model); on the network, the netem
+///   delay and three times its jitter, one 120 Hz frame of batching, plus the hosts' share.
+package enum StageRule {
+    /// A rig's stated limits for one build.
+    package struct Limits: Sendable, Hashable {
+        package var computerMedianMs: Double
+        package var computerMaxMs: Double
+        /// The hosts' share of a link stage (bluetoothd, D-Bus, the kernel, the phone's own stack) before the scale.
+        package var linkHostMs: Double
+
+        package init(computerMedianMs: Double, computerMaxMs: Double, linkHostMs: Double) {
+            self.computerMedianMs = computerMedianMs
+            self.computerMaxMs = computerMaxMs
+            self.linkHostMs = linkHostMs
+        }
+    }
+
+    /// What carried a step's writes: the radio's interval and packet error rate (interval nil: delivered at once),
+    /// or the network's netem delay and jitter.
+    package enum LinkModel: Sendable, Hashable {
+        case radio(intervalMs: Double?, errorRate: Double)
+        case network(delayMs: Double, jitterMs: Double)
+
+        /// The most the model explains before the hosts' share, and how, for the message.
+        package var explainedMs: (ms: Double, how: String) {
+            switch self {
+            case .radio(nil, _):
+                return (0, "a radio that delivers at once")
+            case .radio(let interval?, let rate):
+                let closures = StageRule.closures(errorRate: rate)
+                let ms = interval * Double(2 + closures)
+                return (ms, "\(Judge.format(interval)) ms connection events: the next event, one missed by the phone's host"
+                    + (closures > 0 ? ", \(closures) closed by a packet error rate of \(Judge.format(rate * 100)) %" : ""))
+            case .network(let delay, let jitter):
+                let ms = delay + 3 * jitter + 1000.0 / 120
+                return (ms, "the network: \(Judge.format(delay)) ms delay ± \(Judge.format(jitter)), one 120 Hz frame of batching")
+            }
+        }
+    }
+
+    /// How many connection events a packet may find closed (two failed tries in a row each, chance P²) with a
+    /// chance above 1e-4.
+    package static func closures(errorRate rate: Double) -> Int {
+        let closed = rate * rate
+        guard closed > 0 else { return 0 }
+        var count = 0
+        var chance = closed
+        while chance > 1e-4 && count < 20 {
+            count += 1
+            chance *= closed
+        }
+        return count
+    }
+
+    /// One write the computer took, with its own stage.
+    package struct Handled: Sendable, Hashable {
+        package var received: UInt64
+        package var firstWritten: UInt64
+        package var step: Int?
+        package var payload: String
+
+        package init(received: UInt64, firstWritten: UInt64, step: Int?, payload: String) {
+            self.received = received
+            self.firstWritten = firstWritten
+            self.step = step
+            self.payload = payload
+        }
+
+        var stageMs: Double { Double(firstWritten >= received ? firstWritten - received : 0) / 1e6 }
+    }
+
+    /// The computer's own stage over a scenario's writes (in the order it received them): each write over the
+    /// maximum is a problem of its step; a median over the limit is the scenario's. `stated` names where the limits
+    /// come from ("the vm rig's release limits").
+    package static func computer(_ handled: [Handled], limits: Limits, stated: String) -> [(step: Int?, text: String)] {
+        var problems: [(step: Int?, text: String)] = []
+        if let slowest = handled.max(by: { $0.stageMs < $1.stageMs }), slowest.stageMs > limits.computerMaxMs {
+            let over = handled.filter { $0.stageMs > limits.computerMaxMs }.count
+            problems.append((slowest.step, "the computer took \(Judge.format(slowest.stageMs)) ms from receiving \(slowest.payload) to its first frame, over the \(Judge.format(limits.computerMaxMs)) ms limit (\(stated))"
+                + (over > 1 ? "; \(over) of its \(handled.count) writes were over it" : "")))
+        }
+        let warm = handled.dropFirst().map(\.stageMs).sorted()
+        guard warm.count >= 3 else { return problems }
+        let median = warm.count % 2 == 1 ? warm[warm.count / 2] : (warm[warm.count / 2 - 1] + warm[warm.count / 2]) / 2
+        if median > limits.computerMedianMs {
+            problems.append((nil, "the computer's own stage (a write received → its first frame written) has a median of \(Judge.format(median)) ms over \(warm.count) writes after its first, over the \(Judge.format(limits.computerMedianMs)) ms limit (\(stated)), by \(Judge.format(median - limits.computerMedianMs)) ms"))
+        }
+        return problems
+    }
+
+    /// A step's link stage against what `model` explains plus the hosts' share × `scale`; nil when it is within.
+    package static func link(ms: Double, model: LinkModel, limits: Limits, scale: Double) -> String? {
+        let explained = model.explainedMs
+        let hosts = limits.linkHostMs * scale
+        let bound = explained.ms + hosts
+        guard ms > bound else { return nil }
+        return "the link stage took \(Judge.format(ms)) ms, \(Judge.format(ms - bound)) ms more than its model explains: "
+            + "\(Judge.format(explained.ms)) ms for \(explained.how), and \(Judge.format(hosts)) ms for the hosts "
+            + "(\(Judge.format(limits.linkHostMs)) × the rig's latency scale \(Judge.format(scale)))"
+    }
+}
