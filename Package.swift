@@ -78,6 +78,7 @@ let package = Package(
             ]),
 
         // The verifier: what a scenario step expects of the evdev frames, and the verdict.
+        .target(name: "Mutations", dependencies: ["Records", "Processes", "System", "TextMarkup"]),
         .target(name: "Verifier", dependencies: ["InputCodes", "RemoteTouchProtocol", "GestureModel", "LatencyStats", "Records"]),
 
         // Scenarios: gesture scripts with expectations, limits and run settings.
@@ -154,7 +155,7 @@ let package = Package(
             dependencies: [
                 "RemoteTouchProtocol", "CommandMapping", "GestureScript", "Rig", "Peripheral", "DBus", "Scenario", "ScenarioDriver", "Runner", "RunContext", "Bench", "Evidence", "ComputerProcess",
                 "Records", "Report", "LatencyStats", "Recording", "InputCodes", "StrictJSON", "Lab", "GestureModel", "Waiting", "Processes",
-                "Radio", "NetSocket", "System", "Verifier",
+                "Radio", "NetSocket", "System", "Verifier", "Mutations",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -200,6 +201,7 @@ let package = Package(
             name: "RecordingTests",
             dependencies: ["Recording", "Scenario", "ScenarioDriver", "GestureScript", "Records", "InputCodes", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "LabTests", dependencies: ["Lab", "Records", "HILTestSupport"]),
+        .testTarget(name: "MutationsTests", dependencies: ["Mutations", "Records", "Scenario", "Processes", "HILTestSupport"]),
         .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Records", "InputCodes", "RemoteTouchProtocol", "LatencyStats", "HILTestSupport"]),
         .testTarget(
             name: "ScenarioTests",
@@ -226,7 +228,7 @@ let package = Package(
             dependencies: [
                 "hil", "System", "StrictJSON", "RemoteTouchProtocol", "CommandMapping", "GestureModel", "InputCodes", "GestureScript",
                 "Records", "Evdev", "NetSocket", "DBus", "Avahi", "Peripheral", "ScenarioDriver", "Lab", "PhoneLinks", "Recording", "Rig",
-                "Radio", "Bench", "ComputerProcess", "Evidence", "RunContext", "Runner",
+                "Radio", "Bench", "ComputerProcess", "Evidence", "RunContext", "Runner", "Mutations",
             ]),
     ]
 )

@@ -188,11 +188,13 @@ extension ScriptReader {
             try step.allow(["forMs"])
             return .partition(try step.required("forMs", StepFields.ms))
         case "forgedPackets":
-            try step.allow(["count", "from"])
+            try step.allow(["count", "from", "packets"])
             return .forgedPackets(count: try step.required("count") { value, path throws(JSONSchemaError) in
                 try value.integer(at: path, in: 1...100_000)
             }, from: try step.optional("from", .attacker) { value, path throws(JSONSchemaError) in
                 try value.enumeration(ForgedSource.self, at: path)
+            }, packets: try step.optional("packets", .movement) { value, path throws(JSONSchemaError) in
+                try value.enumeration(ForgedPackets.self, at: path)
             })
         case "pair":
             try step.allow(["code"])

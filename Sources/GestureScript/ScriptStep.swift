@@ -43,7 +43,7 @@ package enum ScriptStep: Sendable, Hashable {
     /// interfaces stay up), as a Wi-Fi that stops carrying anything. Network transports only.
     case partition(Duration)
     /// A host that is not the phone sends this many movement packets to the computer's UDP port (udp only).
-    case forgedPackets(count: Int, from: ForgedSource)
+    case forgedPackets(count: Int, from: ForgedSource, packets: ForgedPackets = .movement)
     /// Raw writes at their times, bypassing the gesture model: commands, hid reports, udp packets (what `hil record`
     /// writes from a computer's receipts).
     case send([SendItem])
@@ -220,12 +220,28 @@ package struct RadioConditions: Sendable, Hashable, CustomStringConvertible {
 /// Who sends a `forgedPackets` step's packets: the rig's third host (another device on the same network), or the
 /// phone app's own movement socket, its bound address and port (a replay from the phone's source: injected while
 /// its session lasts, refused once it has ended).
+/// `phoneOtherPort`: the phone's own address from a port its session did not bind (refused: a binding is address and
+/// port).
 package enum ForgedSource: String, Sendable, Hashable, CaseIterable {
-    case attacker, phone
+    case attacker, phone, phoneOtherPort
 
     /// The i-th forged packet: a plausible movement to the right (5, 6 or 7 counts), as the phone would send it.
     package static func packet(_ index: Int) -> UDPPacket {
         UDPPacket(header: .movement, dx: 5 + index % 3, dy: 0)
+    }
+}
+
+/// What a `forgedPackets` step sends: `movement` (0xAA, as the phone's), or `control` (0xBB packets carrying a click,
+/// which the computer must never take over UDP: docs/protocol.md, "Control over UDP is refused").
+package enum ForgedPackets: String, Sendable, Hashable, CaseIterable {
+    case movement, control
+
+    /// The i-th packet of this kind.
+    package func packet(_ index: Int) -> UDPPacket {
+        switch self {
+        case .movement: ForgedSource.packet(index)
+        case .control: UDPPacket(header: .control, buttons: index % 2 == 0 ? .left : [], dx: 0, dy: 0)
+        }
     }
 }
 

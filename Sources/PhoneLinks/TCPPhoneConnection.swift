@@ -48,8 +48,9 @@ package final class TCPPhoneConnection: Sendable {
         self.onStatus = onStatus
     }
 
-    /// The phone's clock for timestamps: CLOCK_MONOTONIC in milliseconds, never going back.
-    package static func timestamp() -> Double { Double(MonotonicTime.now().nanoseconds) / 1e6 }
+    /// The phone's clock for timestamps: CLOCK_MONOTONIC in whole milliseconds, never going back, as phones commonly
+    /// stamp (a 120 Hz batch's messages often share one: docs/protocol.md accepts equal timestamps).
+    package static func timestamp() -> Double { (Double(MonotonicTime.now().nanoseconds) / 1e6).rounded(.down) }
 
     /// Why the connection is down, or nil while it is up.
     package var down: String? { state.withLock { $0.down } }

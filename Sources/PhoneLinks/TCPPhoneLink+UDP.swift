@@ -20,7 +20,7 @@ extension TCPPhoneLink {
     /// fresh socket there), or from the phone app's own movement socket (`phone`: what a replay from the phone's
     /// address and port looks like — refused once its session has ended, injected while it is bound, which is
     /// the binding's documented limit). Returns what was sent, for the step's message.
-    package func forge(_ count: Int, from source: ForgedSource) async throws -> String {
+    package func forge(_ count: Int, from source: ForgedSource, packets: ForgedPackets) async throws -> String {
         guard let udp = settings.udp else {
             throw LinkError(.wrongTransport, "forgedPackets attacks the udp transport's movement port: this scenario runs on tcp (mark it \"transports\": [\"udp\"])")
         }
@@ -37,13 +37,16 @@ extension TCPPhoneLink {
             guard let movement else { throw LinkError(.link, "the phone has no movement socket") }
             socket = movement.socket
             address = "the phone app's movement socket"
+        case .phoneOtherPort:
+            socket = try UDPSocket.bind(port: 0, netns: settings.phoneNetns)
+            address = "the phone's address"
         }
-        defer { if source == .attacker { socket.close() } }
+        defer { if source != .phone { socket.close() } }
         var sent = 0
         for index in 0..<count {
-            if socket.send(ForgedSource.packet(index).encoded(), to: udp.address, port: udp.udpPort) { sent += 1 }
+            if socket.send(packets.packet(index).encoded(), to: udp.address, port: udp.udpPort) { sent += 1 }
             if index % 50 == 49 { try await Task.sleep(for: .milliseconds(5)) }
         }
-        return "\(sent) of \(count) forged packet(s) sent from \(address) port \(socket.localPort ?? 0) to \(udp.address):\(udp.udpPort)"
+        return "\(sent) of \(count) forged \(packets.rawValue) packet(s) sent from \(address) port \(socket.localPort ?? 0) to \(udp.address):\(udp.udpPort)"
     }
 }

@@ -11,9 +11,12 @@ package final class RunStop: Sendable {
     package enum Reason: Sendable, Equatable {
         case interrupted
         case rigBroken(String)
+        /// `hil run --max-failures N`: N scenarios did not pass.
+        case enoughFailures(Int)
     }
 
     private let state = Mutex<Reason?>(nil)
+    private let failures = Mutex(0)
     private let interruptedAt = Mutex<ContinuousClock.Instant?>(nil)
     /// The scenario work under way that an interrupt cancels, by registration.
     private let underWay = Mutex<(next: Int, cancels: [Int: @Sendable () -> Void])>((0, [:]))
@@ -125,6 +128,22 @@ package final class RunStop: Sendable {
             guard reason == nil else { return nil }
             reason = .rigBroken(broken)
             return broken
+        }
+    }
+
+    /// Counts a finished scenario that did not pass against `limit` (`hil run --max-failures`): the run stops once
+    /// that many did not. True when this result is the one that stopped it.
+    package func noteFailure(_ result: ScenarioResult, limit: Int?) -> Bool {
+        guard let limit, result.outcome.isFailure else { return false }
+        let count = failures.withLock { count in
+            count += 1
+            return count
+        }
+        guard count >= limit else { return false }
+        return state.withLock { reason in
+            guard reason == nil else { return false }
+            reason = .enoughFailures(limit)
+            return true
         }
     }
 

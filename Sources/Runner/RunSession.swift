@@ -22,10 +22,13 @@ package final class RunSession: Sendable {
         /// An earlier run's results.json to compare each gesture kind's p95 with.
         package var baseline: String?
         package var writer: RunResultsWriter
+        /// Stop taking scenarios once this many did not pass (`hil run --max-failures`); nil: run them all.
+        package var maxFailures: Int?
 
         package init(plan: RunPlan, repeats: Int, lanes: [RunContext], work: String, baseline: String?,
-                     writer: RunResultsWriter)
+                     writer: RunResultsWriter, maxFailures: Int? = nil)
         {
+            self.maxFailures = maxFailures
             self.plan = plan
             self.repeats = repeats
             self.lanes = lanes
@@ -138,6 +141,9 @@ package final class RunSession: Sendable {
         if let broken = stop.note(result) {
             console.problem("hil run: the rig broke: \(broken); stopping the run, as every later scenario could only error")
         }
+        if stop.noteFailure(result, limit: settings.maxFailures) {
+            console.line("hil run: \(settings.maxFailures ?? 0) scenario(s) did not pass: stopping the run (--max-failures)")
+        }
     }
 
     /// The run's end: the results written a last time, the reports, the tables and totals, and the exit status.
@@ -172,6 +178,8 @@ package final class RunSession: Sendable {
                            failures: outcomes.filter(\.isFailure).count)
         switch exit {
         case .interrupted: console.line("interrupted: \(total - results.count) scenario run(s) not done")
+        case .failed where stop.reason == .enoughFailures(settings.maxFailures ?? 0):
+            console.line("stopped after \(settings.maxFailures ?? 0) scenario(s) that did not pass (--max-failures): \(total - results.count) scenario run(s) not done")
         case .rigBroken: console.problem(RunConsole.rigBroken(stop.rigFailure ?? "?", notDone: total - results.count, results: work))
         case .passed, .failed: break
         }

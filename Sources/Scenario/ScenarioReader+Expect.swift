@@ -11,7 +11,7 @@ package enum ExpectKeys {
     /// What the phone and the computer saw during the step.
     package static let side = ["phone", "status", "received"]
     /// A `pair` step's outcome (`ScenarioReader.pairing`).
-    package static let pairing = ["pairing", "attemptsRemaining", "refused"]
+    package static let pairing = ["pairing", "attemptsRemaining", "refused", "secondsRemainingAtMost"]
 
     /// A link step's outcome (`ScenarioReader.link`): which keys each kind of link step takes.
     package static func link(step: String) -> [String] {

@@ -114,7 +114,7 @@ struct ScenarioReader {
     /// `{"atLeast": 2, "everyMs": 2000, "toleranceMs": 250, "batteryLevel": 100}`
     mutating func status(_ value: JSONValue, at path: JSONPath) -> StatusExpectation? {
         guard let object = collected.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return nil }
-        collected.rejectUnknownKeys(of: object, allowed: ["atLeast", "everyMs", "toleranceMs", "batteryLevel"], at: path)
+        collected.rejectUnknownKeys(of: object, allowed: ["atLeast", "everyMs", "toleranceMs", "batteryLevel", "errors"], at: path)
         guard let atLeast = collected.attempt({ () throws(JSONSchemaError) in
             try object.required("atLeast", at: path).integer(at: path.appending("atLeast"), in: 0...10_000)
         }) else { return nil }
@@ -125,6 +125,14 @@ struct ScenarioReader {
         }
         if let v = object["batteryLevel"] {
             expectation.batteryLevel = collected.attempt { () throws(JSONSchemaError) in try v.integer(at: path.appending("batteryLevel"), in: 0...100) }
+        }
+        if let v = object["errors"], let list = collected.attempt({ () throws(JSONSchemaError) in try v.array(at: path.appending("errors")) }) {
+            for (index, element) in list.enumerated() {
+                if let code = collected.attempt({ () throws(JSONSchemaError) in
+                    try element.enumeration(StatusError.Code.self, at: path.appending("errors").appending(index))
+                }) { expectation.errors.append(code.rawValue) }
+            }
+            if list.isEmpty { collected.append(JSONSchemaError(path.appending("errors"), "an empty list checks nothing: name the error codes that must arrive")) }
         }
         return expectation
     }
@@ -140,6 +148,11 @@ struct ScenarioReader {
         }
         if let v = object["refused"] {
             expectation.refused = collected.attempt { () throws(JSONSchemaError) in try v.bool(at: path.appending("refused")) }
+        }
+        if let v = object["secondsRemainingAtMost"] {
+            expectation.secondsRemainingAtMost = collected.attempt { () throws(JSONSchemaError) in
+                try v.integer(at: path.appending("secondsRemainingAtMost"), in: 0...3600)
+            }
         }
         return expectation
     }

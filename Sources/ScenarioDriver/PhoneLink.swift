@@ -100,7 +100,7 @@ package protocol NetworkFaults: RigFaults {
     func partition(for outage: Duration) async throws -> any LinkOutage
     /// The udp transport: a host that is not the bound phone sends `count` movement packets to the computer's UDP
     /// port; returns what was sent, for the step's message.
-    func forge(_ count: Int, from source: ForgedSource) async throws -> String
+    func forge(_ count: Int, from source: ForgedSource, packets: ForgedPackets) async throws -> String
 }
 
 /// The vm rig's emulated radio under the BLE transports (ble, hid): their links adopt it.

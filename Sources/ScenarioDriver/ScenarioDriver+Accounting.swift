@@ -71,10 +71,16 @@ extension ScenarioDriver.Drive {
         }
         if scenario.checksOff[.computerStage] == nil {
             let starts = windows.sorted { $0.key < $1.key }.map { (start: $0.value.start.nanoseconds, step: $0.key) }
-            let handled = receipts.compactMap { receipt -> StageRule.Handled? in
-                guard let first = receipt.written?.first else { return nil }
-                return StageRule.Handled(received: receipt.received, firstWritten: first,
-                                         step: starts.last { $0.start <= receipt.received }?.step, payload: receipt.payload)
+            // A restart starts a new process: its first write is not judged either.
+            let restarts = accountingEvents.filter { $0.event == .computerRestarted }.map(\.at)
+            var handled: [StageRule.Handled] = []
+            var generationsSeen = Set<Int>()
+            for receipt in receipts {
+                guard let first = receipt.written?.first else { continue }
+                let generation = restarts.filter { $0 <= receipt.received }.count
+                handled.append(StageRule.Handled(
+                    received: receipt.received, firstWritten: first, step: starts.last { $0.start <= receipt.received }?.step,
+                    payload: receipt.payload, first: generationsSeen.insert(generation).inserted))
             }
             for (step, text) in StageRule.computer(handled, limits: timing.limits, stated: timing.stated) { fail(step, text) }
         }

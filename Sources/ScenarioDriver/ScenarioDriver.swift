@@ -56,7 +56,7 @@ package final class ScenarioDriver {
         package func model(_ conditions: LinkConditions?) -> StageRule.LinkModel? {
             if overNetwork {
                 let network = conditions?.network
-                return .network(delayMs: network?.delayMs ?? 0, jitterMs: network?.jitterMs ?? 0)
+                return .network(delayMs: network?.delayMs ?? 0, jitterMs: network?.jitterMs ?? 0, lossPercent: network?.lossPercent ?? 0)
             }
             guard case .radio(let interval, let rate)? = radio else { return nil }
             let changed = conditions?.radio
@@ -248,9 +248,9 @@ package final class ScenarioDriver {
             commandLog.append("\(clock.now()) network: \(done)\n")
             segment?.note = done
         }
-        if case .forgedPackets(let count, let source) = step {
+        if case .forgedPackets(let count, let source, let packets) = step {
             let started = clock.now()
-            let sent = try await networkFaults(.forge).forge(count, from: source)
+            let sent = try await networkFaults(.forge).forge(count, from: source, packets: packets)
             try await awaitReceipts(count, since: started)
             commandLog.append("\(clock.now()) forged: \(sent)\n")
             segment?.note = sent

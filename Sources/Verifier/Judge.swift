@@ -22,6 +22,10 @@ package enum Judge {
                 }
             }
         }
+        for code in expectation.errors where !received.contains(where: { $0.status.error?.code == code }) {
+            let seen = received.compactMap { $0.status.error?.code }
+            problems.append("no error status with \(code) during the step, expected one (error statuses seen: \(seen.isEmpty ? "none" : seen.joined(separator: ", ")))")
+        }
         for notification in received {
             let level = notification.status.batteryLevel
             if !(0...100).contains(level) { problems.append("battery level \(level) is outside 0–100") }
@@ -57,6 +61,13 @@ package enum Judge {
         }
         if let left = expectation.attemptsRemaining, left != status.attemptsRemaining {
             problems.append("\(status.attemptsRemaining) attempt(s) left, expected \(left)")
+        }
+        if let most = expectation.secondsRemainingAtMost {
+            if let seconds = status.secondsRemaining {
+                if seconds > most { problems.append("\(seconds) s remaining, expected at most \(most)") }
+            } else {
+                problems.append("no secondsRemaining in the pairing state, expected at most \(most) s")
+            }
         }
         if let refused = expectation.refused, refused != (seen.refusal != nil) {
             problems.append(refused

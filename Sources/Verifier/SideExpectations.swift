@@ -35,6 +35,9 @@ package struct StatusExpectation: Sendable, Hashable {
     package var everyMs: Double?
     package var toleranceMs: Double
     package var batteryLevel: Int?
+    /// Error codes an error status must bring during the step, each at least once (`"errors": ["notPaired"]`: a refusal
+    /// reaches the phone, docs/protocol.md "Error codes").
+    package var errors: [String] = []
 
     package init(atLeast: Int, everyMs: Double? = nil, toleranceMs: Double = 250, batteryLevel: Int? = nil) {
         self.atLeast = atLeast
@@ -50,6 +53,9 @@ package struct PairingExpectation: Sendable, Hashable {
     package var state: PairingStatus.State
     package var attemptsRemaining: Int?
     package var refused: Bool?
+    /// The code shown (or the lockout) has at most this many seconds left (`secondsRemaining`, rounded up): a code is
+    /// valid 60 s from when it was shown, and reading it again does not renew it.
+    package var secondsRemainingAtMost: Int?
 
     package init(state: PairingStatus.State, attemptsRemaining: Int? = nil, refused: Bool? = nil) {
         self.state = state

@@ -4,10 +4,11 @@ import Foundation
 /// what a run measures, a rule judges.
 ///
 /// - **The computer's own stage** (a write received → its first frame written to uinput): every write within
-///   `computerMaxMs`, and the median of the writes after the computer's first within `computerMedianMs` (judged from
-///   three writes on). Stated per rig and build (a rig file's `stageLimits`), independent of the radio and unscaled:
-///   the computer's first write pays for its code's first run (in the vm rig's TCG, translating it), so it meets the
-///   per-write limit only.
+///   `computerMaxMs`, and the median of the writes within `computerMedianMs` (judged from three writes on). Stated per
+///   rig and build (a rig file's `stageLimits`), independent of the radio and unscaled. The first write a computer
+///   process handles is not judged: it pays for the process's start (symbols bound on first use, and in the vm rig's
+///   TCG the code translated on its first run: 1.6 to 11 ms measured in a release build, over 200 ms on a loaded
+///   machine in a debug one).
 /// - **The link stage** of each judged step (the phone handing its completing write over → the computer receiving
 ///   it) within what the link's model explains: on a radio of interval I with packet error rate P, the wait for the
 ///   next connection event (at most I), one more event for a phone host that missed it, I for each event closed by
@@ -33,7 +34,7 @@ package enum StageRule {
     /// or the network's netem delay and jitter.
     package enum LinkModel: Sendable, Hashable {
         case radio(intervalMs: Double?, errorRate: Double)
-        case network(delayMs: Double, jitterMs: Double)
+        case network(delayMs: Double, jitterMs: Double, lossPercent: Double = 0)
 
         /// The most the model explains before the hosts' share, and how, for the message.
         package var explainedMs: (ms: Double, how: String) {
@@ -45,9 +46,14 @@ package enum StageRule {
                 let ms = interval * Double(2 + closures)
                 return (ms, "\(Judge.format(interval)) ms connection events: the next event, one missed by the phone's host"
                     + (closures > 0 ? ", \(closures) closed by a packet error rate of \(Judge.format(rate * 100)) %" : ""))
-            case .network(let delay, let jitter):
-                let ms = delay + 3 * jitter + 1000.0 / 120
-                return (ms, "the network: \(Judge.format(delay)) ms delay ± \(Judge.format(jitter)), one 120 Hz frame of batching")
+            case .network(let delay, let jitter, let loss):
+                // A lost TCP segment is sent again after the retransmission timeout: at least 200 ms on Linux, doubled
+                // at each further loss.
+                let resends = StageRule.rare(loss / 100)
+                let retransmissions = (0..<resends).map { 200 * pow(2, Double($0)) }.reduce(0, +)
+                let ms = delay + 3 * jitter + 1000.0 / 120 + retransmissions
+                return (ms, "the network: \(Judge.format(delay)) ms delay ± \(Judge.format(jitter)), one 120 Hz frame of batching"
+                    + (resends > 0 ? ", \(resends) TCP retransmission(s) at \(Judge.format(loss)) % loss" : ""))
             }
         }
     }
@@ -55,13 +61,17 @@ package enum StageRule {
     /// How many connection events a packet may find closed (two failed tries in a row each, chance P²) with a
     /// chance above 1e-4.
     package static func closures(errorRate rate: Double) -> Int {
-        let closed = rate * rate
-        guard closed > 0 else { return 0 }
+        rare(rate * rate)
+    }
+
+    /// How many times in a row something of chance `chance` happens with a chance above 1e-4.
+    static func rare(_ chance: Double) -> Int {
+        guard chance > 0 else { return 0 }
         var count = 0
-        var chance = closed
-        while chance > 1e-4 && count < 20 {
+        var together = chance
+        while together > 1e-4 * (1 + 1e-9) && count < 20 {
             count += 1
-            chance *= closed
+            together *= chance
         }
         return count
     }
@@ -72,12 +82,15 @@ package enum StageRule {
         package var firstWritten: UInt64
         package var step: Int?
         package var payload: String
+        /// The first write its computer process handled (not judged).
+        package var first: Bool
 
-        package init(received: UInt64, firstWritten: UInt64, step: Int?, payload: String) {
+        package init(received: UInt64, firstWritten: UInt64, step: Int?, payload: String, first: Bool = false) {
             self.received = received
             self.firstWritten = firstWritten
             self.step = step
             self.payload = payload
+            self.first = first
         }
 
         var stageMs: Double { Double(firstWritten >= received ? firstWritten - received : 0) / 1e6 }
@@ -86,18 +99,19 @@ package enum StageRule {
     /// The computer's own stage over a scenario's writes (in the order it received them): each write over the
     /// maximum is a problem of its step; a median over the limit is the scenario's. `stated` names where the limits
     /// come from ("the vm rig's release limits").
-    package static func computer(_ handled: [Handled], limits: Limits, stated: String) -> [(step: Int?, text: String)] {
+    package static func computer(_ all: [Handled], limits: Limits, stated: String) -> [(step: Int?, text: String)] {
         var problems: [(step: Int?, text: String)] = []
+        let handled = all.filter { !$0.first }
         if let slowest = handled.max(by: { $0.stageMs < $1.stageMs }), slowest.stageMs > limits.computerMaxMs {
             let over = handled.filter { $0.stageMs > limits.computerMaxMs }.count
             problems.append((slowest.step, "the computer took \(Judge.format(slowest.stageMs)) ms from receiving \(slowest.payload) to its first frame, over the \(Judge.format(limits.computerMaxMs)) ms limit (\(stated))"
                 + (over > 1 ? "; \(over) of its \(handled.count) writes were over it" : "")))
         }
-        let warm = handled.dropFirst().map(\.stageMs).sorted()
+        let warm = handled.map(\.stageMs).sorted()
         guard warm.count >= 3 else { return problems }
         let median = warm.count % 2 == 1 ? warm[warm.count / 2] : (warm[warm.count / 2 - 1] + warm[warm.count / 2]) / 2
         if median > limits.computerMedianMs {
-            problems.append((nil, "the computer's own stage (a write received → its first frame written) has a median of \(Judge.format(median)) ms over \(warm.count) writes after its first, over the \(Judge.format(limits.computerMedianMs)) ms limit (\(stated)), by \(Judge.format(median - limits.computerMedianMs)) ms"))
+            problems.append((nil, "the computer's own stage (a write received → its first frame written) has a median of \(Judge.format(median)) ms over \(warm.count) writes, over the \(Judge.format(limits.computerMedianMs)) ms limit (\(stated)), by \(Judge.format(median - limits.computerMedianMs)) ms"))
         }
         return problems
     }

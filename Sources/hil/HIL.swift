@@ -11,6 +11,6 @@ struct HIL: AsyncParsableCommand {
             BlueZ and uinput, and verifies what comes out.
             """,
         version: "0.1.0",
-        subcommands: [RunCommand.self, LabCommand.self, RecordCommand.self, BenchCommand.self, CalibrateCommand.self, SoakCommand.self, ReportCommand.self, ValidateCommand.self, ReplayCommand.self, DecodeCommand.self, DoctorCommand.self, RigCommand.self, VMCommand.self, PeripheralCommand.self, RadioCommand.self]
+        subcommands: [RunCommand.self, LabCommand.self, RecordCommand.self, BenchCommand.self, CalibrateCommand.self, SoakCommand.self, ReportCommand.self, ValidateCommand.self, ReplayCommand.self, DecodeCommand.self, DoctorCommand.self, RigCommand.self, VMCommand.self, PeripheralCommand.self, RadioCommand.self, MutantsCommand.self]
     )
 }

@@ -111,6 +111,17 @@ struct RunCommand: AsyncParsableCommand {
         valueName: "when"))
     var capture: CaptureMode = .failed
 
+    @Option(help: ArgumentHelp(
+        "Stop the run once this many scenarios did not pass (the rest are not run; exit status 1).",
+        discussion: "1 or more. For a verdict alone (a mutant, a bisect), not for a report.", valueName: "n"))
+    var maxFailures: Int?
+
+    @Option(help: ArgumentHelp(
+        "The hil executable whose `hil peripheral` is the computer under test (default: this hil).",
+        discussion: "The phone, the verifier and the rig stay this hil's: the mutation runner (hil mutants) passes each mutant's build here. In the vm rig the guest sees this machine's files but /tmp and /run: give a path elsewhere.",
+        valueName: "path"))
+    var computer: String?
+
     @Option(help: .hidden)
     var hostName: String?
 
@@ -121,6 +132,16 @@ struct RunCommand: AsyncParsableCommand {
     func validate() throws {
         if repeats < 1 || repeats > 1000 { throw ValidationError("--repeat takes 1 to 1000, not \(repeats)") }
         if lanes < 1 { throw ValidationError("--lanes takes 1 or more, not \(lanes)") }
+        if let maxFailures, maxFailures < 1 { throw ValidationError("--max-failures takes 1 or more, not \(maxFailures)") }
+        if let computer {
+            guard computer.hasPrefix("/") else { throw ValidationError("--computer \(computer): give an absolute path (the run may go on inside a rig)") }
+            guard FileManager.default.isExecutableFile(atPath: computer) else {
+                throw ValidationError("--computer \(computer): no executable file there (a hil built with `swift build --product hil`)")
+            }
+            if computer.hasPrefix("/tmp/") || computer.hasPrefix("/run/") {
+                throw ValidationError("--computer \(computer): the vm rig's guest has a /tmp and /run of its own and would not find it; put it elsewhere")
+            }
+        }
         if let sendJitter, !(0...RunSettings.maxSendJitterMs).contains(sendJitter) {
             throw ValidationError("--send-jitter takes 0 to \(Int(RunSettings.maxSendJitterMs)) ms, not \(sendJitter)")
         }
@@ -172,6 +193,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         context.failFast = failFast
         context.sendJitterMs = sendJitter
+        if let computer { context.hil = computer }
         let stop = RunStop()
         context.stop = stop
         context.capture = capture
@@ -187,7 +209,7 @@ struct RunCommand: AsyncParsableCommand {
         let settings = RunSession.Settings(
             plan: RunPlan(scenarios, repeats: repeats, choice: TransportChoice.plan(transport), unavailable: Self.unavailable(context)),
             repeats: repeats, lanes: lanes,
-            work: context.workDirectory, baseline: baseline, writer: writer)
+            work: context.workDirectory, baseline: baseline, writer: writer, maxFailures: maxFailures)
         // Live progress also when standard output is a file or a pipe (a CI log): every line is flushed.
         let quiet = self.quiet
         let console = RunSession.Console(

@@ -10,6 +10,7 @@ import GestureScript
 import hil
 import InputCodes
 import Lab
+import Mutations
 import NetSocket
 import Peripheral
 import PhoneLinks
@@ -113,6 +114,9 @@ enum ErrorSamples {
             error: RunContextError(.hosts, "a partition step needs the rig's two hosts, and this rig has none", hint: "run in the vm rig"),
             expected: "a partition step needs the rig's two hosts, and this rig has none\n  → run in the vm rig"),
         ErrorSample(error: RunnerError(.interrupted, "interrupted while the computer started"), expected: "interrupted while the computer started"),
+        ErrorSample(
+            error: MutationError(.catalogue, "no *.patch in Mutations/faults", hint: "pass --faults DIR"),
+            expected: "no *.patch in Mutations/faults\n  → pass --faults DIR"),
         ErrorSample(
             error: thrown { () throws(RadioError) in
                 var framer = H4Framer(source: "btvirt's socket /tmp/bt-server-le")

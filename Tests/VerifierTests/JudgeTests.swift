@@ -28,6 +28,19 @@ struct StatusJudgeTests {
         #expect(Judge.status(expectation, Self.notifications([]), scale: 1).first == "1 status notification(s) during the step, expected at least 2")
         #expect(Judge.status(expectation, Self.notifications([2000], battery: 42), scale: 1).contains("battery level 42, expected 100"))
     }
+
+    @Test("an error code expected in the step's statuses: seen passes; missing fails naming what came instead")
+    func errors() {
+        var expectation = StatusExpectation(atLeast: 1)
+        expectation.errors = ["notPaired"]
+        let plain = Self.notifications([2000])
+        #expect(Judge.status(expectation, plain, scale: 1).first == "no error status with notPaired during the step, expected one (error statuses seen: none)")
+        var refusal = plain
+        refusal[1].status = StatusData(batteryLevel: 100, timestamp: 0, connectionQuality: 90, error: StatusError(.notPaired, "not paired"))
+        #expect(Judge.status(expectation, refusal, scale: 1) == [])
+        expectation.errors = ["lockedOut"]
+        #expect(Judge.status(expectation, refusal, scale: 1).first == "no error status with lockedOut during the step, expected one (error statuses seen: notPaired)")
+    }
 }
 
 @Suite("The verdicts beyond frames: received commands, pairing, link, phone, devices, limits")
@@ -53,6 +66,12 @@ struct JudgeTests {
             "2 attempt(s) left, expected 1",
             "the computer refused the code (org.bluez.Error.NotAuthorized), expected it accepted",
         ])
+        // A code's time left: at most what it may have, and present at all.
+        var fresh = PairingExpectation(state: .awaitingCode)
+        fresh.secondsRemainingAtMost = 58
+        let renewed = PairingObservation(refusal: "wrongCode", status: PairingStatus(state: .awaitingCode, attemptsRemaining: 1, secondsRemaining: 60))
+        #expect(Judge.pairing(fresh, renewed) == ["60 s remaining, expected at most 58"])
+        #expect(Judge.pairing(fresh, seen) == ["no secondsRemaining in the pairing state, expected at most 58 s"])
     }
 
     @Test("a lockout expected but not seen is inconclusive only once it had surely run out when the code was sent")

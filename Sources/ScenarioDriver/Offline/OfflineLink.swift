@@ -145,10 +145,10 @@ package final class OfflineLink: PhoneLink, NetworkFaults, RadioFaults {
 
     /// The computer gets the packets as the real one does: from the phone's socket while its link is up they move
     /// the pointer, from anywhere else (or after the session ended) they are refused.
-    package func forge(_ count: Int, from source: ForgedSource) async throws -> String {
+    package func forge(_ count: Int, from source: ForgedSource, packets: ForgedPackets) async throws -> String {
         let bound = source == .phone && state.withLock { $0.up }
-        for index in 0..<count { computer.receivePointer(ForgedSource.packet(index).encoded(), format: .udp, bound: bound) }
-        return "offline: \(count) packet(s) from the \(source.rawValue), \(bound ? "bound" : "unbound")"
+        for index in 0..<count { computer.receivePointer(packets.packet(index).encoded(), format: .udp, bound: bound) }
+        return "offline: \(count) \(packets.rawValue) packet(s) from the \(source.rawValue), \(bound ? "bound" : "unbound")"
     }
 
     struct Outage: LinkOutage {
