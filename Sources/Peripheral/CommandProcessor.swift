@@ -1,7 +1,4 @@
 import CommandMapping
-#if HIL_INJECTED_DELAY_5MS
-import Foundation
-#endif
 import Evdev
 package import InputCodes
 package import RemoteTouchProtocol
@@ -141,11 +138,6 @@ package final class CommandProcessor: Sendable {
                 return refuse(.invalidCommand, error.message, payload())
             }
             do throws(EvdevError) {
-                #if HIL_INJECTED_DELAY_5MS
-                // Only in a build made to prove the regression rule (`swift build -c release
-                // -Xswiftc -DHIL_INJECTED_DELAY_5MS`, Benchmarks/regression-rule.sh): every command waits 5 ms.
-                Thread.sleep(forTimeInterval: 0.005)
-                #endif
                 let times = try sink.emit(frames)
                 if let last = times.last {
                     handling.withLock { handling in
