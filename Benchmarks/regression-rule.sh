@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # The regression rule on this machine's vm rig (docs/report.md, "The regression rule"): RUNS runs of one build,
-# each judged against the runs before it as a night is, flag nothing; then one run of a build with 5 ms injected
-# into the computer's command path is flagged.
+# each judged against the runs before it as a night is, flag nothing; then one run whose computer waits 5 ms before
+# each uinput write (the fault Mutations/faults/timing-every-command-5ms-late.patch, run as `hil run --computer`) is
+# flagged.
 #
-#   swift build -c release -Xswiftc -DHIL_INJECTED_DELAY_5MS --scratch-path /tmp/hil-injected
-#   bash Benchmarks/regression-rule.sh .build/release/hil /tmp/hil-injected/release/hil [OUT]
+#   swift run -c release hil mutants run --only timing-every-command-5ms-late Scenarios/cursor   # builds the mutant
+#   bash Benchmarks/regression-rule.sh .build/release/hil .build-mutants/bin/timing-every-command-5ms-late/hil [OUT]
 #
 # RUNS (default 10) and SUITE (default Scenarios/) from the environment. Each run is `hil run --output
 # OUT/nights/NN SUITE` in a guest of its own, as a night is; after each, `hil report --history OUT/nights
 # --fail-on-regression` judges the newest. Prints a line per run and the count; exits 1 when an unchanged run was
-# flagged or the injected one was not. Copy the binaries aside first: the guest reads the host's files.
+# flagged or the injected one was not. The guest reads the host's files, but not its /tmp and /run.
 set -euo pipefail
 unchanged=${1:?usage: regression-rule.sh UNCHANGED_HIL INJECTED_HIL [OUT]}
 injected=${2:?usage: regression-rule.sh UNCHANGED_HIL INJECTED_HIL [OUT]}
@@ -22,9 +23,9 @@ done
 cd "$(dirname "$0")/.."
 mkdir -p "$out/nights"
 flagged=0
-night() { # NAME HIL: one run, then the history's verdict on it
-    local name=$1 hil=$2 status=0 verdict=0
-    "$hil" run -q --output "$out/nights/$name" "$suite" >"$out/$name.log" 2>&1 || status=$?
+night() { # NAME COMPUTER: one run with that computer under test, then the history's verdict on it
+    local name=$1 computer=$2 status=0 verdict=0
+    "$unchanged" run -q --computer "$(realpath "$computer")" --output "$out/nights/$name" "$suite" >"$out/$name.log" 2>&1 || status=$?
     "$unchanged" report --history "$out/nights" --markdown "$out/$name-history.md" --fail-on-regression >/dev/null 2>&1 || verdict=$?
     echo "$name: hil run exit $status, $(grep -m1 -E 'regressed|not compared|nothing' "$out/$name-history.md" | cut -c1-160); history exit $verdict"
     return $verdict

@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # One nightly run: the quick suite (Scenarios/) and the nightly suite (Scenarios-nightly/: the real-time waits, the
 # faults, the product's own timers) in one hil run on the hardware rig, into REPORTS/<date>, compared with the
-# previous night; then the history of the nights kept in REPORTS, its page and summary beside the night
-# (REPORTS/<date>/history.html and history.md; REPORTS/latest is the newest night).
+# previous night; then the mutation run against the quick suite (hil mutants, docs/mutations.md: each fault of
+# Mutations/faults built into the computer, into REPORTS/<date>/mutants); then the history of the nights kept in
+# REPORTS, its page and summary beside the night (REPORTS/<date>/history.html and history.md, the mutation score
+# night by night among them; REPORTS/latest is the newest night).
 #   Rigs/hardware/nightly.sh /var/lib/hil/nightly
 # Settings, from the environment:
 #   HIL_HISTORY_KEEP  how many nights REPORTS keeps (default 30); hil report --keep removes older night folders
 #   HIL_COMMIT        the commit hil was built from (default: the file `commit` install.sh writes beside hil)
 #   HIL               the hil to run (default ./hil, where install.sh puts it)
+#   HIL_MUTANTS       0 skips the mutation run (default 1: it builds each fault, so the box needs the Swift toolchain)
 # Exit status: hil run's when it did not pass (1: a scenario failed, 125: the rig broke, 130: interrupted); else 1
 # when the night regressed against the nights before it (docs/report.md, "The regression rule") or the history
-# could not be written; else 0.
+# could not be written; else hil mutants' when a survivor is not argued or a fault broke (1); else 0.
 set -euo pipefail
 reports=${1:?usage: nightly.sh REPORTS_DIR}
 keep=${HIL_HISTORY_KEEP:-30}
@@ -39,8 +42,13 @@ status=0
 # folder can move.
 ln -sfn "$(basename "$out")" "$reports/latest"
 mkdir -p "$out"
+mutants=0
+if [[ ${HIL_MUTANTS:-1} != 0 ]]; then
+    "$hil" mutants run --rig hardware --output "$out/mutants" Scenarios/ || mutants=$?
+fi
 history=0
 "$hil" report --history "$reports" --keep "$keep" --html "$out/history.html" --markdown "$out/history.md" \
     --fail-on-regression >/dev/null || history=$?
 if ((status != 0)); then exit "$status"; fi
-exit "$history"
+if ((history != 0)); then exit "$history"; fi
+exit "$mutants"

@@ -65,7 +65,7 @@ extension ScriptReader {
     }
 
     /// A command as the protocol's decoder takes it (its cases, ranges and the 512-byte limit of a write).
-    private static func command(_ value: JSONValue, at path: JSONPath) throws(JSONSchemaError) -> Command {
+    static func command(_ value: JSONValue, at path: JSONPath) throws(JSONSchemaError) -> Command {
         let command = try Command(json: value, at: path)
         do {
             return try Command.decode(command.encoded())

@@ -36,6 +36,8 @@ extension ScriptReader {
             return .network(try networkConditions(body, at: at))
         case "send":
             return .send(try sendItems(body, at: at))
+        case "otherPhone":
+            return .otherPhone(try otherPhone(body, at: at))
         case "radio":
             if case .object(let fields) = body, let blackout = fields["blackoutMs"] {
                 return .radioBlackout(try radioBlackout(blackout, fields, at: at))

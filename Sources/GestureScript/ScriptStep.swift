@@ -44,6 +44,9 @@ package enum ScriptStep: Sendable, Hashable {
     case partition(Duration)
     /// A host that is not the phone sends this many movement packets to the computer's UDP port (udp only).
     case forgedPackets(count: Int, from: ForgedSource, packets: ForgedPackets = .movement)
+    /// Another device opens a session of its own on a network transport's control port (tcp or udp), may enter a
+    /// code, and sends commands: what the computer must refuse of a session that is not paired. Network transports only.
+    case otherPhone(OtherPhone)
     /// Raw writes at their times, bypassing the gesture model: commands, hid reports, udp packets (what `hil record`
     /// writes from a computer's receipts).
     case send([SendItem])
@@ -83,6 +86,7 @@ package enum ScriptStep: Sendable, Hashable {
         case .network: "network"
         case .partition: "partition"
         case .forgedPackets: "forgedPackets"
+        case .otherPhone: "otherPhone"
         case .send: "send"
         case .radio, .radioBlackout: "radio"
         }
@@ -92,7 +96,7 @@ package enum ScriptStep: Sendable, Hashable {
         "swipe", "tap", "doubleTap", "longPress", "drag", "twoFingerTap", "scroll", "pinch", "threeFingerSwipe",
         "touches", "button", "mode", "key", "text", "wait", "linkDrop",
         "disconnect", "reconnect", "restartBluetoothd", "restartPeripheral", "pair", "malformedWrites", "network", "partition",
-        "forgedPackets", "send", "radio",
+        "forgedPackets", "send", "radio", "otherPhone",
     ]
 
     /// Where gestures happen when a step does not say: the middle of an iPhone's touchpad area.
@@ -117,7 +121,7 @@ package enum ScriptStep: Sendable, Hashable {
         switch self {
         case .swipe, .tap, .doubleTap, .longPress, .drag, .twoFingerTap, .scroll, .pinch, .threeFingerSwipe, .touches: true
         case .button, .mode, .key, .text, .wait, .linkDrop, .disconnect, .reconnect, .restartBluetoothd, .restartPeripheral, .pair,
-             .malformedWrites, .network, .partition, .forgedPackets, .send, .radio, .radioBlackout:
+             .malformedWrites, .network, .partition, .forgedPackets, .send, .radio, .radioBlackout, .otherPhone:
             false
         }
     }
@@ -161,7 +165,7 @@ package enum ScriptStep: Sendable, Hashable {
         case .text(let string):
             return [TimedInput(start, .text(string))]
         case .wait, .linkDrop, .disconnect, .reconnect, .restartBluetoothd, .restartPeripheral, .pair, .malformedWrites, .network,
-             .partition, .forgedPackets, .send, .radio, .radioBlackout:
+             .partition, .forgedPackets, .send, .radio, .radioBlackout, .otherPhone:
             return []
         }
     }
@@ -242,6 +246,28 @@ package enum ForgedPackets: String, Sendable, Hashable, CaseIterable {
         case .movement: ForgedSource.packet(index)
         case .control: UDPPacket(header: .control, buttons: index % 2 == 0 ? .left : [], dx: 0, dy: 0)
         }
+    }
+}
+
+/// Another device's session (`otherPhone`): from the phone's host (its address, so a session of another transport
+/// from the same address) or the attacker's, on a network transport's control port; the code it enters (none, or the
+/// code the phone paired with, which its use must have spent) and the commands it sends.
+package struct OtherPhone: Sendable, Hashable {
+    package enum Host: String, Sendable, Hashable, CaseIterable { case phone, attacker }
+    package enum Code: String, Sendable, Hashable, CaseIterable { case none, spent }
+    /// The port it connects to: tcp's (51423) or the udp transport's control connection (8889).
+    package enum Port: String, Sendable, Hashable, CaseIterable { case tcp, udp }
+
+    package var from: Host
+    package var transport: Port
+    package var code: Code
+    package var commands: [Command]
+
+    package init(from: Host, transport: Port, code: Code, commands: [Command]) {
+        self.from = from
+        self.transport = transport
+        self.code = code
+        self.commands = commands
     }
 }
 

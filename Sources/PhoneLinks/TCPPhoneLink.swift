@@ -29,6 +29,8 @@ package final class TCPPhoneLink: PhoneLink, NetworkFaults {
         package var udp: UDPTarget?
         /// The rig's third host, for forged packets (`forgedPackets` steps).
         package var attacker: RigNetwork.Attacker?
+        /// The computer host's address (another phone's session connects to it: `otherPhone` steps).
+        package var computerAddress: String
 
         package struct UDPTarget: Sendable {
             package var address: String
@@ -42,6 +44,7 @@ package final class TCPPhoneLink: PhoneLink, NetworkFaults {
             phoneNetns = hosts.phoneNetns
             phoneBus = .address(hosts.phoneBus)
             computerNetns = hosts.computerNetns
+            computerAddress = hosts.computerAddress
             self.latencyScale = latencyScale
             if udp { self.udp = UDPTarget(address: hosts.computerAddress) }
             attacker = hosts.attacker

@@ -12,17 +12,30 @@ package struct RunHistory: Sendable {
         package var date: Date?
         /// Found in a folder of runs (not named directly): `prune` may remove it.
         package var found: Bool
+        /// The night's `hil mutants` results beside it (`mutants/mutations.json`, as nightly.sh writes it), if any.
+        package var mutations: MutationResults?
 
         package init(folder: String, results: RunResults, found: Bool = false) {
             self.folder = folder
             self.results = results
             self.found = found
             date = results.startedAt.flatMap(RunHistory.date)
+            mutations = try? MutationResults.load(contentsOf: folder + "/" + RunHistory.mutationsFile)
+        }
+
+        /// `96.2 % (50 of 52)`, or nil without mutation results.
+        package var mutationScore: String? {
+            guard let mutations, let score = mutations.score else { return nil }
+            let caught = mutations.counted.filter { $0.outcome == .caught }.count
+            return String(format: "%.1f %%", score * 100) + " (\(caught) of \(mutations.counted.count))"
         }
 
         /// The folder's name: `2025-11-30T0230`.
         package var name: String { URL(fileURLWithPath: folder).lastPathComponent }
     }
+
+    /// Where a run folder keeps its mutation results (nightly.sh: `hil mutants run --output <night>/mutants`).
+    package static let mutationsFile = "mutants/mutations.json"
 
     /// A folder under a history folder that is not a readable run, and why.
     package struct Skipped: Sendable, Equatable {

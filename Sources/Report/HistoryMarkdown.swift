@@ -14,13 +14,16 @@ package enum HistoryMarkdown {
         var lines = ["\(bad ? "❌" : "✅") **hil history: \(history.runs.count) run\(history.runs.count == 1 ? "" : "s")** "
             + HistoryPage.verdictLine(history), ""]
         let recent = Array(history.runs.indices.suffix(recentRuns))
-        lines += ["### Runs", "", "| # | run | commit | scenarios | conditions changed | regressed |", "|---:|---|---|---|---|---|"]
+        let mutants = recent.contains { history.runs[$0].run.mutations != nil }
+        lines += ["### Runs", "", "| # | run | commit | scenarios |" + (mutants ? " mutation score |" : "") + " conditions changed | regressed |",
+                  "|---:|---|---|---|" + (mutants ? "---|" : "") + "---|---|"]
         for index in recent {
             let entry = history.runs[index]
             let regressed = entry.comparison == nil ? "not compared" : entry.regressions.isEmpty ? "nothing"
                 : entry.regressions.map { "\($0.group.label) \(Formatting.shift($0.shift))" }.joined(separator: "; ")
             lines.append("| \(index + 1) | \(cell(entry.run.name)) | \(cell(entry.run.results.commit.map(HistoryPage.shortCommit) ?? "-")) "
                 + "| \(Formatting.totals(entry.run.results)) "
+                + (mutants ? "| \(cell(entry.run.mutationScore ?? "—")) " : "")
                 + "| \(cell(entry.changes.isEmpty ? "—" : entry.changes.map(\.description).joined(separator: "; "))) "
                 + "| \(cell(regressed)) |")
         }

@@ -82,7 +82,9 @@ package enum HistoryPage {
         var html = "<section id=\"runs\">\n<h2>Runs</h2>\n"
         html += "<p class=\"note\">Oldest first. Each run is compared with up to \(HistoryAnalysis.referenceRuns) earlier "
             + "runs under the same conditions (kernel, BlueZ, rig, radio, build, host, lanes), their samples pooled.</p>\n"
+        let mutants = history.runs.contains { $0.run.mutations != nil }
         html += "<table>\n<thead><tr><th>#</th><th>run</th><th>started</th><th>commit</th><th>scenarios</th>"
+            + (mutants ? "<th>mutation score</th>" : "")
             + "<th>conditions changed</th><th>compared with</th><th>regressed</th></tr></thead>\n<tbody>\n"
         for (index, entry) in history.runs.enumerated() {
             let results = entry.run.results
@@ -96,6 +98,7 @@ package enum HistoryPage {
                 + "<td class=\"nowrap\">\(Markup.escape(results.startedAt ?? "-"))</td>"
                 + "<td class=\"file nowrap\">\(Markup.escape(results.commit.map(shortCommit) ?? "-"))</td>"
                 + "<td class=\"nowrap\">\(Markup.escape(Formatting.totals(results)))</td>"
+                + (mutants ? "<td class=\"nowrap\">\(Markup.escape(entry.run.mutationScore ?? "—"))</td>" : "")
                 + "<td>\(Markup.escape(entry.changes.isEmpty ? "—" : entry.changes.map(\.description).joined(separator: "; ")))</td>"
                 + "<td>\(compared)</td><td>\(Markup.escape(regressed))</td></tr>\n"
         }

@@ -177,7 +177,10 @@ package struct ScenarioRunner: Sendable {
             hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder,
             lockoutSeconds: scenario.run.lockoutSeconds)
         guard transport.isNetwork else { return launch }
-        return launch.serving([transport.rawValue], on: try context.networkHosts(for: "the \(transport.rawValue) transport"))
+        // A computer serves every network transport, as a product does: another phone may come on the other one
+        // (`otherPhone` steps), and pairing is per transport.
+        let others = [Transport.tcp, .udp].filter { $0 != transport }.map(\.rawValue)
+        return launch.serving([transport.rawValue] + others, on: try context.networkHosts(for: "the \(transport.rawValue) transport"))
     }
 
     static func slug(_ name: String) -> String {

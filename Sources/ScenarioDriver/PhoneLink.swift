@@ -101,6 +101,9 @@ package protocol NetworkFaults: RigFaults {
     /// The udp transport: a host that is not the bound phone sends `count` movement packets to the computer's UDP
     /// port; returns what was sent, for the step's message.
     func forge(_ count: Int, from source: ForgedSource, packets: ForgedPackets) async throws -> String
+    /// Another device's session on a control port (`otherPhone`): connects, enters the code it is given (nil: none),
+    /// sends the commands, waits for their answers and closes; returns what the computer answered, for the step's message.
+    func otherPhone(_ phone: OtherPhone, code: String?) async throws -> String
 }
 
 /// The vm rig's emulated radio under the BLE transports (ble, hid): their links adopt it.

@@ -38,7 +38,7 @@ package struct ReleaseCheck: Sendable {
 extension ScenarioDriver {
     /// The network faults a step asks for, by the step.
     enum NetworkFault {
-        case network, partition, forge
+        case network, partition, forge, otherPhone
     }
 
     /// The link's rig faults, or why a `step` cannot run on this transport.
@@ -67,6 +67,8 @@ extension ScenarioDriver {
             throw DriverError(.wrongTransport, "a partition step cuts the network between the phone and computer hosts: it does not apply to this transport (mark the scenario \"transports\": [\"tcp\", \"udp\"])")
         case .forge:
             throw DriverError(.wrongTransport, "forgedPackets sends UDP movement packets: it applies to the udp transport only (mark the scenario \"transports\": [\"udp\"])")
+        case .otherPhone:
+            throw DriverError(.wrongTransport, "otherPhone opens a session on a network transport's control port: it applies to tcp and udp (mark the scenario \"transports\": [\"tcp\", \"udp\"])")
         }
     }
 

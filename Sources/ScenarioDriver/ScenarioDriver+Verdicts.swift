@@ -24,7 +24,10 @@ extension ScenarioDriver {
         let codeSentAt = clock.now()
         let seen = try await phone.enterCode(digits)
         let status = seen.status
-        if seen.refusal == nil, status.state == .paired { noteAccounting(.paired, at: codeSentAt) }
+        if seen.refusal == nil, status.state == .paired {
+            noteAccounting(.paired, at: codeSentAt)
+            pairedWith = digits
+        }
         let lockedBefore = lockout
         if status.state != .lockedOut {
             lockout = nil

@@ -130,6 +130,8 @@ package final class ScenarioDriver {
     var accountingEvents: [(at: UInt64, step: Int, event: AccountingRecord.Event)] = []
     var conditions: [Int: LinkConditions] = [:]
     var networkNow: NetworkConditions?
+    /// The code the phone last paired with (an `otherPhone` step's `spent` code).
+    var pairedWith: String?
     /// The step being driven.
     var currentStep = 0
     var problems: [String] = []
@@ -169,6 +171,7 @@ package final class ScenarioDriver {
             try await phone.requestPairing()
             let code = try await awaitPairingCode(timeout: .seconds(5))
             let paired = try await phone.enterCode(code)
+            pairedWith = code
             if let refusal = paired.refusal {
                 throw DriverError(.pairingRefused, "pairing with the code the computer shows (\(code)) was refused: \(refusal); it reports \(paired.status.state.rawValue)")
             }
@@ -254,6 +257,12 @@ package final class ScenarioDriver {
             try await awaitReceipts(count, since: started)
             commandLog.append("\(clock.now()) forged: \(sent)\n")
             segment?.note = sent
+        }
+        if case .otherPhone(let other) = step {
+            let code: String? = other.code == .spent ? pairedWith ?? "000000" : nil
+            let answered = try await networkFaults(.otherPhone).otherPhone(other, code: code)
+            commandLog.append("\(clock.now()) other phone: \(answered)\n")
+            segment?.note = answered
         }
         if case .radio(let conditions) = step {
             let done = try await radioFaults().setRadio(conditions)

@@ -1,5 +1,6 @@
 import Foundation
 import HILTestSupport
+import Records
 import Testing
 
 /// `hil report --history` from the command line, and Rigs/hardware/nightly.sh around it with a stand-in for
@@ -85,8 +86,18 @@ struct HistoryCommandTests {
             try night.text.write(toFile: "\(state)/night\(index + 1).json", atomically: true, encoding: .utf8)
             try "\(night.status)".write(toFile: "\(state)/night\(index + 1).status", atomically: true, encoding: .utf8)
         }
+        // The nightly mutation run: a stand-in's mutations.json in the night's mutants/ folder, for the history's score.
+        let mutations = MutationResults(
+            suites: ["Scenarios/"], build: "release", commit: nil, startedAt: "2026-11-05T03:00:00Z",
+            entries: [.init(id: "a", fault: "a", area: "mapping", requirements: ["R1.2"], argued: nil, outcome: .caught),
+                      .init(id: "b", fault: "b", area: "timing", requirements: ["R1.2"], argued: nil, outcome: .survived)])
+        try mutations.jsonText.write(toFile: state + "/mutations.json", atomically: true, encoding: .utf8)
         try await writeExecutable("""
             #!/usr/bin/env bash
+            if [[ $1 == mutants ]]; then
+                while [[ $# -gt 0 && $1 != --output ]]; do shift; done
+                mkdir -p "$2" && cp "\(state)/mutations.json" "$2/mutations.json" && exit 0
+            fi
             if [[ $1 != run ]]; then exec "\(try RigGuest.hilBinary())" "$@"; fi
             count=$(( $(cat "\(state)/count" 2>/dev/null || echo 0) + 1 )); echo "$count" >"\(state)/count"
             echo "$*" >>"\(state)/calls"
@@ -119,5 +130,6 @@ struct HistoryCommandTests {
         #expect(!calls[0].contains("--baseline") && calls[1].contains("--baseline \(root)/reports/latest/results.json"))
         let summary = try String(contentsOfFile: "\(root)/reports/\(newest)/history.md", encoding: .utf8)
         #expect(summary.hasPrefix("❌ **hil history: 3 runs**"), "\(summary)")
+        #expect(summary.contains("| mutation score |") && summary.contains("| 50.0 % (1 of 2) |"), "\(summary)")
     }
 }

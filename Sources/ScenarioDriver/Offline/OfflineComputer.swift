@@ -71,6 +71,15 @@ package final class OfflineComputer: ComputerUnderTest {
         }
     }
 
+    /// A command from another session, which is not paired: refused, as the computer refuses it.
+    package func receiveFromAnotherSession(_ bytes: [UInt8]) {
+        let at = clock.now()
+        state.withLock { state in
+            state.receipts.append(ReceiptLine(received: at.nanoseconds, written: nil, payload: bytes))
+            state.lines.append((at, "\(stamp(at))  \(String(decoding: bytes, as: UTF8.self))  →  refused, another session that is not paired"))
+        }
+    }
+
     /// A pointer report arrives (the hid or udp transport): mapped as the real computer maps it when its source is a
     /// paired session's, else refused.
     package func receivePointer(_ bytes: [UInt8], format: PointerPayload.Format, bound: Bool) {

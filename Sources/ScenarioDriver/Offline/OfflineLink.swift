@@ -151,6 +151,14 @@ package final class OfflineLink: PhoneLink, NetworkFaults, RadioFaults {
         return "offline: \(count) \(packets.rawValue) packet(s) from the \(source.rawValue), \(bound ? "bound" : "unbound")"
     }
 
+    /// Another device's session, as the contract has it: a spent code pairs nothing, and a session that is not paired
+    /// injects nothing (the offline computer keeps one pairing, the phone's).
+    package func otherPhone(_ phone: OtherPhone, code: String?) async throws -> String {
+        for command in phone.commands { computer.receiveFromAnotherSession(command.encoded()) }
+        return "offline: another phone from the \(phone.from.rawValue) on \(phone.transport.rawValue)"
+            + (code.map { "; entered \($0): refused (noCode: it was spent)" } ?? "") + "; \(phone.commands.count) command(s) refused"
+    }
+
     struct Outage: LinkOutage {
         var description: String
         var back: MonotonicTime
