@@ -57,6 +57,9 @@ package struct GestureScript: Sendable {
     package struct Extension {
         package var topKeys: [String]
         package var stepKeys: [String]
+        /// Keys that belong inside a top-level object, by where they go (`"transports"`: `"run.transports"`): written at
+        /// the top, their problem names the place.
+        package var nestedKeys: [String: String] = [:]
         /// Gets the extra values (top-level by key; per step by index) and returns problems with their paths.
         package var read: ([String: JSONValue], [Int: [String: JSONValue]]) -> [JSONSchemaError]
 
@@ -76,6 +79,7 @@ package struct GestureScript: Sendable {
     {
         var reader = ScriptReader()
         reader.extraTopKeys = `extension`?.topKeys ?? []
+        reader.nestedKeys = `extension`?.nestedKeys ?? [:]
         reader.extraStepKeys = `extension`?.stepKeys ?? []
         let script = reader.script(value)
         if let `extension` {

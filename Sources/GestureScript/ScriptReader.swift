@@ -8,6 +8,8 @@ struct ScriptReader {
     var problems: [JSONSchemaError] { collected.list }
     /// Extra keys a richer format (scenarios) allows at the top and beside each step's action.
     var extraTopKeys: [String] = []
+    /// Keys an extension reads inside one of its top-level objects, by where they go (`run.transports`).
+    var nestedKeys: [String: String] = [:]
     var extraStepKeys: [String] = []
     /// The extra keys' values, for the richer format to read: top-level ones by key, step ones by step index.
     private(set) var extraTop: [String: JSONValue] = [:]
@@ -20,7 +22,12 @@ struct ScriptReader {
         guard let object = collected.attempt({ () throws(JSONSchemaError) in try value.object(at: .root) }) else { return nil }
         // "$schema" points an editor at the JSON Schema (Scenarios/scenario.schema.json); it changes nothing here.
         let topKeys = ["$schema", "name", "description", "requirements", "settings", "steps"] + extraTopKeys
-        collected.rejectUnknownKeys(of: object, allowed: topKeys, at: .root)
+        for key in object.keys where !topKeys.contains(key) {
+            if let place = nestedKeys[key] {
+                collected.append(JSONSchemaError(.unknownKey, .root.appending(key), "unknown key at the top (did you mean \"\(place)\"? it goes inside \"\(place.split(separator: ".")[0])\")"))
+            }
+        }
+        collected.rejectUnknownKeys(of: JSONObject(object.entries.filter { nestedKeys[$0.key] == nil }), allowed: topKeys, at: .root)
         if let schema = object["$schema"] {
             collected.attempt { () throws(JSONSchemaError) in _ = try schema.string(at: .root.appending("$schema")) }
         }

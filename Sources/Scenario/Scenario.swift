@@ -52,6 +52,14 @@ package struct Scenario: Sendable {
         return try parse(value, file: path, positions: positions)
     }
 
+    /// Keys read inside `run` and `limits`, by where they go: one written at the top is told where it belongs.
+    static let nestedKeys: [String: String] = {
+        var keys: [String: String] = [:]
+        for key in ScenarioReader.runKeys { keys[key] = "run." + key }
+        for key in ["p95Ms", "maxMs"] { keys[key] = "limits." + key }
+        return keys
+    }()
+
     /// The kind of `steps[index]` in the raw document: its one key besides `expect`.
     private static func stepKind(_ document: JSONValue, _ index: Int) -> String? {
         guard case .object(let top) = document, case .array(let steps)? = top["steps"], steps.indices.contains(index),
@@ -63,7 +71,7 @@ package struct Scenario: Sendable {
 
     package static func parse(_ value: JSONValue, file: String, positions: JSONPositions? = nil) throws(ScriptError) -> Scenario {
         let box = ReadBox()
-        let script = try GestureScript.parse(value, file: file, extension: GestureScript.Extension(
+        var reading = GestureScript.Extension(
             topKeys: ["limits", "run", "expectDevices", "expectRefusal", "checksOff"], stepKeys: ["expect"],
             read: { top, steps in
                 var reader = ScenarioReader()
@@ -89,7 +97,9 @@ package struct Scenario: Sendable {
                     box.expectations[index] = reader.stepExpectations(expect, step: Self.stepKind(value, index), at: path)
                 }
                 return reader.problems
-            }), positions: positions)
+            })
+        reading.nestedKeys = Self.nestedKeys
+        let script = try GestureScript.parse(value, file: file, extension: reading, positions: positions)
         let expectations = (0..<script.steps.count).map { box.expectations[$0] ?? StepExpectations() }
         return Scenario(
             file: file, script: script, expectations: expectations, expectedRefusal: box.refusal,

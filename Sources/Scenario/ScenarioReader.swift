@@ -36,14 +36,16 @@ struct ScenarioReader {
         return limits
     }
 
+    /// The keys `run` takes.
+    static let runKeys = [
+        "writePath", "pairing", "confirmedWrites", "reconnectIntervalMs", "maxReconnectAttempts", "knownDevices",
+        "lockoutSeconds", "uinput", "transport", "transports", "backoffUnitMs", "maxBackoffAttempts", "sendJitterMs",
+    ]
+
     mutating func run(_ value: JSONValue, at path: JSONPath) -> RunSettings {
         var run = RunSettings()
         guard let object = collected.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return run }
-        collected.rejectUnknownKeys(of: object, allowed: [
-                    "writePath", "pairing", "confirmedWrites", "reconnectIntervalMs", "maxReconnectAttempts", "knownDevices",
-                    "lockoutSeconds", "uinput", "transport", "transports", "backoffUnitMs", "maxBackoffAttempts",
-                    "sendJitterMs",
-                ], at: path)
+        collected.rejectUnknownKeys(of: object, allowed: Self.runKeys, at: path)
         readTransports(object, into: &run, at: path)
         if let v = object["lockoutSeconds"] {
             run.lockoutSeconds = collected.attempt { () throws(JSONSchemaError) in try v.integer(at: path.appending("lockoutSeconds"), in: 1...3600) }

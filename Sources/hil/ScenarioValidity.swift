@@ -4,7 +4,8 @@ import Scenario
 
 /// The one rule of what a valid scenario file is, which `hil validate`, `hil replay`, `hil run` and `hil record`
 /// all apply: the file reads as a scenario (every problem with its file, line and column, and JSON path), it
-/// checks something (a scenario with no expectation passes whatever happens), and its requirement ids are in the
+/// checks something (a scenario with no expectation passes whatever happens), no rig could fail it by its own
+/// definition (`Scenario.feasibilityProblems`), and its requirement ids are in the
 /// requirements.json nearest above it. A file with no catalog above it is valid, its ids unchecked, and `notes` says
 /// so once per folder; a catalog with problems makes every file under it invalid, its problems told once.
 struct ScenarioValidity {
@@ -38,7 +39,7 @@ struct ScenarioValidity {
 
     /// Applies the rule to `scenario`, read from (or about to be written to) `file`.
     mutating func check(_ scenario: Scenario, file: String) -> Checked {
-        var problems: [ScriptError.Problem] = scenario.checksNothingProblem.map { [$0] } ?? []
+        var problems: [ScriptError.Problem] = (scenario.checksNothingProblem.map { [$0] } ?? []) + scenario.feasibilityProblems
         var told: [String] = []
         var catalogBroken = false
         switch catalogs.catalog(forFile: file) {

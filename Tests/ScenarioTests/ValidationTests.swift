@@ -28,6 +28,13 @@ struct ValidationTests {
         }
     }
 
+    @Test("a run or limits key written at the top is told where it goes")
+    func nestedKeyAtTheTop() throws {
+        let found = try problems(#"{"name": "n", "transports": ["ble"], "p95Ms": 40, "steps": [{"tap": {}, "expect": {"keys": ["BTN_LEFT 1", "BTN_LEFT 0"]}}]}"#)
+        #expect(found.contains(#"transports: unknown key at the top (did you mean "run.transports"? it goes inside "run")"#), "\(found)")
+        #expect(found.contains(#"p95Ms: unknown key at the top (did you mean "limits.p95Ms"? it goes inside "limits")"#), "\(found)")
+    }
+
     /// The hint cannot drift from the readers: every key it lists is taken by some step's expect.
     @Test("every key the hint lists is read, on the step kind that takes it", arguments: ExpectKeys.all)
     func hintedKeyIsRead(key: String) throws {

@@ -37,6 +37,19 @@ struct OfflineToolsTests {
         #expect(mixed.output.hasSuffix("1 ok, 1 not judged (their checks need a rig: hil run)\n"), "\(mixed.output)")
     }
 
+    @Test("validate and replay refuse a scenario no rig could pass, with the file, its line and column, and the JSON path")
+    func infeasible() async throws {
+        let folder = try scratchFolder("infeasible")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("stays-up.json")
+        try write(#"{"name": "n", "steps": [{"linkDrop": {"forMs": 1000}, "expect": {"link": "stayedUp"}}]}"#, to: file)
+        for command in ["validate", "replay"] {
+            let run = try await runSeparating(try RigGuest.hilBinary(), [command, file.path])
+            #expect(run.status == 1, "\(command): \(run.output)\(run.errors)")
+            #expect((run.output + run.errors).contains("\(file.path):1:66: steps[0].expect.link: a linkDrop step takes the link down by definition"), "\(command): \(run.output)\(run.errors)")
+        }
+    }
+
     @Test("replay -q: exactly one line per script, a failing or invalid one on standard error with its first problem")
     func quietOneLine() async throws {
         let folder = try scratchFolder("quiet")
