@@ -25,7 +25,7 @@ extension BLEPhoneLink: RadioFaults {
             done.append(try await moveLink(to: own, environment) + " (the rig's)")
             intervalChanged.withLock { $0 = false }
         }
-        return "radio: " + done.joined(separator: "; ")
+        return done.joined(separator: "; ")
     }
 
     /// The phone's host asks its controller for LE Connection Update to `ms`, keeping the rig's supervision timeout.

@@ -73,7 +73,7 @@ extension ScenarioDriver {
     /// wrote faster than it carries: wait until the computer has received the backlog, from its receipts (flushed
     /// every 250 ms): all `count`, or none new for 3 s (at most 60 s), so the step's checks cover every write.
     /// (Its error statuses are no measure: under a flood the notify socket fills and the surplus is dropped.)
-    func sendMalformed(_ count: Int) async throws {
+    func sendMalformed(_ count: Int) async throws -> String {
         let started = clock.now()
         for bytes in MalformedPayloads().prefix(count) {
             let at = clock.now()
@@ -86,7 +86,7 @@ extension ScenarioDriver {
         try await awaitReceipts(count, since: started)
         let answered = phone.statuses(from: started, to: clock.now()).filter { $0.status.error != nil }.count
         let sendMs = Double(sentAll.nanoseconds - started.nanoseconds) / 1e6
-        segment?.note = "\(count) malformed writes sent in \(Judge.format(sendMs)) ms; \(answered) error status notification(s) came back"
+        return "\(count) malformed writes sent in \(Judge.format(sendMs)) ms; \(answered) error status notification(s) came back"
     }
 
     /// Waits until the computer's receipts (flushed every 250 ms) hold `count` writes received since `start`, or
@@ -118,7 +118,7 @@ extension ScenarioDriver {
     func appendUnchecked(_ indices: ClosedRange<Int>, commandsOfFirst: Int) {
         for index in indices {
             results.append(StepResult(index: index, kind: scenario.script.steps[index].name, outcome: .unchecked, commands: index == indices.lowerBound ? commandsOfFirst : 0,
-                                      latencyMs: nil, message: ""))
+                                      latencyMs: nil, message: stepNotes[index] ?? ""))
         }
     }
 

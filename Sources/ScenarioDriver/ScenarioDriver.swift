@@ -130,6 +130,9 @@ package final class ScenarioDriver {
     var accountingEvents: [(at: UInt64, step: Int, event: AccountingRecord.Event)] = []
     var conditions: [Int: LinkConditions] = [:]
     var networkNow: NetworkConditions?
+    /// What a step that acted on the link or the network did (a radio, network, forged-packet, other-phone or
+    /// malformed-write step), for that step's own message.
+    var stepNotes: [Int: String] = [:]
     /// The code the phone last paired with (an `otherPhone` step's `spent` code).
     var pairedWith: String?
     /// The step being driven.
@@ -241,34 +244,7 @@ package final class ScenarioDriver {
         } else {
             segment?.lastStep = index
         }
-        if case .malformedWrites(let count) = step, linkUp {
-            try await sendMalformed(count)
-        }
-        if case .network(let conditions) = step {
-            let done = try await networkFaults(.network).setNetwork(conditions)
-            noteAccounting(.networkLoss((conditions?.lossPercent ?? 0) > 0))
-            networkNow = conditions
-            commandLog.append("\(clock.now()) network: \(done)\n")
-            segment?.note = done
-        }
-        if case .forgedPackets(let count, let source, let packets) = step {
-            let started = clock.now()
-            let sent = try await networkFaults(.forge).forge(count, from: source, packets: packets)
-            try await awaitReceipts(count, since: started)
-            commandLog.append("\(clock.now()) forged: \(sent)\n")
-            segment?.note = sent
-        }
-        if case .otherPhone(let other) = step {
-            let code: String? = other.code == .spent ? pairedWith ?? "000000" : nil
-            let answered = try await networkFaults(.otherPhone).otherPhone(other, code: code)
-            commandLog.append("\(clock.now()) other phone: \(answered)\n")
-            segment?.note = answered
-        }
-        if case .radio(let conditions) = step {
-            let done = try await radioFaults().setRadio(conditions)
-            commandLog.append("\(clock.now()) radio: \(done)\n")
-            segment?.note = done
-        }
+        try await actOnTheLink(index, step)
         if case .send(let items) = step { try await sendItems(items, from: time) }
         for input in step.inputs(startingAt: time) {
             try await runTimers(before: input.time)
