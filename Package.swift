@@ -113,7 +113,7 @@ let package = Package(
         .target(name: "Evidence", dependencies: ["ScenarioDriver", "Scenario", "InputCodes", "Records", "Rig", "Waiting", "Processes", "System"]),
 
         // What a run's scenarios, benches and soaks share: the rig's context, the run's stop, the scratch folder.
-        .target(name: "RunContext", dependencies: ["Evidence", "Scenario", "GestureScript", "ScenarioDriver", "Records", "Rig", "Waiting", "System"]),
+        .target(name: "RunContext", dependencies: ["Evidence", "Scenario", "GestureScript", "ScenarioDriver", "Records", "Rig", "Waiting", "Processes", "System"]),
 
         // hil bench and hil soak: streams through the real link, latency, rate and loss.
         .target(
@@ -167,6 +167,7 @@ let package = Package(
         .testTarget(name: "CommandMappingTests", dependencies: ["CommandMapping", "InputCodes", "RemoteTouchProtocol"]),
         .testTarget(name: "GestureScriptTests", dependencies: ["GestureScript", "GestureModel", "RemoteTouchProtocol", "StrictJSON"]),
         .testTarget(name: "SystemTests", dependencies: ["System"]),
+        .testTarget(name: "NetSocketTests", dependencies: ["NetSocket"]),
         .testTarget(name: "ProcessesTests", dependencies: ["Processes", "System", "Waiting"]),
         .testTarget(name: "RadioTests", dependencies: ["Radio", "System", "HILTestSupport", "LatencyStats"]),
         .testTarget(name: "RigTests", dependencies: ["Rig", "Processes", "StrictJSON", "HILTestSupport"]),
@@ -192,7 +193,7 @@ let package = Package(
                 "Rig", "StrictJSON", "HILTestSupport",
             ]),
         .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "ScenarioDriver", "InputCodes", "Records"]),
-        .testTarget(name: "ComputerProcessTests", dependencies: ["ComputerProcess", "Rig"]),
+        .testTarget(name: "ComputerProcessTests", dependencies: ["ComputerProcess", "Processes", "Rig"]),
         .testTarget(
             name: "ReportTests", dependencies: ["Records", "Report", "LatencyStats", "StrictJSON", "Processes", "System", "HILTestSupport"],
             exclude: ["Snapshots"]),

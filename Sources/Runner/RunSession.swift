@@ -1,5 +1,4 @@
 package import RunContext
-import ComputerProcess
 import Evidence
 import Foundation
 import Rig
@@ -77,7 +76,6 @@ package final class RunSession: Sendable {
     /// under way is cancelled; `run` then returns `.interrupted`.
     package func interrupt() {
         guard stop.interrupt() else { return }
-        PeripheralUnderTest.interruptAll()
         do {
             try live.writeNow()
         } catch {

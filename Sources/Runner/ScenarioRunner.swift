@@ -163,7 +163,7 @@ package struct ScenarioRunner: Sendable {
     func launch(_ scenario: Scenario, folder: String, transport: Transport = .ble) throws -> PeripheralUnderTest.Launch {
         let launch = PeripheralUnderTest.Launch(
             hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder,
-            lockoutSeconds: scenario.run.lockoutSeconds)
+            lockoutSeconds: scenario.run.lockoutSeconds, roster: context.stop?.computers)
         guard transport.isNetwork else { return launch }
         return launch.serving([transport.rawValue], on: try context.networkHosts(for: "the \(transport.rawValue) transport"))
     }

@@ -1,5 +1,6 @@
 import ComputerProcess
 import Foundation
+import Processes
 import Rig
 import Testing
 
@@ -38,12 +39,34 @@ struct PeripheralUnderTestTests {
     func serves() async throws {
         let (hil, folder) = try fakeHil(Self.serves)
         let launch = PeripheralUnderTest.Launch(hil: hil, adapter: "hci0", uinputName: "u", folder: folder)
-        // start returns only once the ready file lists "ble". (Whether it still runs now is not asked: RunSessionTests,
-        // in the same test process, interrupt every computer the process started.)
+        // start returns only once the ready file lists "ble"; it still runs (no other test's interrupt reaches it).
         let computer = try await PeripheralUnderTest.start(launch, timeout: .seconds(10))
         #expect(computer.log.contains("serving"))
+        #expect(computer.isRunning)
         _ = await computer.stop()
         #expect(!computer.isRunning)
+    }
+
+    @Test("an interrupt stops the computers on its roster, and no other: one run's Ctrl-C never reaches another's")
+    func roster() async throws {
+        let (hil, first) = try fakeHil(Self.serves)
+        let (_, second) = try fakeHil(Self.serves)
+        let (_, third) = try fakeHil(Self.serves)
+        let (mine, theirs) = (ChildRoster(), ChildRoster())
+        let interrupted = try await PeripheralUnderTest.start(
+            PeripheralUnderTest.Launch(hil: hil, adapter: "hci0", uinputName: "u", folder: first, roster: mine), timeout: .seconds(10))
+        let other = try await PeripheralUnderTest.start(
+            PeripheralUnderTest.Launch(hil: hil, adapter: "hci0", uinputName: "u", folder: second, roster: theirs), timeout: .seconds(10))
+        defer { other.stopBlocking() }
+        let unlisted = try await PeripheralUnderTest.start(
+            PeripheralUnderTest.Launch(hil: hil, adapter: "hci0", uinputName: "u", folder: third), timeout: .seconds(10))
+        defer { unlisted.stopBlocking() }
+        #expect(mine.pids == [interrupted.child.pid] && theirs.pids == [other.child.pid])
+
+        mine.signalAll(SIGINT)
+        #expect(await interrupted.waitForExit(timeout: .seconds(5)) != nil, "the interrupted computer exits")
+        #expect(mine.pids.isEmpty, "and leaves its roster")
+        #expect(other.isRunning && unlisted.isRunning)
     }
 
     @Test("one that exits before it serves is an error with its last lines; one that never serves is too, in time")
