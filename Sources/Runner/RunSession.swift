@@ -132,6 +132,7 @@ package final class RunSession: Sendable {
         }
         live.add(result, number: item.number)
         console.line(RunConsole.outcome(result, label: label))
+        if let reason = RunConsole.reason(result) { console.line(reason) }
         if let details = RunConsole.details(result) { console.details(details) }
         if let broken = stop.note(result) {
             console.problem("hil run: the rig broke: \(broken); stopping the run, as every later scenario could only error")

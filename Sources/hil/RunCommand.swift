@@ -83,7 +83,7 @@ struct RunCommand: AsyncParsableCommand {
     var list = false
 
     @Flag(name: .shortAndLong, help: ArgumentHelp(
-        "Print one line per scenario, the totals and the problems; not why a scenario failed, nor the tables.",
+        "Print one line per scenario (a failed one with its most specific reason under it), the totals and the problems; not the rest of why, nor the tables.",
         discussion: "Those stay in results.json, summary.md and report.html."))
     var quiet = false
 
