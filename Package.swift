@@ -170,7 +170,7 @@ let package = Package(
         .testTarget(name: "NetSocketTests", dependencies: ["NetSocket"]),
         .testTarget(name: "ProcessesTests", dependencies: ["Processes", "System", "Waiting"]),
         .testTarget(name: "RadioTests", dependencies: ["Radio", "System", "HILTestSupport", "LatencyStats"]),
-        .testTarget(name: "RigTests", dependencies: ["Rig", "Processes", "StrictJSON", "HILTestSupport"]),
+        .testTarget(name: "RigTests", dependencies: ["Rig", "Processes", "StrictJSON", "System", "HILTestSupport"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCodes", "System"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Avahi", "HILTestSupport", "Waiting"]),
         .testTarget(
@@ -216,7 +216,8 @@ let package = Package(
         .testTarget(
             name: "hilTests",
             dependencies: [
-                "hil", "HILTestSupport", "Scenario", "GestureScript", "Peripheral", "Rig", "Radio", "Bench", "Records", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "hil", "HILTestSupport", "Scenario", "GestureScript", "Peripheral", "Rig", "Radio", "Bench", "Records", "Runner", "System",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CDBus", "CEvdev", "InputCodes"]),
         // The layout's house rules, read from Package.swift and the sources: the module graph, file sizes, polling.

@@ -8,7 +8,7 @@
 #   HIL_HISTORY_KEEP  how many nights REPORTS keeps (default 30); hil report --keep removes older night folders
 #   HIL_COMMIT        the commit hil was built from (default: the file `commit` install.sh writes beside hil)
 #   HIL               the hil to run (default ./hil, where install.sh puts it)
-# Exit status: hil run's when it did not pass (1: a scenario failed, 125: the rig broke, 130: interrupted); else 1
+# Exit status: hil run's when it did not pass (1: a scenario failed, 69: no usable rig, 125: the rig broke, 130: interrupted); else 1
 # when the night regressed against the nights before it (docs/report.md, "The regression rule") or the history
 # could not be written; else 0.
 set -euo pipefail

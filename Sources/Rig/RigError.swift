@@ -16,6 +16,8 @@ package enum RigErrorCode: String, Sendable {
     case timeout
     case interrupted
     case guestCommand
+    /// The vm guest stopped while the command ran, without its exit status: the rig broke during the run.
+    case guestStopped
     /// A fault step could not manipulate the rig (restart bluetoothd, deny uinput).
     case fault
 }

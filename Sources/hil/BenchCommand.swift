@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import System
 import LatencyStats
 import Rig
 import Records
@@ -138,7 +139,7 @@ struct BenchCommand: AsyncParsableCommand {
             print("hil bench: FAILED: a stream ended with a key or button held (EVIOCGKEY): " + held.joined(separator: "; "))
         }
         fflush(nil)
-        if !held.isEmpty { throw ExitCode(1) }
+        if !held.isEmpty { throw ExitCause.productFailed.exit }
     }
 
     /// The paths in the order they run: each transport's own (ble: one a write path), then, with `reference`, the

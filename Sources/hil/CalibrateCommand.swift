@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bench
 import Foundation
+import System
 import Records
 import Rig
 import Runner
@@ -97,7 +98,7 @@ struct CalibrateCommand: AsyncParsableCommand {
         if let line = RigEnvironment.resultsLine(["calibrate.json"], in: context.workDirectory) { print(line) }
         print(held.isEmpty ? "nothing held after any stream" : "hil calibrate: FAILED: a stream ended with a key or button held (EVIOCGKEY): " + held.joined(separator: "; "))
         fflush(nil)
-        if !held.isEmpty { throw ExitCode(1) }
+        if !held.isEmpty { throw ExitCause.productFailed.exit }
     }
 
     /// One row per transport and delay: what was injected, what was measured, and the difference.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Rig
+import System
 
 /// Which rigs can run on this host, and for each one that cannot, exactly why and what to do; whether the vm rig's
 /// image is built; what works here without a rig.
@@ -14,9 +15,9 @@ struct DoctorCommand: AsyncParsableCommand {
             will build it; and what works here without any rig (validate, replay, decode, report, run --list). It \
             boots nothing.
 
-            Exit status 0 when at least one rig can run here (with --rig NAME: when that rig can), 1 otherwise; \
-            64 when --rig names no rig in the rig files (a usage error, as any bad option is); 125 when a rig file \
-            cannot be read.
+            Exit status 0 when at least one rig can run here (with --rig NAME: when that rig can); 69 (no usable \
+            rig, as hil run exits for the same cause) otherwise; 64 (invalid input) when --rig names no rig in the \
+            rig files or a rig file cannot be read.
             """
     )
 
@@ -66,6 +67,6 @@ struct DoctorCommand: AsyncParsableCommand {
             }
         }
         DoctorLines.withoutRig.forEach { print($0) }
-        if runnable == 0 { throw ExitCode.failure }
+        if runnable == 0 { throw ExitCause.noUsableRig.exit }
     }
 }

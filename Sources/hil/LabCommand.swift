@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Lab
+import System
 import Waiting
 
 /// `hil lab`: many boxes as labgrid places (Rigs/README.md, "A lab on labgrid").
@@ -33,7 +34,7 @@ struct LabOptions: ParsableArguments {
             return try Labgrid(client: labgridClient, coordinator: coordinatorAddress)
         } catch {
             printError("hil lab: \(error)")
-            throw ExitCode.failure
+            throw ExitCause.noUsableRig.exit
         }
     }
 }
@@ -57,8 +58,9 @@ struct LabRunCommand: AsyncParsableCommand {
             --timeout. Only SIGKILL cannot be answered: `hil lab status` then shows the places still held, and \
             `labgrid-client -p PLACE unlock` frees them.
 
-            Exit status as hil run: 0 when every scenario passed, 1 when one did not or something failed, 130 when \
-            interrupted; 124 over --timeout.
+            Exit status as hil run: 0 when every scenario passed, 1 when one did not; 69 when no box could run \
+            (labgrid missing or failing, no free place, no healthy box); 125 when a box's results could not be \
+            fetched or merged, or a place not given back; 130 when interrupted; 124 over --timeout.
             """
     )
 
@@ -133,7 +135,7 @@ struct LabStatusCommand: AsyncParsableCommand {
             places = try await labgrid.places()
         } catch {
             printError("hil lab status: \(error)")
-            throw ExitCode.failure
+            throw ExitCause.noUsableRig.exit
         }
         print(LabStatusTable.render(places, coordinator: lab.coordinatorAddress))
     }

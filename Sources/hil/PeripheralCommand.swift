@@ -1,6 +1,7 @@
 import ArgumentParser
 import DBus
 import Foundation
+import System
 import Peripheral
 import RemoteTouchProtocol
 
@@ -136,7 +137,7 @@ struct PeripheralCommand: AsyncParsableCommand {
             peripheral = try await RemoteTouchPeripheral.start(configuration, log: log)
         } catch {
             printError("hil peripheral: \(error)")
-            throw ExitCode.failure
+            throw ExitCause.noUsableRig.exit
         }
         let (stop, stopper) = AsyncStream<Void>.makeStream()
         let interrupts = InterruptForwarder { stopper.yield() }

@@ -138,7 +138,7 @@ struct RadioCommand: AsyncParsableCommand {
             print(measurement.line)
             for finding in measurement.findings { print("  ✗ \(finding)") }
         }
-        if measurements.contains(where: { !$0.findings.isEmpty }) { throw ExitCode(1) }
+        if measurements.contains(where: { !$0.findings.isEmpty }) { throw ExitCause.productFailed.exit }
     }
 
     /// The control FIFO, made if it is not there, opened for reading and writing (so the bridge never reads its end
@@ -146,7 +146,7 @@ struct RadioCommand: AsyncParsableCommand {
     private func openControl() throws -> FileDescriptor? {
         guard let control else { return nil }
         if mkfifo(control, 0o600) != 0 && errno != EEXIST {
-            throw failure("hil radio: cannot make the control FIFO \(control): \(Errno.current.numbered)", hint: "choose a --control in a folder you can write")
+            throw failure("hil radio: cannot make the control FIFO \(control): \(Errno.current.numbered)", hint: "choose a --control in a folder you can write", .invalidInput)
         }
         do {
             return try FileDescriptor.open(control, O_RDWR | O_NONBLOCK)
@@ -160,13 +160,14 @@ struct RadioCommand: AsyncParsableCommand {
         do {
             return try FileDescriptor.open(log, O_WRONLY | O_CREAT | O_APPEND)
         } catch {
-            throw failure("hil radio: cannot write the log \(log): \(error.numbered)", hint: "choose a --log in a folder you can write")
+            throw failure("hil radio: cannot write the log \(log): \(error.numbered)", hint: "choose a --log in a folder you can write", .invalidInput)
         }
     }
 
-    private func failure(_ message: String, hint: String? = nil) -> ExitCode {
+    /// Prints why and ends with `status`: by default no usable rig (no btvirt, no /dev/vhci, no control FIFO).
+    private func failure(_ message: String, hint: String? = nil, _ status: ExitCause = .noUsableRig) -> ExitCode {
         printError(hint.map { "\(message)\n  → \($0)" } ?? message)
-        return ExitCode(1)
+        return status.exit
     }
 
     private func describe(_ model: RadioModel) -> String {

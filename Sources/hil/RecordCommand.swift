@@ -154,8 +154,9 @@ struct RecordCommand: AsyncParsableCommand {
         print("replay it on the rig: hil run \(output)    (offline: hil replay \(output))")
     }
 
-    func fail(_ message: String) -> ExitCode {
+    /// Prints why and ends with `status`: by default invalid input (the --from folder, a path to write).
+    func fail(_ message: String, _ status: ExitCause = .invalidInput) -> ExitCode {
         printError("hil record: \(message)")
-        return ExitCode.failure
+        return status.exit
     }
 }

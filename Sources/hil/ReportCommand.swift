@@ -28,10 +28,10 @@ struct ReportCommand: AsyncParsableCommand {
             where the conditions changed), and each run is compared with the earlier runs under the same conditions \
             by the same rule.
 
-            Exit status 1 when a file cannot be read or is not a results document (each problem is printed as \
-            file: json.path: message), when shards do not belong together, when an output cannot be written, or \
-            with --fail-on-regression when a group regressed (with --history: in the newest run); 0 otherwise, \
-            whatever the scenarios' verdicts.
+            Exit status 64 (invalid input) when a file cannot be read or is not a results document (each problem \
+            is printed as file: json.path: message), when the files are not the shards of one run, or when an \
+            output cannot be written; 1 with --fail-on-regression when a group regressed (with --history: in the \
+            newest run); 0 otherwise, whatever the scenarios' verdicts.
             """
     )
 
@@ -112,14 +112,14 @@ struct ReportCommand: AsyncParsableCommand {
         }
         if problems > 0 {
             printError("hil report: \(problems) file(s) with problems; no report written")
-            throw ExitCode.failure
+            throw ExitCause.invalidInput.exit
         }
         let run: RunResults
         do {
             run = try RunResults.merge(parts)
         } catch {
             printError(error.description)
-            throw ExitCode.failure
+            throw ExitCause.invalidInput.exit
         }
         let comparison = base.map { BaselineComparison(current: run, baseline: $0) }
         let summary = MarkdownSummary.render(run, baseline: comparison)
@@ -144,12 +144,12 @@ struct ReportCommand: AsyncParsableCommand {
             }
         } catch {
             printError(error.description)
-            throw ExitCode.failure
+            throw ExitCause.invalidInput.exit
         }
 
         if let comparison, failOnRegression, comparison.hasRegression {
             printError("hil report: regressed against \(baseline ?? "the baseline"): \(Self.regressions(comparison))")
-            throw ExitCode.failure
+            throw ExitCause.productFailed.exit
         }
     }
 
@@ -161,7 +161,7 @@ struct ReportCommand: AsyncParsableCommand {
     }
 
     /// Every file to write can be written, before any work: a missing folder is made; a path that is a folder, or a
-    /// folder that cannot be made, ends the command here (exit 1), with nothing printed but the reason.
+    /// folder that cannot be made, ends the command here (exit 64), with nothing printed but the reason.
     private func prepareOutputs() throws {
         let outputs = [("--html", html, "report.html"), ("--markdown", markdown, "summary.md"), ("--merged", merged, "results.json")]
         var refused = false
@@ -171,7 +171,7 @@ struct ReportCommand: AsyncParsableCommand {
                 refused = true
             }
         }
-        if refused { throw ExitCode.failure }
+        if refused { throw ExitCause.invalidInput.exit }
     }
 
     /// --history: the runs of the folders (the oldest removed beyond --keep), the page, the summary, the verdict.
@@ -188,14 +188,14 @@ struct ReportCommand: AsyncParsableCommand {
             fflush(nil)
         } catch {
             printError(error.description)
-            throw ExitCode.failure
+            throw ExitCause.invalidInput.exit
         }
         if let html { printError("hil report: wrote \(html) (\(analysis.runs.count) runs)") }
         if let markdown { printError("hil report: wrote \(markdown)") }
         if failOnRegression, let newest = analysis.newest, let comparison = newest.comparison, comparison.hasRegression {
             printError("hil report: \(newest.run.name) regressed against its \(newest.reference.count) earlier run(s): "
                 + Self.regressions(comparison))
-            throw ExitCode.failure
+            throw ExitCause.productFailed.exit
         }
     }
 

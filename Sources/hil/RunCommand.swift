@@ -10,6 +10,7 @@ import Scenario
 import Synchronization
 import ComputerProcess
 import Evidence
+import System
 
 /// Replays scenarios through a real BLE link and checks what comes out of uinput.
 struct RunCommand: AsyncParsableCommand {
@@ -25,9 +26,11 @@ struct RunCommand: AsyncParsableCommand {
             Results in --output: results.json (docs/results-format.md), junit.xml, report.html and summary.md \
             (docs/report.md), and each scenario's logs. --list shows the requirement coverage instead of running.
 
-            Exit status 0 only when every scenario passed; 1 when one did not; 125 when the rig broke during the \
-            run (an adapter that no longer powers on: the run stops there, as every later scenario could only \
-            error, and keeps its results); 130 when interrupted; 124 when over --timeout (vm rig).
+            Exit status (the table every command shares: hil --help): 0 only when every scenario passed; 1 when \
+            one did not; 64 when a file or an option is invalid (nothing runs); 69 when no rig can run here or \
+            the rig did not come up; 125 when the rig broke during the run (an adapter that no longer powers on: \
+            the run stops there, as every later scenario could only error, and keeps its results); 130 when \
+            interrupted; 124 when over --timeout (vm rig).
             """
     )
 
@@ -138,7 +141,7 @@ struct RunCommand: AsyncParsableCommand {
                 _ = try RunResults.load(contentsOf: baseline)
             } catch {
                 printError("hil run: --baseline: \(error)")
-                throw ExitCode.failure
+                throw ExitCause.invalidInput.exit
             }
         }
         if let shard {
@@ -197,7 +200,7 @@ struct RunCommand: AsyncParsableCommand {
         let interrupts = InterruptForwarder { session.interrupt() }
         defer { interrupts.cancel() }
         let exit = await session.run()
-        if exit != .passed { throw ExitCode(exit.rawValue) }
+        if exit != .passed { throw exit.status.exit }
     }
 
     /// The run's environment for results.json: kernel, BlueZ, rig, adapters, lanes, radio, build and commit.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import System
 import Rig
 import Runner
 import Scenario
@@ -69,6 +70,6 @@ struct SoakCommand: AsyncParsableCommand {
         try summary.json(rig: rigName, rateHz: rate, path: path).write(toFile: context.workDirectory + "/soak.json", atomically: true, encoding: .utf8)
         if let line = RigEnvironment.resultsLine(["soak.json"], in: context.workDirectory) { print(line) }
         fflush(nil)
-        if !summary.passed { throw ExitCode.failure }
+        if !summary.passed { throw ExitCause.productFailed.exit }
     }
 }

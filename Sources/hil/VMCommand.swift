@@ -26,8 +26,9 @@ struct VMExecCommand: AsyncParsableCommand {
 
             Example: hil vm exec -- sh -c 'ls -l /dev/uinput; bluetoothctl list'
 
-            Exit status: the command's; 64 when no rig has the name --rig gives; 124 on timeout; 125 when \
-            the rig failed (no boot, adapters never ready); 130 when interrupted.
+            Exit status: the command's; 64 when no vm rig has the name --rig gives; 69 when the rig cannot run \
+            here or did not come up (no boot, adapters never ready); 124 on timeout; 125 when the guest stopped \
+            under the command; 130 when interrupted.
             """
     )
 
@@ -78,8 +79,9 @@ struct RigExecCommand: AsyncParsableCommand {
             The command finds the rig in HIL_RIG, HIL_PERIPHERAL_ADAPTER and HIL_CENTRAL_ADAPTER (and \
             DBUS_SYSTEM_BUS_ADDRESS for a private bus).
 
-            Exit status: the command's; 64 when no rig has the name --rig gives; 124 on timeout; 125 when \
-            the rig failed; 130 when interrupted.
+            Exit status: the command's; 64 when no rig has the name --rig gives; 69 when the rig cannot run \
+            here or did not come up; 124 on timeout; 125 when the rig broke under the command; 130 when \
+            interrupted.
             """
     )
 
@@ -161,6 +163,6 @@ enum RigExecution {
     /// Prints a rig error and turns it into the documented exit status.
     static func fail(_ error: RigError) -> ExitCode {
         printError("hil: \(error)")
-        return ExitCode(error.exitStatus)
+        return error.exitStatus.exit
     }
 }
