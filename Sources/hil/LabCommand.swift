@@ -66,7 +66,13 @@ struct LabRunCommand: AsyncParsableCommand {
 
     @OptionGroup var lab: LabOptions
 
-    @Option(help: "How many places (boxes) to run on.")
+    /// The ranges of its number options (`OptionRange`: in their help, and the check that refuses a value outside).
+    static let ranges = (
+        places: OptionRange<Int>("--places", atLeast: 1),
+        reserveTimeout: OptionRange<DurationArgument>("--reserve-timeout", atLeast: .seconds(1)),
+        timeout: OptionRange<DurationArgument>("--timeout", atLeast: .seconds(1)))
+
+    @Option(parsing: .unconditional, help: ranges.places.help("How many places (boxes) to run on."))
     var places: Int = 2
 
     @Option(help: ArgumentHelp("Tags a place must have, key=value (repeatable).", valueName: "key=value"))
@@ -78,22 +84,24 @@ struct LabRunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("An ssh_config file for every ssh and scp to the boxes (keys, known hosts).", valueName: "file"))
     var sshConfig: String?
 
-    @Option(help: DurationArgument.help("How long to wait for the places to be free."))
+    @Option(parsing: .unconditional, help: DurationArgument.help("How long to wait for the places to be free.", range: ranges.reserveTimeout))
     var reserveTimeout = DurationArgument(.seconds(600))
 
-    @Option(help: DurationArgument.help("Stop the whole run after this long (exit status 124; places given back)."))
+    @Option(parsing: .unconditional, help: DurationArgument.help(
+        "Stop the whole run after this long (exit status 124; places given back).", range: ranges.timeout))
     var timeout: DurationArgument?
 
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("hil run's options and scenario paths, for every box.", valueName: "hil run arguments"))
     var runArguments: [String] = []
 
     func validate() throws {
-        guard places >= 1 else { throw ValidationError("--places must be at least 1") }
+        try Self.ranges.places.check(places)
+        try Self.ranges.reserveTimeout.check(reserveTimeout)
         for tag in tags where !tag.contains("=") { throw ValidationError("--tags \(tag): expected key=value") }
         if runArguments.contains(where: { $0 == "--shard" || $0.hasPrefix("--shard=") }) {
             throw ValidationError("hil lab run gives each box its --shard itself: leave it out")
         }
-        if let timeout, timeout.duration < .seconds(1) { throw ValidationError("--timeout must be at least 1s, not \(timeout)") }
+        if let timeout { try Self.ranges.timeout.check(timeout) }
     }
 
     func run() async throws {

@@ -44,7 +44,9 @@ struct ReportCommand: AsyncParsableCommand {
     @Flag(help: "Report on many runs over time: the arguments are run folders, or folders holding run folders.")
     var history = false
 
-    @Option(help: ArgumentHelp(
+    static let keepRange = OptionRange<Int>("--keep", atLeast: 1)
+
+    @Option(parsing: .unconditional, help: keepRange.help(
         "With --history: remove the oldest runs found in the folders of runs, keeping this many.",
         discussion: "Runs named directly and folders that are not readable runs are never removed.", valueName: "n"))
     var keep: Int?
@@ -76,7 +78,7 @@ struct ReportCommand: AsyncParsableCommand {
             if baseline != nil || merged != nil {
                 throw ValidationError("--history compares each run with its earlier runs: leave out --baseline and --merged")
             }
-            if let keep, keep < 1 { throw ValidationError("--keep takes 1 or more, not \(keep)") }
+            if let keep { try Self.keepRange.check(keep) }
             return
         }
         if keep != nil { throw ValidationError("--keep removes old runs of a history: add --history") }

@@ -56,19 +56,25 @@ struct RunCommand: AsyncParsableCommand {
         """, valueName: "style"))
     var writePath: WritePath?
 
-    @Option(help: ArgumentHelp(
+    /// The ranges of its number options (`OptionRange`: in their help, and the check that refuses a value outside).
+    static let ranges = (
+        sendJitter: OptionRange<Double>("--send-jitter", 0, to: RunSettings.maxSendJitterMs, unit: "ms"),
+        timeout: OptionRange<DurationArgument>("--timeout", atLeast: .seconds(1)),
+        repeats: OptionRange<Int>("--repeat", 1, to: 1000), lanes: OptionRange<Int>("--lanes", atLeast: 1))
+
+    @Option(parsing: .unconditional, help: ranges.sendJitter.help(
         "Override every scenario's send jitter: each command leaves up to this many ms after its time on the gesture model's grid.",
-        discussion: "0 to 100; uniform, from a fixed seed, order kept (docs/scenarios.md, run.sendJitterMs).", valueName: "ms"))
+        discussion: "Uniform, from a fixed seed, order kept (docs/scenarios.md, run.sendJitterMs).", valueName: "ms"))
     var sendJitter: Double?
 
-    @Option(help: DurationArgument.help(
-        "Stop the whole run after this long (exit status 124).", discussion: "Default: 30m for each --repeat."))
+    @Option(parsing: .unconditional, help: DurationArgument.help(
+        "Stop the whole run after this long (exit status 124).", range: ranges.timeout, discussion: "Default: 30m for each --repeat."))
     var timeout: DurationArgument?
 
-    @Option(help: ArgumentHelp(
-        "Run only slice i of n (1 ≤ i ≤ n), e.g. 2/3, so a CI matrix can split the suite across boxes.",
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Run only slice i of n, e.g. 2/3, so a CI matrix can split the suite across boxes. Range: i from 1 to n.",
         discussion: "A scenario's slice depends only on its file path, so it stays in its slice as the suite grows; merge the slices' results.json with hil report.",
-        valueName: "i/n"))
+        valueName: "i/n"), transform: Shard.parsing)
     var shard: Shard?
 
     @Option(help: ArgumentHelp(
@@ -76,7 +82,7 @@ struct RunCommand: AsyncParsableCommand {
         valueName: "file"))
     var baseline: String?
 
-    @Option(name: .customLong("repeat"), help: ArgumentHelp(
+    @Option(name: .customLong("repeat"), parsing: .unconditional, help: ranges.repeats.help(
         "Run the scenarios this many times in one rig session and print a stability table.",
         discussion: "A scenario whose verdict differs between repeats is reported as flaky in results.json (stability) and junit.xml.",
         valueName: "n"))
@@ -95,7 +101,7 @@ struct RunCommand: AsyncParsableCommand {
         discussion: "The steps after it are reported as not run. Quicker when only the verdict matters (mutation tests, a first look at a broken build)."))
     var failFast = false
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ranges.lanes.help(
         "Run this many scenarios at once, one per lane of the rig.",
         discussion: "A lane is a computer adapter and a phone adapter; a vm rig has machine.lanes of them (1 in Rigs/vm.json). A scenario that restarts bluetoothd or floods it runs alone. On a small machine the lanes load each other: see Rigs/README.md before trusting verdicts from more than one.",
         valueName: "n"))
@@ -120,12 +126,12 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: .hidden)
     var commit: String?
 
+    /// Every range is checked before a file is read or a rig is booted (`--timeout 0` is refused here, not in the guest).
     func validate() throws {
-        if repeats < 1 || repeats > 1000 { throw ValidationError("--repeat takes 1 to 1000, not \(repeats)") }
-        if lanes < 1 { throw ValidationError("--lanes takes 1 or more, not \(lanes)") }
-        if let sendJitter, !(0...RunSettings.maxSendJitterMs).contains(sendJitter) {
-            throw ValidationError("--send-jitter takes 0 to \(Int(RunSettings.maxSendJitterMs)) ms, not \(sendJitter)")
-        }
+        try Self.ranges.repeats.check(repeats)
+        try Self.ranges.lanes.check(lanes)
+        if let sendJitter { try Self.ranges.sendJitter.check(sendJitter) }
+        if let timeout { try Self.ranges.timeout.check(timeout) }
     }
 
     func run() async throws {

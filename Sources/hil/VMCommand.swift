@@ -34,10 +34,11 @@ struct VMExecCommand: AsyncParsableCommand {
 
     @OptionGroup var rigOptions: RigOptions
 
-    @OptionGroup var job: JobOptions
-
+    // Before the job's options: the usage line ends with `-- <command>`.
     @Flag(help: "Start nothing in the guest (no bus, btvirt or bluetoothd): for testing rig bring-up code.")
     var bare = false
+
+    @OptionGroup var job: JobOptions
 
     func validate() throws { try job.validate() }
 
@@ -47,7 +48,7 @@ struct VMExecCommand: AsyncParsableCommand {
         let rig = rigOptions.rig == "auto" ? "vm" : rigOptions.rig
         let definition: RigDefinition
         do {
-            definition = try catalog.rig(named: rig)
+            definition = try catalog.rig(named: rig, of: .vm)
         } catch {
             throw RigExecution.fail(error)
         }
@@ -101,7 +102,9 @@ struct RigExecCommand: AsyncParsableCommand {
 
 /// What `hil rig exec` and `hil vm exec` take besides the rig (`RigOptions`).
 struct JobOptions: ParsableArguments {
-    @Option(help: DurationArgument.help("Stop the command after this long (exit status 124)."))
+    static let timeoutRange = OptionRange<DurationArgument>("--timeout", atLeast: .seconds(1))
+
+    @Option(parsing: .unconditional, help: DurationArgument.help("Stop the command after this long (exit status 124).", range: timeoutRange))
     var timeout = DurationArgument(.seconds(1800))
 
     @Flag(help: "Print how long the image, the rig and the command took.")
@@ -120,7 +123,7 @@ struct JobOptions: ParsableArguments {
 
     func validate() throws {
         if command.isEmpty { throw ValidationError("give the command after --, e.g. -- bluetoothctl list") }
-        if timeout.duration <= .zero { throw ValidationError("--timeout must be positive") }
+        try Self.timeoutRange.check(timeout)
     }
 }
 

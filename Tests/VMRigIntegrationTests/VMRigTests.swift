@@ -158,8 +158,8 @@ struct VMGuestOnRig {
     func unknownRig() async throws {
         let run = try await hil(["vm", "exec", "--rig", "nope", "--", "true"])
         #expect(run.status == 64, "a usage error: nothing was tried")
-        #expect(run.errors.contains("no rig named \"nope\""))
-        #expect(run.errors.contains("choose one of: auto, hardware, virtual, vm"))
+        #expect(run.errors.contains("no vm rig named \"nope\""))
+        #expect(run.errors.contains("choose one of: auto, vm"), "only vm rigs: \(run.errors)")
     }
 }
 
