@@ -75,7 +75,7 @@ package struct ScenarioRunner: Sendable {
             ScenarioEvidence(
                 device: context.uinputName, frames: computer?.allFrames, droppedCount: computer?.droppedCount ?? 0,
                 sends: drive?.sends ?? [], receipts: computer?.receipts() ?? [],
-                windows: (drive?.windows ?? [:]).mapValues { $0.start.nanoseconds...max($0.start.nanoseconds, $0.end.nanoseconds) })
+                windows: drive?.shownWindows ?? [:])
         }
         if !result.captures.isEmpty { phases.record("captures written") }
         context.scratch?.saveLater((folder as NSString).lastPathComponent)

@@ -43,12 +43,24 @@ package final class ScenarioDriver {
         package var sends: [StageBreakdown.Send]
         /// When each step began and ended.
         package var windows: [Int: StepWindow]
+        /// When each step whose events were judged was judged: later than its window's end when its commands left
+        /// after its inputs (a tap's, 300 ms after the touch).
+        package var judgedAt: [Int: MonotonicTime] = [:]
         /// Scenario-level problems found while connecting (the device list, R6): each fails the scenario.
         package var problems: [String]
         /// Scenario-level notes that are no verdict (how a restarted computer exited).
         package var notes: [String]
         /// Every command handed to the link (or not, while it was down), one line each: `commands.log`.
         package var commandLog: String
+
+        /// Each step's window as the timeline shows it: from its start to its end or, later, to when its events were
+        /// judged, so its command and the frames it is judged by are inside it.
+        package var shownWindows: [Int: ClosedRange<UInt64>] {
+            Dictionary(uniqueKeysWithValues: windows.map { index, window in
+                let end = max(window.start.nanoseconds, window.end.nanoseconds, judgedAt[index]?.nanoseconds ?? 0)
+                return (index, window.start.nanoseconds...end)
+            })
+        }
     }
 
     /// When a step began and ended, on the driver's clock.
@@ -79,6 +91,7 @@ package final class ScenarioDriver {
     var radioByStep: [Int: String] = [:]
     var radioNow: RadioConditions?
     var windows: [Int: StepWindow] = [:]
+    var judgedAt: [Int: MonotonicTime] = [:]
     package internal(set) var commandLog = ""
     /// The commands the phone did not send because the link was down, with their times.
     package internal(set) var unsent: [(at: MonotonicTime, payload: String)] = []
@@ -139,7 +152,8 @@ package final class ScenarioDriver {
         judgeStatusAndPhone()
         phase("steps done")
         for index in results.indices { results[index].radio = radioByStep[results[index].index] }
-        return Drive(steps: results, sends: sends, windows: windows, problems: problems, notes: notes, commandLog: commandLog)
+        return Drive(steps: results, sends: sends, windows: windows, judgedAt: judgedAt, problems: problems, notes: notes,
+                     commandLog: commandLog)
     }
 
     private func driveSteps() async throws {
