@@ -75,7 +75,7 @@ package final class RigJobRunner: Sendable {
     ///   - console: the vm guest's console text as it arrives (the command's output is part of it).
     /// - Throws: `RigError` when the rig cannot run, does not come up, times out or is interrupted.
     package func run(_ command: [String], console: @escaping @Sendable (String) -> Void) throws(RigError) -> Int32 {
-        let assessment = RigAssessment(rig: rig, facts: facts)
+        let assessment = RigAssessment(rig: rig, facts: facts, rigsDirectory: rigsDirectory)
         if let failure = assessment.failures.first {
             throw RigError(.missingTool, "rig \(rig.name) cannot run here: \(failure.finding)", hint: failure.fix)
         }

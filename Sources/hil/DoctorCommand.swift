@@ -12,7 +12,8 @@ struct DoctorCommand: AsyncParsableCommand {
             Lists this host's kernel, BlueZ, adapters and uinput; every rig's checks, with what to do for each that \
             fails (a kernel without Bluetooth is explained once, on the host lines, with the vm rig as the way out; \
             the rigs refer to it); whether the vm rig's image is built in ~/.cache/hil/vm or the first vm command \
-            will build it; and what works here without any rig (validate, replay, decode, report, run --list). It \
+            will build it, and why its guest runs under TCG, not KVM; the fixes name the set-up script by its \
+            absolute path, so they work from any folder; and what works here without any rig (validate, replay, decode, report, run --list). It \
             boots nothing.
 
             Exit status 0 when at least one rig can run here (with --rig NAME: when that rig can); 69 (no usable \
@@ -43,7 +44,7 @@ struct DoctorCommand: AsyncParsableCommand {
                 print("  lanes (scenarios hil run runs at once): \(inside.lanes.map(\.description).joined(separator: ", "))")
                 DoctorNetwork.insideRig(inside).forEach { print($0) }
             } else {
-                print(DoctorNetwork.outsideRig())
+                print(DoctorNetwork.outsideRig(rigsDirectory: catalog.directory))
             }
         } catch {
             print("  the rig's HIL_* variables: \(error)")
@@ -52,10 +53,13 @@ struct DoctorCommand: AsyncParsableCommand {
         var runnable = 0
         for kind in RigSelector.preference {
             for rig in catalog.rigs where rig.kind == kind && (options.rig == "auto" || rig.name == options.rig) {
-                let assessment = RigAssessment(rig: rig, facts: facts)
+                let assessment = RigAssessment(rig: rig, facts: facts, rigsDirectory: catalog.directory)
                 if assessment.canRun { runnable += 1 }
                 DoctorLines.rig(assessment, facts: facts).forEach { print($0) }
-                if rig.kind == .vm { print(DoctorLines.image(VMImage.cache(rigsDirectory: catalog.directory))) }
+                if rig.kind == .vm {
+                    print(DoctorLines.image(VMImage.cache(rigsDirectory: catalog.directory)))
+                    print(DoctorLines.accelerator(facts))
+                }
             }
         }
         if options.rig == "auto" {
