@@ -114,7 +114,7 @@ let package = Package(
         .target(name: "Evidence", dependencies: ["ScenarioDriver", "Scenario", "InputCodes", "Records", "Rig", "Waiting", "Processes", "System"]),
 
         // What a run's scenarios, benches and soaks share: the rig's context, the run's stop, the scratch folder.
-        .target(name: "RunContext", dependencies: ["Evidence", "Scenario", "GestureScript", "ScenarioDriver", "Records", "Rig", "Waiting", "System"]),
+        .target(name: "RunContext", dependencies: ["Evidence", "Scenario", "GestureScript", "ScenarioDriver", "Records", "Rig", "Waiting", "Processes", "System"]),
 
         // hil bench and hil soak: streams through the real link, latency, rate and loss.
         .target(
@@ -168,9 +168,10 @@ let package = Package(
         .testTarget(name: "CommandMappingTests", dependencies: ["CommandMapping", "InputCodes", "RemoteTouchProtocol"]),
         .testTarget(name: "GestureScriptTests", dependencies: ["GestureScript", "GestureModel", "RemoteTouchProtocol", "StrictJSON"]),
         .testTarget(name: "SystemTests", dependencies: ["System"]),
+        .testTarget(name: "NetSocketTests", dependencies: ["NetSocket"]),
         .testTarget(name: "ProcessesTests", dependencies: ["Processes", "System", "Waiting"]),
         .testTarget(name: "RadioTests", dependencies: ["Radio", "System", "HILTestSupport", "LatencyStats"]),
-        .testTarget(name: "RigTests", dependencies: ["Rig", "Processes", "StrictJSON", "HILTestSupport"]),
+        .testTarget(name: "RigTests", dependencies: ["Rig", "Processes", "StrictJSON", "System", "HILTestSupport"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCodes", "System"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Avahi", "HILTestSupport", "Waiting"]),
         .testTarget(
@@ -193,7 +194,7 @@ let package = Package(
                 "Rig", "StrictJSON", "HILTestSupport",
             ]),
         .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "ScenarioDriver", "InputCodes", "Records"]),
-        .testTarget(name: "ComputerProcessTests", dependencies: ["ComputerProcess", "Rig"]),
+        .testTarget(name: "ComputerProcessTests", dependencies: ["ComputerProcess", "Processes", "Rig"]),
         .testTarget(
             name: "ReportTests", dependencies: ["Records", "Report", "LatencyStats", "StrictJSON", "Processes", "System", "HILTestSupport"],
             exclude: ["Snapshots"]),
@@ -217,7 +218,8 @@ let package = Package(
         .testTarget(
             name: "hilTests",
             dependencies: [
-                "hil", "HILTestSupport", "Scenario", "GestureScript", "Peripheral", "Rig", "Radio", "Bench", "Records", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "hil", "HILTestSupport", "Scenario", "GestureScript", "Peripheral", "Rig", "Radio", "Bench", "Records", "Runner", "System",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CDBus", "CEvdev", "InputCodes"]),
         // The layout's house rules, read from Package.swift and the sources: the module graph, file sizes, polling.

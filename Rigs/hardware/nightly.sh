@@ -11,7 +11,7 @@
 #   HIL_COMMIT        the commit hil was built from (default: the file `commit` install.sh writes beside hil)
 #   HIL               the hil to run (default ./hil, where install.sh puts it)
 #   HIL_MUTANTS       0 skips the mutation run (default 1: it builds each fault, so the box needs the Swift toolchain)
-# Exit status: hil run's when it did not pass (1: a scenario failed, 125: the rig broke, 130: interrupted); else 1
+# Exit status: hil run's when it did not pass (1: a scenario failed, 69: no usable rig, 125: the rig broke, 130: interrupted); else 1
 # when the night regressed against the nights before it (docs/report.md, "The regression rule") or the history
 # could not be written; else hil mutants' when a survivor is not argued or a fault broke (1); else 0.
 set -euo pipefail

@@ -2,11 +2,7 @@ import Foundation
 package import Processes
 package import Records
 package import Rig
-import Synchronization
 import Waiting
-
-/// Peripherals under test that are running, so an interrupted run can stop them.
-private let running = Mutex<[Int32: ChildProcess]>([:])
 
 /// The device under test: `hil peripheral` as its own process, with a fresh state folder, so every scenario
 /// starts clean (no pairings, no lockout). It says when it serves through its ready file (`ReadyRecord`), and is
@@ -49,11 +45,14 @@ package final class PeripheralUnderTest: Sendable {
         package var endpoints: [String] = ["ble"]
         /// Where the tcp endpoint listens and publishes: the rig's computer host (`--netns`, `--avahi-bus`).
         package var network: NetworkHosts?
+        /// The roster of the run that starts it (`RunStop.computers`), whose interrupt stops it; none for a computer
+        /// nothing interrupts from outside (hil bench's, hil record's: they stop their own).
+        package var roster: ChildRoster?
 
         package init(
             hil: String, adapter: String, uinputName: String, folder: String, lockoutSeconds: Int? = nil,
             uinputPath: String? = nil, launcher: [String] = [], generation: Int = 1, held: Bool = false,
-            endpoints: [String] = ["ble"], network: NetworkHosts? = nil
+            endpoints: [String] = ["ble"], network: NetworkHosts? = nil, roster: ChildRoster? = nil
         ) {
             self.hil = hil
             self.adapter = adapter
@@ -66,6 +65,7 @@ package final class PeripheralUnderTest: Sendable {
             self.held = held
             self.endpoints = endpoints
             self.network = network
+            self.roster = roster
         }
 
         /// The same, serving a network transport (`tcp`, `udp`; and BLE too when `alsoBLE`) in the rig's computer host.
@@ -112,7 +112,7 @@ package final class PeripheralUnderTest: Sendable {
         } catch {
             throw ComputerError(.computer, "cannot start hil peripheral: \(error)", cause: error)
         }
-        running.withLock { $0[child.pid] = child }
+        launch.roster?.add(child)
     }
 
     /// Starts the computer and waits until it serves (its ready file), at most `timeout`.
@@ -215,7 +215,7 @@ package final class PeripheralUnderTest: Sendable {
     /// Waits for the process to exit by itself; its status, or nil if it still runs after `timeout`.
     package func waitForExit(timeout: Duration) async -> Int32? {
         guard let ended = await child.exitStatus(timeout: timeout) else { return nil }
-        running.withLock { _ = $0.removeValue(forKey: child.pid) }
+        launch.roster?.remove(child)
         return ended.status
     }
 
@@ -228,21 +228,16 @@ package final class PeripheralUnderTest: Sendable {
         return Int(line.split(separator: " ").dropFirst().first ?? "")
     }
 
-    /// Interrupts every peripheral under test that is still running (the run was interrupted).
-    package static func interruptAll() {
-        for child in running.withLock({ Array($0.values) }) { child.signal(SIGINT) }
-    }
-
     /// Ctrl-C, then SIGKILL after 5 s; returns the exit status (128 + N for a death by signal N).
     @discardableResult
     package func stop() async -> Int32 {
-        defer { running.withLock { _ = $0.removeValue(forKey: child.pid) } }
+        defer { launch.roster?.remove(child) }
         return await child.teardown(Self.teardown).status
     }
 
     /// As `stop`, for a `defer` on an error path; returns at once when the computer was stopped already.
     package func stopBlocking() {
-        running.withLock { _ = $0.removeValue(forKey: child.pid) }
+        launch.roster?.remove(child)
         _ = child.teardownBlocking(Self.teardown)
     }
 }

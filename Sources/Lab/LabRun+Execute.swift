@@ -1,10 +1,12 @@
 import Foundation
 package import Records
+import System
 import Report
 
 extension LabRun {
-    /// What the run came to: the exit status `hil lab run` returns (as `hil run`: 0 all passed, 1 a failure,
-    /// 130 interrupted; 124 over --timeout) and the lab record written.
+    /// What the run came to: the exit status `hil lab run` returns (`ExitCause`, as `hil run`: 0 all passed, 1 a
+    /// failure; 69 no box could run; 125 a box's results lost or a place not given back; 130 interrupted; 124 over
+    /// --timeout) and the lab record written.
     package struct Outcome: Sendable {
         package var status: Int32
         package var record: LabRecord
@@ -16,15 +18,16 @@ extension LabRun {
         let clock = ContinuousClock()
         let start = clock.now
         var boxes: [LabRecord.Box] = []
-        var status: Int32 = 1
+        var status = ExitCause.rigBroke
         var outcome = "error"
         do {
             (status, outcome) = try await perform(&boxes)
         } catch {
             say(error.description)
+            status = Self.status(error)
         }
         if let why = stopped {
-            status = why == .interrupted ? 130 : 124
+            status = why == .interrupted ? .interrupted : .timedOut
             outcome = why.rawValue
         }
         let (released, failed) = await hold.releaseAll()
@@ -35,16 +38,26 @@ extension LabRun {
         for problem in failed {
             say("lab: NOT released: \(problem)\n  free it with: labgrid-client -x \(labgrid.coordinator) -p PLACE unlock (or cancel-reservation TOKEN)")
         }
-        if !failed.isEmpty { status = status == 0 ? 1 : status }
+        if !failed.isEmpty && status == .passed { status = .rigBroke }
         let wall = clock.now - start
         let record = LabRecord(coordinator: labgrid.coordinator, boxes: boxes, outcome: outcome,
                                wallMs: Double(wall.components.seconds) * 1000 + Double(wall.components.attoseconds) / 1e15)
         try? FileManager.default.createDirectory(atPath: settings.output, withIntermediateDirectories: true)
         try? record.jsonText.write(toFile: settings.output + "/lab.json", atomically: true, encoding: .utf8)
-        return Outcome(status: status, record: record)
+        return Outcome(status: status.rawValue, record: record)
     }
 
-    private func perform(_ boxes: inout [LabRecord.Box]) async throws(LabError) -> (Int32, String) {
+    /// The status of a run that stopped on `error`: no usable rig when no box could run, the rig broke when a box's
+    /// results were lost.
+    static func status(_ error: LabError) -> ExitCause {
+        switch error.code {
+        case .missingTool, .labgrid, .place, .noPlaces, .noHealthyBox: .noUsableRig
+        case .interrupted: .interrupted
+        default: .rigBroke
+        }
+    }
+
+    private func perform(_ boxes: inout [LabRecord.Box]) async throws(LabError) -> (ExitCause, String) {
         let places = try await acquire()
         var found: [LabBox] = []
         for place in places { found.append(try await labgrid.box(place)) }
@@ -70,7 +83,7 @@ extension LabRun {
 
     /// Merges the fetched shards (each environment marked with its place and box) into results.json, junit.xml,
     /// report.html and summary.md in the output folder; prints the merged line.
-    private func merge(_ shards: [Shard], fetched: [String: String]) throws(LabError) -> (Int32, String) {
+    private func merge(_ shards: [Shard], fetched: [String: String]) throws(LabError) -> (ExitCause, String) {
         var parts: [RunResults] = []
         for shard in shards {
             guard let file = fetched[shard.box.place] else { continue }
@@ -100,6 +113,6 @@ extension LabRun {
         say("lab: merged: \(line)")
         say("lab: results: \(settings.output)/results.json, junit.xml, \(ReportFiles.htmlName), \(ReportFiles.markdownName), lab.json")
         let ok = merged.failed == 0 && missing == 0 && shards.allSatisfy { $0.child.termination?.status == 0 }
-        return (ok ? 0 : 1, ok ? "passed" : "failed")
+        return (ok ? .passed : .productFailed, ok ? "passed" : "failed")
     }
 }

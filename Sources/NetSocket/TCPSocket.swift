@@ -5,7 +5,9 @@ import System
 /// One TCP socket (IPv4): a listener or a connection. Reads block the calling thread (each connection has a
 /// reader thread of its own); sends are serialised, and `sendNow` never blocks.
 package final class TCPSocket: Sendable {
-    /// The descriptor's number (it stays the same after `close`, which makes calls through it fail).
+    /// The descriptor's number. It stays open until the object goes (`close` only shuts the socket down), so a
+    /// thread still in `accept` or `receive`, or one about to call it, never reaches another socket that reused the
+    /// number: a listener's accept thread that looped once more after `close` took another test's connections.
     package let fd: Int32
     private let descriptor: FileDescriptor
     private let closed = Mutex(false)
@@ -206,13 +208,18 @@ package final class TCPSocket: Sendable {
         Glibc.shutdown(fd, Int32(SHUT_RDWR))
     }
 
-    /// Aborts the connection with a reset (RST) instead of an orderly close: a fault to inject.
+    /// Aborts the connection with a reset (RST) instead of an orderly close: a fault to inject. Only the last close
+    /// of the descriptor sends the RST, so this one closes it at once (its number may then be reused: the caller's
+    /// reader must not read it again).
     package func reset() {
         var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
         setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
         close()
+        descriptor.close()
     }
 
+    /// Shuts the socket down: a blocked `accept` or `receive` returns, later ones fail, the peer sees the end. The
+    /// descriptor itself is closed with the object.
     package func close() {
         let wasClosed = closed.withLock { closed in
             defer { closed = true }
@@ -220,6 +227,5 @@ package final class TCPSocket: Sendable {
         }
         guard !wasClosed else { return }
         Glibc.shutdown(fd, Int32(SHUT_RDWR))
-        descriptor.close()
     }
 }

@@ -8,10 +8,26 @@ struct ResultsReader {
 
     typealias Read<T> = (JSONValue, JSONPath) throws(JSONSchemaError) -> T
 
+    /// This hil's other files, by format: what each is and who reads it.
+    static let otherFormats = [
+        BenchResults.format: "hil bench's bench.json, which no hil command reads (hil bench prints its tables; "
+            + "docs/results-format.md, \"bench.json\", gives its keys)",
+        SoakResults.format: "hil soak's soak.json, which no hil command reads (hil soak prints each minute; "
+            + "docs/results-format.md gives its keys)",
+        CalibrationResults.format: "hil calibrate's calibrate.json, which no hil command reads (hil calibrate prints its "
+            + "table; docs/results-format.md, \"calibrate.json\", gives its keys)",
+    ]
+
     mutating func results(_ document: JSONValue, source: String) -> RunResults? {
         guard let top = attempt({ () throws(JSONSchemaError) in try document.object(at: .root) }) else { return nil }
         let root = JSONPath.root
         if let format = optional(top, "format", at: root, Self.string), format != RunResults.format {
+            if let other = Self.otherFormats[format] {
+                // One of this hil's own files, but not a run's: say so, and nothing else about it.
+                problems.append(JSONSchemaError(root.appending("format"), "\"\(format)\" is \(other), not a run's results "
+                    + "(\(RunResults.format), the results.json hil run writes): hil report reads those only"))
+                return nil
+            }
             problems.append(JSONSchemaError(
                 root.appending("format"),
                 "\"\(format)\" is not a format this hil reads (\(RunResults.format)); report it with the hil that wrote it"))

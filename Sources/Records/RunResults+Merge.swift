@@ -1,3 +1,5 @@
+import Foundation
+
 extension RunResults {
     /// Merges the shards of one run, run side by side on several boxes, into one results document.
     ///
@@ -8,8 +10,9 @@ extension RunResults {
     ///
     /// - Parameter parts: results of single shards, or of shards already merged.
     /// - Returns: the merged results; a single part unchanged.
-    /// - Throws: `ReportError` (`.inconsistentShards`) when nothing is given, when the parts come from runs split
-    ///   into different numbers of shards, when a shard is given twice, or when whole runs and shards are mixed.
+    /// - Throws: `ReportError` (`.inconsistentShards`) when nothing is given, when one file is given twice, when the
+    ///   parts come from runs split into different numbers of shards, when a shard is given twice, when two whole runs
+    ///   are given (they are not shards of one run), or when whole runs and shards are mixed; each names the files.
     package static func merge(_ parts: [RunResults]) throws(ReportError) -> RunResults {
         guard let first = parts.first else {
             throw ReportError(.inconsistentShards, file: nil, problems: ["no results to merge"])
@@ -51,13 +54,37 @@ extension RunResults {
         return environments.compactMap(\.shard)
     }
 
+    /// Each file given more than once, however its path was written (`a/results.json`, `./a/results.json`).
+    private static func duplicates(_ parts: [RunResults]) -> [String] {
+        var byFile: [String: [String]] = [:]
+        var order: [String] = []
+        for source in parts.flatMap(\.sources) {
+            let file = URL(fileURLWithPath: source).standardizedFileURL.resolvingSymlinksInPath().path
+            if byFile[file] == nil { order.append(file) }
+            byFile[file, default: []].append(source)
+        }
+        return order.compactMap { file in
+            guard let given = byFile[file], given.count > 1 else { return nil }
+            return "\(given[0]) is given \(given.count) times (as \(given.joined(separator: " and "))): a run's results count once"
+        }
+    }
+
     private static func name(_ part: RunResults) -> String {
         part.sources.isEmpty ? "(results in memory)" : part.sources.joined(separator: " + ")
     }
 
     private static func checkShards(_ parts: [RunResults]) throws(ReportError) {
+        // A file given twice: that, and not what follows from it (its shard in both, two whole runs).
+        let twice = duplicates(parts)
+        guard twice.isEmpty else {
+            throw ReportError(.inconsistentShards, file: nil, problems: twice, hint: "give each results.json once")
+        }
         var problems: [String] = []
         let sharded = parts.filter { !$0.shards.isEmpty }
+        if sharded.isEmpty {
+            problems.append("\(parts.map(name).joined(separator: " and ")) are whole runs, not shards of one run (hil run "
+                + "--shard i/n writes those): report each run on its own, or compare one with the other through --baseline")
+        }
         if !sharded.isEmpty && sharded.count != parts.count {
             let whole = parts.filter { $0.shards.isEmpty }.map(name).joined(separator: ", ")
             problems.append(
@@ -81,7 +108,8 @@ extension RunResults {
         if !problems.isEmpty {
             throw ReportError(
                 .inconsistentShards, file: nil, problems: problems,
-                hint: "pass each shard's results.json of one run once (hil run --shard i/n writes shard i of n)")
+                hint: "pass each shard's results.json of one run once (hil run --shard i/n writes shard i of n); a whole run is "
+                    + "reported alone")
         }
     }
 }

@@ -59,6 +59,10 @@ package struct RunResults: Sendable, Equatable {
     ///   `results/a.json: scenarios[3].steps[0].latencyMs: expected a number, found a string`.
     package static func load(contentsOf path: String) throws(ReportError) -> RunResults {
         switch FileAccess.read(path) {
+        case .success(let data) where data.isEmpty:
+            throw ReportError(
+                .invalidJSON, file: path, problems: ["is empty, not a results document"],
+                hint: "hil run writes results.json into its --output folder: give that file, or the folder")
         case .success(let data):
             return try parse(data, file: path)
         case .failure(let problem):

@@ -107,18 +107,24 @@ package struct ScenarioResult: Sendable, Equatable {
     /// The failed and inconclusive steps: the reasons for a failed verdict.
     package var problemSteps: [StepResult] { steps.filter(\.isProblem) }
 
-    /// One line saying why the scenario did not pass: the first failed step's first message line, else the
-    /// scenario's message; empty for a passed scenario without a message.
+    /// One line saying why the scenario did not pass: the first failed step's heading (`reason(of:)`), else the
+    /// scenario's message; empty for a passed scenario without a message. It is junit.xml's failure message,
+    /// summary.md's first reason and the line `hil run -q` prints under the scenario's.
     package var firstReason: String {
-        for step in problemSteps {
-            let line = Self.firstLine(step.message) ?? ""
-            return "steps[\(step.index)] (\(step.kind)) \(step.outcome.rawValue)" + (line.isEmpty ? "" : ": \(line)")
-        }
+        if let step = problemSteps.first { return Self.reason(of: step) }
         if let line = Self.firstLine(message), !line.isEmpty { return line }
         return outcome == .passed ? "" : outcome.rawValue
     }
 
-    private static func firstLine(_ text: String) -> String? {
+    /// A failed or inconclusive step in one line, its most specific reason (its message's first line: what arrived
+    /// instead of what, `StepMatcher` puts it first) after its place: `steps[0] (tap) failed: key event 1: expected
+    /// BTN_RIGHT 1, got BTN_LEFT 1 at +13 ms`.
+    package static func reason(of step: StepResult) -> String {
+        let line = firstLine(step.message) ?? ""
+        return "steps[\(step.index)] (\(step.kind)) \(step.outcome.rawValue)" + (line.isEmpty ? "" : ": \(line)")
+    }
+
+    static func firstLine(_ text: String) -> String? {
         text.split(separator: "\n", omittingEmptySubsequences: true).first
             .map { String($0).trimmingWhitespace() }
     }

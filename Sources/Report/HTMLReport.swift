@@ -292,6 +292,7 @@ package enum HTMLReport {
         }
         html += "</tbody>\n</table>\n"
         if !results.sources.isEmpty {
+            // Relative to this report's folder (ReportFiles.writeHTML): what the reader has beside the report.
             html += "<p class=\"file\">From \(Markup.escape(results.sources.joined(separator: ", ")))</p>\n"
         }
         return html + "</section>\n"

@@ -63,8 +63,19 @@ package enum ReportFiles {
         throws(ReportError)
     {
         let folder = URL(fileURLWithPath: file).deletingLastPathComponent().path
-        let local = results.capturesRelative(to: folder)
+        var local = results.capturesRelative(to: folder)
+        local.sources = local.sources.map { shown($0, from: folder) }
         try write(HTMLReport.render(local, baseline: baseline, timelines: timelines(of: local, in: folder)), to: file)
+    }
+
+    /// A results file as the report names it: relative to the report's folder when it is in it (`results.json` beside
+    /// report.html; never where it was written inside a vm guest, `/hil/share/results/…`, which the reader's host
+    /// does not have), else as it was given.
+    package static func shown(_ source: String, from folder: String) -> String {
+        let path = URL(fileURLWithPath: source).standardizedFileURL.path
+        let base = URL(fileURLWithPath: folder).standardizedFileURL.path
+        guard path.hasPrefix(base + "/") else { return source }
+        return String(path.dropFirst(base.count + 1))
     }
 
     /// Loads a results.json (and a baseline) and writes `report.html` and `summary.md` next to it.

@@ -27,12 +27,13 @@ extension RunResults {
             if entry.passed < entry.outcomes.count {
                 let summary = (entry.flaky ? "flaky: " : "")
                     + "passed \(entry.passed) of \(entry.outcomes.count) repeats (\(verdicts.joined(separator: ", ")))"
-                let details = runs.filter { $0.outcome != .passed }
-                    .map { "repeat \($0.repetition): \($0.outcome.rawValue)\n" + $0.detail }
-                    .joined(separator: "\n\n")
+                let failed = runs.filter { $0.outcome != .passed }
+                let details = failed.map { "repeat \($0.repetition): \($0.outcome.rawValue)\n" + $0.detail }.joined(separator: "\n\n")
+                // The message CI shows first: the verdicts, then the first failed repeat's most specific reason.
+                let message = failed.first.map { summary + "; repeat \($0.repetition): \($0.firstReason)" } ?? summary
                 let type = entry.flaky ? "flaky" : "failed"
-                xml += "      <failure message=\"\(Self.escape(summary))\" type=\"\(type)\">"
-                    + "\(Self.escape(summary + "\n" + details))</failure>\n" + Self.attachments(runs.filter { $0.outcome != .passed })
+                xml += "      <failure message=\"\(Self.escape(message))\" type=\"\(type)\">"
+                    + "\(Self.escape(summary + "\n" + details))</failure>\n" + Self.attachments(failed)
             }
             xml += "    </testcase>\n"
         }
@@ -56,7 +57,7 @@ extension RunResults {
             case .failed, .inconclusive, .error:
                 let tag = scenario.outcome == .error ? "error" : "failure"
                 let details = scenario.detail
-                let first = details.split(separator: "\n").first.map(String.init) ?? scenario.outcome.rawValue
+                let first = scenario.firstReason.isEmpty ? scenario.outcome.rawValue : scenario.firstReason
                 xml += ">\n      <\(tag) message=\"\(Self.escape(first))\" type=\"\(scenario.outcome.rawValue)\">"
                     + "\(Self.escape(details))</\(tag)>\n" + Self.attachments([scenario]) + "    </testcase>\n"
             }
@@ -99,13 +100,14 @@ extension RunResults {
 }
 
 extension ScenarioResult {
-    /// Why the scenario did not pass, in full: each failed or inconclusive step with its message indented, then
-    /// the scenario-level problems. Empty for a passed scenario without a message.
+    /// Why the scenario did not pass, in full: each failed or inconclusive step in one line with its most specific
+    /// reason (`ScenarioResult.reason(of:)`, so the first line is `firstReason`), the rest of its message indented
+    /// under it, then the scenario-level problems. Empty for a passed scenario without a message.
     package var detail: String {
         var lines: [String] = []
         for step in problemSteps {
-            lines.append("steps[\(step.index)] (\(step.kind)) \(step.outcome.rawValue):")
-            lines.append(contentsOf: step.message.split(separator: "\n").map { "  " + $0 })
+            lines.append(Self.reason(of: step))
+            lines.append(contentsOf: step.message.split(separator: "\n").dropFirst().map { "  " + $0 })
         }
         lines.append(contentsOf: message.split(separator: "\n").map(String.init))
         return lines.joined(separator: "\n")

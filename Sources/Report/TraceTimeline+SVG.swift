@@ -32,14 +32,32 @@ extension TraceTimeline {
             }
         }
         let base = top + row * Double(Track.allCases.count)
-        for tick in 0...4 {
-            let share = Double(tick) / 4
-            let time = Double(first) + span * share
-            let anchor = tick == 0 ? "start" : tick == 4 ? "end" : "middle"
+        // Ticks on round times from the origin (0, 500, 1000 ms), not at quarters of whatever span the marks cover.
+        let startMs = (Double(first) - Double(origin)) / 1e6, endMs = (Double(first) + span - Double(origin)) / 1e6
+        for tick in Self.ticks(from: startMs, to: endMs) {
+            let share = (tick - startMs) / (endMs - startMs)
+            let anchor = share < 0.05 ? "start" : share > 0.95 ? "end" : "middle"
+            svg += "<line class=\"grid\" x1=\"\(f(left + plot * share))\" y1=\"\(f(top))\" x2=\"\(f(left + plot * share))\" "
+                + "y2=\"\(f(base))\"/>\n"
             svg += "<text x=\"\(f(left + plot * share))\" y=\"\(f(base + 16))\" text-anchor=\"\(anchor)\">"
-                + "\(Self.ms(time - Double(origin))) ms</text>\n"
+                + "\(String(format: "%g", tick)) ms</text>\n"
         }
         return svg + "</svg>\n"
+    }
+
+    /// The axis' ticks between two times (ms from the origin): every multiple of one step of 1, 2 or 5 × a power of
+    /// ten that gives three to six of them (`15.2…2396.0`: 500, 1000, 1500, 2000).
+    package static func ticks(from start: Double, to end: Double) -> [Double] {
+        guard end > start else { return [start] }
+        let power = pow(10, floor(log10((end - start) / 4)))
+        let step = [1.0, 2, 5, 10].map { $0 * power }.first { ((end - start) / $0).rounded(.down) <= 5 } ?? 10 * power
+        var ticks: [Double] = []
+        var multiple = (start / step).rounded(.up)
+        while multiple * step <= end + step * 1e-9 {
+            ticks.append(multiple == 0 ? 0 : multiple * step)
+            multiple += 1
+        }
+        return ticks
     }
 
     /// `1234.5` for ns → ms with one decimal.

@@ -31,6 +31,18 @@ package struct HostFacts: Sendable, Hashable {
     package var isRoot: Bool
     /// What a box needs to run the hardware rig without root (Rigs/hardware/install.sh).
     package var withoutRoot = WithoutRoot()
+    /// The kernel's KVM, which the vm rig does not use (it runs under TCG: `hil doctor` says why).
+    package var kvm = KVM.none
+
+    /// What /dev/kvm is on this kernel.
+    package enum KVM: Sendable, Hashable {
+        /// No /dev/kvm.
+        case none
+        /// PVM's (kvm_pvm loaded): its guests must run a PVM-enabled kernel; no stock kernel boots under it.
+        case pvm
+        /// The hardware's (kvm_intel or kvm_amd).
+        case hardware
+    }
 
     package struct WithoutRoot: Sendable, Hashable {
         /// /etc/dbus-1/system.d/org.remotetouch.hil.conf
@@ -139,6 +151,7 @@ package struct HostFacts: Sendable, Hashable {
             bluetoothdVersion: tools["bluetoothd"].flatMap { root == "/" ? Self.version(of: $0) : nil },
             tools: tools, isRoot: getuid() == 0)
         facts.withoutRoot = withoutRoot
+        facts.kvm = !exists("dev/kvm") ? .none : exists("sys/module/kvm_pvm") ? .pvm : .hardware
         return facts
     }
 

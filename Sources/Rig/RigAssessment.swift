@@ -1,3 +1,5 @@
+import Foundation
+
 /// Whether a rig can run on this host, check by check, each failed one with what to do.
 package struct RigAssessment: Sendable {
     package struct Check: Sendable, Hashable {
@@ -20,16 +22,28 @@ package struct RigAssessment: Sendable {
         "this kernel (\(facts.kernelRelease)) has no Bluetooth (CONFIG_BT)"
     }
 
+    /// The set-up script by its absolute path: the one beside the rig files in use, else the project's (found as the
+    /// rig files are: `RigCatalog.locate`), else `Rigs/setup.sh` as it is named from the project folder.
+    package static func setupScript(rigsDirectory: String?) -> String {
+        for folder in [rigsDirectory, RigCatalog.locate()].compactMap({ $0 }) {
+            let script = URL(fileURLWithPath: folder).standardizedFileURL.appendingPathComponent("setup.sh").path
+            if FileManager.default.fileExists(atPath: script) { return script }
+        }
+        return "Rigs/setup.sh"
+    }
+
     /// The oldest BlueZ with everything the rig uses (AcquireWrite/AcquireNotify, LE advertising manager).
     package static let minimumBlueZ = [5, 50]
 
-    package init(rig: RigDefinition, facts: HostFacts) {
+    /// - Parameter rigsDirectory: the folder of the rig files in use, whose `setup.sh` the fixes name by its absolute
+    ///   path (`Self.setupScript`), so they work from any folder.
+    package init(rig: RigDefinition, facts: HostFacts, rigsDirectory: String? = nil) {
         self.rig = rig
         var checks: [Check] = []
         func check(_ passed: Bool, _ finding: String, fix: @autoclosure () -> String) {
             checks.append(Check(passed: passed, finding: finding, fix: passed ? nil : fix()))
         }
-        let setup = "run `bash Rigs/setup.sh` (installs the Debian packages)"
+        let setup = "run `bash \(Self.setupScript(rigsDirectory: rigsDirectory))` (installs the Debian packages)"
         func tool(_ name: String, _ purpose: String) {
             check(
                 facts.tools[name] != nil,
@@ -167,7 +181,7 @@ package enum RigSelector {
     {
         if requested != "auto" {
             let rig = try catalog.rig(named: requested)
-            let assessment = RigAssessment(rig: rig, facts: facts)
+            let assessment = RigAssessment(rig: rig, facts: facts, rigsDirectory: catalog.directory)
             guard assessment.canRun else {
                 let first = assessment.failures[0]
                 throw RigError(
@@ -183,7 +197,7 @@ package enum RigSelector {
         }
         for kind in preference {
             for rig in catalog.rigs where rig.kind == kind {
-                let assessment = RigAssessment(rig: rig, facts: facts)
+                let assessment = RigAssessment(rig: rig, facts: facts, rigsDirectory: catalog.directory)
                 if assessment.canRun {
                     return (rig, "rig \(rig.name) (auto: \(rig.name) can run here\(skipped.isEmpty ? "" : "; " + why()))")
                 }

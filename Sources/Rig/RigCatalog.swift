@@ -58,11 +58,14 @@ package struct RigCatalog: Sendable {
         }
     }
 
-    package func rig(named name: String) throws(RigError) -> RigDefinition {
+    /// The rig named `name`; when there is none, the error names the rigs there are, only those of `kind` when the
+    /// command takes one kind (`hil vm exec`: vm rigs).
+    package func rig(named name: String, of kind: RigDefinition.Kind? = nil) throws(RigError) -> RigDefinition {
         guard let rig = rigs.first(where: { $0.name == name }) else {
+            let choices = rigs.filter { kind == nil || $0.kind == kind }.map(\.name)
             throw RigError(
-                .unknownRig, "no rig named \"\(name)\" in \(directory)",
-                hint: "choose one of: auto, " + rigs.map(\.name).joined(separator: ", "))
+                .unknownRig, "no \(kind.map { "\($0.rawValue) " } ?? "")rig named \"\(name)\" in \(directory)",
+                hint: "choose one of: " + (["auto"] + choices).joined(separator: ", "))
         }
         return rig
     }

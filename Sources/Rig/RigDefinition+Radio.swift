@@ -26,11 +26,11 @@ extension RigDefinition {
             self.packetErrorRate = model == .immediate ? 0 : packetErrorRate
         }
 
-        /// `--radio-error-rate`'s value: 0 ≤ P < 1 (1 would lose every packet, and the link layer never gives up).
+        /// `--radio-error-rate`'s value: 0 to under 1 (1 would lose every packet, and the link layer never gives up).
         /// - Throws: `RigError` `.rigFile` saying what is allowed.
         package static func errorRate(argument text: String) throws(RigError) -> Double {
             guard let rate = Double(text), (0..<1).contains(rate) else {
-                throw RigError(.rigFile, "--radio-error-rate \(text) is no packet error rate: use 0 ≤ P < 1 (0.1 fails one transmission in ten)")
+                throw RigError(.rigFile, "--radio-error-rate takes 0 to under 1, not \(text) (0.1 fails one transmission in ten; 1 would lose every packet)")
             }
             return rate
         }
@@ -46,8 +46,8 @@ extension RigDefinition {
             guard let interval = Double(text), interval.isFinite, (7.5...4000).contains(interval),
                   RigDefinition.onIntervalGrid(interval)
             else {
-                throw RigError(.rigFile, "--radio-interval \(text) is no connection interval: use 0 or immediate (btvirt delivers at once), "
-                               + "or 7.5 to 4000 ms in steps of 1.25")
+                throw RigError(.rigFile, "--radio-interval takes 0 or immediate (btvirt delivers at once), or 7.5 to 4000 ms in "
+                               + "steps of 1.25, not \(text)")
             }
             self.init(model: .connectionEvents, intervalMs: interval)
         }

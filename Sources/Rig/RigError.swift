@@ -16,6 +16,8 @@ package enum RigErrorCode: String, Sendable {
     case timeout
     case interrupted
     case guestCommand
+    /// The vm guest stopped while the command ran, without its exit status: the rig broke during the run.
+    case guestStopped
     /// A fault step could not manipulate the rig (restart bluetoothd, deny uinput).
     case fault
 }
@@ -26,7 +28,8 @@ extension RigError {
     /// - Parameter code: the code for failures other than starting and timing out.
     package init(_ error: SystemError, code: Code) {
         switch error.code {
-        case .cannotStart: self.init(.missingTool, error.text, hint: "run `bash Rigs/setup.sh`")
+        case .cannotStart:
+            self.init(.missingTool, error.text, hint: "run `bash \(RigAssessment.setupScript(rigsDirectory: nil))`")
         case .timedOut: self.init(.timeout, error.text, hint: error.hint)
         default: self.init(code, error.text, hint: error.hint)
         }

@@ -1,7 +1,7 @@
 import Foundation
 package import Processes
 import Synchronization
-import System
+package import System
 
 /// Runs one command with a rig up, whatever its kind, and returns the command's exit status.
 ///
@@ -10,8 +10,7 @@ import System
 /// - hardware: the command here, on the system's bluetoothd.
 ///
 /// The command learns the rig through `HIL_RIG`, `HIL_PERIPHERAL_ADAPTER` and `HIL_CENTRAL_ADAPTER` (and
-/// `DBUS_SYSTEM_BUS_ADDRESS` for a private bus). Exit status conventions: the command's own; 124 timeout;
-/// 125 the rig failed; 130 interrupted (see `RigError.exitStatus`).
+/// `DBUS_SYSTEM_BUS_ADDRESS` for a private bus). Exit status: the command's own, else `RigError.exitStatus`'s.
 package final class RigJobRunner: Sendable {
     package struct Options: Sendable {
         package var timeout: Duration
@@ -76,7 +75,7 @@ package final class RigJobRunner: Sendable {
     ///   - console: the vm guest's console text as it arrives (the command's output is part of it).
     /// - Throws: `RigError` when the rig cannot run, does not come up, times out or is interrupted.
     package func run(_ command: [String], console: @escaping @Sendable (String) -> Void) throws(RigError) -> Int32 {
-        let assessment = RigAssessment(rig: rig, facts: facts)
+        let assessment = RigAssessment(rig: rig, facts: facts, rigsDirectory: rigsDirectory)
         if let failure = assessment.failures.first {
             throw RigError(.missingTool, "rig \(rig.name) cannot run here: \(failure.finding)", hint: failure.fix)
         }
@@ -228,14 +227,17 @@ package final class RigJobRunner: Sendable {
 }
 
 extension RigError {
-    /// The exit status a command-line run reports for this error: 64 for a rig name that no rig file has (a usage
-    /// error, as sysexits.h's EX_USAGE: nothing was tried), 124 timeout, 130 interrupted, 125 otherwise.
-    package var exitStatus: Int32 {
+    /// The exit status a command-line run reports for this error (`ExitCause`, one per cause): invalid input (64)
+    /// for a rig name no rig file has, a bad rig file or `HIL_*` variable, a command that cannot be started; no
+    /// usable rig (69) for one that cannot run here or did not come up; 124 timeout; 130 interrupted; the rig broke
+    /// during the run (125) for a fault step that could not act and a guest that stopped under the command.
+    package var exitStatus: ExitCause {
         switch code {
-        case .unknownRig: 64
-        case .timeout: 124
-        case .interrupted: 130
-        default: 125
+        case .unknownRig, .rigFile, .guestCommand: .invalidInput
+        case .noRunnableRig, .missingTool, .imageBuild, .boot, .notReady: .noUsableRig
+        case .timeout: .timedOut
+        case .interrupted: .interrupted
+        case .fault, .guestStopped: .rigBroke
         }
     }
 }

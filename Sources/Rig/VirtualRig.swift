@@ -98,7 +98,7 @@ package final class VirtualRig {
 
     private func tool(_ name: String) throws(RigError) -> String {
         guard let path = facts.tools[name] else {
-            throw RigError(.missingTool, "\(name) not found", hint: "run `bash Rigs/setup.sh`")
+            throw RigError(.missingTool, "\(name) not found", hint: "run `bash \(RigAssessment.setupScript(rigsDirectory: nil))`")
         }
         return path
     }

@@ -1,4 +1,6 @@
+package import Processes
 import ScenarioDriver
+import Glibc
 import Synchronization
 package import Records
 import Waiting
@@ -18,13 +20,16 @@ package final class RunStop: Sendable {
     private let state = Mutex<Reason?>(nil)
     private let failures = Mutex(0)
     private let interruptedAt = Mutex<ContinuousClock.Instant?>(nil)
+    /// The computers under test this run started (`PeripheralUnderTest.Launch.roster`): its interrupt stops them, and
+    /// no other run's.
+    package let computers = ChildRoster()
     /// The scenario work under way that an interrupt cancels, by registration.
     private let underWay = Mutex<(next: Int, cancels: [Int: @Sendable () -> Void])>((0, [:]))
 
     package init() {}
 
-    /// Records an interrupt; true only when nothing had stopped the run before (the caller then stops the
-    /// computers and writes the results so far, once).
+    /// Records an interrupt and, the first time, interrupts this run's computers (`computers`); true only when
+    /// nothing had stopped the run before (the caller then writes the results so far, once).
     package func interrupt() -> Bool {
         interruptedAt.withLock { $0 = $0 ?? .now }
         let first = state.withLock { reason in
@@ -32,6 +37,7 @@ package final class RunStop: Sendable {
             reason = .interrupted
             return true
         }
+        if first { computers.signalAll(SIGINT) }
         for cancel in underWay.withLock({ Array($0.cancels.values) }) { cancel() }
         return first
     }

@@ -14,10 +14,20 @@ package enum RunConsole {
             + String(format: "%.1f s", (result.durationMs ?? 0) / 1000)
     }
 
-    /// Why a scenario did not pass, indented under its line; nil for one that did not fail.
+    /// Why a scenario did not pass, in one line under its own (`ScenarioResult.firstReason`, the most specific
+    /// reason, as junit.xml's message and summary.md give it): printed with `-q` too. Nil for one that did not fail.
+    package static func reason(_ result: ScenarioResult) -> String? {
+        guard result.outcome.isFailure, !result.firstReason.isEmpty else { return nil }
+        return "    " + result.firstReason
+    }
+
+    /// The rest of why a scenario did not pass, indented under its reason (`-q` leaves it out); nil for one that did
+    /// not fail or has nothing more to say.
     package static func details(_ result: ScenarioResult) -> String? {
         guard result.outcome.isFailure else { return nil }
-        return RunReport.detail(result).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
+        var lines = RunReport.detail(result).split(separator: "\n").map(String.init)
+        if lines.first?.trimmingCharacters(in: .whitespaces) == result.firstReason { lines.removeFirst() }
+        return lines.isEmpty ? nil : lines.map { "    " + $0 }.joined(separator: "\n")
     }
 
     /// The table per scenario, the one per step kind, per transport when there are several, where the time went

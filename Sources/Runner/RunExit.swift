@@ -1,13 +1,15 @@
-/// How `hil run` ends, as its exit status: the one place of the policy.
-package enum RunExit: Int32, Sendable, Equatable {
+package import System
+
+/// How `hil run` ends, as its exit status (`ExitCause`, the table every command shares).
+package enum RunExit: Sendable, Equatable, CaseIterable {
     /// Every scenario passed (or did not apply).
-    case passed = 0
+    case passed
     /// A scenario failed, was inconclusive or an error.
-    case failed = 1
+    case failed
     /// The rig broke during the run (an adapter that no longer powers on): the run stopped there, results kept.
-    case rigBroken = 125
+    case rigBroken
     /// Interrupted (Ctrl-C, SIGTERM, SIGHUP): the results so far are kept.
-    case interrupted = 130
+    case interrupted
 
     /// An interrupt outranks a broken rig, which outranks the verdicts.
     package init(interrupted: Bool, rigBroken: Bool, failures: Int) {
@@ -17,6 +19,15 @@ package enum RunExit: Int32, Sendable, Equatable {
             self = .rigBroken
         } else {
             self = failures > 0 ? .failed : .passed
+        }
+    }
+
+    package var status: ExitCause {
+        switch self {
+        case .passed: .passed
+        case .failed: .productFailed
+        case .rigBroken: .rigBroke
+        case .interrupted: .interrupted
         }
     }
 }

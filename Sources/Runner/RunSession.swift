@@ -1,5 +1,4 @@
 package import RunContext
-import ComputerProcess
 import Evidence
 import Foundation
 import Rig
@@ -80,7 +79,6 @@ package final class RunSession: Sendable {
     /// under way is cancelled; `run` then returns `.interrupted`.
     package func interrupt() {
         guard stop.interrupt() else { return }
-        PeripheralUnderTest.interruptAll()
         do {
             try live.writeNow()
         } catch {
@@ -137,6 +135,7 @@ package final class RunSession: Sendable {
         }
         live.add(result, number: item.number)
         console.line(RunConsole.outcome(result, label: label))
+        if let reason = RunConsole.reason(result) { console.line(reason) }
         if let details = RunConsole.details(result) { console.details(details) }
         if let broken = stop.note(result) {
             console.problem("hil run: the rig broke: \(broken); stopping the run, as every later scenario could only error")

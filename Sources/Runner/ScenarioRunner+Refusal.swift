@@ -31,7 +31,7 @@ extension ScenarioRunner {
         do {
             peripheral = try PeripheralUnderTest.spawn(.init(
                 hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder,
-                uinputPath: node.path, launcher: node.launcher))
+                uinputPath: node.path, launcher: node.launcher, roster: context.stop?.computers))
         } catch {
             result.message = "\(error)\n"
             return result

@@ -77,7 +77,7 @@ package struct ScenarioRunner: Sendable {
             ScenarioEvidence(
                 device: context.uinputName, frames: computer?.allFrames, droppedCount: computer?.droppedCount ?? 0,
                 sends: drive?.sends ?? [], receipts: computer?.receipts() ?? [],
-                windows: (drive?.windows ?? [:]).mapValues { $0.start.nanoseconds...max($0.start.nanoseconds, $0.end.nanoseconds) })
+                windows: drive?.shownWindows ?? [:])
         }
         if !result.captures.isEmpty { phases.record("captures written") }
         context.scratch?.saveLater((folder as NSString).lastPathComponent)
@@ -175,7 +175,7 @@ package struct ScenarioRunner: Sendable {
     func launch(_ scenario: Scenario, folder: String, transport: Transport = .ble) throws -> PeripheralUnderTest.Launch {
         let launch = PeripheralUnderTest.Launch(
             hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder,
-            lockoutSeconds: scenario.run.lockoutSeconds)
+            lockoutSeconds: scenario.run.lockoutSeconds, roster: context.stop?.computers)
         guard transport.isNetwork else { return launch }
         // A computer serves every network transport, as a product does: another phone may come on the other one
         // (`otherPhone` steps), and pairing is per transport.

@@ -171,12 +171,19 @@ extension ScenarioDriver {
             try await computer.awaitChange(after: seen, until: wake)
         }
         feedNewFrames()
+        coverJudging(closing.step)
         if let earlier, late > 0 { judgeAgain(earlier, late: late, before: closing.step) }
         lastJudged = JudgedSegment(closing: closing, matcher: matcher, resultIndex: results.count)
         results.append(stepResult(closing, matcher.verdict()))
         if closing.lastStep > closing.step {
             appendUnchecked((closing.step + 1)...closing.lastStep, commandsOfFirst: 0)
         }
+    }
+
+    /// When a step's events were judged (`Drive.shownWindows`: a tap's command leaves 300 ms after the touch, and its
+    /// frames after that, so the timeline's bar for the step runs on to here).
+    private func coverJudging(_ step: Int) {
+        judgedAt[step] = clock.now()
     }
 
     /// Judges a segment again with the `late` frames that came after it was judged but were stamped before step

@@ -76,6 +76,9 @@ package final class ScenarioDriver {
         package var sends: [StageBreakdown.Send]
         /// When each step began and ended.
         package var windows: [Int: StepWindow]
+        /// When each step whose events were judged was judged: later than its window's end when its commands left
+        /// after its inputs (a tap's, 300 ms after the touch).
+        package var judgedAt: [Int: MonotonicTime] = [:]
         /// Scenario-level problems found while connecting (the device list, R6): each fails the scenario.
         package var problems: [String]
         /// Scenario-level notes that are no verdict (how a restarted computer exited).
@@ -87,6 +90,15 @@ package final class ScenarioDriver {
         package var accountingEvents: [(at: UInt64, step: Int, event: AccountingRecord.Event)] = []
         /// The radio or network conditions each step ran under, when a step changed the rig's own (`StageRule`).
         package var conditions: [Int: LinkConditions] = [:]
+
+        /// Each step's window as the timeline shows it: from its start to its end or, later, to when its events were
+        /// judged, so its command and the frames it is judged by are inside it.
+        package var shownWindows: [Int: ClosedRange<UInt64>] {
+            Dictionary(uniqueKeysWithValues: windows.map { index, window in
+                let end = max(window.start.nanoseconds, window.end.nanoseconds, judgedAt[index]?.nanoseconds ?? 0)
+                return (index, window.start.nanoseconds...end)
+            })
+        }
     }
 
     /// A step's link conditions set by the scenario's radio and network steps (nil fields: the rig's own).
@@ -123,6 +135,7 @@ package final class ScenarioDriver {
     var radioByStep: [Int: String] = [:]
     var radioNow: RadioConditions?
     var windows: [Int: StepWindow] = [:]
+    var judgedAt: [Int: MonotonicTime] = [:]
     package internal(set) var commandLog = ""
     /// The commands the phone did not send because the link was down, with their times.
     package internal(set) var unsent: [(at: MonotonicTime, payload: String)] = []
@@ -194,8 +207,8 @@ package final class ScenarioDriver {
         judgeStatusAndPhone()
         phase("steps done")
         for index in results.indices { results[index].radio = radioByStep[results[index].index] }
-        return Drive(steps: results, sends: sends, windows: windows, problems: problems, notes: notes, commandLog: commandLog,
-                     accountingEvents: accountingEvents, conditions: conditions)
+        return Drive(steps: results, sends: sends, windows: windows, judgedAt: judgedAt, problems: problems, notes: notes,
+                     commandLog: commandLog, accountingEvents: accountingEvents, conditions: conditions)
     }
 
     private func driveSteps() async throws {

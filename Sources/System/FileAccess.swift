@@ -6,6 +6,8 @@ import Glibc
 /// "The file couldn't be opened" or "NSCocoaErrorDomain error 256").
 package enum FileAccess {
     /// The file's bytes, or why it cannot be read: `is a folder, not a file`, `No such file or directory (errno 2)`.
+    /// Read through the descriptor to its end, so a pipe (`<(…)`) or a device (/dev/null: no bytes) reads as the
+    /// system gives it, and a failed read says the system's words once.
     package static func read(_ path: String) -> Result<Data, FileProblem> {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
@@ -13,11 +15,18 @@ package enum FileAccess {
         }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return .failure(FileProblem(path: path, reason: Errno.current.numbered)) }
-        close(descriptor)
-        do {
-            return .success(try Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            return .failure(FileProblem(path: path, reason: "cannot read it (\(Errno(EIO).description))"))
+        defer { close(descriptor) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                data.append(contentsOf: buffer[0..<count])
+            } else if count == 0 {
+                return .success(data)
+            } else if errno != EINTR {
+                return .failure(FileProblem(path: path, reason: Errno.current.numbered))
+            }
         }
     }
 
@@ -28,6 +37,7 @@ package enum FileAccess {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             return FileProblem(path: path, reason: "is a folder: give a file name in it, e.g. \((path as NSString).appendingPathComponent(suggested))")
         }
+        if let file = fileAmongFolders(path) { return FileProblem(path: path, reason: "\(file) is a file, not a folder") }
         var missing: [String] = []
         var folder = (path as NSString).deletingLastPathComponent
         while !folder.isEmpty, folder != "/", !FileManager.default.fileExists(atPath: folder) {
@@ -49,12 +59,30 @@ extension FileAccess {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             return FileProblem(path: path, reason: "is a folder, not a file")
         }
+        if let file = fileAmongFolders(path) { return FileProblem(path: path, reason: "\(file) is a file, not a folder") }
         let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        guard FileManager.default.fileExists(atPath: folder) else {
+            return FileProblem(path: path, reason: "its folder \(folder): \(Errno.noSuchFileOrDirectory.numbered)")
+        }
         guard access(folder, W_OK) == 0 else { return FileProblem(path: path, reason: "its folder \(folder): \(Errno.current.numbered)") }
         guard !FileManager.default.fileExists(atPath: path) || access(path, W_OK) == 0 else {
             return FileProblem(path: path, reason: Errno.current.numbered)
         }
         return FileProblem(path: path, reason: "the system refused the write (a full disk?)")
+    }
+}
+
+extension FileAccess {
+    /// The nearest of `path`'s folders that is there, when it is a file and not a folder (`x` of `x/y.html`): no file
+    /// can be written under it.
+    static func fileAmongFolders(_ path: String) -> String? {
+        var folder = (path as NSString).deletingLastPathComponent
+        while !folder.isEmpty, folder != "/" {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) { return isFolder.boolValue ? nil : folder }
+            folder = (folder as NSString).deletingLastPathComponent
+        }
+        return nil
     }
 }
 

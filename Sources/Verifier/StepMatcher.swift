@@ -43,8 +43,9 @@ package struct StepMatcher: Sendable {
             return StepVerdict(outcome: found.isEmpty ? .passed : .failed, latency: nil, message: report(found), frames: frames)
         }
         guard let metBy else {
-            if found.isEmpty { found = ["nothing completed the match"] }
-            found.insert("not met within \(format(expectation.withinMs)) ms", at: 0)
+            // The most specific reason first (what came instead, what is missing: the line CI shows), then the time.
+            let late = "not met within \(format(expectation.withinMs)) ms"
+            found = found.isEmpty ? [late + ": nothing completed the match"] : found + [late]
             return StepVerdict(outcome: .failed, latency: nil, message: report(found), frames: frames)
         }
         let latency = metBy.time - sentAt
@@ -57,21 +58,22 @@ package struct StepMatcher: Sendable {
     // MARK: Checks
 
     /// What is wrong with, or still missing from, the frames so far (`MatchProgress` knows, frame by frame, whether
-    /// this is empty).
+    /// this is empty), each wrong event with its time after the send (`+13 ms`).
     func problems() -> [String] {
         var found: [String] = []
         let events = frames.flatMap(\.events)
         var accounted = Set<EventCode>()
 
         if let keys = expectation.keys {
-            let got = events.filter { $0.code.type == .key && !(expectation.allowRepeat && $0.value == 2) }
-            for (index, event) in got.enumerated() {
+            let got = frames.flatMap { frame in frame.events.map { (event: $0, at: frame.time) } }
+                .filter { $0.event.code.type == .key && !(expectation.allowRepeat && $0.event.value == 2) }
+            for (index, key) in got.enumerated() {
                 guard index < keys.count else {
-                    found.append("an extra key event: \(event) after the \(keys.count) expected")
+                    found.append("an extra key event: \(key.event) at \(offset(key.at)) after the \(keys.count) expected")
                     break
                 }
-                if event != keys[index] {
-                    found.append("key event \(index + 1): expected \(keys[index]), got \(event)")
+                if key.event != keys[index] {
+                    found.append("key event \(index + 1): expected \(keys[index]), got \(key.event) at \(offset(key.at))")
                     break
                 }
             }
@@ -87,7 +89,7 @@ package struct StepMatcher: Sendable {
                 if Set(frame.events) == Set(expectedFrames[next].events) {
                     next += 1
                 } else if expectation.nothingElse {
-                    found.append("frame \(frame.frame) where \(expectedFrames[next]) was expected")
+                    found.append("frame \(frame.frame) at \(offset(frame.time)) where \(expectedFrames[next]) was expected")
                     break
                 }
             }
@@ -127,8 +129,7 @@ package struct StepMatcher: Sendable {
             lines.append("actual:   no events")
         } else {
             for (index, frame) in frames.prefix(30).enumerated() {
-                let offset = format(milliseconds(frame.time - sentAt))
-                lines.append("\(index == 0 ? "actual:  " : "         ") +\(offset) ms \(frame.frame)")
+                lines.append("\(index == 0 ? "actual:  " : "         ") \(offset(frame.time)) \(frame.frame)")
             }
             if frames.count > 30 { lines.append("          … \(frames.count - 30) more frames") }
         }
@@ -145,6 +146,11 @@ package struct StepMatcher: Sendable {
         }
         if expectation.nothingElse { parts.append("nothing else") }
         return parts.isEmpty ? "(nothing in particular)" : parts.joined(separator: "; ")
+    }
+
+    /// A frame's time after the send: `+13 ms`.
+    private func offset(_ time: MonotonicTime) -> String {
+        "+\(format(milliseconds(time - sentAt))) ms"
     }
 
     private func milliseconds(_ duration: Duration) -> Double {

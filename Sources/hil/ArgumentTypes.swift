@@ -34,6 +34,20 @@ extension Shard: ExpressibleByArgument {
     }
 
     public var defaultValueDescription: String { description }
+
+    /// `--shard`'s value, or why it is none: `--shard 3/2: i is 1 to n (1 to 2), not 3`.
+    static func parsing(_ text: String) throws -> Shard {
+        if let shard = Shard(text) { return shard }
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2 else {
+            throw ValidationError("--shard \(text): give i/n, slice i of n slices, e.g. 2/3")
+        }
+        guard let index = Int(parts[0]), let count = Int(parts[1]) else {
+            throw ValidationError("--shard \(text): i and n are whole numbers, e.g. 2/3")
+        }
+        guard count >= 1 else { throw ValidationError("--shard \(text): n, the number of slices, is 1 or more") }
+        throw ValidationError("--shard \(text): i is 1 to n (1 to \(count)), not \(index)")
+    }
 }
 
 /// A comma-separated list of an option's values, each one once, in the order given: `--write-path dbus,fd` (hil

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import System
 import LatencyStats
 import Rig
 import Records
@@ -37,10 +38,17 @@ struct BenchCommand: AsyncParsableCommand {
 
     @OptionGroup var radioOptions: RadioOptions
 
-    @Option(help: "Commands per write path.")
+    /// The ranges of its number options (`OptionRange`: in their help, and the check that refuses a value outside).
+    static let ranges = (
+        count: OptionRange<Int>("--count", atLeast: 10), rate: OptionRange<Double>("--rate", 1, to: 5000, unit: "Hz"),
+        rungDuration: OptionRange<DurationArgument>("--rung-duration", .seconds(1), to: .seconds(60)),
+        repetitions: OptionRange<Int>("--repetitions", 1, to: 10),
+        timeout: OptionRange<DurationArgument>("--timeout", atLeast: .seconds(1)))
+
+    @Option(parsing: .unconditional, help: ranges.count.help("Commands per write path."))
     var count = 1000
 
-    @Option(help: "Commands per second.")
+    @Option(parsing: .unconditional, help: ranges.rate.help("Commands per second."))
     var rate = 100.0
 
     @Option(help: ArgumentHelp(
@@ -54,10 +62,10 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Find the highest rate each path sustains with nothing lost.")
     var findMax = true
 
-    @Option(help: DurationArgument.help("How long each ladder stream lasts."))
+    @Option(parsing: .unconditional, help: DurationArgument.help("How long each ladder stream lasts.", range: ranges.rungDuration))
     var rungDuration = DurationArgument(.seconds(5))
 
-    @Option(help: "Streams per ladder rung; a rung is sustained only when every one is.")
+    @Option(parsing: .unconditional, help: ranges.repetitions.help("Streams per ladder rung; a rung is sustained only when every one is."))
     var repetitions = 3
 
     @Option(help: ArgumentHelp(
@@ -77,14 +85,15 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where bench.json and the peripheral's logs go.", valueName: "dir"))
     var output = "bench"
 
-    @Option(help: DurationArgument.help("Stop after this long."))
+    @Option(parsing: .unconditional, help: DurationArgument.help("Stop after this long.", range: ranges.timeout))
     var timeout = DurationArgument(.seconds(900))
 
     func validate() throws {
-        guard count >= 10 else { throw ValidationError("--count must be at least 10") }
-        guard rate > 0 && rate <= 5000 else { throw ValidationError("--rate is 1 to 5000 Hz") }
-        guard (1...60).contains(rungDuration.seconds) else { throw ValidationError("--rung-duration is 1s to 60s") }
-        guard (1...10).contains(repetitions) else { throw ValidationError("--repetitions is 1 to 10") }
+        try Self.ranges.count.check(count)
+        try Self.ranges.rate.check(rate)
+        try Self.ranges.rungDuration.check(rungDuration)
+        try Self.ranges.repetitions.check(repetitions)
+        try Self.ranges.timeout.check(timeout)
         let transports = transport.transports
         if reference && transports.contains(.ble) && !FileManager.default.isReadableFile(atPath: referenceClient) {
             throw ValidationError("--reference: no reference client at \(referenceClient); run from the project folder or pass --reference-client")
@@ -138,7 +147,7 @@ struct BenchCommand: AsyncParsableCommand {
             print("hil bench: FAILED: a stream ended with a key or button held (EVIOCGKEY): " + held.joined(separator: "; "))
         }
         fflush(nil)
-        if !held.isEmpty { throw ExitCode(1) }
+        if !held.isEmpty { throw ExitCause.productFailed.exit }
     }
 
     /// The paths in the order they run: each transport's own (ble: one a write path), then, with `reference`, the

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bench
 import Foundation
+import System
 import Records
 import Rig
 import Runner
@@ -34,17 +35,26 @@ struct CalibrateCommand: AsyncParsableCommand {
                                valueName: "transport"))
     var transport: TransportChoice = .several([.tcp, .udp])
 
-    @Option(help: ArgumentHelp("The delays to inject, in ms, separated by commas; 0, the baseline, is always measured.",
-                               valueName: "ms,…"))
+    /// The ranges of its number options (`OptionRange`: in their help, and the check that refuses a value outside).
+    static let ranges = (
+        delays: OptionRange<Double>("--delays", 0, to: 1000, unit: "ms"),
+        count: OptionRange<Int>("--count", atLeast: 50), rounds: OptionRange<Int>("--rounds", 1, to: 10),
+        rate: OptionRange<Double>("--rate", 1, to: 1000, unit: "Hz"),
+        timeout: OptionRange<DurationArgument>("--timeout", atLeast: .seconds(1)))
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "The delays to inject, in ms, separated by commas, each once; 0, the baseline, is always measured. Range: each \(ranges.delays.text).",
+        valueName: "ms,…"), transform: Delays.parsing)
     var delays = Delays([0, 5, 20])
 
-    @Option(help: "Commands per transport, delay and round.")
+    @Option(parsing: .unconditional, help: ranges.count.help(
+        "Commands per transport, delay and round.", discussion: "Fewer would leave a p50 that moves with the guest's noise."))
     var count = 300
 
-    @Option(help: "Rounds over the delays; each delay's streams are pooled.")
+    @Option(parsing: .unconditional, help: ranges.rounds.help("Rounds over the delays; each delay's streams are pooled."))
     var rounds = 3
 
-    @Option(help: "Commands per second.")
+    @Option(parsing: .unconditional, help: ranges.rate.help("Commands per second."))
     var rate = 100.0
 
     @Flag(help: ArgumentHelp("Send ble and hid at a fixed pace too, as tcp and udp are. Without it their sends are dithered within each slot, so they meet the radio's connection events at even phases; this is for comparing the two."))
@@ -53,13 +63,14 @@ struct CalibrateCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where calibrate.json and the peripheral's logs go.", valueName: "dir"))
     var output = "calibrate"
 
-    @Option(help: DurationArgument.help("Stop after this long."))
+    @Option(parsing: .unconditional, help: DurationArgument.help("Stop after this long.", range: ranges.timeout))
     var timeout = DurationArgument(.seconds(1800))
 
     func validate() throws {
-        guard count >= 50 else { throw ValidationError("--count must be at least 50 (a p50 of fewer moves with the guest's noise)") }
-        guard (1...10).contains(rounds) else { throw ValidationError("--rounds is 1 to 10") }
-        guard rate > 0 && rate <= 1000 else { throw ValidationError("--rate is 1 to 1000 Hz") }
+        try Self.ranges.count.check(count)
+        try Self.ranges.rounds.check(rounds)
+        try Self.ranges.rate.check(rate)
+        try Self.ranges.timeout.check(timeout)
     }
 
     func run() async throws {
@@ -97,7 +108,7 @@ struct CalibrateCommand: AsyncParsableCommand {
         if let line = RigEnvironment.resultsLine(["calibrate.json"], in: context.workDirectory) { print(line) }
         print(held.isEmpty ? "nothing held after any stream" : "hil calibrate: FAILED: a stream ended with a key or button held (EVIOCGKEY): " + held.joined(separator: "; "))
         fflush(nil)
-        if !held.isEmpty { throw ExitCode(1) }
+        if !held.isEmpty { throw ExitCause.productFailed.exit }
     }
 
     /// One row per transport and delay: what was injected, what was measured, and the difference.
@@ -118,7 +129,7 @@ struct CalibrateCommand: AsyncParsableCommand {
     static func format(_ value: Double) -> String { String(format: "%g", value) }
 }
 
-/// `--delays 0,5,20`: milliseconds, each 0 to 1000, each once.
+/// `--delays 0,5,20`: milliseconds, each 0 to 1000 (`CalibrateCommand.ranges.delays`), each once.
 struct Delays: ExpressibleByArgument, CustomStringConvertible {
     var values: [Double]
 
@@ -136,4 +147,17 @@ struct Delays: ExpressibleByArgument, CustomStringConvertible {
 
     var description: String { values.map { String(format: "%g", $0) }.joined(separator: ",") }
     var defaultValueDescription: String { description }
+
+    /// `--delays`'s value, or why it is none: a number outside the range is refused with the range.
+    static func parsing(_ text: String) throws -> Delays {
+        if let delays = Delays(argument: text) { return delays }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        for part in parts {
+            guard let value = Double(part), value.isFinite else {
+                throw ValidationError("--delays \(text): \"\(part)\" is not a number of ms; give them separated by commas, e.g. 0,5,20")
+            }
+            try CalibrateCommand.ranges.delays.check(value)
+        }
+        throw ValidationError("--delays \(text): each delay once")
+    }
 }

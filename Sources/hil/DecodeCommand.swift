@@ -3,6 +3,7 @@ import CommandMapping
 import InputCodes
 import RemoteTouchProtocol
 import StrictJSON
+import System
 
 extension WireFormat: ExpressibleByArgument {}
 
@@ -25,7 +26,7 @@ struct DecodeCommand: AsyncParsableCommand {
             Examples: hil decode '{"button":{"action":"back"}}' --mode presentation; hil decode 010a00000000 \
             (a HID report); hil decode aa000afb00 (a UDP packet); hil decode --format tcp '{"type":"ping","timestamp":1}'
 
-            Exit status 1 when the payload is refused, with the reason the computer would log.
+            Exit status 64 (invalid input) when the payload is refused, with the reason the computer would log.
             """
     )
 
@@ -57,7 +58,7 @@ struct DecodeCommand: AsyncParsableCommand {
             try show(decoded)
         case .ambiguous(let candidates):
             printError("refused: the payload decodes as \(candidates.map(\.0.title).joined(separator: " and as ")); choose one with --format")
-            throw ExitCode.failure
+            throw ExitCause.invalidInput.exit
         case .refused(let reasons):
             if reasons.count == 1 {
                 printError("refused: \(reasons[0].1.description)")
@@ -65,7 +66,7 @@ struct DecodeCommand: AsyncParsableCommand {
                 printError("refused: not any wire format the rig speaks:")
                 for (format, error) in reasons { printError("  \(format.rawValue): \(error.description)") }
             }
-            throw ExitCode.failure
+            throw ExitCause.invalidInput.exit
         }
     }
 
@@ -102,7 +103,7 @@ struct DecodeCommand: AsyncParsableCommand {
             return try mapper.map(command)
         } catch {
             printError("refused: \(error.message)")
-            throw ExitCode.failure
+            throw ExitCause.invalidInput.exit
         }
     }
 

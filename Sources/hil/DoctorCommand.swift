@@ -1,5 +1,6 @@
 import ArgumentParser
 import Rig
+import System
 
 /// Which rigs can run on this host, and for each one that cannot, exactly why and what to do; whether the vm rig's
 /// image is built; what works here without a rig.
@@ -11,12 +12,13 @@ struct DoctorCommand: AsyncParsableCommand {
             Lists this host's kernel, BlueZ, adapters and uinput; every rig's checks, with what to do for each that \
             fails (a kernel without Bluetooth is explained once, on the host lines, with the vm rig as the way out; \
             the rigs refer to it); whether the vm rig's image is built in ~/.cache/hil/vm or the first vm command \
-            will build it; and what works here without any rig (validate, replay, decode, report, run --list). It \
+            will build it, and why its guest runs under TCG, not KVM; the fixes name the set-up script by its \
+            absolute path, so they work from any folder; and what works here without any rig (validate, replay, decode, report, run --list). It \
             boots nothing.
 
-            Exit status 0 when at least one rig can run here (with --rig NAME: when that rig can), 1 otherwise; \
-            64 when --rig names no rig in the rig files (a usage error, as any bad option is); 125 when a rig file \
-            cannot be read.
+            Exit status 0 when at least one rig can run here (with --rig NAME: when that rig can); 69 (no usable \
+            rig, as hil run exits for the same cause) otherwise; 64 (invalid input) when --rig names no rig in the \
+            rig files or a rig file cannot be read.
             """
     )
 
@@ -42,7 +44,7 @@ struct DoctorCommand: AsyncParsableCommand {
                 print("  lanes (scenarios hil run runs at once): \(inside.lanes.map(\.description).joined(separator: ", "))")
                 DoctorNetwork.insideRig(inside).forEach { print($0) }
             } else {
-                print(DoctorNetwork.outsideRig())
+                print(DoctorNetwork.outsideRig(rigsDirectory: catalog.directory))
             }
         } catch {
             print("  the rig's HIL_* variables: \(error)")
@@ -51,10 +53,13 @@ struct DoctorCommand: AsyncParsableCommand {
         var runnable = 0
         for kind in RigSelector.preference {
             for rig in catalog.rigs where rig.kind == kind && (options.rig == "auto" || rig.name == options.rig) {
-                let assessment = RigAssessment(rig: rig, facts: facts)
+                let assessment = RigAssessment(rig: rig, facts: facts, rigsDirectory: catalog.directory)
                 if assessment.canRun { runnable += 1 }
                 DoctorLines.rig(assessment, facts: facts).forEach { print($0) }
-                if rig.kind == .vm { print(DoctorLines.image(VMImage.cache(rigsDirectory: catalog.directory))) }
+                if rig.kind == .vm {
+                    print(DoctorLines.image(VMImage.cache(rigsDirectory: catalog.directory)))
+                    print(DoctorLines.accelerator(facts))
+                }
             }
         }
         if options.rig == "auto" {
@@ -66,6 +71,6 @@ struct DoctorCommand: AsyncParsableCommand {
             }
         }
         DoctorLines.withoutRig.forEach { print($0) }
-        if runnable == 0 { throw ExitCode.failure }
+        if runnable == 0 { throw ExitCause.noUsableRig.exit }
     }
 }

@@ -54,6 +54,21 @@ enum DoctorLines {
         }
     }
 
+    /// How the vm rig's guest runs: under TCG, QEMU emulating its CPU (VMRunner's `-accel tcg`), and why not KVM here.
+    static func accelerator(_ facts: HostFacts) -> String {
+        let tcg = "    --  runs under TCG (QEMU emulates the guest's CPU: about 15 s to a ready rig, and every instruction in the "
+            + "guest costs more than on this host)"
+        switch facts.kvm {
+        case .pvm:
+            return tcg + ": this kernel's /dev/kvm is PVM's (kvm_pvm), which boots only PVM-enabled guest kernels, not the "
+                + "stock Debian kernel the guest runs"
+        case .hardware:
+            return tcg + ": the rig does not use this host's /dev/kvm; its timings and latency limits are TCG's"
+        case .none:
+            return tcg + ": this kernel has no /dev/kvm"
+        }
+    }
+
     /// The commands that need no rig at all, in their own words (their abstracts).
     static var withoutRig: [String] {
         let commands: [(name: String, abstract: String)] = [

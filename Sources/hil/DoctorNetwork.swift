@@ -58,8 +58,8 @@ enum DoctorNetwork {
             + problems.map { "        → \($0)" }
     }
 
-    /// The line for a machine outside any rig.
-    static func outsideRig() -> String {
+    /// The line for a machine outside any rig; its fix names the set-up script beside the rig files in use.
+    static func outsideRig(rigsDirectory: String? = nil) -> String {
         let tools = ["ip": "iproute2", "avahi-daemon": "avahi-daemon", "avahi-browse": "avahi-utils"]
         let missing = tools.keys.sorted().filter { ChildProcess.resolve($0, path: searchPath) == nil }
         let found = tools.keys.sorted().filter { !missing.contains($0) }
@@ -67,7 +67,7 @@ enum DoctorNetwork {
         line += found.isEmpty ? "" : "\(found.joined(separator: ", ")) installed"
         if !missing.isEmpty {
             line += (found.isEmpty ? "" : "; ") + "\(missing.joined(separator: ", ")) not installed (Debian: "
-                + "\(missing.map { tools[$0]! }.joined(separator: ", "))) → run `bash Rigs/setup.sh`"
+                + "\(missing.map { tools[$0]! }.joined(separator: ", "))) → run `bash \(RigAssessment.setupScript(rigsDirectory: rigsDirectory))`"
         }
         return line + "\n  " + netemLine()
     }

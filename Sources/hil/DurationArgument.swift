@@ -17,8 +17,9 @@ enum DurationUnit: String, CaseIterable, Sendable {
 /// Every time option's value (`valueName` `duration`): a number with a unit — `250ms`, `30s`, `5m`, `1h`, `1.5s` —
 /// or a bare number, which is seconds for every option of every command (`--timeout 90`, `--gap 0.25`). Anything else
 /// is refused with the accepted forms, which `--help` lists too; the default prints in the largest unit that keeps
-/// it whole (`1800` seconds: `30m`).
-struct DurationArgument: ExpressibleByArgument, Sendable, Hashable, CustomStringConvertible {
+/// it whole (`1800` seconds: `30m`). A negative time (`-5s`) is read as one, for the option's range (`OptionRange`)
+/// to refuse with the range.
+struct DurationArgument: ExpressibleByArgument, Sendable, Hashable, Comparable, CustomStringConvertible {
     /// What a bare number is, for every time option.
     static let bareUnit = DurationUnit.s
     var duration: Duration
@@ -28,17 +29,21 @@ struct DurationArgument: ExpressibleByArgument, Sendable, Hashable, CustomString
     }
 
     init?(argument: String) {
+        let negative = argument.hasPrefix("-")
+        let text = negative ? String(argument.dropFirst()) : argument
         // "ms" before "m" and "s": the longest suffix that matches.
         let unit = DurationUnit.allCases.sorted { $0.rawValue.count > $1.rawValue.count }
-            .first { argument.hasSuffix($0.rawValue) }
-        let number = unit.map { String(argument.dropLast($0.rawValue.count)) } ?? argument
+            .first { text.hasSuffix($0.rawValue) }
+        let number = unit.map { String(text.dropLast($0.rawValue.count)) } ?? text
         guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
               number.filter({ $0 == "." }).count <= 1, number != ".", let value = Double(number)
         else { return nil }
         let nanoseconds = (value * Double((unit ?? Self.bareUnit).nanoseconds)).rounded()
         guard nanoseconds.isFinite, nanoseconds < Double(Int64.max) else { return nil }
-        duration = .nanoseconds(Int64(nanoseconds))
+        duration = .nanoseconds(negative ? -Int64(nanoseconds) : Int64(nanoseconds))
     }
+
+    static func < (lhs: DurationArgument, rhs: DurationArgument) -> Bool { lhs.duration < rhs.duration }
 
     /// The whole nanoseconds it lasts.
     var nanoseconds: Int64 {
@@ -63,8 +68,10 @@ struct DurationArgument: ExpressibleByArgument, Sendable, Hashable, CustomString
     /// The accepted forms, for `--help` and the message that refuses anything else.
     static var allValueStrings: [String] { DurationUnit.allCases.map { "<n>" + $0.rawValue } }
 
-    /// An option's help: `abstract`, then what a bare number means, with `duration` as the value's name.
-    static func help(_ abstract: String, discussion: String = "") -> ArgumentHelp {
-        ArgumentHelp(abstract + " A bare number is seconds.", discussion: discussion, valueName: "duration")
+    /// An option's help: `abstract`, then what a bare number means, then its range when it has one, with `duration`
+    /// as the value's name.
+    static func help(_ abstract: String, range: OptionRange<DurationArgument>? = nil, discussion: String = "") -> ArgumentHelp {
+        let range = range.map { " Range: \($0.text)." } ?? ""
+        return ArgumentHelp(abstract + " A bare number is seconds." + range, discussion: discussion, valueName: "duration")
     }
 }

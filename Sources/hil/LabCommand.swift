@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Lab
+import System
 import Waiting
 
 /// `hil lab`: many boxes as labgrid places (Rigs/README.md, "A lab on labgrid").
@@ -33,7 +34,7 @@ struct LabOptions: ParsableArguments {
             return try Labgrid(client: labgridClient, coordinator: coordinatorAddress)
         } catch {
             printError("hil lab: \(error)")
-            throw ExitCode.failure
+            throw ExitCause.noUsableRig.exit
         }
     }
 }
@@ -57,14 +58,21 @@ struct LabRunCommand: AsyncParsableCommand {
             --timeout. Only SIGKILL cannot be answered: `hil lab status` then shows the places still held, and \
             `labgrid-client -p PLACE unlock` frees them.
 
-            Exit status as hil run: 0 when every scenario passed, 1 when one did not or something failed, 130 when \
-            interrupted; 124 over --timeout.
+            Exit status as hil run: 0 when every scenario passed, 1 when one did not; 69 when no box could run \
+            (labgrid missing or failing, no free place, no healthy box); 125 when a box's results could not be \
+            fetched or merged, or a place not given back; 130 when interrupted; 124 over --timeout.
             """
     )
 
     @OptionGroup var lab: LabOptions
 
-    @Option(help: "How many places (boxes) to run on.")
+    /// The ranges of its number options (`OptionRange`: in their help, and the check that refuses a value outside).
+    static let ranges = (
+        places: OptionRange<Int>("--places", atLeast: 1),
+        reserveTimeout: OptionRange<DurationArgument>("--reserve-timeout", atLeast: .seconds(1)),
+        timeout: OptionRange<DurationArgument>("--timeout", atLeast: .seconds(1)))
+
+    @Option(parsing: .unconditional, help: ranges.places.help("How many places (boxes) to run on."))
     var places: Int = 2
 
     @Option(help: ArgumentHelp("Tags a place must have, key=value (repeatable).", valueName: "key=value"))
@@ -76,22 +84,24 @@ struct LabRunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("An ssh_config file for every ssh and scp to the boxes (keys, known hosts).", valueName: "file"))
     var sshConfig: String?
 
-    @Option(help: DurationArgument.help("How long to wait for the places to be free."))
+    @Option(parsing: .unconditional, help: DurationArgument.help("How long to wait for the places to be free.", range: ranges.reserveTimeout))
     var reserveTimeout = DurationArgument(.seconds(600))
 
-    @Option(help: DurationArgument.help("Stop the whole run after this long (exit status 124; places given back)."))
+    @Option(parsing: .unconditional, help: DurationArgument.help(
+        "Stop the whole run after this long (exit status 124; places given back).", range: ranges.timeout))
     var timeout: DurationArgument?
 
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("hil run's options and scenario paths, for every box.", valueName: "hil run arguments"))
     var runArguments: [String] = []
 
     func validate() throws {
-        guard places >= 1 else { throw ValidationError("--places must be at least 1") }
+        try Self.ranges.places.check(places)
+        try Self.ranges.reserveTimeout.check(reserveTimeout)
         for tag in tags where !tag.contains("=") { throw ValidationError("--tags \(tag): expected key=value") }
         if runArguments.contains(where: { $0 == "--shard" || $0.hasPrefix("--shard=") }) {
             throw ValidationError("hil lab run gives each box its --shard itself: leave it out")
         }
-        if let timeout, timeout.duration < .seconds(1) { throw ValidationError("--timeout must be at least 1s, not \(timeout)") }
+        if let timeout { try Self.ranges.timeout.check(timeout) }
     }
 
     func run() async throws {
@@ -133,7 +143,7 @@ struct LabStatusCommand: AsyncParsableCommand {
             places = try await labgrid.places()
         } catch {
             printError("hil lab status: \(error)")
-            throw ExitCode.failure
+            throw ExitCause.noUsableRig.exit
         }
         print(LabStatusTable.render(places, coordinator: lab.coordinatorAddress))
     }

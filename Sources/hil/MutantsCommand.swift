@@ -4,6 +4,7 @@ import Mutations
 import Rig
 import Records
 import Scenario
+import System
 
 /// `hil mutants`: the suites measured by the faults they catch (docs/mutations.md).
 struct MutantsCommand: AsyncParsableCommand {
@@ -31,7 +32,7 @@ struct MutantsOptions: ParsableArguments {
             return try FaultCatalogue.select(all, only)
         } catch {
             printError("hil mutants: \(error)")
-            throw ExitCode(64)
+            throw ExitCode(ExitCause.invalidInput.rawValue)
         }
     }
 }
@@ -82,8 +83,9 @@ struct MutantsRunCommand: AsyncParsableCommand {
             first failure line), survived, or broken (the patch no longer applies, or does not build).
 
             Exit status: 0 when every fault was caught or its survival is argued in the catalogue; 1 when a survivor \
-            is not argued or a fault is broken; 64 for a catalogue with problems; 125 when the rig or the control \
-            failed; 130 when interrupted.
+            is not argued, a fault is broken, or the unchanged computer does not pass the suite; 64 for a catalogue \
+            with problems or a tree that does not build; 69 without a usable rig; 125 when the rig broke; 130 when \
+            interrupted.
             """)
 
     @OptionGroup var options: MutantsOptions
@@ -107,7 +109,7 @@ struct MutantsRunCommand: AsyncParsableCommand {
             _ = try await builder.buildControl()
         } catch {
             printError("hil mutants: \(error)")
-            throw ExitCode(125)
+            throw ExitCode(ExitCause.invalidInput.rawValue)
         }
         for (index, fault) in faults.enumerated() {
             let started = ContinuousClock.now
@@ -160,7 +162,7 @@ struct MutantsTestCommand: AsyncParsableCommand {
             try await run.control(bin + "/control/hil")
         } catch {
             printError("hil mutants: \(error)")
-            throw ExitCode(125)
+            throw ExitCode(ExitCause.productFailed.rawValue)
         }
         var binaries: [String: Result<String, MutantBuilder.BuildFailure>] = [:]
         for fault in faults {

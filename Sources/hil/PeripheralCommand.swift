@@ -1,6 +1,7 @@
 import ArgumentParser
 import DBus
 import Foundation
+import System
 import Peripheral
 import RemoteTouchProtocol
 
@@ -40,10 +41,16 @@ struct PeripheralCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The uinput device node.", valueName: "path"))
     var uinputPath = "/dev/uinput"
 
-    @Option(help: DurationArgument.help("How long 3 wrong codes lock pairing (R4; shorter for tests)."))
+    /// The ranges of its number options (`OptionRange`: in their help, and the check that refuses a value outside).
+    static let ranges = (
+        lockout: OptionRange<DurationArgument>("--lockout", atLeast: .seconds(1)),
+        battery: OptionRange<Int>("--battery", 0, to: 100, unit: "%"))
+
+    @Option(parsing: .unconditional, help: DurationArgument.help(
+        "How long 3 wrong codes lock pairing (R4; shorter for tests).", range: ranges.lockout))
     var lockout = DurationArgument(.seconds(300))
 
-    @Option(help: "Battery level to report when this machine has no battery.")
+    @Option(parsing: .unconditional, help: ranges.battery.help("Battery level to report when this machine has no battery."))
     var battery = 100
 
     @Option(help: ArgumentHelp(
@@ -96,11 +103,11 @@ struct PeripheralCommand: AsyncParsableCommand {
         if let adapter, !(adapter.hasPrefix("hci") && Int(adapter.dropFirst(3)) != nil) {
             throw ValidationError("--adapter takes a name like hci0, not \(adapter)")
         }
-        if !(0...100).contains(battery) { throw ValidationError("--battery is 0 to 100") }
+        try Self.ranges.battery.check(battery)
         if transport.values.contains(.tcp) && transport.values.contains(.udp) && tcpPort == controlPort {
             throw ValidationError("--tcp-port and --control-port are both \(tcpPort): the tcp and udp transports need a port each")
         }
-        if lockout.duration < .seconds(1) { throw ValidationError("--lockout is 1s or more, not \(lockout)") }
+        try Self.ranges.lockout.check(lockout)
         if uinputName.isEmpty || uinputName.utf8.count > 79 { throw ValidationError("--uinput-name has 1 to 79 bytes") }
     }
 
@@ -136,7 +143,7 @@ struct PeripheralCommand: AsyncParsableCommand {
             peripheral = try await RemoteTouchPeripheral.start(configuration, log: log)
         } catch {
             printError("hil peripheral: \(error)")
-            throw ExitCode.failure
+            throw ExitCause.noUsableRig.exit
         }
         let (stop, stopper) = AsyncStream<Void>.makeStream()
         let interrupts = InterruptForwarder { stopper.yield() }

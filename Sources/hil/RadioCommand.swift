@@ -30,20 +30,28 @@ struct RadioCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("btvirt's LE server socket (BlueZ's btvirt -s makes it at this fixed path).", valueName: "path"))
     var socket = "/tmp/bt-server-le"
 
-    @Option(help: ArgumentHelp("The connection interval the rig asked for, in ms: 0 passes every packet at once.",
-                               discussion: "Otherwise 7.5 to 4000 in steps of 1.25. Links keep the interval their connection reports.",
-                               valueName: "ms"))
+    /// The ranges of its number options (`OptionRange`: in their help, and the check that refuses a value outside).
+    static let ranges = (
+        packetsPerEvent: OptionRange<Int>("--packets-per-event", 1, to: 127),
+        delayMs: OptionRange<Double>("--delay-ms", 0, to: 10_000, unit: "ms"),
+        errorRate: OptionRange<Double>("--error-rate", 0, below: 1))
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "The connection interval the rig asked for, in ms: 0 passes every packet at once. Range: 0, or 7.5 to 4000 ms in steps of 1.25.",
+        discussion: "Links keep the interval their connection reports.", valueName: "ms"))
     var intervalMs: Double
 
-    @Option(help: ArgumentHelp("How many ACL packets one connection event carries.",
-                               discussion: "Default 6: our 100 Hz streams need 1.5 per 15 ms event and 3 per 30 ms one; 6 leaves room for a gesture's burst. The host is told of twice as many controller buffers."))
+    @Option(parsing: .unconditional, help: ranges.packetsPerEvent.help(
+        "How many ACL packets one connection event carries.",
+        discussion: "Default 6: our 100 Hz streams need 1.5 per 15 ms event and 3 per 30 ms one; 6 leaves room for a gesture's burst. The host is told of twice as many controller buffers."))
     var packetsPerEvent = RadioModel.defaultPacketsPerEvent
 
-    @Option(help: ArgumentHelp("An extra fixed delay for every ACL packet the host sends, in ms (for calibration).", valueName: "ms"))
+    @Option(parsing: .unconditional, help: ranges.delayMs.help(
+        "An extra fixed delay for every ACL packet the host sends, in ms (for calibration).", valueName: "ms"))
     var delayMs: Double = 0
 
-    @Option(help: ArgumentHelp(
-        "The chance that one transmission of an ACL packet fails (0 ≤ P < 1); the link layer sends it again, in the event and at the next.",
+    @Option(parsing: .unconditional, help: ranges.errorRate.help(
+        "The chance that one transmission of an ACL packet fails; the link layer sends it again, in the event and at the next.",
         discussion: "Nothing is lost: a failure delays the packet (Rigs/README.md, \"The radio model\"). Each bridge is one direction of its links.",
         valueName: "P"))
     var errorRate = 0.0
@@ -66,14 +74,12 @@ struct RadioCommand: AsyncParsableCommand {
         if intervalMs != 0 {
             let units = intervalMs / 1.25
             guard (7.5...4000).contains(intervalMs), units == units.rounded() else {
-                throw ValidationError("--interval-ms \(intervalMs): use 0 (immediate) or 7.5 to 4000 in steps of 1.25")
+                throw ValidationError("--interval-ms takes 0, or 7.5 to 4000 ms in steps of 1.25, not \(intervalMs)")
             }
         }
-        guard (1...127).contains(packetsPerEvent) else {
-            throw ValidationError("--packets-per-event \(packetsPerEvent): use 1 to 127")
-        }
-        guard (0...10_000).contains(delayMs) else { throw ValidationError("--delay-ms \(delayMs): use 0 to 10000") }
-        guard (0..<1).contains(errorRate) else { throw ValidationError("--error-rate \(errorRate): use 0 ≤ P < 1 (1 would lose every packet)") }
+        try Self.ranges.packetsPerEvent.check(packetsPerEvent)
+        try Self.ranges.delayMs.check(delayMs)
+        try Self.ranges.errorRate.check(errorRate)
         if selfTest && delayMs != 0 {
             throw ValidationError("--self-test times the model without an extra delay: leave --delay-ms out")
         }
@@ -138,7 +144,7 @@ struct RadioCommand: AsyncParsableCommand {
             print(measurement.line)
             for finding in measurement.findings { print("  ✗ \(finding)") }
         }
-        if measurements.contains(where: { !$0.findings.isEmpty }) { throw ExitCode(1) }
+        if measurements.contains(where: { !$0.findings.isEmpty }) { throw ExitCause.productFailed.exit }
     }
 
     /// The control FIFO, made if it is not there, opened for reading and writing (so the bridge never reads its end
@@ -146,7 +152,7 @@ struct RadioCommand: AsyncParsableCommand {
     private func openControl() throws -> FileDescriptor? {
         guard let control else { return nil }
         if mkfifo(control, 0o600) != 0 && errno != EEXIST {
-            throw failure("hil radio: cannot make the control FIFO \(control): \(Errno.current.numbered)", hint: "choose a --control in a folder you can write")
+            throw failure("hil radio: cannot make the control FIFO \(control): \(Errno.current.numbered)", hint: "choose a --control in a folder you can write", .invalidInput)
         }
         do {
             return try FileDescriptor.open(control, O_RDWR | O_NONBLOCK)
@@ -160,13 +166,14 @@ struct RadioCommand: AsyncParsableCommand {
         do {
             return try FileDescriptor.open(log, O_WRONLY | O_CREAT | O_APPEND)
         } catch {
-            throw failure("hil radio: cannot write the log \(log): \(error.numbered)", hint: "choose a --log in a folder you can write")
+            throw failure("hil radio: cannot write the log \(log): \(error.numbered)", hint: "choose a --log in a folder you can write", .invalidInput)
         }
     }
 
-    private func failure(_ message: String, hint: String? = nil) -> ExitCode {
+    /// Prints why and ends with `status`: by default no usable rig (no btvirt, no /dev/vhci, no control FIFO).
+    private func failure(_ message: String, hint: String? = nil, _ status: ExitCause = .noUsableRig) -> ExitCode {
         printError(hint.map { "\(message)\n  → \($0)" } ?? message)
-        return ExitCode(1)
+        return status.exit
     }
 
     private func describe(_ model: RadioModel) -> String {

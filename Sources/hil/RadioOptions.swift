@@ -4,18 +4,18 @@ import Rig
 /// `--radio-interval` (hil run, hil bench): the vm rig's radio model for this run, over the rig file's "radio".
 struct RadioOptions: ParsableArguments {
     @Option(
-        name: .customLong("radio-interval"),
+        name: .customLong("radio-interval"), parsing: .unconditional,
         help: ArgumentHelp(
-            "The vm rig's radio for this run: 0 or immediate (btvirt delivers at once), or a connection interval in ms.",
-            discussion: "7.5 to 4000 in steps of 1.25: each ACL packet waits for its link's next connection event (Rigs/README.md, \"The radio model\"). Overrides the rig file's \"radio\"; refused on a rig that is not vm.",
+            "The vm rig's radio for this run: 0 or immediate (btvirt delivers at once), or a connection interval in ms. Range: 7.5 to 4000 ms in steps of 1.25.",
+            discussion: "Each ACL packet waits for its link's next connection event (Rigs/README.md, \"The radio model\"). Overrides the rig file's \"radio\"; refused on a rig that is not vm.",
             valueName: "ms"),
         transform: RadioOptions.parse)
     var radioInterval: RigDefinition.Radio?
 
     @Option(
-        name: .customLong("radio-error-rate"),
+        name: .customLong("radio-error-rate"), parsing: .unconditional,
         help: ArgumentHelp(
-            "The vm rig's radio loses this share of transmissions, each sent again by the link layer (0 ≤ P < 1).",
+            "The vm rig's radio loses this share of transmissions, each sent again by the link layer. Range: 0 to under 1.",
             discussion: "Nothing is lost, packets come later: in the same connection event, or the next after two failures in a row (Rigs/README.md, \"The radio model\"). Needs the connection-event radio: the rig file's, or --radio-interval's. Overrides the rig file's \"radio.packetErrorRate\".",
             valueName: "P"),
         transform: RadioOptions.parseErrorRate)

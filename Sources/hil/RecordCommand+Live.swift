@@ -27,7 +27,7 @@ extension RecordCommand {
         do {
             recording = try await LiveRecording.start(settings)
         } catch {
-            throw fail("the computer side did not start: \(error)")
+            throw fail("the computer side did not start: \(error)", .noUsableRig)
         }
         let place = transport.isNetwork ? settings.netns.map { "network namespace \($0)" } ?? "this host's network" : settings.adapter
         say("recording \(transport.rawValue) on \(place): the computer serves. Connect and pair the phone, then use it; \(duration.map { "stops after \($0) or at " } ?? "")Ctrl-C to end.")

@@ -42,14 +42,22 @@ struct RecordCommand: AsyncParsableCommand {
                                valueName: "dir"))
     var from: String?
 
-    @Option(help: DurationArgument.help(
-        "An idle time at least this long between two writes starts a new step."))
+    /// The ranges of its number options (`OptionRange`: in their help, and the check that refuses a value outside).
+    static let ranges = (
+        gap: OptionRange<DurationArgument>("--gap", .milliseconds(1), to: .seconds(600)),
+        tolerancePercent: OptionRange<Double>("--tolerance-percent", 0, to: 100),
+        duration: OptionRange<DurationArgument>("--duration", atLeast: .seconds(1)))
+
+    @Option(parsing: .unconditional, help: DurationArgument.help(
+        "An idle time at least this long between two writes starts a new step.", range: ranges.gap))
     var gap = DurationArgument(.milliseconds(SessionRecorder.defaultGapMs))
 
-    @Option(help: "How far each motion total may stray on replay, in percent of it (an allowance under one count is exact).")
+    @Option(parsing: .unconditional, help: ranges.tolerancePercent.help(
+        "How far each motion total may stray on replay, in percent of it (an allowance under one count is exact)."))
     var tolerancePercent = SessionRecorder.defaultTolerancePercent
 
-    @Option(help: DurationArgument.help("Live: stop after this long.", discussion: "Default: at Ctrl-C."))
+    @Option(parsing: .unconditional, help: DurationArgument.help(
+        "Live: stop after this long.", range: ranges.duration, discussion: "Default: at Ctrl-C."))
     var duration: DurationArgument?
 
     @Option(help: ArgumentHelp("Live: the computer's adapter (ble, hid).", discussion: "Default: $HIL_PERIPHERAL_ADAPTER, else hci0."))
@@ -69,11 +77,9 @@ struct RecordCommand: AsyncParsableCommand {
     var workDir: String?
 
     func validate() throws {
-        if gap.duration < .milliseconds(1) || gap.duration > .seconds(600) {
-            throw ValidationError("--gap is 1ms to 10m, not \(gap)")
-        }
-        if !(0...100).contains(tolerancePercent) { throw ValidationError("--tolerance-percent is 0 to 100") }
-        if let duration, duration.duration <= .zero { throw ValidationError("--duration must be positive") }
+        try Self.ranges.gap.check(gap)
+        try Self.ranges.tolerancePercent.check(tolerancePercent)
+        if let duration { try Self.ranges.duration.check(duration) }
         if from != nil && (duration != nil || adapter != nil || workDir != nil || netns != nil || avahiBus != nil) {
             throw ValidationError("--from converts a finished session: --duration, --adapter, --netns, --avahi-bus and --work-dir are for a live one")
         }
@@ -154,8 +160,9 @@ struct RecordCommand: AsyncParsableCommand {
         print("replay it on the rig: hil run \(output)    (offline: hil replay \(output))")
     }
 
-    func fail(_ message: String) -> ExitCode {
+    /// Prints why and ends with `status`: by default invalid input (the --from folder, a path to write).
+    func fail(_ message: String, _ status: ExitCause = .invalidInput) -> ExitCode {
         printError("hil record: \(message)")
-        return ExitCode.failure
+        return status.exit
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import Records
 import GestureScript
 import Scenario
+import System
 
 /// Offline replay: gesture scripts through the phone model and the computer-side mapping, no radio.
 struct ReplayCommand: AsyncParsableCommand {
@@ -21,9 +22,10 @@ struct ReplayCommand: AsyncParsableCommand {
             a rig: each scenario's line says how many were not judged, and a scenario none of whose checks could \
             be judged is "not judged", never "ok". A scenario whose computer must refuse to start runs no step.
 
-            Exit status 0 when nothing failed and at least one check was judged; 1 when a file is invalid, a \
-            command cannot be mapped, or an expectation does not hold; 2 when nothing failed but no check at all \
-            could be judged offline (every scenario given is "not judged": run them with hil run).
+            Exit status 0 when nothing failed and at least one check was judged; 1 when a command cannot be \
+            mapped or an expectation does not hold; 2 when nothing failed but no check at all could be judged \
+            offline (every scenario given is "not judged": run them with hil run); 64 when a file is invalid or \
+            a path does not exist (the others are replayed all the same).
             """
     )
 
@@ -72,7 +74,7 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         for note in validity.notes { printError(note) }
         print("replayed \(files.count) script(s): " + tally.summary)
-        if let status = tally.exit { throw status }
+        if tally.status != .passed { throw tally.status.exit }
     }
 
     /// A problem's first line (with the next one when the first only introduces it), and how many problems there
@@ -118,11 +120,13 @@ struct ReplayTally: Equatable {
             + (failed + invalid == 0 ? "" : ", \(failed + invalid) failed or invalid")
     }
 
-    /// Nil (exit 0) when nothing failed and something was judged; 1 on any problem; 2 when nothing failed and
-    /// nothing could be judged: a replay that judged nothing must not read as a pass.
-    var exit: ExitCode? {
-        if failed + invalid > 0 { return .failure }
-        return ok == 0 ? ExitCode(2) : nil
+    /// Nil (exit 0) when nothing failed and something was judged; 64 for an invalid file, which outranks 1 for a
+    /// failed replay; 2 when nothing failed and nothing could be judged: a replay that judged nothing must not read
+    /// as a pass.
+    var status: ExitCause {
+        if invalid > 0 { return .invalidInput }
+        if failed > 0 { return .productFailed }
+        return ok == 0 ? .notJudged : .passed
     }
 }
 

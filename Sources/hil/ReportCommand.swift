@@ -28,10 +28,10 @@ struct ReportCommand: AsyncParsableCommand {
             where the conditions changed), and each run is compared with the earlier runs under the same conditions \
             by the same rule.
 
-            Exit status 1 when a file cannot be read or is not a results document (each problem is printed as \
-            file: json.path: message), when shards do not belong together, when an output cannot be written, or \
-            with --fail-on-regression when a group regressed (with --history: in the newest run); 0 otherwise, \
-            whatever the scenarios' verdicts.
+            Exit status 64 (invalid input) when a file cannot be read or is not a results document (each problem \
+            is printed as file: json.path: message), when the files are not the shards of one run, or when an \
+            output cannot be written; 1 with --fail-on-regression when a group regressed (with --history: in the \
+            newest run); 0 otherwise, whatever the scenarios' verdicts.
             """
     )
 
@@ -44,7 +44,9 @@ struct ReportCommand: AsyncParsableCommand {
     @Flag(help: "Report on many runs over time: the arguments are run folders, or folders holding run folders.")
     var history = false
 
-    @Option(help: ArgumentHelp(
+    static let keepRange = OptionRange<Int>("--keep", atLeast: 1)
+
+    @Option(parsing: .unconditional, help: keepRange.help(
         "With --history: remove the oldest runs found in the folders of runs, keeping this many.",
         discussion: "Runs named directly and folders that are not readable runs are never removed.", valueName: "n"))
     var keep: Int?
@@ -76,7 +78,7 @@ struct ReportCommand: AsyncParsableCommand {
             if baseline != nil || merged != nil {
                 throw ValidationError("--history compares each run with its earlier runs: leave out --baseline and --merged")
             }
-            if let keep, keep < 1 { throw ValidationError("--keep takes 1 or more, not \(keep)") }
+            if let keep { try Self.keepRange.check(keep) }
             return
         }
         if keep != nil { throw ValidationError("--keep removes old runs of a history: add --history") }
@@ -112,14 +114,14 @@ struct ReportCommand: AsyncParsableCommand {
         }
         if problems > 0 {
             printError("hil report: \(problems) file(s) with problems; no report written")
-            throw ExitCode.failure
+            throw ExitCause.invalidInput.exit
         }
         let run: RunResults
         do {
             run = try RunResults.merge(parts)
         } catch {
             printError(error.description)
-            throw ExitCode.failure
+            throw ExitCause.invalidInput.exit
         }
         let comparison = base.map { BaselineComparison(current: run, baseline: $0) }
         let summary = MarkdownSummary.render(run, baseline: comparison)
@@ -144,12 +146,12 @@ struct ReportCommand: AsyncParsableCommand {
             }
         } catch {
             printError(error.description)
-            throw ExitCode.failure
+            throw ExitCause.invalidInput.exit
         }
 
         if let comparison, failOnRegression, comparison.hasRegression {
             printError("hil report: regressed against \(baseline ?? "the baseline"): \(Self.regressions(comparison))")
-            throw ExitCode.failure
+            throw ExitCause.productFailed.exit
         }
     }
 
@@ -161,7 +163,7 @@ struct ReportCommand: AsyncParsableCommand {
     }
 
     /// Every file to write can be written, before any work: a missing folder is made; a path that is a folder, or a
-    /// folder that cannot be made, ends the command here (exit 1), with nothing printed but the reason.
+    /// folder that cannot be made, ends the command here (exit 64), with nothing printed but the reason.
     private func prepareOutputs() throws {
         let outputs = [("--html", html, "report.html"), ("--markdown", markdown, "summary.md"), ("--merged", merged, "results.json")]
         var refused = false
@@ -171,7 +173,7 @@ struct ReportCommand: AsyncParsableCommand {
                 refused = true
             }
         }
-        if refused { throw ExitCode.failure }
+        if refused { throw ExitCause.invalidInput.exit }
     }
 
     /// --history: the runs of the folders (the oldest removed beyond --keep), the page, the summary, the verdict.
@@ -188,14 +190,14 @@ struct ReportCommand: AsyncParsableCommand {
             fflush(nil)
         } catch {
             printError(error.description)
-            throw ExitCode.failure
+            throw ExitCause.invalidInput.exit
         }
         if let html { printError("hil report: wrote \(html) (\(analysis.runs.count) runs)") }
         if let markdown { printError("hil report: wrote \(markdown)") }
         if failOnRegression, let newest = analysis.newest, let comparison = newest.comparison, comparison.hasRegression {
             printError("hil report: \(newest.run.name) regressed against its \(newest.reference.count) earlier run(s): "
                 + Self.regressions(comparison))
-            throw ExitCode.failure
+            throw ExitCause.productFailed.exit
         }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Rig
+import System
 
 /// Prints the bluetoothd main.conf that carries a rig file's LE connection parameters and ATT bearers.
 struct RigMainConfCommand: ParsableCommand {
@@ -16,14 +17,17 @@ struct RigMainConfCommand: ParsableCommand {
 
             Example: hil rig main-conf --rig hardware > main.conf
 
-            Exit status: 0; 64 when no rig has the name --rig gives.
+            Exit status 0 when it printed the file; 64 (invalid input) when no rig has the name --rig gives, a rig \
+            file or the rig folder cannot be read, or --base cannot be read (a folder, no permission), each named \
+            with the system's words.
             """
     )
 
     @Option(help: ArgumentHelp("The rig file's name.", valueName: "name"))
     var rig: String
 
-    @Option(help: ArgumentHelp("The folder of rig files (default: the project's Rigs/).", valueName: "dir"))
+    @Option(help: ArgumentHelp("The folder of rig files.", discussion: "Default: $HIL_RIGS, else the project's Rigs/ folder.",
+                               valueName: "dir"))
     var rigs: String?
 
     @Option(help: ArgumentHelp("The main.conf to start from; every line but the four [LE] keys is kept. A missing file starts from none.",
@@ -35,7 +39,23 @@ struct RigMainConfCommand: ParsableCommand {
         guard let definition = catalog.rigs.first(where: { $0.name == rig }) else {
             throw ValidationError("no rig file names a rig \(rig); the rigs there: \(catalog.rigs.map(\.name).joined(separator: ", "))")
         }
-        let text = FileManager.default.fileExists(atPath: base) ? try String(contentsOfFile: base, encoding: .utf8) : ""
-        print(definition.bluetoothdMainConf(base: text), terminator: "")
+        print(definition.bluetoothdMainConf(base: try Self.baseText(base)), terminator: "")
+    }
+
+    /// The text of the main.conf to start from: none when it is not there; otherwise its bytes, or why they cannot be
+    /// read in the system's words (`/tmp: is a folder, not a file`), never Foundation's error text.
+    static func baseText(_ path: String) throws -> String {
+        guard FileManager.default.fileExists(atPath: path) else { return "" }
+        switch FileAccess.read(path) {
+        case .success(let data):
+            guard let text = String(data: data, encoding: .utf8) else {
+                printError("hil rig main-conf: --base \(path): not UTF-8 text, so not a main.conf")
+                throw ExitCause.invalidInput.exit
+            }
+            return text
+        case .failure(let problem):
+            printError("hil rig main-conf: --base \(path): \(problem.reason)")
+            throw ExitCause.invalidInput.exit
+        }
     }
 }

@@ -44,8 +44,9 @@ struct RigOptions: ParsableArguments {
             options: .init(timeout: timeout, timing: true, resultsDestination: inVM ? destination : nil))
     }
 
-    /// The rig files of `folder`, or of the project's Rigs/ folder; a bad file exits 125 with every problem, and so
-    /// does a folder that is not there, whether --rigs named it or none was found (the same cause, one status).
+    /// The rig files of `folder`, or of the project's Rigs/ folder; a bad file exits 64 (invalid input) with every
+    /// problem, and so does a folder that is not there, whether --rigs named it or none was found (the same cause,
+    /// one status).
     static func catalog(_ folder: String?) throws -> RigCatalog {
         guard let folder = folder ?? RigCatalog.locate() else {
             throw RigExecution.fail(RigError(
@@ -59,7 +60,7 @@ struct RigOptions: ParsableArguments {
         }
     }
 
-    /// This process's `HIL_*` variables; a malformed one exits 125 with the variable named.
+    /// This process's `HIL_*` variables; a malformed one exits 64 (invalid input) with the variable named.
     static func environment() throws -> RigEnvironment {
         do {
             return try RigEnvironment.current()

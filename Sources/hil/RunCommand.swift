@@ -10,6 +10,7 @@ import Scenario
 import Synchronization
 import ComputerProcess
 import Evidence
+import System
 import Verifier
 
 /// Replays scenarios through a real BLE link and checks what comes out of uinput.
@@ -26,9 +27,11 @@ struct RunCommand: AsyncParsableCommand {
             Results in --output: results.json (docs/results-format.md), junit.xml, report.html and summary.md \
             (docs/report.md), and each scenario's logs. --list shows the requirement coverage instead of running.
 
-            Exit status 0 only when every scenario passed; 1 when one did not; 125 when the rig broke during the \
-            run (an adapter that no longer powers on: the run stops there, as every later scenario could only \
-            error, and keeps its results); 130 when interrupted; 124 when over --timeout (vm rig).
+            Exit status (the table every command shares: hil --help): 0 only when every scenario passed; 1 when \
+            one did not; 64 when a file or an option is invalid (nothing runs); 69 when no rig can run here or \
+            the rig did not come up; 125 when the rig broke during the run (an adapter that no longer powers on: \
+            the run stops there, as every later scenario could only error, and keeps its results); 130 when \
+            interrupted; 124 when over --timeout (vm rig).
             """
     )
 
@@ -54,19 +57,26 @@ struct RunCommand: AsyncParsableCommand {
         """, valueName: "style"))
     var writePath: WritePath?
 
-    @Option(help: ArgumentHelp(
+    /// The ranges of its number options (`OptionRange`: in their help, and the check that refuses a value outside).
+    static let ranges = (
+        sendJitter: OptionRange<Double>("--send-jitter", 0, to: RunSettings.maxSendJitterMs, unit: "ms"),
+        timeout: OptionRange<DurationArgument>("--timeout", atLeast: .seconds(1)),
+        repeats: OptionRange<Int>("--repeat", 1, to: 1000), lanes: OptionRange<Int>("--lanes", atLeast: 1),
+        maxFailures: OptionRange<Int>("--max-failures", atLeast: 1))
+
+    @Option(parsing: .unconditional, help: ranges.sendJitter.help(
         "Override every scenario's send jitter: each command leaves up to this many ms after its time on the gesture model's grid.",
-        discussion: "0 to 100; uniform, from a fixed seed, order kept (docs/scenarios.md, run.sendJitterMs).", valueName: "ms"))
+        discussion: "Uniform, from a fixed seed, order kept (docs/scenarios.md, run.sendJitterMs).", valueName: "ms"))
     var sendJitter: Double?
 
-    @Option(help: DurationArgument.help(
-        "Stop the whole run after this long (exit status 124).", discussion: "Default: 30m for each --repeat."))
+    @Option(parsing: .unconditional, help: DurationArgument.help(
+        "Stop the whole run after this long (exit status 124).", range: ranges.timeout, discussion: "Default: 30m for each --repeat."))
     var timeout: DurationArgument?
 
-    @Option(help: ArgumentHelp(
-        "Run only slice i of n (1 ≤ i ≤ n), e.g. 2/3, so a CI matrix can split the suite across boxes.",
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Run only slice i of n, e.g. 2/3, so a CI matrix can split the suite across boxes. Range: i from 1 to n.",
         discussion: "A scenario's slice depends only on its file path, so it stays in its slice as the suite grows; merge the slices' results.json with hil report.",
-        valueName: "i/n"))
+        valueName: "i/n"), transform: Shard.parsing)
     var shard: Shard?
 
     @Option(help: ArgumentHelp(
@@ -74,7 +84,7 @@ struct RunCommand: AsyncParsableCommand {
         valueName: "file"))
     var baseline: String?
 
-    @Option(name: .customLong("repeat"), help: ArgumentHelp(
+    @Option(name: .customLong("repeat"), parsing: .unconditional, help: ranges.repeats.help(
         "Run the scenarios this many times in one rig session and print a stability table.",
         discussion: "A scenario whose verdict differs between repeats is reported as flaky in results.json (stability) and junit.xml.",
         valueName: "n"))
@@ -84,7 +94,7 @@ struct RunCommand: AsyncParsableCommand {
     var list = false
 
     @Flag(name: .shortAndLong, help: ArgumentHelp(
-        "Print one line per scenario, the totals and the problems; not why a scenario failed, nor the tables.",
+        "Print one line per scenario (a failed one with its most specific reason under it), the totals and the problems; not the rest of why, nor the tables.",
         discussion: "Those stay in results.json, summary.md and report.html."))
     var quiet = false
 
@@ -93,7 +103,7 @@ struct RunCommand: AsyncParsableCommand {
         discussion: "The steps after it are reported as not run. Quicker when only the verdict matters (mutation tests, a first look at a broken build)."))
     var failFast = false
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ranges.lanes.help(
         "Run this many scenarios at once, one per lane of the rig.",
         discussion: "A lane is a computer adapter and a phone adapter; a vm rig has machine.lanes of them (1 in Rigs/vm.json). A scenario that restarts bluetoothd or floods it runs alone. On a small machine the lanes load each other: see Rigs/README.md before trusting verdicts from more than one.",
         valueName: "n"))
@@ -111,9 +121,9 @@ struct RunCommand: AsyncParsableCommand {
         valueName: "when"))
     var capture: CaptureMode = .failed
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ranges.maxFailures.help(
         "Stop the run once this many scenarios did not pass (the rest are not run; exit status 1).",
-        discussion: "1 or more. For a verdict alone (a mutant, a bisect), not for a report.", valueName: "n"))
+        discussion: "For a verdict alone (a mutant, a bisect), not for a report.", valueName: "n"))
     var maxFailures: Int?
 
     @Option(help: ArgumentHelp(
@@ -129,10 +139,13 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: .hidden)
     var commit: String?
 
+    /// Every range is checked before a file is read or a rig is booted (`--timeout 0` is refused here, not in the guest).
     func validate() throws {
-        if repeats < 1 || repeats > 1000 { throw ValidationError("--repeat takes 1 to 1000, not \(repeats)") }
-        if lanes < 1 { throw ValidationError("--lanes takes 1 or more, not \(lanes)") }
-        if let maxFailures, maxFailures < 1 { throw ValidationError("--max-failures takes 1 or more, not \(maxFailures)") }
+        try Self.ranges.repeats.check(repeats)
+        try Self.ranges.lanes.check(lanes)
+        if let sendJitter { try Self.ranges.sendJitter.check(sendJitter) }
+        if let timeout { try Self.ranges.timeout.check(timeout) }
+        if let maxFailures { try Self.ranges.maxFailures.check(maxFailures) }
         if let computer {
             guard computer.hasPrefix("/") else { throw ValidationError("--computer \(computer): give an absolute path (the run may go on inside a rig)") }
             guard FileManager.default.isExecutableFile(atPath: computer) else {
@@ -141,9 +154,6 @@ struct RunCommand: AsyncParsableCommand {
             if computer.hasPrefix("/tmp/") || computer.hasPrefix("/run/") {
                 throw ValidationError("--computer \(computer): the vm rig's guest has a /tmp and /run of its own and would not find it; put it elsewhere")
             }
-        }
-        if let sendJitter, !(0...RunSettings.maxSendJitterMs).contains(sendJitter) {
-            throw ValidationError("--send-jitter takes 0 to \(Int(RunSettings.maxSendJitterMs)) ms, not \(sendJitter)")
         }
     }
 
@@ -160,7 +170,7 @@ struct RunCommand: AsyncParsableCommand {
                 _ = try RunResults.load(contentsOf: baseline)
             } catch {
                 printError("hil run: --baseline: \(error)")
-                throw ExitCode.failure
+                throw ExitCause.invalidInput.exit
             }
         }
         if let shard {
@@ -220,7 +230,7 @@ struct RunCommand: AsyncParsableCommand {
         let interrupts = InterruptForwarder { session.interrupt() }
         defer { interrupts.cancel() }
         let exit = await session.run()
-        if exit != .passed { throw ExitCode(exit.rawValue) }
+        if exit != .passed { throw exit.status.exit }
     }
 
     /// The run's environment for results.json: kernel, BlueZ, rig, adapters, lanes, radio, build and commit.

@@ -2,13 +2,14 @@ import ArgumentParser
 import Foundation
 import GestureScript
 import Scenario
+import System
 
 /// Expands files and folders given on the command line into the JSON files to run, sorted, so runs are
 /// repeatable. Folders are searched recursively for `*.json`; `*.schema.json` files and the requirement
 /// catalog (`requirements.json`) are not scenarios.
 enum ScenarioFiles {
     /// The scenario files under `paths`. A path that is not there is named with the folder it was looked for in,
-    /// on standard error (not with the usage of all of hil), and ends `command` with exit status 64.
+    /// on standard error (not with the usage of all of hil), and ends `command` with exit status 64 (invalid input).
     static func expand(_ paths: [String], command: String) throws -> [String] {
         var files: [String] = []
         let manager = FileManager.default
@@ -16,7 +17,7 @@ enum ScenarioFiles {
             var isDirectory: ObjCBool = false
             guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 printError("\(command): \(missing(path, in: manager.currentDirectoryPath, command: command))")
-                throw ExitCode.validationFailure
+                throw ExitCause.invalidInput.exit
             }
             guard isDirectory.boolValue else {
                 if let what = notAScenario(path) {
@@ -28,7 +29,7 @@ enum ScenarioFiles {
             }
             guard let walker = manager.enumerator(atPath: path) else {
                 printError("\(command): \(path): cannot list the folder")
-                throw ExitCode.validationFailure
+                throw ExitCause.invalidInput.exit
             }
             var found: [String] = []
             for case let relative as String in walker where relative.hasSuffix(".json") && notAScenario(relative) == nil {
@@ -36,13 +37,13 @@ enum ScenarioFiles {
             }
             if found.isEmpty {
                 printError("\(command): \(path): no .json scenario files in this folder")
-                throw ExitCode.validationFailure
+                throw ExitCause.invalidInput.exit
             }
             files += found.sorted()
         }
         if files.isEmpty {
             printError("\(command): no scenario file among \(paths.joined(separator: " "))")
-            throw ExitCode.validationFailure
+            throw ExitCause.invalidInput.exit
         }
         return files
     }
@@ -67,8 +68,8 @@ enum ScenarioFiles {
 
     /// Loads every scenario and checks it by the rule hil validate, replay and record apply (`ScenarioValidity`), and
     /// returns them with the catalog `hil run --list` shows coverage against (`RequirementCatalog.find(for:)`, the
-    /// same in any order of the paths). Reports every problem (with file, line and column and JSON path) and throws
-    /// when there was any, before anything runs.
+    /// same in any order of the paths). Reports every problem (with file, line and column and JSON path) and ends
+    /// `command` with exit status 64 (invalid input) when there was any, before anything runs.
     static func load(_ paths: [String], command: String) throws -> ([Scenario], RequirementCatalog?) {
         var catalogs = RequirementCatalogs()
         var listed: RequirementCatalog?
@@ -78,7 +79,7 @@ enum ScenarioFiles {
             case .failure(let error):
                 printError(error.description)
                 printError("\(command): the requirement catalog has problems; nothing was run")
-                throw ExitCode.failure
+                throw ExitCause.invalidInput.exit
             }
         }
         var scenarios: [Scenario] = []
@@ -92,7 +93,7 @@ enum ScenarioFiles {
         for note in validity.notes { printError(note) }
         if problems > 0 {
             printError("\(command): \(problems) file(s) with problems; nothing was run")
-            throw ExitCode.failure
+            throw ExitCause.invalidInput.exit
         }
         return (scenarios, listed)
     }

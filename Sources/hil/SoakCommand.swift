@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import System
 import Rig
 import Runner
 import Scenario
@@ -26,10 +27,15 @@ struct SoakCommand: AsyncParsableCommand {
 
     @OptionGroup var radioOptions: RadioOptions
 
-    @Option(help: DurationArgument.help("How long to stream, 1m to 24h."))
+    /// The ranges of its number options (`OptionRange`: in their help, and the check that refuses a value outside).
+    static let ranges = (
+        duration: OptionRange<DurationArgument>("--duration", .seconds(60), to: .seconds(24 * 3600)),
+        rate: OptionRange<Double>("--rate", 1, to: 2000, unit: "Hz"))
+
+    @Option(parsing: .unconditional, help: DurationArgument.help("How long to stream.", range: ranges.duration))
     var duration = DurationArgument(.seconds(30 * 60))
 
-    @Option(help: "Commands per second.")
+    @Option(parsing: .unconditional, help: ranges.rate.help("Commands per second."))
     var rate = 120.0
 
     @Option(help: ArgumentHelp("The write path: dbus (WriteValue) or fd (AcquireWrite).", valueName: "path"))
@@ -42,10 +48,8 @@ struct SoakCommand: AsyncParsableCommand {
     var output = "soak"
 
     func validate() throws {
-        guard duration.duration >= .seconds(60) && duration.duration <= .seconds(24 * 3600) else {
-            throw ValidationError("--duration is 1m to 24h, not \(duration)")
-        }
-        guard rate > 0 && rate <= 2000 else { throw ValidationError("--rate is 1 to 2000 Hz") }
+        try Self.ranges.duration.check(duration)
+        try Self.ranges.rate.check(rate)
     }
 
     func run() async throws {
@@ -69,6 +73,6 @@ struct SoakCommand: AsyncParsableCommand {
         try summary.json(rig: rigName, rateHz: rate, path: path).write(toFile: context.workDirectory + "/soak.json", atomically: true, encoding: .utf8)
         if let line = RigEnvironment.resultsLine(["soak.json"], in: context.workDirectory) { print(line) }
         fflush(nil)
-        if !summary.passed { throw ExitCode.failure }
+        if !summary.passed { throw ExitCause.productFailed.exit }
     }
 }

@@ -26,17 +26,19 @@ struct VMExecCommand: AsyncParsableCommand {
 
             Example: hil vm exec -- sh -c 'ls -l /dev/uinput; bluetoothctl list'
 
-            Exit status: the command's; 64 when no rig has the name --rig gives; 124 on timeout; 125 when \
-            the rig failed (no boot, adapters never ready); 130 when interrupted.
+            Exit status: the command's; 64 when no vm rig has the name --rig gives; 69 when the rig cannot run \
+            here or did not come up (no boot, adapters never ready); 124 on timeout; 125 when the guest stopped \
+            under the command; 130 when interrupted.
             """
     )
 
     @OptionGroup var rigOptions: RigOptions
 
-    @OptionGroup var job: JobOptions
-
+    // Before the job's options: the usage line ends with `-- <command>`.
     @Flag(help: "Start nothing in the guest (no bus, btvirt or bluetoothd): for testing rig bring-up code.")
     var bare = false
+
+    @OptionGroup var job: JobOptions
 
     func validate() throws { try job.validate() }
 
@@ -46,7 +48,7 @@ struct VMExecCommand: AsyncParsableCommand {
         let rig = rigOptions.rig == "auto" ? "vm" : rigOptions.rig
         let definition: RigDefinition
         do {
-            definition = try catalog.rig(named: rig)
+            definition = try catalog.rig(named: rig, of: .vm)
         } catch {
             throw RigExecution.fail(error)
         }
@@ -78,8 +80,9 @@ struct RigExecCommand: AsyncParsableCommand {
             The command finds the rig in HIL_RIG, HIL_PERIPHERAL_ADAPTER and HIL_CENTRAL_ADAPTER (and \
             DBUS_SYSTEM_BUS_ADDRESS for a private bus).
 
-            Exit status: the command's; 64 when no rig has the name --rig gives; 124 on timeout; 125 when \
-            the rig failed; 130 when interrupted.
+            Exit status: the command's; 64 when no rig has the name --rig gives; 69 when the rig cannot run \
+            here or did not come up; 124 on timeout; 125 when the rig broke under the command; 130 when \
+            interrupted.
             """
     )
 
@@ -99,7 +102,9 @@ struct RigExecCommand: AsyncParsableCommand {
 
 /// What `hil rig exec` and `hil vm exec` take besides the rig (`RigOptions`).
 struct JobOptions: ParsableArguments {
-    @Option(help: DurationArgument.help("Stop the command after this long (exit status 124)."))
+    static let timeoutRange = OptionRange<DurationArgument>("--timeout", atLeast: .seconds(1))
+
+    @Option(parsing: .unconditional, help: DurationArgument.help("Stop the command after this long (exit status 124).", range: timeoutRange))
     var timeout = DurationArgument(.seconds(1800))
 
     @Flag(help: "Print how long the image, the rig and the command took.")
@@ -118,7 +123,7 @@ struct JobOptions: ParsableArguments {
 
     func validate() throws {
         if command.isEmpty { throw ValidationError("give the command after --, e.g. -- bluetoothctl list") }
-        if timeout.duration <= .zero { throw ValidationError("--timeout must be positive") }
+        try Self.timeoutRange.check(timeout)
     }
 }
 
@@ -161,6 +166,6 @@ enum RigExecution {
     /// Prints a rig error and turns it into the documented exit status.
     static func fail(_ error: RigError) -> ExitCode {
         printError("hil: \(error)")
-        return ExitCode(error.exitStatus)
+        return error.exitStatus.exit
     }
 }

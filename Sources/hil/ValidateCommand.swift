@@ -2,6 +2,7 @@ import ArgumentParser
 import GestureScript
 import Records
 import Scenario
+import System
 
 /// Checks scenario files and reports every problem with its file, line and column, and JSON path.
 struct ValidateCommand: AsyncParsableCommand {
@@ -14,7 +15,8 @@ struct ValidateCommand: AsyncParsableCommand {
             requirements.json nearest above that file, whatever other paths are given. A scenario that checks \
             nothing (no expect, expectDevices or expectRefusal) is a problem: any run of it would pass.
 
-            Exit status 1 when any file has a problem; 64 when a path does not exist.
+            Exit status 0 when every file is valid; 64 (invalid input, as for every command) when a file has a \
+            problem or a path does not exist.
             """
     )
 
@@ -39,6 +41,6 @@ struct ValidateCommand: AsyncParsableCommand {
         }
         for note in validity.notes { printError(note) }
         print("\(files.count) file(s), \(bad) with problems")
-        if bad > 0 { throw ExitCode.failure }
+        if bad > 0 { throw ExitCause.invalidInput.exit }
     }
 }

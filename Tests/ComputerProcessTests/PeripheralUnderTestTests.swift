@@ -1,5 +1,6 @@
 import ComputerProcess
 import Foundation
+import Processes
 import Rig
 import Testing
 
@@ -38,12 +39,34 @@ struct PeripheralUnderTestTests {
     func serves() async throws {
         let (hil, folder) = try fakeHil(Self.serves)
         let launch = PeripheralUnderTest.Launch(hil: hil, adapter: "hci0", uinputName: "u", folder: folder)
-        // start returns only once the ready file lists "ble". (Whether it still runs now is not asked: RunSessionTests,
-        // in the same test process, interrupt every computer the process started.)
+        // start returns only once the ready file lists "ble"; it still runs (no other test's interrupt reaches it).
         let computer = try await PeripheralUnderTest.start(launch, timeout: .seconds(10))
         #expect(computer.log.contains("serving"))
+        #expect(computer.isRunning)
         _ = await computer.stop()
         #expect(!computer.isRunning)
+    }
+
+    @Test("an interrupt stops the computers on its roster, and no other: one run's Ctrl-C never reaches another's")
+    func roster() async throws {
+        let (hil, first) = try fakeHil(Self.serves)
+        let (_, second) = try fakeHil(Self.serves)
+        let (_, third) = try fakeHil(Self.serves)
+        let (mine, theirs) = (ChildRoster(), ChildRoster())
+        let interrupted = try await PeripheralUnderTest.start(
+            PeripheralUnderTest.Launch(hil: hil, adapter: "hci0", uinputName: "u", folder: first, roster: mine), timeout: .seconds(10))
+        let other = try await PeripheralUnderTest.start(
+            PeripheralUnderTest.Launch(hil: hil, adapter: "hci0", uinputName: "u", folder: second, roster: theirs), timeout: .seconds(10))
+        let unlisted = try await PeripheralUnderTest.start(
+            PeripheralUnderTest.Launch(hil: hil, adapter: "hci0", uinputName: "u", folder: third), timeout: .seconds(10))
+        #expect(mine.pids == [interrupted.child.pid] && theirs.pids == [other.child.pid])
+
+        mine.signalAll(SIGINT)
+        #expect(await interrupted.waitForExit(timeout: .seconds(5)) != nil, "the interrupted computer exits")
+        #expect(mine.pids.isEmpty, "and leaves its roster")
+        #expect(other.isRunning && unlisted.isRunning)
+        _ = await other.stop()
+        _ = await unlisted.stop()
     }
 
     @Test("one that exits before it serves is an error with its last lines; one that never serves is too, in time")
@@ -57,14 +80,18 @@ struct PeripheralUnderTestTests {
         #expect(error?.what.contains("before it served on hci0") == true && error?.what.contains("uinput: permission denied (R10)") == true,
                 "\(String(describing: error))")
 
-        let (silent, other) = try fakeHil("echo 'registering'; exec sleep 30")
+        // A computer that would never end by itself: the start gives up at its timeout and stops it. (Not a bound on
+        // how long that takes, which a loaded machine stretches by seconds; waiting for it to end would take an hour.)
+        let (silent, other) = try fakeHil("echo $$ > \"$(dirname \"$0\")/pid\"; echo 'registering'; exec sleep 3600")
         let start = ContinuousClock.now
         let late = await #expect(throws: ComputerError.self) {
             _ = try await PeripheralUnderTest.start(PeripheralUnderTest.Launch(hil: silent, adapter: "hci0", uinputName: "u", folder: other),
                                                     timeout: .milliseconds(500))
         }
-        #expect(ContinuousClock.now - start < .seconds(5), "it gives up at its timeout, and stops the process")
+        #expect(ContinuousClock.now - start < .seconds(600), "it gives up at its timeout, not when the process ends")
         #expect(late?.what.contains("did not serve on hci0 within") == true && late?.what.contains("registering") == true,
                 "\(String(describing: late))")
+        let pid = try #require(Int32(try String(contentsOfFile: other + "/pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(kill(pid, 0) == -1 && errno == ESRCH, "the computer (pid \(pid)) was stopped, and reaped")
     }
 }

@@ -40,11 +40,11 @@ struct LabReleaseTests {
         return LabRun(labgrid: labgrid, settings: settings) { _ in }
     }
 
-    @Test("a lock that fails: exit 1, the place already locked is unlocked and both reservations cancelled")
+    @Test("a lock that fails: exit 69 (no usable rig), the place already locked is unlocked and both reservations cancelled")
     func lockFails() async throws {
         let (client, log) = try await Self.fakeClient(failLock: "T2")
         let outcome = await (try Self.run(client, places: 2)).execute()
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 69, "no usable rig: a place could not be locked")
         #expect(outcome.record.outcome == "error")
         let calls = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map { String($0.dropFirst("-x 127.0.0.1:1 ".count)) }
         #expect(calls.contains("-p box1 unlock"), "\(calls)")

@@ -88,6 +88,22 @@ struct MergeTests {
         withExtendedLifetime(folder) {}
     }
 
+    @Test("the same file twice, and two whole runs: refused, each naming the files")
+    func notShards() throws {
+        let whole = try RunResults.parse(Array(ResultsFixtures.older.utf8), file: "a/results.json")
+        let again = try RunResults.parse(Array(ResultsFixtures.older.utf8), file: "./a/results.json")
+        let twice = try #require(throws: ReportError.self) { try RunResults.merge([whole, again]) }
+        #expect(twice.problems == ["a/results.json is given 2 times (as a/results.json and ./a/results.json): a run's results count once"])
+        let other = try RunResults.parse(Array(ResultsFixtures.older.utf8), file: "b/results.json")
+        let runs = try #require(throws: ReportError.self) { try RunResults.merge([whole, other]) }
+        #expect(runs.problems.count == 1 && runs.problems[0].hasPrefix("a/results.json and b/results.json are whole runs, not shards of one run"),
+                "\(runs.problems)")
+        // A shard given twice is the same file twice too: said once, as such.
+        let shard = try RunResults.parse(Array(ResultsFixtures.shard(index: 1, count: 2, host: "x", swipes: [1], taps: [2]).utf8), file: "s.json")
+        let same = try #require(throws: ReportError.self) { try RunResults.merge([shard, shard]) }
+        #expect(same.problems == ["s.json is given 2 times (as s.json and s.json): a run's results count once"])
+    }
+
     @Test("shards of different splits, whole runs mixed with shards, a missing shard")
     func inconsistent() throws {
         let third = try RunResults.parse(

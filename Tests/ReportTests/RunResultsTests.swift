@@ -212,7 +212,7 @@ struct TransportResultsTests {
 
 @Suite("junit.xml of results with no message")
 struct JUnitMessageTests {
-    @Test("a not-applicable scenario with no message is skipped as \"not applicable\"; a failure's steps and message read as written")
+    @Test("a not-applicable scenario with no message is skipped as \"not applicable\"; a failure's message is its step's first line, the rest under it")
     func emptyMessages() {
         let results = RunResults(scenarios: [
             ScenarioResult(file: "a.json", name: "tcp only", outcome: .notApplicable),
@@ -222,6 +222,8 @@ struct JUnitMessageTests {
         ])
         let xml = results.junitXML
         #expect(xml.contains(#"<skipped message="not applicable"/>"#), "\(xml)")
-        #expect(xml.contains("steps[0] (tap) failed:\n  expected BTN_LEFT 1\n  actual nothing"), "\(xml)")
+        // The message attribute is the step's most specific line; the body has the rest under it.
+        #expect(xml.contains(#"<failure message="steps[0] (tap) failed: expected BTN_LEFT 1" type="failed">"#), "\(xml)")
+        #expect(xml.contains("steps[0] (tap) failed: expected BTN_LEFT 1\n  actual nothing"), "\(xml)")
     }
 }

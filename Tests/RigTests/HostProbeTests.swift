@@ -125,15 +125,17 @@ struct HostProbeTests {
         #expect(virtual.failures.contains { $0.fix == "load it: `sudo modprobe uinput`" })
     }
 
-    @Test("qemu missing: vm cannot run, and the fix is the set-up script")
+    @Test("qemu missing: vm cannot run, and the fix is the set-up script by its absolute path, so it works from any folder")
     func noQemu() throws {
         let root = try FixtureRoot()
         defer { root.remove() }
         let facts = HostFacts.probe(root: root.url.path, path: "/usr/bin")
-        let vm = RigAssessment(rig: try catalog.rig(named: "vm"), facts: facts)
+        let vm = RigAssessment(rig: try catalog.rig(named: "vm"), facts: facts, rigsDirectory: catalog.directory)
         #expect(!vm.canRun)
         #expect(vm.failures.first?.finding == "qemu-system-x86_64 not found (runs the guest; package qemu-system-x86)")
-        #expect(vm.failures.first?.fix == "run `bash Rigs/setup.sh` (installs the Debian packages)")
+        let script = URL(fileURLWithPath: rigsFolder).standardizedFileURL.appendingPathComponent("setup.sh").path
+        #expect(script.hasPrefix("/") && FileManager.default.fileExists(atPath: script))
+        #expect(vm.failures.first?.fix == "run `bash \(script)` (installs the Debian packages)")
         #expect(throws: RigError.self) { try RigSelector.choose("auto", from: catalog, facts: facts) }
         do {
             _ = try RigSelector.choose("vm", from: catalog, facts: facts)

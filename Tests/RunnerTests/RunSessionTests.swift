@@ -23,7 +23,7 @@ struct RunSessionTests {
         #expect(RunExit(interrupted: false, rigBroken: false, failures: 3) == .failed)
         #expect(RunExit(interrupted: false, rigBroken: true, failures: 0) == .rigBroken)
         #expect(RunExit(interrupted: true, rigBroken: true, failures: 2) == .interrupted)
-        #expect([RunExit.passed, .failed, .rigBroken, .interrupted].map(\.rawValue) == [0, 1, 125, 130])
+        #expect([RunExit.passed, .failed, .rigBroken, .interrupted].map(\.status.rawValue) == [0, 1, 125, 130])
     }
 
     /// A session over scenarios that apply to no transport asked for: nothing needs a rig.

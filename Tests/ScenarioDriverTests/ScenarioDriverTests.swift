@@ -4,6 +4,7 @@ import StrictJSON
 import Testing
 import Verifier
 import Records
+import InputCodes
 
 /// The driver against fake links and the in-process computer, in virtual time: no rig, no BlueZ.
 @Suite("Scenario driver with fake links")
@@ -34,6 +35,20 @@ struct ScenarioDriverTests {
         let drive = try await ScenarioDriver(scenario: scenario, phone: link, computer: seen, clock: clock, options: options).run()
         let steps = drive.steps(withReceipts: computer.receipts(), scenario: scenario, options: options)
         return Run(drive: drive, steps: steps, link: link, computer: computer, scenario: scenario)
+    }
+
+    @Test("a failed tap's window on the timeline covers its send, 300 ms after the touch, and the frames it was judged by")
+    func tapWindowCoversItsJudging() async throws {
+        let run = try await Self.run(#"{"name": "t", "steps": [{"tap": {}, "expect": {"keys": ["BTN_RIGHT 1", "BTN_RIGHT 0"]}}]}"#)
+        #expect(run.steps.map(\.outcome) == [.failed])
+        let send = try #require(run.drive.sends.first?.at)
+        let frames = run.computer.frames(since: MonotonicTime(nanoseconds: 0)).map(\.time.nanoseconds)
+        #expect(!frames.isEmpty)
+        // The step's inputs end with the touch; its command leaves later, when its segment is judged.
+        #expect(try #require(run.drive.windows[0]).end.nanoseconds < send, "the case this is about")
+        let shown = try #require(run.drive.shownWindows[0])
+        #expect(shown.contains(send), "the send at \(send) is outside \(shown)")
+        for frame in frames { #expect(shown.contains(frame), "a frame at \(frame) is outside \(shown)") }
     }
 
     @Test("a drop mid-drag: the computer lets go of the button, the phone reconnects, the next swipe moves")

@@ -20,8 +20,9 @@ struct CalibrateCommandTests {
     @Test("refused with the reason, exit 64", arguments: [
         ("calibrate --transport bogus", "--transport"), ("calibrate --delays 0,-5", "--delays"), ("calibrate --delays 5,5", "--delays"),
         ("calibrate --delays 1001", "--delays"), ("calibrate --delays five", "--delays"), ("calibrate --delays 5,,20", "--delays"),
-        ("calibrate --delays nan", "--delays"), ("calibrate --count 10", "--count must be at least 50"),
-        ("calibrate --rounds 0", "--rounds is 1 to 10"), ("calibrate --rate 0", "--rate is 1 to 1000 Hz"),
+        ("calibrate --delays nan", "--delays"), ("calibrate --count 10", "--count takes 50 or more, not 10"),
+        ("calibrate --rounds 0", "--rounds takes 1 to 10"), ("calibrate --rate 0", "--rate takes 1 to 1000 Hz"),
+        ("calibrate --delays -5", "--delays takes 0 to 1000 ms, not -5 ms"), ("calibrate --delays 0,1001", "--delays takes 0 to 1000 ms"),
     ])
     func refused(line: String, says: String) {
         let (command, message) = parse(words(line))

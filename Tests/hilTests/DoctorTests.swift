@@ -25,7 +25,8 @@ struct DoctorTests {
         }
         _ = try parsed(["doctor", "--rig", "vm", "--rigs", Self.rigs], as: DoctorCommand.self)
         let help = HIL.helpMessage(for: DoctorCommand.self, columns: 10_000)
-        #expect(help.contains("64 when --rig names no rig in the rig files"))
+        #expect(help.contains("64 (invalid input) when --rig names no rig in the rig files"), "\(help)")
+        #expect(help.contains("69 (no usable rig, as hil run exits for the same cause) otherwise"), "\(help)")
         #expect(!help.contains("0 or 1"))
     }
 
@@ -76,6 +77,37 @@ struct DoctorTests {
         #expect(rigs.filter { $0 == "    NO  no Bluetooth in this kernel (above)" }.count == 2, "hardware and virtual refer to it: \(rigs)")
     }
 
+    @Test("the vm rig runs under TCG, and doctor says why not KVM: PVM's /dev/kvm boots no stock guest kernel")
+    func tcg() async throws {
+        var facts = HostFacts(
+            kernelRelease: "6.18", kernelBluetooth: false, bluetoothModuleAvailable: false, adapters: [], vhci: false,
+            vhciModuleAvailable: false, uinputPath: nil, uinputWritable: false, uinputModuleAvailable: false,
+            bluetoothdRunning: false, bluetoothdVersion: "5.66", tools: [:], isRoot: true)
+        facts.kvm = .pvm
+        #expect(DoctorLines.accelerator(facts).contains("runs under TCG")
+            && DoctorLines.accelerator(facts).contains("this kernel's /dev/kvm is PVM's (kvm_pvm), which boots only PVM-enabled guest kernels"))
+        facts.kvm = .none
+        #expect(DoctorLines.accelerator(facts).hasSuffix(": this kernel has no /dev/kvm"))
+        facts.kvm = .hardware
+        #expect(DoctorLines.accelerator(facts).contains("does not use this host's /dev/kvm"))
+        // The built hil says it under the vm rig, for this host's kernel.
+        let run = try await runSeparating(try RigGuest.hilBinary(), ["doctor", "--rigs", Self.rigs, "--rig", "vm"])
+        #expect(run.output.contains(DoctorLines.accelerator(HostFacts.probe())), "\(run.output)")
+    }
+
+    @Test("a fix that runs the set-up script names it by its absolute path, so it works from any folder")
+    func setupFromAnywhere() throws {
+        let facts = HostFacts(
+            kernelRelease: "6.18", kernelBluetooth: false, bluetoothModuleAvailable: false, adapters: [], vhci: false,
+            vhciModuleAvailable: false, uinputPath: nil, uinputWritable: false, uinputModuleAvailable: false,
+            bluetoothdRunning: false, bluetoothdVersion: "5.66", tools: [:], isRoot: true)
+        let catalog = try RigCatalog(directory: Self.rigs)
+        let lines = DoctorLines.rig(RigAssessment(rig: try catalog.rig(named: "vm"), facts: facts, rigsDirectory: catalog.directory), facts: facts)
+        let script = URL(fileURLWithPath: Self.rigs).standardizedFileURL.appendingPathComponent("setup.sh").path
+        #expect(lines.contains("        → run `bash \(script)` (installs the Debian packages)"), "\(lines)")
+        #expect(!lines.contains { $0.contains("`bash Rigs/setup.sh`") }, "\(lines)")
+    }
+
     @Test("netem's advice is what can work here: modprobe when the module is on disk for this kernel, else the vm rig")
     func netemAdvice() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-netem-\(UUID().uuidString)")
@@ -90,7 +122,7 @@ struct DoctorTests {
         #expect(DoctorNetwork.netemLine(root: root.path, release: "6.1.0-9-amd64").hasPrefix("ok  netem"))
     }
 
-    @Test("no rig files: the same exit status (125) and advice whether --rigs names a missing folder or none is found")
+    @Test("no rig files: the same exit status (64, invalid input) and advice whether --rigs names a missing folder or none is found")
     func noRigFolder() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-copy-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -99,7 +131,7 @@ struct DoctorTests {
         try FileManager.default.copyItem(atPath: try RigGuest.hilBinary(), toPath: copy)
         let copied = try await runSeparating(copy, ["doctor"], in: folder)
         let named = try await runSeparating(try RigGuest.hilBinary(), ["doctor", "--rigs", folder.appendingPathComponent("none").path], in: folder)
-        #expect(copied.status == 125 && named.status == 125, "copied: \(copied.status) \(copied.errors); --rigs: \(named.status) \(named.errors)")
+        #expect(copied.status == 64 && named.status == 64, "copied: \(copied.status) \(copied.errors); --rigs: \(named.status) \(named.errors)")
         #expect(copied.errors.contains("cannot find the Rigs/ folder") && copied.errors.contains("pass --rigs DIR"), "\(copied.errors)")
         #expect(!copied.errors.contains("Usage: hil <subcommand>"), "\(copied.errors)")
     }

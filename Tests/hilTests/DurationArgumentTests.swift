@@ -21,11 +21,18 @@ struct DurationArgumentTests {
     }
 
     @Test("anything else is refused", arguments: [
-        "5 parsecs", "5parsecs", "", "s", "ms", ".s", "-5s", "5 s", "1e3s", "inf", "nan", "5sec", "1.2.3s", "5S", "1d",
+        "5 parsecs", "5parsecs", "", "s", "ms", ".s", "--5s", "-", "5 s", "1e3s", "inf", "nan", "5sec", "1.2.3s", "5S", "1d",
         "99999999999h",
     ])
     func refused(_ text: String) {
         #expect(DurationArgument(argument: text) == nil)
+    }
+
+    @Test("a negative time is read as one, for the option's range to refuse with the range (not as an option)")
+    func negative() {
+        #expect(DurationArgument(argument: "-5s")?.duration == .seconds(-5))
+        #expect(DurationArgument(argument: "-5")?.duration == .seconds(-5))
+        #expect(DurationArgument(argument: "-250ms")?.description == "-250ms")
     }
 
     @Test("help shows a value in the largest unit that keeps it whole", arguments: [

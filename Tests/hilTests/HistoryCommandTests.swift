@@ -67,7 +67,7 @@ struct HistoryCommandTests {
         let zero = try await runSeparating(hil, ["report", "--history", "nights", "--keep", "0"])
         #expect(zero.status == 64)
         let missing = try await runSeparating(hil, ["report", "--history", "/nonexistent-history"])
-        #expect(missing.status == 1 && missing.errors.contains("/nonexistent-history: not a folder"))
+        #expect(missing.status == 64 && missing.errors.contains("/nonexistent-history: not a folder"))
     }
 
     @Test("nightly.sh, five nights without a rig: history beside each night, --keep, and the exit status it promises")

@@ -45,7 +45,7 @@ struct OfflineToolsTests {
         try write(#"{"name": "n", "steps": [{"linkDrop": {"forMs": 1000}, "expect": {"link": "stayedUp"}}]}"#, to: file)
         for command in ["validate", "replay"] {
             let run = try await runSeparating(try RigGuest.hilBinary(), [command, file.path])
-            #expect(run.status == 1, "\(command): \(run.output)\(run.errors)")
+            #expect(run.status == 64, "\(command): \(run.output)\(run.errors)")
             #expect((run.output + run.errors).contains("\(file.path):1:66: steps[0].expect.link: a linkDrop step takes the link down by definition"), "\(command): \(run.output)\(run.errors)")
         }
     }
@@ -59,7 +59,7 @@ struct OfflineToolsTests {
         let invalid = folder.appendingPathComponent("invalid.json")
         try write(#"{"name": 3, "steps": []}"#, to: invalid)
         let run = try await runSeparating(try RigGuest.hilBinary(), ["replay", "-q", Self.good, failing.path, invalid.path])
-        #expect(run.status == 1)
+        #expect(run.status == 64, "an invalid file outranks a failed replay")
         let out = run.output.split(separator: "\n"), err = run.errors.split(separator: "\n")
         #expect(out.count == 2 && out[0].hasPrefix("[1/3] ok "), "\(run.output)")
         #expect(err.count == 2, "one line per failing script, not its whole message: \(run.errors)")
@@ -80,7 +80,7 @@ struct OfflineToolsTests {
         let forward = try await runSeparating(try RigGuest.hilBinary(), ["validate", inSuite.path, outside.path])
         let backward = try await runSeparating(try RigGuest.hilBinary(), ["validate", outside.path, inSuite.path])
         for run in [forward, backward] {
-            #expect(run.status == 1)
+            #expect(run.status == 64)
             #expect(run.errors.contains("\(inSuite.path):1:"), "\(run.errors)")
             #expect(run.errors.contains("requirements[0]: R99.9 is not in"), "\(run.errors)")
             #expect(!run.errors.contains("R5"), "a file with no catalog above it has no ids to check: \(run.errors)")
@@ -107,7 +107,7 @@ struct OfflineToolsTests {
         let file = folder.appendingPathComponent("bare.json")
         try write(#"{"name": "b", "steps": [{"tap": {}}]}"#, to: file)
         let run = try await runSeparating(try RigGuest.hilBinary(), ["validate", file.path])
-        #expect(run.status == 1)
+        #expect(run.status == 64)
         #expect(run.errors.hasPrefix("\(file.path):1:1: (document): checks nothing"), "\(run.errors)")
     }
 
@@ -129,14 +129,14 @@ struct OfflineToolsTests {
     @Test("decode: what no format takes is refused with each format's reason; a forced format gives only its own")
     func decodeRefusals() async throws {
         let run = try await runSeparating(try RigGuest.hilBinary(), ["decode", "bb000afb00"])
-        #expect(run.status == 1)
+        #expect(run.status == 64)
         for reason in ["json: command payload: not valid JSON", "hid: HID report payload: expected 6 bytes, found 5",
                        "udp: UDP packet payload: 0xBB control packets are not taken over UDP",
                        "tcp: TCP frame payload: the 4-byte big-endian length header announces"] {
             #expect(run.errors.contains(reason), "\(run.errors)")
         }
         let forced = try await runSeparating(try RigGuest.hilBinary(), ["decode", "--format", "udp", "010a00000000"])
-        #expect(forced.status == 1)
+        #expect(forced.status == 64)
         #expect(forced.errors == "refused: UDP packet payload: expected 5 bytes, found 6\n", "\(forced.errors)")
     }
 }

@@ -53,11 +53,11 @@ struct RadioCommandTests {
         #expect(RadioCommand.totals(.init()) == "released 0, 0 at once, 0 dropped at disconnects")
     }
 
-    @Test("no btvirt socket: exit 1, naming the socket and btvirt")
+    @Test("no btvirt socket: exit 69 (no usable rig), naming the socket and btvirt")
     func noSocket() async throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("hil-radio-\(getpid())-none").path
         let run = try await runSeparating(try RigGuest.hilBinary(), ["radio", "--interval-ms", "15", "--socket", missing])
-        #expect(run.status == 1)
+        #expect(run.status == 69)
         #expect(run.errors.contains("cannot connect to \(missing): No such file or directory"), "\(run.errors)")
         #expect(run.errors.contains("start `btvirt -L -s` first"), "\(run.errors)")
     }

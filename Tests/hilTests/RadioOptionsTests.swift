@@ -28,7 +28,7 @@ struct RadioOptionsTests {
     func refused(_ value: String) {
         let (command, message) = parse(["bench", "--radio-interval", value])
         #expect(command == nil)
-        #expect(message.contains("use 0 or immediate (btvirt delivers at once), or 7.5 to 4000 ms in steps of 1.25"), "\(message)")
+        #expect(message.contains("takes 0 or immediate (btvirt delivers at once), or 7.5 to 4000 ms in steps of 1.25"), "\(message)")
     }
 
     @Test("it replaces a vm rig's radio; any other rig refuses it, saying to run with --rig vm")
@@ -67,14 +67,14 @@ struct RadioOptionsTests {
         #expect(RunCommand.radio(rehearsal, environment: RigEnvironment()) == RunEnvironment(radio: "btvirt", radioModel: "immediate"))
     }
 
-    @Test("--radio-error-rate: on run, bench, calibrate and soak; 0 ≤ P < 1; needs the connection-event radio; the guest and results learn it")
+    @Test("--radio-error-rate: on run, bench, calibrate and soak; 0 to under 1; needs the connection-event radio; the guest and results learn it")
     func errorRate() throws {
         for command in ["run", "bench", "calibrate", "soak"] {
             #expect(throws: Never.self, "\(command)") { _ = try HIL.parseAsRoot(words("\(command) --radio-error-rate 0.3")) }
         }
         for bad in ["1", "1.0", "1.5", "lots"] {
             let (command, message) = parse(["run", "--radio-error-rate", bad])
-            #expect(command == nil && message.contains("use 0 ≤ P < 1"), "\(bad): \(message)")
+            #expect(command == nil && message.contains("--radio-error-rate takes 0 to under 1"), "\(bad): \(message)")
         }
         let options = try parsed(words("run --radio-error-rate 0.1"), as: RunCommand.self).radioOptions
         // Alone, without --radio-interval, it still changes the radio the rig boots with (a run once ignored it).

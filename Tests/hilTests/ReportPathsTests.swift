@@ -41,7 +41,7 @@ struct ReportPathsTests {
         let folder = try runFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try await runSeparating(try RigGuest.hilBinary(), ["report", "results", "--html", "results"], in: folder)
-        #expect(run.status == 1)
+        #expect(run.status == 64)
         #expect(run.output.isEmpty, "the summary came before the refusal: \(run.output)")
         #expect(run.errors.contains("--html results: is a folder: give a file name in it, e.g. results/report.html"), "\(run.errors)")
     }
@@ -53,7 +53,7 @@ struct ReportPathsTests {
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("empty"), withIntermediateDirectories: true)
         for (path, reason) in [("missing.json", "No such file or directory"), ("empty", "No such file or directory")] {
             let run = try await runSeparating(try RigGuest.hilBinary(), ["report", path], in: folder)
-            #expect(run.status == 1)
+            #expect(run.status == 64)
             #expect(run.errors.contains(reason), "\(path): \(run.errors)")
             for foundation in ["NSCocoaErrorDomain", "couldn’t", "couldn't"] {
                 #expect(!run.errors.contains(foundation), "\(path): \(run.errors)")

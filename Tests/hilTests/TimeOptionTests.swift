@@ -15,31 +15,31 @@ struct TimeOption: Sendable, CustomTestStringConvertible {
     var testDescription: String { (before + [option]).joined(separator: " ") }
 
     static let all: [TimeOption] = [
-        TimeOption(before: ["run"], option: "--timeout") { ($0 as? RunCommand)?.timeout?.duration },
-        TimeOption(before: ["bench"], option: "--timeout") { ($0 as? BenchCommand)?.timeout.duration },
-        TimeOption(before: ["bench"], option: "--rung-duration", range: "--rung-duration is 1s to 60s") {
+        TimeOption(before: ["run"], option: "--timeout", range: "--timeout takes 1s or more") { ($0 as? RunCommand)?.timeout?.duration },
+        TimeOption(before: ["bench"], option: "--timeout", range: "--timeout takes 1s or more") { ($0 as? BenchCommand)?.timeout.duration },
+        TimeOption(before: ["bench"], option: "--rung-duration", range: "--rung-duration takes 1s to 1m") {
             ($0 as? BenchCommand)?.rungDuration.duration
         },
-        TimeOption(before: ["soak"], option: "--duration", range: "--duration is 1m to 24h") {
+        TimeOption(before: ["soak"], option: "--duration", range: "--duration takes 1m to 24h") {
             ($0 as? SoakCommand)?.duration.duration
         },
         TimeOption(before: ["record", "--transport", "ble", "--output", "x.json"], option: "--gap") {
             ($0 as? RecordCommand)?.gap.duration
         },
-        TimeOption(before: ["record", "--transport", "ble", "--output", "x.json"], option: "--duration") {
+        TimeOption(before: ["record", "--transport", "ble", "--output", "x.json"], option: "--duration", range: "--duration takes 1s or more") {
             ($0 as? RecordCommand)?.duration?.duration
         },
-        TimeOption(before: ["peripheral"], option: "--lockout", range: "--lockout is 1s or more") {
+        TimeOption(before: ["peripheral"], option: "--lockout", range: "--lockout takes 1s or more") {
             ($0 as? PeripheralCommand)?.lockout.duration
         },
-        TimeOption(before: words("vm exec"), option: "--timeout", after: ["--", "true"]) {
+        TimeOption(before: words("vm exec"), option: "--timeout", after: ["--", "true"], range: "--timeout takes 1s or more") {
             ($0 as? VMExecCommand)?.job.timeout.duration
         },
-        TimeOption(before: words("rig exec"), option: "--timeout", after: ["--", "true"]) {
+        TimeOption(before: words("rig exec"), option: "--timeout", after: ["--", "true"], range: "--timeout takes 1s or more") {
             ($0 as? RigExecCommand)?.job.timeout.duration
         },
-        TimeOption(before: ["lab", "run"], option: "--reserve-timeout") { ($0 as? LabRunCommand)?.reserveTimeout.duration },
-        TimeOption(before: ["lab", "run"], option: "--timeout", range: "--timeout must be at least 1s") { ($0 as? LabRunCommand)?.timeout?.duration },
+        TimeOption(before: ["lab", "run"], option: "--reserve-timeout", range: "--reserve-timeout takes 1s or more") { ($0 as? LabRunCommand)?.reserveTimeout.duration },
+        TimeOption(before: ["lab", "run"], option: "--timeout", range: "--timeout takes 1s or more") { ($0 as? LabRunCommand)?.timeout?.duration },
     ]
 }
 

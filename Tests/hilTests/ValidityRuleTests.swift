@@ -24,7 +24,7 @@ struct ValidityRuleTests {
         let file = folder.appendingPathComponent("a.json")
         try write(#"{"name": "a", "requirements": ["R1.1", "R99.9"], "steps": [{"tap": {}, "expect": {"keys": ["BTN_LEFT 1", "BTN_LEFT 0"]}}]}"#, to: file)
         for run in try await judged(file.path) {
-            #expect(run.status == 1, "\(run.command) exited \(run.status): \(run.errors)")
+            #expect(run.status == 64, "\(run.command) exited \(run.status): \(run.errors)")
             #expect(run.errors.contains("requirements[1]: R99.9 is not in"), "\(run.command): \(run.errors)")
         }
     }
@@ -36,7 +36,7 @@ struct ValidityRuleTests {
         let file = folder.appendingPathComponent("bare.json")
         try write(#"{"name": "b", "steps": [{"tap": {}}]}"#, to: file)
         for run in try await judged(file.path) {
-            #expect(run.status == 1, "\(run.command) exited \(run.status): \(run.errors)")
+            #expect(run.status == 64, "\(run.command) exited \(run.status): \(run.errors)")
             #expect(run.errors.contains("checks nothing"), "\(run.command): \(run.errors)")
         }
     }
@@ -83,7 +83,7 @@ struct ValidityRuleTests {
              "run": {"writePth": "fd", "pairin": "none"}, "steps": [{"tap": {}, "expect": {"keys": ["BTN_LEFT 1"], "whithinMs": 9}}]}
             """#, to: file)
         let run = try await runSeparating(try RigGuest.hilBinary(), ["validate", file.path])
-        #expect(run.status == 1)
+        #expect(run.status == 64)
         for key in ["settings.mdoe", "settings.sensitivty", "run.writePth", "run.pairin", "steps[0].expect.whithinMs", "requirements[0]: R9.9"] {
             #expect(run.errors.contains(key), "\(key) not listed:\n\(run.errors)")
         }

@@ -213,8 +213,9 @@ package final class VMRunner: Sendable {
             if stopReason == .interrupted {
                 throw RigError(.interrupted, "interrupted; the guest stopped without the job's exit status", hint: "guest logs kept in \(share)")
             }
+            // Before the rig was ready, the rig never came up; after, it broke under the command.
             throw RigError(
-                .boot, keep("the guest stopped without reporting the job's exit status (QEMU exited with status \(status))"),
+                watcher.readyAt == nil ? .boot : .guestStopped, keep("the guest stopped without reporting the job's exit status (QEMU exited with status \(status))"),
                 hint: "the console log shows how far it got; `hil doctor` checks the host")
         }
         let interrupted = stopReason == .interrupted
