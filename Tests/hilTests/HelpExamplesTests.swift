@@ -114,10 +114,11 @@ struct HelpExamplesTests {
         #expect(Self.examples(inHelp: "Examples: hil decode 01 (a report); hil decode aa.\n\u{0}") == [["decode", "01"], ["decode", "aa"]])
     }
 
-    @Test("README's script lines name scripts that exist, and give each the arguments its usage asks for")
+    @Test("the script lines of README and docs/developing.md name scripts that exist, with the arguments their usage asks for")
     func readmeScripts() throws {
         let text = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let lines = text.split(separator: "\n").filter { $0.hasPrefix("bash ") && !$0.contains("&&") }
+        let developing = try String(contentsOf: packageRoot.appendingPathComponent("docs/developing.md"), encoding: .utf8)
+        let lines = (text + "\n" + developing).split(separator: "\n").filter { $0.hasPrefix("bash ") && !$0.contains("&&") }
         #expect(lines.count >= 4, "\(lines)")
         for line in lines {
             let words = Self.words(String(line.components(separatedBy: "  #").first ?? ""))
