@@ -62,7 +62,15 @@ extension ScenarioDriver.Drive {
             steps[position].outcome = .failed
         }
         if scenario.checksOff[.linkStage] == nil {
+            // A command that goes as several writes (a hid click's reports, each with response) stamps them all when
+            // it was handed over: a later one's link stage holds its wait for the ones before, so only a command's
+            // first write is judged.
+            let sharedStamps = Set(Dictionary(grouping: sends, by: \.at).filter { $0.value.count > 1 }.keys)
             for step in steps {
+                if let first = step.firstSendNs, let gesture = step.stagesMs?[.gesture] {
+                    let sent = first + UInt64(max(0, gesture * 1e6).rounded())
+                    if sharedStamps.contains(where: { $0 + 2 >= sent && $0 <= sent + 2 }) { continue }
+                }
                 guard let link = step.stagesMs?[.link], let model = timing.model(conditions[step.index]),
                       let problem = StageRule.link(ms: link, model: model, limits: timing.limits, scale: options.latencyScale)
                 else { continue }
@@ -71,16 +79,17 @@ extension ScenarioDriver.Drive {
         }
         if scenario.checksOff[.computerStage] == nil {
             let starts = windows.sorted { $0.key < $1.key }.map { (start: $0.value.start.nanoseconds, step: $0.key) }
-            // A restart starts a new process: its first write is not judged either.
+            // A restart starts a new process: the first write of each kind is not judged in it either.
             let restarts = accountingEvents.filter { $0.event == .computerRestarted }.map(\.at)
             var handled: [StageRule.Handled] = []
-            var generationsSeen = Set<Int>()
+            var kindsSeen = Set<String>()
             for receipt in receipts {
                 guard let first = receipt.written?.first else { continue }
                 let generation = restarts.filter { $0 <= receipt.received }.count
+                let kind = "\(generation) " + StageRule.kind(of: receipt.payload)
                 handled.append(StageRule.Handled(
                     received: receipt.received, firstWritten: first, step: starts.last { $0.start <= receipt.received }?.step,
-                    payload: receipt.payload, first: generationsSeen.insert(generation).inserted))
+                    payload: receipt.payload, first: kindsSeen.insert(kind).inserted))
             }
             for (step, text) in StageRule.computer(handled, limits: timing.limits, stated: timing.stated) { fail(step, text) }
         }

@@ -76,7 +76,9 @@ extension ScenarioDriver {
             var found: [String] = []
             var judged = false
             if let expectation = scenario.expectations[index].status, options.judged.contains(.status), let window = windows[index] {
-                let received = phone.statuses(from: window.start, to: window.end)
+                // Until its events were judged: what its commands brought back (a refusal's error status) comes after
+                // they were handed to the link, and a command (a key) takes no time of the step's own.
+                let received = phone.statuses(from: window.start, to: max(window.end, judgedAt[index] ?? window.end))
                 found += Judge.status(expectation, received, scale: options.latencyScale)
                 judged = true
             }

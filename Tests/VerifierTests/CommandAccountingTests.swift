@@ -177,6 +177,20 @@ struct CommandAccountingTests {
         #expect(run.problems().isEmpty)
     }
 
+    @Test("a tcp batch's writes share their received time: a button then a mode change are applied in the receipts' order")
+    func batch() {
+        var run = Run()
+        run.write(#"{"modeChange":{"mode":"presentation"}}"#, at: 0, frames: [])
+        run.sends.append(.init(at: Run.ns(10), payload: #"{"button":{"action":"forward"}}"#, step: 0))
+        run.sends.append(.init(at: Run.ns(11), payload: #"{"modeChange":{"mode":"mediaControl"}}"#, step: 1))
+        // One frame read at 15 ms: both received then; the button's key written at 15.2 ms, the mode change writes nothing.
+        run.receipts.append(ReceiptLine(received: Run.ns(15), written: [Run.ns(15.2), Run.ns(15.3)], payload: #"{"button":{"action":"forward"}}"#))
+        run.receipts.append(ReceiptLine(received: Run.ns(15), written: [], payload: #"{"modeChange":{"mode":"mediaControl"}}"#))
+        run.device([.press(.keyRight)], at: 15.19)
+        run.device([.release(.keyRight)], at: 15.29)
+        #expect(run.problems().isEmpty, "\(run.problems())")
+    }
+
     @Test("udp movement may be lost while the network loses packets, and only udp movement")
     func networkLoss() {
         var run = Run()

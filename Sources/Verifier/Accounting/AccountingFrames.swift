@@ -54,9 +54,15 @@ struct AccountingFrames {
             case receipt(ReceiptLine)
             case event(AccountingRecord.Event, step: Int)
         }
+        // A write is applied when its first frame was written; one that writes none (a mode change) when it was
+        // received, and not before the write before it in the receipts, which the computer records in the order it
+        // handled them (a tcp batch's writes share one received time).
         var items: [(at: UInt64, order: Int, item: Item)] = []
-        for (position, receipt) in record.receipts.enumerated() where receipt.written != nil {
-            items.append((receipt.written?.first ?? receipt.received, position, .receipt(receipt)))
+        var previous: UInt64?
+        for (position, receipt) in record.receipts.enumerated() {
+            let at = receipt.written?.first ?? max(previous ?? 0, receipt.received)
+            previous = at
+            if receipt.written != nil { items.append((at, position, .receipt(receipt))) }
         }
         for (position, event) in record.events.enumerated() {
             items.append((event.at, record.receipts.count + position, .event(event.event, step: event.step)))
