@@ -59,6 +59,10 @@ package struct MutantBuilder: Sendable {
         if let why = await git(["apply", "-R", patch]) {
             return .failure(BuildFailure("the patch could not be taken back out of \(tree.path): \(why); remove the folder to start afresh"))
         }
+        // A mutant that is the unchanged build byte for byte tests nothing: the patch changed no compiled code.
+        if case .success(let binary) = built, FileManager.default.contentsEqual(atPath: binary, andPath: bin + "/control/hil") {
+            return .failure(BuildFailure("its build is the unchanged computer's, byte for byte: the patch changed nothing that is compiled into hil"))
+        }
         return built
     }
 
@@ -93,10 +97,15 @@ package struct MutantBuilder: Sendable {
         return .success(target)
     }
 
-    /// `git apply …` in the copy (a plain folder: git applies there as patch(1) would); nil when it worked.
+    /// `git apply …` in the copy, as patch(1) would: git must not find the checkout the copy sits in (`.build-mutants`
+    /// is inside it), or it applies the patch's paths relative to that checkout's top and skips them all, silently.
+    /// Nil when it worked.
     private func git(_ arguments: [String]) async -> String? {
+        var environment = ProcessInfo.processInfo.environment
+        environment["GIT_CEILING_DIRECTORIES"] = (tree.path as NSString).deletingLastPathComponent
         do {
-            let output = try await ChildProcess.run("git", arguments: arguments, workingDirectory: tree.path, errors: .joined, timeout: .seconds(60))
+            let output = try await ChildProcess.run("git", arguments: arguments, environment: environment, workingDirectory: tree.path,
+                                                    errors: .joined, timeout: .seconds(60))
             return output.succeeded ? nil : output.text
         } catch {
             return "\(error)"
