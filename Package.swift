@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "RemoteTouchProtocol", dependencies: ["StrictJSON"]),
         .target(name: "GestureModel", dependencies: ["RemoteTouchProtocol"]),
         .target(name: "CommandMapping", dependencies: ["RemoteTouchProtocol", "InputCodes"]),
-        .target(name: "GestureScript", dependencies: ["StrictJSON", "RemoteTouchProtocol", "GestureModel", "System"]),
+        .target(name: "GestureScript", dependencies: ["StrictJSON", "RemoteTouchProtocol", "GestureModel", "Radio", "System"]),
         // Latency distributions (HdrHistogram): count, p50, p95, p99, max, per gesture kind and per stage.
         .target(name: "LatencyStats", dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")]),
 
@@ -79,12 +79,12 @@ let package = Package(
 
         // The verifier: what a scenario step expects of the evdev frames, and the verdict.
         .target(name: "Mutations", dependencies: ["Records", "Processes", "System", "TextMarkup"]),
-        .target(name: "Verifier", dependencies: ["InputCodes", "RemoteTouchProtocol", "GestureModel", "LatencyStats", "Records"]),
+        .target(name: "Verifier", dependencies: ["InputCodes", "RemoteTouchProtocol", "GestureModel", "LatencyStats", "Records", "System"]),
 
         // Scenarios: gesture scripts with expectations, limits and run settings.
         .target(
             name: "Scenario",
-            dependencies: ["GestureScript", "GestureModel", "Verifier", "StrictJSON", "InputCodes", "RemoteTouchProtocol"]),
+            dependencies: ["GestureScript", "GestureModel", "Verifier", "StrictJSON", "InputCodes", "RemoteTouchProtocol", "System"]),
 
         // The scenario driver: a scenario's steps in time against a PhoneLink and a ComputerUnderTest (the phone's
         // gesture model, pacing, idle, reconnect policy, segments judged by the Verifier); no BlueZ, no evdev. Also
@@ -104,32 +104,40 @@ let package = Package(
             name: "PhoneLinks",
             dependencies: [
                 "DBus", "BlueZAPI", "RemoteTouchProtocol", "ScenarioDriver", "GestureScript", "InputCodes",
-                "Verifier", "NetSocket", "Avahi", "Rig", "Waiting", "System",
+                "Verifier", "NetSocket", "Avahi", "RigControl", "Waiting", "System",
+            ]),
+
+        // The phone on a second, independent host stack: Bumble (Rigs/bumble/phone.py) driven over its line protocol.
+        .target(
+            name: "BumblePhone",
+            dependencies: [
+                "PhoneLinks", "GestureScript", "InputCodes", "RemoteTouchProtocol", "RigControl", "Scenario", "ScenarioDriver", "Verifier",
+                "Processes", "StrictJSON", "System", "Waiting",
             ]),
 
         // The computer under test: the `hil peripheral` process, its standby twin, and the evdev frames it injects.
-        .target(name: "ComputerProcess", dependencies: ["ScenarioDriver", "Evdev", "InputCodes", "Records", "Rig", "Waiting", "Processes", "System"]),
+        .target(name: "ComputerProcess", dependencies: ["ScenarioDriver", "Evdev", "InputCodes", "Records", "RigControl", "Waiting", "Processes", "System"]),
 
         // Evidence of a scenario: HCI and network captures, packet times, the timeline.
-        .target(name: "Evidence", dependencies: ["ScenarioDriver", "Scenario", "InputCodes", "Records", "Rig", "Waiting", "Processes", "System"]),
+        .target(name: "Evidence", dependencies: ["ScenarioDriver", "Scenario", "InputCodes", "Records", "RigControl", "NetSocket", "Waiting", "Processes", "System"]),
 
         // What a run's scenarios, benches and soaks share: the rig's context, the run's stop, the scratch folder.
-        .target(name: "RunContext", dependencies: ["Evidence", "Scenario", "GestureScript", "ScenarioDriver", "Records", "Rig", "Waiting", "Processes", "System"]),
+        .target(name: "RunContext", dependencies: ["Evidence", "Scenario", "GestureScript", "ScenarioDriver", "Records", "RigControl", "Waiting", "Processes", "System"]),
 
         // hil bench and hil soak: streams through the real link, latency, rate and loss.
         .target(
             name: "Bench",
             dependencies: [
                 "RunContext", "PhoneLinks", "ComputerProcess", "ScenarioDriver", "Records", "DBus", "Evdev", "InputCodes", "LatencyStats",
-                "RemoteTouchProtocol", "Rig", "Waiting", "Processes", "System", "StrictJSON",
+                "RemoteTouchProtocol", "RigControl", "NetSocket", "Waiting", "Processes", "System", "StrictJSON",
             ]),
 
         // The run session: the plan, lanes, the stop and the exit-code policy; a scenario's setup, steps and teardown.
         .target(
             name: "Runner",
             dependencies: [
-                "RunContext", "Scenario", "ScenarioDriver", "PhoneLinks", "ComputerProcess", "Evidence", "InputCodes", "Verifier",
-                "Records", "Report", "Rig", "System",
+                "RunContext", "Scenario", "ScenarioDriver", "PhoneLinks", "BumblePhone", "ComputerProcess", "Evidence", "InputCodes", "Verifier",
+                "Records", "Report", "RigControl", "System",
             ]),
 
         // The results model and the file formats it owns: results.json (read, written, merged), the receipts log, the
@@ -141,8 +149,11 @@ let package = Package(
         // Many boxes on labgrid: places reserved and locked through labgrid-client, shards run over SSH, merged.
         .target(name: "Lab", dependencies: ["Processes", "System", "Records", "Report", "Waiting"]),
 
-        // Rigs: definitions, the host probe, the vm guest.
-        .target(name: "Rig", dependencies: ["StrictJSON", "Processes", "System", "Waiting"]),
+        // Rigs set up and launched, for `hil` alone: rig files, the catalog, the host probe, the vm guest, the re-exec.
+        .target(name: "Rig", dependencies: ["RigControl", "Radio", "StrictJSON", "Processes", "System"]),
+        // The running rig's controls, for links, bench, evidence and the computer: its hosts and namespaces, tc/netem,
+        // connection updates, bluetoothd, the HCI watches, the radio bridges; `RunningRig`, the rig a run is on.
+        .target(name: "RigControl", dependencies: ["Radio", "NetSocket", "Processes", "System", "Waiting"]),
 
         // Fuzzing: the decoders and their invariants (FuzzTargets), and the libFuzzer entry point (Fuzz/run.sh
         // builds it with -sanitize=fuzzer; built normally it replays a corpus).
@@ -153,14 +164,14 @@ let package = Package(
         .executableTarget(
             name: "hil",
             dependencies: [
-                "RemoteTouchProtocol", "CommandMapping", "GestureScript", "Rig", "Peripheral", "DBus", "Scenario", "ScenarioDriver", "Runner", "RunContext", "Bench", "Evidence", "ComputerProcess",
+                "RemoteTouchProtocol", "CommandMapping", "GestureScript", "Rig", "RigControl", "BumblePhone", "Peripheral", "DBus", "Scenario", "ScenarioDriver", "Runner", "RunContext", "Bench", "Evidence", "ComputerProcess",
                 "Records", "Report", "LatencyStats", "Recording", "InputCodes", "StrictJSON", "Lab", "GestureModel", "Waiting", "Processes",
                 "Radio", "NetSocket", "System", "Verifier", "Mutations",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
-        .target(name: "HILTestSupport", dependencies: ["NetSocket", "RemoteTouchProtocol", "DBus", "Processes", "LatencyStats"], path: "Tests/HILTestSupport"),
+        .target(name: "HILTestSupport", dependencies: ["NetSocket", "RemoteTouchProtocol", "DBus", "Processes", "LatencyStats", "Radio"], path: "Tests/HILTestSupport"),
         .testTarget(name: "WaitingTests", dependencies: ["Waiting", "HILTestSupport"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON", "HILTestSupport"]),
         .testTarget(name: "RemoteTouchProtocolTests", dependencies: ["RemoteTouchProtocol", "StrictJSON", "HILTestSupport"]),
@@ -171,7 +182,7 @@ let package = Package(
         .testTarget(name: "NetSocketTests", dependencies: ["NetSocket"]),
         .testTarget(name: "ProcessesTests", dependencies: ["Processes", "System", "Waiting"]),
         .testTarget(name: "RadioTests", dependencies: ["Radio", "System", "HILTestSupport", "LatencyStats"]),
-        .testTarget(name: "RigTests", dependencies: ["Rig", "Processes", "StrictJSON", "System", "HILTestSupport"]),
+        .testTarget(name: "RigTests", dependencies: ["Rig", "RigControl", "Radio", "Processes", "StrictJSON", "System", "HILTestSupport"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCodes", "System"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Avahi", "HILTestSupport", "Waiting"]),
         .testTarget(
@@ -181,7 +192,7 @@ let package = Package(
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
         .testTarget(
             name: "RunnerTests",
-            dependencies: ["Runner", "RunContext", "ScenarioDriver", "LatencyStats", "Records", "Report", "Rig", "Scenario", "StrictJSON", "HILTestSupport"]),
+            dependencies: ["Runner", "RunContext", "ScenarioDriver", "LatencyStats", "Records", "Report", "RigControl", "Scenario", "StrictJSON", "HILTestSupport"]),
         .testTarget(
             name: "PhoneLinksTests",
             dependencies: [
@@ -191,10 +202,10 @@ let package = Package(
             name: "BenchTests",
             dependencies: [
                 "Bench", "RunContext", "ScenarioDriver", "InputCodes", "LatencyStats", "NetSocket", "Processes", "Records", "RemoteTouchProtocol",
-                "Rig", "StrictJSON", "HILTestSupport",
+                "RigControl", "Radio", "StrictJSON", "HILTestSupport",
             ]),
         .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "ScenarioDriver", "InputCodes", "Records"]),
-        .testTarget(name: "ComputerProcessTests", dependencies: ["ComputerProcess", "Processes", "Rig"]),
+        .testTarget(name: "ComputerProcessTests", dependencies: ["ComputerProcess", "Processes", "RigControl"]),
         .testTarget(
             name: "ReportTests", dependencies: ["Records", "Report", "LatencyStats", "StrictJSON", "Processes", "System", "HILTestSupport"],
             exclude: ["Snapshots"]),
@@ -218,7 +229,7 @@ let package = Package(
         .testTarget(
             name: "hilTests",
             dependencies: [
-                "hil", "HILTestSupport", "Scenario", "GestureScript", "Peripheral", "Rig", "Radio", "Bench", "Records", "Runner", "System",
+                "hil", "HILTestSupport", "Scenario", "GestureScript", "Peripheral", "Rig", "RigControl", "Radio", "Bench", "Records", "Runner", "System",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CDBus", "CEvdev", "InputCodes"]),
@@ -229,7 +240,7 @@ let package = Package(
             name: "ErrorShapeTests",
             dependencies: [
                 "hil", "System", "StrictJSON", "RemoteTouchProtocol", "CommandMapping", "GestureModel", "InputCodes", "GestureScript",
-                "Records", "Evdev", "NetSocket", "DBus", "Avahi", "Peripheral", "ScenarioDriver", "Lab", "PhoneLinks", "Recording", "Rig",
+                "Records", "Evdev", "NetSocket", "DBus", "Avahi", "Peripheral", "ScenarioDriver", "Lab", "PhoneLinks", "Recording", "Rig", "RigControl", "Scenario",
                 "Radio", "Bench", "ComputerProcess", "Evidence", "RunContext", "Runner", "Mutations",
             ]),
     ]

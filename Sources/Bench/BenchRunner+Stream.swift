@@ -2,7 +2,7 @@ import Foundation
 import InputCodes
 import LatencyStats
 package import ScenarioDriver
-import Rig
+import RigControl
 import Waiting
 package import ComputerProcess
 

@@ -2,7 +2,7 @@ package import PhoneLinks
 import Foundation
 import InputCodes
 package import RemoteTouchProtocol
-import Rig
+import RigControl
 package import ScenarioDriver
 import ComputerProcess
 import RunContext

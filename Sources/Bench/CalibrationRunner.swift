@@ -2,7 +2,6 @@ import Foundation
 import InputCodes
 import LatencyStats
 package import Records
-import Rig
 package import RunContext
 import ScenarioDriver
 import StrictJSON
@@ -25,8 +24,6 @@ package struct CalibrationRunner: Sendable {
         package var count = 300
         package var rounds = 3
         package var rateHz = 100.0
-        /// The folder of the radio bridges' control FIFOs (`HIL_RADIO_CONTROL`), for ble and hid.
-        package var radioControl: String?
         /// Dither the sends of the transports the radio model delays (`--regular-pace` turns it off, to compare).
         package var ditherRadio = true
         package init() {}
@@ -54,7 +51,7 @@ package struct CalibrationRunner: Sendable {
         -> (rows: [CalibrationResults.Row], injection: [String: String], held: [String])
     {
         let injectors = try Dictionary(uniqueKeysWithValues: settings.transports.map { transport in
-            (transport, try DelayInjector.make(for: transport, context: context, radioControl: settings.radioControl))
+            (transport, try DelayInjector.make(for: transport, context: context))
         })
         let folder = context.workDirectory + "/calibrate"
         let networks = settings.transports.filter { $0 == "tcp" || $0 == "udp" }
@@ -63,13 +60,32 @@ package struct CalibrationRunner: Sendable {
         defer { peripheral.stopBlocking() }
         defer { collector.stop() }
         defer { Task { [bluez] in try? await bluez.forget(link) } }
-        defer { for injector in injectors.values { injector.clear() } }
 
         var benchSettings = BenchRunner.Settings()
         benchSettings.rateHz = settings.rateHz
         let bench = BenchRunner(context: context, settings: benchSettings)
         var sends: [StageBreakdown.Send] = []
         var runs: [(transport: String, delay: Double, run: BenchRunner.StreamRun)] = []
+        do {
+            try await streamEvery(injectors, bench: bench, session: session, folder: folder, sends: &sends, runs: &runs, progress: progress)
+        } catch {
+            for injector in injectors.values { await injector.clear() }
+            throw error
+        }
+        let evidence = await BenchRunner.evidence(sends: sends, peripheral: peripheral, collector: collector)
+        let streams = runs.map { entry in (entry.transport, entry.delay, bench.analyse(entry.run, path: entry.transport, evidence: evidence)) }
+        let held = streams.filter { !$0.2.heldAtEnd.isEmpty }
+            .map { "\($0.0) with \(DelayInjector.milliseconds($0.1)) injected: \($0.2.heldAtEnd.joined(separator: ", "))" }
+        return (Self.rows(streams, transports: settings.transports), injectors.mapValues { $0.description + pace(of: $0) }, held)
+    }
+
+    /// Every transport's streams at every delay, each transport's delay taken away after its streams.
+    private func streamEvery(_ injectors: [String: DelayInjector], bench: BenchRunner, session: PairedSession, folder: String,
+                             sends: inout [StageBreakdown.Send], runs: inout [(transport: String, delay: Double, run: BenchRunner.StreamRun)],
+                             progress: @Sendable (String) -> Void) async throws
+    {
+        let (bluez, peripheral, collector, link) = (session.bluez, session.peripheral, session.collector, session.link)
+        let benchSettings = bench.settings
         for transport in settings.transports {
             let injector = injectors[transport]!
             // ble streams over the AcquireWrite socket, as hil bench's fd path.
@@ -78,20 +94,15 @@ package struct CalibrationRunner: Sendable {
             defer { sender.close() }
             for round in 0..<settings.rounds {
                 for delay in Self.order(settings.delaysMs, round: round) {
-                    try injector.apply(delay)
+                    try await injector.apply(delay)
                     let run = try await bench.stream(rate: settings.rateHz, count: settings.count, dither: dither(injector),
                                                      sender: sender, collector: collector, sends: &sends)
                     runs.append((transport, delay, run))
                     progress("\(transport), \(DelayInjector.milliseconds(delay)) injected, round \(round + 1)/\(settings.rounds): sent \(run.count), achieved \(String(format: "%.0f", run.achievedHz)) Hz")
                 }
             }
-            injector.clear()
+            await injector.clear()
         }
-        let evidence = await BenchRunner.evidence(sends: sends, peripheral: peripheral, collector: collector)
-        let streams = runs.map { entry in (entry.transport, entry.delay, bench.analyse(entry.run, path: entry.transport, evidence: evidence)) }
-        let held = streams.filter { !$0.2.heldAtEnd.isEmpty }
-            .map { "\($0.0) with \(DelayInjector.milliseconds($0.1)) injected: \($0.2.heldAtEnd.joined(separator: ", "))" }
-        return (Self.rows(streams, transports: settings.transports), injectors.mapValues { $0.description + pace(of: $0) }, held)
     }
 
     /// The seed of a transport's dithered sends, or nil: regular.

@@ -3,7 +3,7 @@ import DBus
 import Evdev
 import InputCodes
 import RemoteTouchProtocol
-import Rig
+import RigControl
 package import ComputerProcess
 import RunContext
 import Waiting

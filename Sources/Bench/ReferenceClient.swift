@@ -1,7 +1,7 @@
 import Foundation
 package import Processes
 import RemoteTouchProtocol
-package import Rig
+package import RigControl
 package import ScenarioDriver
 
 /// `hil bench --reference`'s plain client for one path, a program of its own on another stack: for the ble write

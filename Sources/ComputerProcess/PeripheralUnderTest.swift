@@ -1,7 +1,7 @@
 import Foundation
 package import Processes
 package import Records
-package import Rig
+package import RigControl
 import Waiting
 
 /// The device under test: `hil peripheral` as its own process, with a fresh state folder, so every scenario

@@ -1,5 +1,6 @@
 import Foundation
-import Rig
+import NetSocket
+import RigControl
 package import Scenario
 package import Processes
 import Waiting

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 package import InputCodes
 package import Records
-import Rig
+import RigControl
 package import Scenario
 import ScenarioDriver
 import Synchronization

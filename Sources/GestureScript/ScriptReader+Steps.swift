@@ -1,3 +1,4 @@
+import Radio
 import RemoteTouchProtocol
 import StrictJSON
 
@@ -68,7 +69,7 @@ extension ScriptReader {
         var conditions = RadioConditions()
         if let value = step.fields["packetErrorPercent"] {
             let percent = try value.number(at: at.appending("packetErrorPercent"))
-            guard (0..<100).contains(percent) else {
+            guard BridgeCommand.errorRates.contains(percent / 100) else {
                 throw JSONSchemaError(.outOfRange, at.appending("packetErrorPercent"), "\(JSONWriter.numberText(percent)) is outside 0 to under 100: at 100 nothing would ever get through")
             }
             conditions.packetErrorPercent = percent

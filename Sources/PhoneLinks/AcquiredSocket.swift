@@ -1,5 +1,5 @@
 import Foundation
-import Rig
+import RigControl
 import System
 
 /// Writing the phone's commands into the socket `AcquireWrite` handed out: one packet per command.

@@ -2,7 +2,7 @@ import Foundation
 package import GestureScript
 package import InputCodes
 package import ScenarioDriver
-import Rig
+import RigControl
 import Waiting
 import DBus
 import BlueZAPI
@@ -14,16 +14,27 @@ extension BLEPhoneLink {
     package func takeDown(_ side: LinkSide, for outage: Duration) async throws -> any LinkOutage {
         let remote = try connected()
         let adapter = side == .computer ? settings.peripheralAdapter : central.adapter
+        let down = try await Self.adapterOutage(adapter, ofComputer: side == .computer, central, emulated: settings.emulatedControllers,
+                                                latencyScale: settings.latencyScale, for: outage)
+        try await waitUntilDisconnected(remote, what: "the link drop")
+        radio.linkEnded()
+        return down
+    }
+
+    /// Powers `adapter` off (an emulated controller's advertising silenced first) and returns the outage that powers
+    /// it on again after `outage`: the computer's once it advertises again, settled (`powerOnAdvertising`).
+    package static func adapterOutage(_ adapter: String, ofComputer: Bool, _ central: BlueZCentral, emulated: Bool,
+                                      latencyScale: Double, for outage: Duration) async throws -> RestoringOutage
+    {
         var silenceNote = ""
-        if settings.emulatedControllers {
-            silenceNote = try await powerOffSilenced(adapter)
+        if emulated {
+            silenceNote = try await powerOffSilenced(adapter, central)
         } else {
             try await central.setPowered(adapter, false)
         }
-        let central = central
-        let whose = side == .computer ? "the computer's" : "the phone's"
-        let advertises = side == .computer && settings.emulatedControllers ? Duration.seconds(3) * settings.latencyScale : nil
-        let down = RestoringOutage(description: "\(whose) adapter \(adapter) off", after: outage) { [silenceNote] in
+        let whose = ofComputer ? "the computer's" : "the phone's"
+        let advertises = ofComputer && emulated ? Duration.seconds(3) * latencyScale : nil
+        return RestoringOutage(description: "\(whose) adapter \(adapter) off", after: outage) { [silenceNote] in
             do {
                 if let advertises {
                     let (back, note) = try await Self.powerOnAdvertising(adapter, central, within: advertises)
@@ -35,15 +46,13 @@ extension BLEPhoneLink {
                 return (.now(), "; rig: \(adapter) did not power on again: \(error)" + silenceNote)
             }
         }
-        try await waitUntilDisconnected(remote, what: "the link drop")
-        return down
     }
 
     /// Powers an emulated controller's adapter off with its advertising silenced first, and checks on the HCI
     /// monitor channel that the kernel did not turn it on again before the power-off (see `AdvertisingWatch`);
     /// if it did, powers the adapter on (the HCI Reset stops the controller) and off again, up to 3 times. Returns
     /// the rig's note for the step, "" when the first power-off was clean.
-    private func powerOffSilenced(_ adapter: String) async throws -> String {
+    private static func powerOffSilenced(_ adapter: String, _ central: BlueZCentral) async throws -> String {
         var notes: [String] = []
         var cycles = 0
         while true {

@@ -24,7 +24,7 @@ extension BLEPhoneLink {
             phase("link down, computer forgotten")
         }
         await computerStopped
-        await restoreRadio(&teardown)
+        await radio.restore(&teardown)
         await restoreAdapters(erred: erred || !teardown.problems.isEmpty, linkDown: linkDown, &teardown, phase: phase)
         return teardown
     }

@@ -6,7 +6,7 @@ package import RemoteTouchProtocol
 import ScenarioDriver
 import Synchronization
 package import Verifier
-import Rig
+package import RigControl
 import System
 import Waiting
 
@@ -25,6 +25,10 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
         /// The hid transport: what a pointer report can say goes as 6-byte reports on the report characteristic
         /// (write without response); the rest as JSON commands on the command characteristic.
         package var reports = false
+        /// The vm rig's radio bridges, for `radio` steps; nil on a rig without them.
+        package var radio: RunningRig.Radio?
+        /// The links' supervision timeout the rig's bluetoothd asks for, which an interval change keeps.
+        package var supervisionTimeoutMs = ConnectionUpdate.defaultSupervisionTimeoutMs
 
         package init(
             peripheralAdapter: String, writePath: WritePath, latencyScale: Double, emulatedControllers: Bool,
@@ -37,15 +41,21 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
             self.onlyThisComputer = onlyThisComputer
             self.reports = reports
         }
+
+        /// The settings of a phone on `rig`'s lane, as a scenario runs it.
+        package init(rig: RunningRig, peripheralAdapter: String, writePath: WritePath, onlyThisComputer: Bool, reports: Bool) {
+            self.init(peripheralAdapter: peripheralAdapter, writePath: writePath, latencyScale: rig.latencyScale,
+                      emulatedControllers: rig.emulatedControllers, onlyThisComputer: onlyThisComputer, reports: reports)
+            radio = rig.radio
+            supervisionTimeoutMs = rig.supervisionTimeoutMs
+        }
     }
 
     package let central: BlueZCentral
     package let settings: Settings
     package let statusWatcher = StatusWatcher()
-    /// A `radio` step changed the rig's packet error rate: the teardown puts the rig's own back.
-    let radioChanged = Mutex(false)
-    /// A `radio` step moved the link to another interval: a `"reset"` moves it back to the rig's.
-    let intervalChanged = Mutex(false)
+    /// The scenario's `radio` steps (`LinkRadio`).
+    let radio: LinkRadio
     /// Why the computer's adapter could not be given the kernel's maximum interval at connect, if it could not
     /// (`ConnectionUpdate.acceptPhoneIntervals`): named when an interval step is refused.
     let computerMaximumProblem = Mutex<String?>(nil)
@@ -73,6 +83,7 @@ package final class BLEPhoneLink: PhoneLink, RigFaults {
         }
         central = BlueZCentral(connection: connection, adapter: centralAdapter, computerAddress: address)
         self.settings = settings
+        radio = LinkRadio(settings.radio)
         try await central.forgetAllDevices()
         try await central.startDiscovery()
     }

@@ -178,3 +178,11 @@ extension BlueZCentral {
         }
     }
 }
+
+extension BlueZCentral {
+    /// A central for `adapter` on the system bus: what a phone of another stack uses to take the computer's adapter
+    /// down and up through bluetoothd, which still owns it.
+    package static func onSystemBus(adapter: String) async throws -> BlueZCentral {
+        BlueZCentral(connection: try await DBusConnection.connect(.system), adapter: adapter)
+    }
+}

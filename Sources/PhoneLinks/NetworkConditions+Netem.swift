@@ -1,5 +1,5 @@
 package import GestureScript
-import Rig
+import RigControl
 
 extension NetworkConditions {
     /// What netem is given for these conditions (`Netem` owns the tc command line).

@@ -1,7 +1,8 @@
 import Foundation
 package import GestureScript
 import InputCodes
-import Rig
+import NetSocket
+import RigControl
 import Waiting
 package import ScenarioDriver
 
@@ -12,7 +13,7 @@ extension TCPPhoneLink {
     package func takeDown(_ side: LinkSide, for outage: Duration) async throws -> any LinkOutage {
         let connection = try connected()
         guard let netns = side == .phone ? settings.phoneNetns : settings.computerNetns else {
-            throw LinkError(.hosts, "a \(side == .phone ? "phone" : "computer")-side link drop needs the rig's two hosts (HIL_NET_*): this rig has no network namespaces to take down")
+            throw LinkError(.hosts, "a \(side == .phone ? "phone" : "computer")-side link drop needs the rig's two hosts (network namespaces): this rig has no network namespaces to take down")
         }
         let interface = try NetworkNamespace.vethInterface(in: netns)
         if side == .phone { connection.reset(reason: "the phone's network went down") }

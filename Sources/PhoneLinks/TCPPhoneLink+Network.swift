@@ -1,7 +1,8 @@
 import Foundation
 package import GestureScript
 import InputCodes
-import Rig
+import NetSocket
+import RigControl
 package import ScenarioDriver
 import Synchronization
 
@@ -43,7 +44,7 @@ extension TCPPhoneLink {
     private func networkHosts(_ what: String) throws -> [(netns: String, interface: String)] {
         guard let phone = settings.phoneNetns, let computer = settings.computerNetns else {
             throw LinkError(
-                .hosts, "\(what) needs the rig's two hosts (HIL_NET_*): this rig has no network namespaces")
+                .hosts, "\(what) needs the rig's two hosts: this rig has no network namespaces")
         }
         return try [(phone, NetworkNamespace.vethInterface(in: phone)), (computer, NetworkNamespace.vethInterface(in: computer))]
     }

@@ -15,7 +15,7 @@ extension TCPPhoneLink {
             (netns, from) = (settings.phoneNetns, "the phone's host")
         case .attacker:
             guard let attacker = settings.attacker else {
-                throw LinkError(.hosts, "otherPhone from the attacker needs the rig's third host (HIL_NET_ATTACKER_NETNS, HIL_NET_ATTACKER_ADDRESS), and this rig has none: run in the vm rig")
+                throw LinkError(.hosts, "otherPhone from the attacker needs the rig's third host (its attacker network namespace), and this rig has none: run in the vm rig")
             }
             (netns, from) = (attacker.netns, "the attacker's host \(attacker.address)")
         }

@@ -3,7 +3,7 @@ package import GestureScript
 import NetSocket
 import RemoteTouchProtocol
 import ScenarioDriver
-import Rig
+import RigControl
 
 extension TCPPhoneLink {
     /// The udp transport: binds the phone's movement port to this connection. A phone that is not paired is refused
@@ -29,7 +29,7 @@ extension TCPPhoneLink {
         switch source {
         case .attacker:
             guard let attacker = settings.attacker else {
-                throw LinkError(.hosts, "forgedPackets from the attacker needs the rig's third host (HIL_NET_ATTACKER_NETNS, HIL_NET_ATTACKER_ADDRESS), and this rig has none: run in the vm rig (`hil doctor` shows its hosts)")
+                throw LinkError(.hosts, "forgedPackets from the attacker needs the rig's third host (its attacker network namespace), and this rig has none: run in the vm rig (`hil doctor` shows its hosts)")
             }
             socket = try UDPSocket.bind(port: 0, netns: attacker.netns)
             address = attacker.address

@@ -5,7 +5,7 @@ package import GestureScript
 package import InputCodes
 import NetSocket
 package import RemoteTouchProtocol
-package import Rig
+package import RigControl
 package import ScenarioDriver
 package import Synchronization
 package import Verifier
@@ -28,7 +28,7 @@ package final class TCPPhoneLink: PhoneLink, NetworkFaults {
         /// movement ports; movement goes as UDP packets, the rest over the control connection. nil: tcp.
         package var udp: UDPTarget?
         /// The rig's third host, for forged packets (`forgedPackets` steps).
-        package var attacker: RigNetwork.Attacker?
+        package var attacker: NetworkHosts.Attacker?
         /// The computer host's address (another phone's session connects to it: `otherPhone` steps).
         package var computerAddress: String
 

@@ -138,7 +138,7 @@ package struct ConnectionEventScheduler: Sendable {
     private var draws: SplitMix64
 
     package init(model: RadioModel) {
-        precondition((0..<1).contains(model.packetErrorRate), "a packet error rate is 0 ≤ P < 1")
+        precondition(BridgeCommand.errorRates.contains(model.packetErrorRate), "a packet error rate is 0 ≤ P < 1")
         self.model = model
         draws = SplitMix64(seed: model.errorSeed)
     }

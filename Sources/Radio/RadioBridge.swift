@@ -31,11 +31,14 @@ package struct RadioBridge: Sendable {
     }
 
     /// Bridges until `stop` is readable; returns the core, whose scheduler holds the totals. Lines on `control` (a
-    /// FIFO opened for reading and writing, so it never reads its end) go to the core (`RadioBridgeCore.control`).
+    /// FIFO opened for reading and writing, so it never reads its end) go to the core (`RadioBridgeCore.control`), and
+    /// its answers to `answer`.
     /// - Throws: `RadioError` `.io` or `.framing` naming the side.
-    package func run(_ model: RadioModel, stop: FileDescriptor, control: FileDescriptor? = nil) throws(RadioError) -> RadioBridgeCore {
+    package func run(_ model: RadioModel, stop: FileDescriptor, control: FileDescriptor? = nil,
+                     answer: (String) -> Void = { _ in }) throws(RadioError) -> RadioBridgeCore
+    {
         var ports = PolledSides(host: host, controller: controller, stop: stop, control: control, clock: clock)
-        return try Self.run(model, over: &ports, clock: clock, log: log)
+        return try Self.run(model, over: &ports, clock: clock, log: log, answer: answer)
     }
 
     /// The bridge's loop: let go what is due, wait for input or the next release, hand what was read to the core,
@@ -44,7 +47,7 @@ package struct RadioBridge: Sendable {
     /// - Returns: the core, whose scheduler holds the totals.
     /// - Throws: `RadioError` `.io` or `.framing` naming the side.
     package static func run(_ model: RadioModel, over ports: inout some RadioPorts, clock: any RadioClock,
-                            log: (RadioInstant, String) -> Void) throws(RadioError) -> RadioBridgeCore
+                            log: (RadioInstant, String) -> Void, answer: (String) -> Void = { _ in }) throws(RadioError) -> RadioBridgeCore
     {
         var core = RadioBridgeCore(model: model)
         var hostFramer = H4Framer(source: ports.name(of: .host))
@@ -55,6 +58,7 @@ package struct RadioBridge: Sendable {
                 case .toController(let packet): try ports.write(packet, to: .controller)
                 case .toHost(let packet): try ports.write(packet, to: .host)
                 case .note(let text): log(clock.now(), text)
+                case .answer(let line): answer(line)
                 }
             }
         }

@@ -1,3 +1,5 @@
+import System
+
 /// The bridge's decisions, without any I/O: what goes to which side, and what is written to the log. The host side is
 /// the kernel (/dev/vhci); the controller side is btvirt (its server socket).
 package struct RadioBridgeCore: Sendable {
@@ -8,6 +10,8 @@ package struct RadioBridgeCore: Sendable {
         case toHost(H4Packet)
         /// A line for the log.
         case note(String)
+        /// A line for the answers file: a numbered command's `BridgeAnswer`.
+        case answer(String)
     }
 
     package private(set) var scheduler: ConnectionEventScheduler
@@ -64,27 +68,49 @@ package struct RadioBridgeCore: Sendable {
         return outputs
     }
 
-    /// A line from the bridge's control FIFO (`hil radio --control`): `delay MS` sets the extra delay for the packets
-    /// that arrive from now on (0 to 10000 ms); `error-rate P` the packet error rate of the transmissions from now on
-    /// (0 ≤ P < 1); `blackout MS` fails every transmission from `now` for that long (0 to 60000 ms). Anything else is
-    /// logged and changes nothing.
+    /// A line from the bridge's control FIFO (`hil radio --control`): `ID COMMAND` (`BridgeCommand`), carried out and
+    /// answered with what the bridge holds then (`BridgeAnswer`), or refused with why; a line without an id is carried
+    /// out and logged, not answered.
     package mutating func control(_ line: String, at now: RadioInstant) -> [Output] {
-        let words = line.split(separator: " ", omittingEmptySubsequences: true)
-        if words.count == 2, words[0] == "blackout", let ms = Double(words[1]), (0...60_000).contains(ms) {
+        let (id, parsed) = BridgeCommand.parse(request: line)
+        let accepted: Bool
+        let message: String
+        switch parsed {
+        case .success(let command):
+            accepted = true
+            message = apply(command, at: now)
+        case .failure(let error):
+            accepted = false
+            message = error.what
+        }
+        var outputs: [Output] = [.note(accepted ? "control: \(message)" : "control: refused \"\(line)\": \(message)")]
+        if let id {
+            let links = scheduler.links.values.sorted { $0.handle < $1.handle }.map { link in
+                BridgeAnswer.Link(handle: link.handle, intervalMs: Double(link.interval) / 1e6, anchorNs: UInt64(max(0, link.anchor.nanoseconds)))
+            }
+            let answer = BridgeAnswer(id: id, accepted: accepted, errorRate: scheduler.model.packetErrorRate,
+                                      delayMs: Double(scheduler.model.extraDelayNanoseconds) / 1e6, links: links, message: message)
+            outputs.append(.answer(answer.line))
+        }
+        return outputs
+    }
+
+    /// Carries out a command; what was done, for the log and the answer.
+    private mutating func apply(_ command: BridgeCommand, at now: RadioInstant) -> String {
+        switch command {
+        case .blackout(let ms):
             scheduler.setBlackout(nanoseconds: Int64((ms * 1_000_000).rounded()), at: now)
             let timeouts = scheduler.links.values.map { RadioBridgeCore.format(Double($0.timeout) / 1e6) + " ms" }
-            return [.note("control: blackout for \(ms) ms: every transmission fails (supervision timeouts: \(timeouts.isEmpty ? "no link" : timeouts.joined(separator: ", ")))")]
-        }
-        if words.count == 2, words[0] == "error-rate", let rate = Double(words[1]), (0..<1).contains(rate) {
+            return "blackout for \(RadioBridgeCore.format(ms)) ms: every transmission fails (supervision timeouts: \(timeouts.isEmpty ? "no link" : timeouts.joined(separator: ", ")))"
+        case .errorRate(let rate):
             scheduler.setPacketErrorRate(rate)
-            return [.note("control: packet error rate now \(rate) for the transmissions from now on")]
+            return "packet error rate now \(RadioBridgeCore.format(rate)) for the transmissions from now on"
+        case .delay(let ms):
+            scheduler.setExtraDelay(nanoseconds: Int64((ms * 1_000_000).rounded()))
+            return "extra delay now \(RadioBridgeCore.format(ms)) ms for the packets that arrive from now on"
+        case .state:
+            return "state"
         }
-        guard words.count == 2, words[0] == "delay", let ms = Double(words[1]), (0...10_000).contains(ms) else {
-            return [.note("control: ignored \"\(line)\": the bridge takes \"delay MS\" (0 to 10000), \"error-rate P\" (0 ≤ P < 1) and \"blackout MS\" (0 to 60000)")]
-        }
-        let nanoseconds = Int64((ms * 1_000_000).rounded())
-        scheduler.setExtraDelay(nanoseconds: nanoseconds)
-        return [.note("control: extra delay now \(ms) ms for the packets that arrive from now on")]
     }
 
     /// The links whose supervision timeout ran out by `now`, then the held packets whose connection event has come.
@@ -132,9 +158,7 @@ package struct RadioBridgeCore: Sendable {
         return nil
     }
 
-    static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
-    }
+    static func format(_ value: Double) -> String { NumberText.plain(value) }
 
     private func describe(_ event: LinkEvent, dropped: Int) -> String {
         let handle = "link 0x\(hex(event.handle, 4))"

@@ -11,4 +11,6 @@ package enum RadioErrorCode: String, Sendable {
     case controller
     /// Reading or writing one of the two sides failed, or a side closed.
     case io
+    /// A control line the bridge does not take (`BridgeCommand`).
+    case invalidCommand
 }

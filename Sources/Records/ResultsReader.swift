@@ -110,6 +110,7 @@ struct ResultsReader {
             radioErrorRate: optional(object, "radioErrorRate", at: path, Self.number),
             build: optional(object, "build", at: path, Self.string),
             commit: optional(object, "commit", at: path, Self.string),
+            phone: optional(object, "phone", at: path, Self.string),
             additional: Self.unknown(object, known: RunEnvironment.keys + ["shard"]))
     }
 
@@ -184,8 +185,9 @@ struct ResultsReader {
             transport: optional(object, "transport", at: path, Self.string),
             additional: Self.unknown(
                 object, known: ["file", "name", "requirements", "outcome", "durationMs", "statusNotifications",
-                                "latencyMs", "repeat", "message", "phasesMs", "transport", "captures", "steps"]))
+                                "latencyMs", "repeat", "message", "phasesMs", "transport", "phone", "captures", "steps"]))
         record.captures = captures(object, at: path)
+        record.phone = optional(object, "phone", at: path, Self.string)
         return record
     }
 

@@ -79,6 +79,13 @@ extension RunResults {
         return models.isEmpty ? nil : models.joined(separator: ", ")
     }
 
+    /// The phone that drove ble and hid (`bluez`, `bumble:ios-like`): the environments' (several joined with ", ");
+    /// nil where none records one.
+    package var phone: String? {
+        let phones = environments.compactMap(\.phone).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        return phones.isEmpty ? nil : phones.joined(separator: ", ")
+    }
+
     /// The commit hil was built from: the environments' (several different ones joined with ", "); nil where no
     /// environment records one.
     package var commit: String? {

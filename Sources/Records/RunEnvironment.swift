@@ -34,6 +34,8 @@ package struct RunEnvironment: Sendable, Equatable {
     package var build: String?
     /// The source commit `hil` was built from (git's hash, `+dirty` with uncommitted changes), nil where unknown.
     package var commit: String?
+    /// The phone that drove ble and hid (`hil run --phone`): `bluez`, or `bumble:PROFILE`; nil in files from before.
+    package var phone: String?
     /// Keys this version does not know, kept as they were (the format may grow).
     package var additional: JSONObject
 
@@ -41,7 +43,7 @@ package struct RunEnvironment: Sendable, Equatable {
                 latencyScale: Double? = nil, peripheralAdapter: String? = nil, centralAdapter: String? = nil,
                 host: String? = nil, writePath: String? = nil, rigUpMs: Double? = nil, lanes: Int? = nil,
                 radio: String? = nil, radioModel: String? = nil, radioIntervalMs: Double? = nil, radioErrorRate: Double? = nil,
-                build: String? = nil, commit: String? = nil, additional: JSONObject = JSONObject())
+                build: String? = nil, commit: String? = nil, phone: String? = nil, additional: JSONObject = JSONObject())
     {
         self.shard = shard
         self.kernel = kernel
@@ -60,6 +62,7 @@ package struct RunEnvironment: Sendable, Equatable {
         self.radioErrorRate = radioErrorRate
         self.build = build
         self.commit = commit
+        self.phone = phone
         self.additional = additional
     }
 
@@ -75,7 +78,7 @@ package struct RunEnvironment: Sendable, Equatable {
             writePath.map(JSONValue.string), rigUpMs.map { .number(($0 * 10).rounded() / 10) },
             lanes.map { .number(Double($0)) }, radio.map(JSONValue.string), radioModel.map(JSONValue.string),
             radioIntervalMs.map(JSONValue.number), radioErrorRate.map(JSONValue.number), build.map(JSONValue.string),
-            commit.map(JSONValue.string),
+            commit.map(JSONValue.string), phone.map(JSONValue.string),
         ]
         for (key, value) in zip(Self.keys, values) {
             if let value { object.set(key, value) } else if nullWhenUnknown { object.set(key, .null) }
@@ -86,7 +89,7 @@ package struct RunEnvironment: Sendable, Equatable {
 
     /// The known keys of the `environment` object, in the order `hil run` writes them.
     static let keys = ["kernel", "bluez", "rig", "latencyScale", "peripheralAdapter", "centralAdapter", "host", "writePath", "rigUpMs", "lanes",
-                       "radio", "radioModel", "radioIntervalMs", "radioErrorRate", "build", "commit"]
+                       "radio", "radioModel", "radioIntervalMs", "radioErrorRate", "build", "commit", "phone"]
 
     /// The radio model in words: `immediate`, `connection events every 15 ms`; nil when not recorded.
     package var radioSummary: String? {

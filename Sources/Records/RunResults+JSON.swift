@@ -86,6 +86,7 @@ extension RunResults {
         object.set("latencyMs", scenario.latencySummary.jsonValue)
         if repeated { object.set("repeat", .number(Double(scenario.repetition))) }
         if let transport = scenario.transport { object.set("transport", .string(transport)) }
+        if let phone = scenario.phone { object.set("phone", .string(phone)) }
         if !scenario.message.isEmpty { object.set("message", .string(scenario.message)) }
         if let phases = scenario.phasesMs {
             object.set("phasesMs", .object(JSONObject(phases.map { ($0.name, .number($0.atMs.rounded())) })))

@@ -39,6 +39,9 @@ package struct ScenarioResult: Sendable, Equatable {
     package var phasesMs: [Phase]?
     /// The transport it ran on (`ble`, `hid`, `tcp` or `udp`); nil in files from before transports.
     package var transport: String?
+    /// The phone that drove it on ble and hid: `bluez`, or `bumble:PROFILE` with the fields its `run.phone` changed
+    /// (`bumble:minimal mtu=23`); nil on tcp and udp and in files from before.
+    package var phone: String?
     /// The evidence kept for this scenario (`hil run --capture`), paths relative to results.json's folder.
     package var captures: [Capture] = []
     /// Set when the rig can no longer run scenarios after this one (an adapter that will not power on again), with

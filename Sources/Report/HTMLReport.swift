@@ -69,6 +69,7 @@ package enum HTMLReport {
         var facts: [String] = []
         if let rig = results.rig { facts.append("rig \(rig)") }
         if let radio = results.radioSummary { facts.append("radio \(radio)") }
+        if let phone = results.phone { facts.append("phone \(phone)") }
         if let startedAt = results.startedAt { facts.append("started \(startedAt)") }
         if let wall = results.wallMs { facts.append("wall time \(Formatting.seconds(wall))") }
         facts.append("\(results.scenarios.count) scenario\(results.scenarios.count == 1 ? "" : "s")")

@@ -16,7 +16,7 @@ extension RunResults {
         let entries = ScenarioStability.of(scenarios)
         let failing = entries.filter { $0.passed < $0.outcomes.count }
         var xml = Self.junitHeader(
-            tests: entries.count, failures: failing.count, errors: 0, seconds: seconds(scenarios))
+            tests: entries.count, failures: failing.count, errors: 0, seconds: seconds(scenarios), phone: phone)
         for entry in entries {
             let runs = scenarios.filter { $0.file == entry.file }
             let verdicts = entry.outcomes.map(\.rawValue)
@@ -44,7 +44,7 @@ extension RunResults {
         let failures = scenarios.filter { $0.outcome == .failed || $0.outcome == .inconclusive }.count
         let errors = scenarios.filter { $0.outcome == .error }.count
         var xml = Self.junitHeader(
-            tests: scenarios.count, failures: failures, errors: errors, seconds: seconds(scenarios))
+            tests: scenarios.count, failures: failures, errors: errors, seconds: seconds(scenarios), phone: phone)
         for scenario in scenarios {
             let seconds = (scenario.durationMs ?? 0) / 1000
             xml += "    <testcase classname=\"\(Self.escape(Self.folder(scenario.file)))\""
@@ -74,10 +74,12 @@ extension RunResults {
         return "      <system-out>\(escape(lines.joined(separator: "\n")))</system-out>\n"
     }
 
-    private static func junitHeader(tests: Int, failures: Int, errors: Int, seconds: Double) -> String {
+    /// The document's start; with `phone`, the suite's property naming the phone that drove ble and hid.
+    private static func junitHeader(tests: Int, failures: Int, errors: Int, seconds: Double, phone: String?) -> String {
         let counts = "tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(time(seconds))\""
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites \(counts)>\n"
             + "  <testsuite name=\"hil run\" \(counts)>\n"
+            + (phone.map { "    <properties><property name=\"phone\" value=\"\(escape($0))\"/></properties>\n" } ?? "")
     }
 
     private func seconds(_ scenarios: [ScenarioResult]) -> Double {

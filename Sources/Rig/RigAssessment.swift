@@ -1,3 +1,4 @@
+package import RigControl
 import Foundation
 
 /// Whether a rig can run on this host, check by check, each failed one with what to do.

@@ -1,3 +1,4 @@
+package import RigControl
 import Foundation
 import System
 import StrictJSON

@@ -1,4 +1,6 @@
+package import RigControl
 import Foundation
+import Radio
 import StrictJSON
 
 extension RigDefinition {
@@ -29,7 +31,7 @@ extension RigDefinition {
         /// `--radio-error-rate`'s value: 0 to under 1 (1 would lose every packet, and the link layer never gives up).
         /// - Throws: `RigError` `.rigFile` saying what is allowed.
         package static func errorRate(argument text: String) throws(RigError) -> Double {
-            guard let rate = Double(text), (0..<1).contains(rate) else {
+            guard let rate = Double(text), BridgeCommand.errorRates.contains(rate) else {
                 throw RigError(.rigFile, "--radio-error-rate takes 0 to under 1, not \(text) (0.1 fails one transmission in ten; 1 would lose every packet)")
             }
             return rate
@@ -102,7 +104,7 @@ extension RigDefinition {
         }
         var rate = 0.0
         if let value = r["packetErrorRate"], let number = problems.attempt({ () throws(JSONSchemaError) in try value.number(at: path.appending("packetErrorRate")) }) {
-            if (0..<1).contains(number) {
+            if BridgeCommand.errorRates.contains(number) {
                 rate = number
             } else {
                 problems.append(JSONSchemaError(path.appending("packetErrorRate"), "\(JSONWriter.numberText(number)) is no packet error rate: 0 ≤ P < 1"))

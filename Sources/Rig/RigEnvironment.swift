@@ -1,4 +1,5 @@
 import Foundation
+package import RigControl
 import StrictJSON
 
 /// The `HIL_*` variables, typed: how a rig tells the command running in it which rig it is and which adapters
@@ -49,12 +50,6 @@ package struct RigEnvironment: Sendable, Equatable {
         return path == share || path.hasPrefix(share.hasSuffix("/") ? share : share + "/")
     }
 
-    /// `results: a/results.json, a/junit.xml` for `files` of `folder`, unless the host copies the folder back and
-    /// says where (`isCopiedBack`); nil then.
-    package static func resultsLine(_ files: [String], in folder: String) -> String? {
-        if (try? current())?.isCopiedBack(folder) == true { return nil }
-        return "results: " + files.map { (folder as NSString).appendingPathComponent($0) }.joined(separator: ", ")
-    }
     package var scratch: String?
     package var rigsFolder: String?
     package var systemBusAddress: String?
@@ -69,15 +64,7 @@ package struct RigEnvironment: Sendable, Equatable {
     package var supervisionTimeoutMs: Int?
 
     /// One computer and one phone: a scenario runs on a lane, and a rig with several runs that many at once.
-    package struct Lane: Sendable, Hashable, CustomStringConvertible {
-        package var peripheral: String
-        package var central: String
-        package init(peripheral: String, central: String) {
-            self.peripheral = peripheral
-            self.central = central
-        }
-        package var description: String { "\(peripheral):\(central)" }
-    }
+    package typealias Lane = RunningRig.Lane
 
     package init(rig: String? = nil, peripheralAdapter: String = "hci0", centralAdapter: String = "hci1", lanes: [Lane]? = nil,
                 share: String? = nil, scratch: String? = nil, rigsFolder: String? = nil, systemBusAddress: String? = nil,

@@ -1,3 +1,4 @@
+package import RigControl
 import Foundation
 package import Processes
 import Synchronization

@@ -1,4 +1,5 @@
 import Foundation
+package import RigControl
 
 /// The network transports' hosts in a rig: the phone and the computer (the "two hosts"), each a network
 /// namespace with an address on one LAN and its own system-style D-Bus with an avahi-daemon on it, and optionally
@@ -43,20 +44,8 @@ package struct RigNetwork: Sendable, Equatable {
         package var description: String { "netns \(netns), \(address), bus \(bus)" }
     }
 
-    /// The third host: another device on the phone's and the computer's LAN, with no bus or avahi-daemon.
-    package struct Attacker: Sendable, Equatable, CustomStringConvertible {
-        /// The network namespace (`ip netns exec NETNS …`).
-        package var netns: String
-        /// The attacker's IPv4 address on the LAN, the source of what it sends.
-        package var address: String
-
-        package init(netns: String, address: String) {
-            self.netns = netns
-            self.address = address
-        }
-
-        package var description: String { "netns \(netns), \(address)" }
-    }
+    /// The third host: another device on the phone's and the computer's LAN (RigControl's).
+    package typealias Attacker = NetworkHosts.Attacker
 
     /// Where the phone's side runs (the transports' client: it browses and connects).
     package var phone: Host
@@ -209,5 +198,14 @@ package struct RigNetwork: Sendable, Equatable {
             result[Self.attackerAddressVariable] = attacker.address
         }
         return result
+    }
+}
+
+extension NetworkHosts {
+    /// The rig's hosts (`HIL_NET_*`).
+    package init(_ network: RigNetwork) {
+        self.init(phoneNetns: network.phone.netns, phoneBus: network.phone.bus, computerNetns: network.computer.netns,
+                  computerBus: network.computer.bus, computerAddress: network.computer.address,
+                  attacker: network.attacker)
     }
 }

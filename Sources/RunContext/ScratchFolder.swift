@@ -1,9 +1,9 @@
 import Foundation
-import Rig
+import RigControl
 
 /// A local folder (tmpfs) the scenarios run in, on a rig whose results folder is slow to write: the vm rig's 9p
 /// share, where every open, write, fsync and each poll of the computer's start and ready files crosses to QEMU
-/// (`HIL_SCRATCH`). Each scenario's folder (`NNN-slug`) is made here, and moved into the results folder once the
+/// (`RunningRig.scratch`). Each scenario's folder (`NNN-slug`) is made here, and moved into the results folder once the
 /// scenario ended, in the background, so the next scenario does not wait for the copy; `finish()` waits for every
 /// move. Paths in results.json are relative to the results folder, so they hold either way.
 package final class ScratchFolder: Sendable {

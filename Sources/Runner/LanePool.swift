@@ -1,3 +1,4 @@
+package import BumblePhone
 package import RunContext
 package import Scenario
 import ScenarioDriver
@@ -31,10 +32,10 @@ package final class LanePool: Sendable {
 
     private let runners: [ScenarioRunner]
 
-    /// One runner per lane context.
-    package init(lanes: [RunContext]) {
+    /// One runner per lane context; `bumble`: the run's Bumble phones, for the scenarios that run on one.
+    package init(lanes: [RunContext], bumble: BumblePhones? = nil) {
         precondition(!lanes.isEmpty, "a lane pool needs a lane")
-        runners = lanes.map(ScenarioRunner.init(context:))
+        runners = lanes.map { ScenarioRunner(context: $0, bumble: bumble) }
     }
 
     /// True when the scenario must have the rig to itself: it restarts bluetoothd, which every lane uses, or floods

@@ -1,6 +1,6 @@
 import Foundation
 package import InputCodes
-import Rig
+import RigControl
 package import Scenario
 import ComputerProcess
 

@@ -23,7 +23,11 @@ package struct RunPlan: Sendable {
 
     /// - Parameter unavailable: transports this rig cannot carry, with why (a hardware box has no network hosts for
     ///   tcp and udp): their runs are not applicable, with that reason, rather than errors every night.
-    package init(_ scenarios: [Scenario], repeats: Int, choice: Choice, unavailable: [Transport: String] = [:]) {
+    /// - Parameter phone: the run's phone (`hil run --phone`): on ble and hid each scenario runs on it, with its own
+    ///   profile (`run.phone`), or is not applicable when it needs another stack.
+    package init(_ scenarios: [Scenario], repeats: Int, choice: Choice, unavailable: [Transport: String] = [:],
+                 phone: PhoneChoice = PhoneChoice(stack: .bluez))
+    {
         let pairs = scenarios.enumerated().flatMap { index, scenario in
             Self.transports(scenario, choice).map { (index: index, scenario: scenario, transport: $0) }
         }
@@ -33,9 +37,15 @@ package struct RunPlan: Sendable {
                 let number = (repetition - 1) * pairs.count + position + 1
                 var scenario = pair.scenario
                 if Self.namesTransports(choice) { scenario.script.name += " [\(pair.transport.rawValue)]" }
-                let why: String? = scenario.run.applies(to: pair.transport)
+                var why: String? = scenario.run.applies(to: pair.transport)
                     ? unavailable[pair.transport]
                     : "the scenario applies to " + (scenario.run.transports ?? []).map(\.rawValue).joined(separator: ", ") + " only (run.transports)"
+                if why == nil, !pair.transport.isNetwork {
+                    switch scenario.run.phone.effective(on: phone) {
+                    case .success(let effective): scenario.run.phone = effective
+                    case .failure(let error): why = error.what
+                    }
+                }
                 if let why {
                     var result = ScenarioResult(
                         file: scenario.file, name: scenario.name, requirements: scenario.script.requirements, outcome: .notApplicable,

@@ -1,7 +1,8 @@
 package import RunContext
 import Evidence
+package import BumblePhone
 import Foundation
-import Rig
+import RigControl
 import Records
 import Report
 import ScenarioDriver
@@ -23,6 +24,8 @@ package final class RunSession: Sendable {
         package var writer: RunResultsWriter
         /// Stop taking scenarios once this many did not pass (`hil run --max-failures`); nil: run them all.
         package var maxFailures: Int?
+        /// The run's Bumble phones (`hil run --phone bumble`), closed at the run's end; nil: the BlueZ phone only.
+        package var bumble: BumblePhones?
 
         package init(plan: RunPlan, repeats: Int, lanes: [RunContext], work: String, baseline: String?,
                      writer: RunResultsWriter, maxFailures: Int? = nil)
@@ -100,12 +103,13 @@ package final class RunSession: Sendable {
             var lane = lane
             lane.runCapture = capture
             return lane
-        })
+        }, bumble: settings.bumble)
         // A computer started ahead for a scenario that will not run now (interrupted, rig broken) is stopped by the pool.
         let ended = await stop.run({ [self] in
             await pool.run(plan.items, stop: { [stop] in stop.isStopping }, finished: announce)
         }, grace: Self.interruptGrace)
         for problem in await capture?.stop() ?? [] { console.problem("hil run: \(problem)") }
+        await settings.bumble?.stopAll()
         if !ended {
             console.problem("hil run: the scenario under way did not end within \(Self.interruptGrace) of the interrupt (a D-Bus call BlueZ did not answer, or its teardown); it is left behind, not kept")
         }
@@ -170,7 +174,7 @@ package final class RunSession: Sendable {
         let outcomes = results.map(\.outcome)
         console.line(RunTotals.line(outcomes) + " in \(String(format: "%.1f", settings.writer.wallMs / 1000)) s")
         if let comparison { console.line(RunConsole.baseline(comparison)) }
-        if let line = RigEnvironment.resultsLine(["results.json", "junit.xml", ReportFiles.htmlName, ReportFiles.markdownName], in: work) {
+        if let line = settings.lanes.first?.rig.resultsLine(["results.json", "junit.xml", ReportFiles.htmlName, ReportFiles.markdownName], in: work) {
             console.line(line)
         }
         let exit = RunExit(interrupted: stop.wasInterrupted, rigBroken: stop.rigFailure != nil,

@@ -9,4 +9,6 @@ package enum RunnerErrorCode: String, Sendable {
     case computer
     /// The run was interrupted (cancelled) while this waited.
     case interrupted
+    /// The scenario needs a phone this run did not start.
+    case phone
 }

@@ -7,9 +7,8 @@ import Verifier
 /// What a scenario's setup and steps made, filled in as they go: its teardown, which runs outside that cancellable
 /// work, finds the link and the computer even when the work threw or an interrupt cancelled it half-way.
 final class ScenarioParts: Sendable {
-    /// The verdict once the steps ran and the end was checked.
+    /// What the end's checks found once the steps ran (the steps themselves are judged once the computer stopped).
     struct Judged: Sendable {
-        var steps: [StepResult]
         var findings: ScenarioFindings
         var message: String
         var statusNotifications: Int

@@ -1,7 +1,7 @@
 import Foundation
 import ScenarioDriver
 import Scenario
-import Rig
+import RigControl
 import ComputerProcess
 
 extension ScenarioRunner {
@@ -41,7 +41,7 @@ extension ScenarioRunner {
         // Nothing may be held at the end of a scenario (EVIOCGKEY: the kernel's view), once 50 ms passed for a release.
         let held = try await device.heldKeys(settling: .milliseconds(50))
         let verdict = driven.findings(heldAtEnd: held, droppedEvents: device.droppedEvents, scenario: scenario, options: options)
-        return ScenarioParts.Judged(steps: driven.steps, findings: verdict.findings, message: verdict.message,
+        return ScenarioParts.Judged(findings: verdict.findings, message: verdict.message,
                                     statusNotifications: link.statusCount)
     }
 }

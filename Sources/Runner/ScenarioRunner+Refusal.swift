@@ -1,5 +1,5 @@
 import Foundation
-import Rig
+import RigControl
 import Scenario
 import ScenarioDriver
 import ComputerProcess
@@ -60,7 +60,7 @@ extension ScenarioRunner {
             ? "refused to start (exit \(status)): \(output.split(separator: "\n").last.map(String.init) ?? "")\n"
             : (problems + ["its output:", peripheral.lastLines(10)]).joined(separator: "\n") + "\n"
         result.steps = scenario.script.steps.enumerated().map { index, step in
-            StepResult(index: index, kind: step.name, outcome: .unchecked, commands: 0, latencyMs: nil, message: "not run: the computer refused to start")
+            Judge.step(StepEvidence(index: index, kind: step.name, notes: ["not run: the computer refused to start"]))
         }
         return result
     }

@@ -1,9 +1,10 @@
+package import BumblePhone
 package import RunContext
 import ScenarioDriver
 import PhoneLinks
 import InputCodes
 import Foundation
-import Rig
+import RigControl
 package import Scenario
 import ComputerProcess
 import Evidence
@@ -15,10 +16,13 @@ package import Records
 /// device's frames judged step by step.
 package struct ScenarioRunner: Sendable {
     package let context: RunContext
+    /// The run's Bumble phones (`hil run --phone bumble`); nil when every scenario runs on the BlueZ phone.
+    let bumble: BumblePhones?
     let standby = StandbyComputer()
 
-    package init(context: RunContext) {
+    package init(context: RunContext, bumble: BumblePhones? = nil) {
         self.context = context
+        self.bumble = bumble
     }
 
     /// Runs one scenario; never throws: rig and device failures become an `error` result with the reason.
@@ -37,6 +41,7 @@ package struct ScenarioRunner: Sendable {
             file: scenario.file, name: scenario.name, requirements: scenario.script.requirements, outcome: .error, steps: [],
             message: "", durationMs: 0)
         result.transport = transport.rawValue
+        if !transport.isNetwork { result.phone = (scenario.run.phone.stack == .bumble ? scenario.run.phone : PhoneChoice(stack: .bluez)).description }
         let phases = PhaseLog(start: start)
         if scenario.run.uinput == .denied {
             await standby.discard()
@@ -58,7 +63,6 @@ package struct ScenarioRunner: Sendable {
             }
             let judged = if let stop = context.stop { try await stop.cancellable(work) } else { try await work() }
             result.message += parts.note
-            result.steps = judged.steps
             findings = judged.findings
             result.message += judged.message
             result.statusNotifications = judged.statusNotifications
@@ -70,7 +74,6 @@ package struct ScenarioRunner: Sendable {
         }
         let (phone, computer, drive) = (parts.phone, parts.computer, parts.drive)
         await finish(&result, &findings, phone: phone, computer: computer, drive: drive, scenario: scenario, options: options, phases: phases)
-        findings.steps = result.steps.map(\.outcome)
         result.outcome = Judge.outcome(findings)
         capture.stop()
         result.captures = capture.finish(result, interrupted: context.stop?.wasInterrupted ?? false) {
@@ -112,8 +115,8 @@ package struct ScenarioRunner: Sendable {
         } else {
             await stopComputer()
         }
-        if let computer {
-            addReceipts(computer, drive: drive, scenario: scenario, options: options, result: &result, findings: &findings)
+        if let computer, let drive {
+            judgeSteps(computer, drive: drive, scenario: scenario, options: options, result: &result, findings: &findings)
         }
     }
 
@@ -134,20 +137,19 @@ package struct ScenarioRunner: Sendable {
         result.message += "the device under test (hil peripheral) exited during the scenario; its last lines:\n\(current.lastLines(15))\n"
     }
 
-    /// What the stopped computer's receipts tell: each step's latency stages and the commands it received (R11.2),
-    /// and every command accounted for (`CommandAccounting`; not when the kernel dropped events: the frames are not whole).
-    private func addReceipts(_ computer: PeripheralComputer, drive: ScenarioDriver.Drive?, scenario: Scenario,
-                             options: ScenarioDriver.Options, result: inout ScenarioResult, findings: inout ScenarioFindings)
+    /// The steps judged, once, when the stopped computer's receipts are complete: the evidence of the drive with each
+    /// step's latency stages, the commands it received (R11.2), every command accounted for (`CommandAccounting`; not
+    /// when the kernel dropped events or the scenario erred: the frames are not whole) and the time rules. The one
+    /// place a scenario's steps reach its findings.
+    private func judgeSteps(_ computer: PeripheralComputer, drive: ScenarioDriver.Drive, scenario: Scenario,
+                            options: ScenarioDriver.Options, result: inout ScenarioResult, findings: inout ScenarioFindings)
     {
-        guard let drive, !result.steps.isEmpty else { return }
-        let receipts = computer.receipts()
-        let steps = drive.steps(withReceipts: receipts, scenario: scenario, options: options)
         let frames = computer.droppedEvents || !findings.errors.isEmpty ? nil : computer.allFrames
-        let accounted = drive.accounted(steps, receipts: receipts, frames: frames, scenario: scenario, options: options)
-        let timed = drive.timed(accounted.steps, receipts: receipts, scenario: scenario, options: options)
-        result.steps = timed.steps
-        findings.failures += accounted.failures + timed.failures
-        for failure in accounted.failures + timed.failures { result.message += failure + "\n" }
+        let judged = drive.judged(receipts: computer.receipts(), frames: frames, scenario: scenario, options: options)
+        result.steps = judged.steps
+        findings.steps = judged.steps.map(\.outcome)
+        findings.failures += judged.failures
+        for failure in judged.failures { result.message += failure + "\n" }
     }
 
     func folder(_ scenario: Scenario, number: Int) -> String {
@@ -158,10 +160,17 @@ package struct ScenarioRunner: Sendable {
     /// then the computer advertises; see BlueZCentral.startDiscovery).
     func link(_ scenario: Scenario, transport: Transport, phases: PhaseLog) async throws -> any PhoneLink {
         switch transport {
+        case .ble, .hid where scenario.run.phone.stack == .bumble:
+            guard let bumble else {
+                throw RunnerError(.phone, "the scenario runs on the Bumble phone (\(scenario.run.phone)), and this run started none: hil run --phone bumble")
+            }
+            let link = try await BumblePhoneLink(host: try await bumble.host(on: context.centralAdapter), settings: .init(
+                rig: context.rig, peripheralAdapter: context.peripheralAdapter, phone: scenario.run.phone, reports: transport == .hid))
+            phases.record("phone ready")
+            return link
         case .ble, .hid:
             let link = try await BLEPhoneLink(centralAdapter: context.centralAdapter, settings: .init(
-                peripheralAdapter: context.peripheralAdapter, writePath: context.writePath ?? scenario.run.writePath,
-                latencyScale: context.latencyScale, emulatedControllers: context.emulatedControllers,
+                rig: context.rig, peripheralAdapter: context.peripheralAdapter, writePath: context.writePath ?? scenario.run.writePath,
                 onlyThisComputer: context.onlyThisComputer, reports: transport == .hid))
             phases.record("phone scanning")
             return link

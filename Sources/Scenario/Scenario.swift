@@ -150,6 +150,9 @@ package struct RunSettings: Sendable, Hashable {
     package var backoffUnit: Duration = .seconds(1)
     /// …at most this many tries.
     package var maxBackoffAttempts = 5
+    /// The phone this scenario runs on (`run.phone`): a stack it needs, a Bumble phone's profile and fields; empty:
+    /// the run's (`hil run --phone`).
+    package var phone = PhoneChoice()
     package init() {}
 
     /// Whether the scenario applies to `transport`.

@@ -39,7 +39,7 @@ struct ScenarioReader {
     /// The keys `run` takes.
     static let runKeys = [
         "writePath", "pairing", "confirmedWrites", "reconnectIntervalMs", "maxReconnectAttempts", "knownDevices",
-        "lockoutSeconds", "uinput", "transport", "transports", "backoffUnitMs", "maxBackoffAttempts", "sendJitterMs",
+        "lockoutSeconds", "uinput", "transport", "transports", "backoffUnitMs", "maxBackoffAttempts", "sendJitterMs", "phone",
     ]
 
     mutating func run(_ value: JSONValue, at path: JSONPath) -> RunSettings {
@@ -47,6 +47,7 @@ struct ScenarioReader {
         guard let object = collected.attempt({ () throws(JSONSchemaError) in try value.object(at: path) }) else { return run }
         collected.rejectUnknownKeys(of: object, allowed: Self.runKeys, at: path)
         readTransports(object, into: &run, at: path)
+        if let v = object["phone"] { run.phone = PhoneChoice.read(v, at: path.appending("phone"), into: &collected) ?? PhoneChoice() }
         if let v = object["lockoutSeconds"] {
             run.lockoutSeconds = collected.attempt { () throws(JSONSchemaError) in try v.integer(at: path.appending("lockoutSeconds"), in: 1...3600) }
         }

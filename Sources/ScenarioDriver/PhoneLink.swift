@@ -30,6 +30,12 @@ package protocol PhoneLink: AnyObject, Sendable {
     /// - Throws: for a report or packet on a transport that has no such path.
     @discardableResult
     func sendRecorded(_ payload: SendPayload, confirmed: Bool) async throws -> [String]
+    /// `send`, each write with when it left the phone's host where the link knows that better than the moment it was
+    /// handed over (a phone stack in a process of its own stamps the write's first ACL fragment going to the HCI
+    /// socket); the sends matched to the receipts take that time, so the link stage starts where it does for every stack.
+    func sendStamped(_ command: Command, confirmed: Bool) async throws -> [SentWrite]
+    /// `sendRecorded`, stamped as `sendStamped`.
+    func sendRecordedStamped(_ payload: SendPayload, confirmed: Bool) async throws -> [SentWrite]
     /// Opens the transport's fast write path when the run asks for it (BLE: `AcquireWrite`); called after every
     /// (re)connect, once the phone has told the computer its mode.
     func openFastPath() async throws
@@ -78,6 +84,28 @@ extension PhoneLink {
 
     /// RemoteTouch's rule (R12): a try every `reconnectInterval`, at most `maxReconnectAttempts`.
     package var reconnectRule: ReconnectPolicy.Rule { .everyInterval }
+
+    /// `send`'s writes, stamped when handed over (the link knows no later moment).
+    package func sendStamped(_ command: Command, confirmed: Bool) async throws -> [SentWrite] {
+        try await send(command, confirmed: confirmed).map { SentWrite($0) }
+    }
+
+    /// `sendRecorded`'s writes, stamped when handed over.
+    package func sendRecordedStamped(_ payload: SendPayload, confirmed: Bool) async throws -> [SentWrite] {
+        try await sendRecorded(payload, confirmed: confirmed).map { SentWrite($0) }
+    }
+}
+
+/// One write a link sent: what the computer's receipts show, and when it left the phone's host if the link knows
+/// (nil: when it was handed over, the driver's stamp).
+package struct SentWrite: Sendable, Hashable {
+    package var payload: String
+    package var leftHost: MonotonicTime?
+
+    package init(_ payload: String, leftHost: MonotonicTime? = nil) {
+        self.payload = payload
+        self.leftHost = leftHost
+    }
 }
 
 /// Faults a rig injects into a link, which the user did not ask for: a link adopts it where its rig can do them.
@@ -109,8 +137,8 @@ package protocol NetworkFaults: RigFaults {
 /// The vm rig's emulated radio under the BLE transports (ble, hid): their links adopt it.
 package protocol RadioFaults: RigFaults {
     /// Sets the radio's packet error rate and the link's interval (what `conditions` gives) until a later call
-    /// changes them (nil: back to the rig's own); returns what was done, for the step's message.
-    func setRadio(_ conditions: RadioConditions?) async throws -> String
+    /// changes them (nil: back to the rig's own); returns what the radio holds then, as it answered.
+    func setRadio(_ conditions: RadioConditions?) async throws -> RadioSetting
     /// Every transmission fails for `length`. When that is longer than the link's supervision timeout the link ends
     /// (reason 0x08): returns the outage once the phone has seen its link go down, ending when the blackout does.
     /// Otherwise returns nil when the blackout is over, the link still up.
@@ -205,5 +233,23 @@ extension MonotonicTime {
         let (seconds, attoseconds) = duration.components
         let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
         return MonotonicTime(nanoseconds: UInt64(max(0, Int64(time.nanoseconds) + nanoseconds)))
+    }
+}
+
+/// What a `radio` step left the radio holding, as the radio itself answered (the vm rig's bridges, `BridgeAnswer`):
+/// the step's record in results.json, and the conditions the time rules judge the steps after it under.
+package struct RadioSetting: Sendable, Hashable {
+    /// What was done, for the step's message.
+    package var done: String
+    /// What the radio holds where it differs from the rig's own (nil: the rig's own).
+    package var holds: RadioConditions?
+    /// Why the radio refused the step (a bridge refused its command, or holds something else than asked): the step
+    /// fails with it, and the radio keeps what it held before.
+    package var refusal: String?
+
+    package init(done: String, holds: RadioConditions?, refusal: String? = nil) {
+        self.done = done
+        self.holds = holds
+        self.refusal = refusal
     }
 }

@@ -18,8 +18,8 @@ extension ScenarioDriver.Drive {
 
     /// `steps` with the accounting's problems added to the step each belongs to (failing it); the problems that
     /// belong to no step, for the scenario. Nothing when the run does not judge it (`Check.accounting`).
-    package func accounted(_ steps: [StepResult], receipts: [StageBreakdown.Receipt], frames: [EvdevFrame]?,
-                           scenario: Scenario, options: ScenarioDriver.Options) -> (steps: [StepResult], failures: [String])
+    func accounted(_ steps: [StepEvidence], receipts: [StageBreakdown.Receipt], frames: [EvdevFrame]?,
+                   scenario: Scenario, options: ScenarioDriver.Options) -> (steps: [StepEvidence], failures: [String])
     {
         guard options.judged.contains(.accounting), let frames, let origin = windows.values.map(\.start).min() else {
             return (steps, [])
@@ -31,12 +31,8 @@ extension ScenarioDriver.Drive {
         var failures: [String] = []
         for problem in problems {
             if let index = problem.step, let position = steps.firstIndex(where: { $0.index == index }) {
-                // The most specific reason first: a step that failed already keeps its own.
-                let line = "accounting: " + problem.text
-                let message = steps[position].message
-                steps[position].message = message.isEmpty ? line
-                    : steps[position].outcome == .failed ? message + "\n" + line : line + "\n" + message
-                steps[position].outcome = .failed
+                // After the step's own problems: the most specific reason first.
+                steps[position].add(judged: true, problems: ["accounting: " + problem.text])
             } else {
                 failures.append("accounting: " + problem.text)
             }
@@ -46,8 +42,8 @@ extension ScenarioDriver.Drive {
 
     /// `steps` with the time rules judged (`StageRule`): each step's link stage against its link's model, and the
     /// computer's own stage over the scenario. Nothing when the run does not judge them (`Options.timing`).
-    package func timed(_ steps: [StepResult], receipts: [StageBreakdown.Receipt], scenario: Scenario,
-                       options: ScenarioDriver.Options) -> (steps: [StepResult], failures: [String])
+    func timed(_ steps: [StepEvidence], receipts: [StageBreakdown.Receipt], scenario: Scenario,
+               options: ScenarioDriver.Options) -> (steps: [StepEvidence], failures: [String])
     {
         guard let timing = options.timing else { return (steps, []) }
         var steps = steps
@@ -57,9 +53,7 @@ extension ScenarioDriver.Drive {
                 failures.append(text)
                 return
             }
-            let message = steps[position].message
-            steps[position].message = message.isEmpty ? text : steps[position].outcome == .failed ? message + "\n" + text : text + "\n" + message
-            steps[position].outcome = .failed
+            steps[position].add(judged: true, problems: [text])
         }
         if scenario.checksOff[.linkStage] == nil {
             // A command that goes as several writes (a hid click's reports, each with response) stamps them all when

@@ -27,9 +27,11 @@ extension ScenarioDriver {
             commandLog.append("\(clock.now()) other phone: \(answered)\n")
             note(index, answered)
         case .radio(let conditions):
-            let done = try await radioFaults().setRadio(conditions)
+            let setting = try await radioFaults().setRadio(conditions)
+            recordRadio(index, setting)
+            let done = setting.refusal.map { "refused: " + $0 } ?? setting.done
             commandLog.append("\(clock.now()) radio: \(done)\n")
-            note(index, "radio: " + done)
+            if setting.refusal == nil { note(index, "radio: " + done) }
         default:
             break
         }

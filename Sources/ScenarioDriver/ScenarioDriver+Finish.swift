@@ -1,4 +1,4 @@
-import InputCodes
+package import InputCodes
 import RemoteTouchProtocol
 package import Scenario
 package import Verifier
@@ -12,7 +12,6 @@ extension ScenarioDriver.Drive {
                           options: ScenarioDriver.Options) -> (findings: ScenarioFindings, message: String)
     {
         var findings = ScenarioFindings()
-        findings.steps = steps.map(\.outcome)
         findings.failures = problems
         var message = (problems + notes).map { $0 + "\n" }.joined()
         if !held.isEmpty {
@@ -25,7 +24,7 @@ extension ScenarioDriver.Drive {
             message += "the kernel dropped events (SYN_DROPPED): the verdict is inconclusive\n"
         }
         if options.judged.contains(.limits) {
-            let latencies = steps.compactMap(\.latencyMs)
+            let latencies = evidence.compactMap(\.latencyMs)
             for problem in Judge.limits(scenario.limits, latencies: latencies, scale: options.latencyScale) {
                 findings.failures.append(problem)
                 message += problem + "\n"
@@ -34,14 +33,24 @@ extension ScenarioDriver.Drive {
         return (findings, message)
     }
 
-    /// The steps with what the computer's receipts tell (complete once it stopped): each judged step's latency
-    /// split into stages, and the commands it received during each step that names a count (R11.2).
-    package func steps(withReceipts receipts: [StageBreakdown.Receipt], scenario: Scenario,
-                      options: ScenarioDriver.Options) -> [StepResult]
+    /// The steps judged, once every check is in (the computer stopped, its receipts complete): the evidence gathered
+    /// while driving, with what the receipts tell (`withReceipts`), the accounting (`frames`: nil when the frames are
+    /// not whole) and the time rules; and the problems of those checks that belong to no step, for the scenario.
+    package func judged(receipts: [StageBreakdown.Receipt], frames: [EvdevFrame]?, scenario: Scenario,
+                        options: ScenarioDriver.Options) -> (steps: [StepResult], failures: [String])
     {
+        let received = withReceipts(receipts, scenario: scenario, options: options)
+        let accounted = accounted(received, receipts: receipts, frames: frames, scenario: scenario, options: options)
+        let timed = timed(accounted.steps, receipts: receipts, scenario: scenario, options: options)
+        return (timed.steps.map(Judge.step), accounted.failures + timed.failures)
+    }
+
+    /// The evidence with what the computer's receipts tell: each judged step's latency split into stages, and the
+    /// commands it received during each step that names a count (R11.2).
+    func withReceipts(_ receipts: [StageBreakdown.Receipt], scenario: Scenario, options: ScenarioDriver.Options) -> [StepEvidence] {
         // Each index is built once for the run and searched per step: a pass over every send and receipt per step
         // made a long replay quadratic (issue 39).
-        var steps = steps
+        var steps = evidence
         let alignment = StageBreakdown.align(sends, receipts)
         let writes = StageBreakdown.Writes(sends: sends, receipts: receipts, alignment: alignment)
         for index in steps.indices {

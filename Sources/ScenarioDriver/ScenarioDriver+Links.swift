@@ -76,7 +76,7 @@ extension ScenarioDriver {
 
     /// Acts on the link, then (when it is back) re-sends the phone's mode and takes the fast path again, and
     /// judges the step's link expectation.
-    func linkStep(_ index: Int, _ step: ScriptStep) async throws -> StepResult {
+    func linkStep(_ index: Int, _ step: ScriptStep) async throws -> StepEvidence {
         let seen: LinkObservation
         switch step {
         case .linkDrop(let outage, let side) where linkUp:
@@ -111,21 +111,20 @@ extension ScenarioDriver {
         for output in processor.resync(at: max(time, elapsed)) {
             guard let command = output.command else { continue }
             let at = clock.now()
-            let wire = try await phone.send(command, confirmed: true)
+            let wire = try await phone.sendStamped(command, confirmed: true)
             commandLog.append("\(at) \(String(decoding: command.encoded(), as: UTF8.self))\n")
-            sends += wire.map { .init(at: at.nanoseconds, payload: $0) }
+            sends += wire.map { .init(at: ($0.leftHost ?? at).nanoseconds, payload: $0.payload) }
         }
         try await phone.openFastPath()
         await phone.watchStatus()
     }
 
-    private func judgedLink(_ index: Int, _ step: ScriptStep, _ seen: LinkObservation) -> StepResult {
+    private func judgedLink(_ index: Int, _ step: ScriptStep, _ seen: LinkObservation) -> StepEvidence {
         let expectation = options.judged.contains(.link) ? scenario.expectations[index].link : nil
-        let problems = Judge.link(expectation, seen, scale: options.latencyScale)
-        let outcome: StepResult.Outcome = !problems.isEmpty ? .failed : (expectation == nil ? .unchecked : .passed)
-        let message = seen.refusal != nil ? problems : problems + [seen.summary]
-        return StepResult(index: index, kind: step.name, outcome: outcome, commands: 0, latencyMs: nil,
-                          message: message.joined(separator: "\n"))
+        var evidence = StepEvidence(index: index, kind: step.name, notes: seen.refusal != nil ? [] : [seen.summary])
+        evidence.problems = Judge.link(expectation, seen, scale: options.latencyScale)
+        evidence.judged = expectation != nil
+        return evidence
     }
 
     /// The link drops without the user asking (R12): the phone notices, and its reconnect policy runs in time.

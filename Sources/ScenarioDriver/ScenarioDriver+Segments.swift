@@ -38,7 +38,7 @@ extension ScenarioDriver {
             guard let command = output.command else { continue }
             try await jitter()
             try await handOver(String(decoding: command.encoded(), as: UTF8.self)) {
-                try await phone.send(command, confirmed: scenario.run.confirmedWrites)
+                try await phone.sendStamped(command, confirmed: scenario.run.confirmedWrites)
             }
         }
     }
@@ -54,7 +54,7 @@ extension ScenarioDriver {
 
     /// Hands one write to the link with `write`, stamped when handed over (`commands.log`, the sends matched to the
     /// receipts, the segment's first send); while the link is down it is logged as not sent instead.
-    func handOver(_ text: String, write: () async throws -> [String]) async throws {
+    func handOver(_ text: String, write: () async throws -> [SentWrite]) async throws {
         let at = clock.now()
         guard linkUp else {
             commandLog.append("\(at) not sent, the link is down: \(text)\n")
@@ -64,7 +64,7 @@ extension ScenarioDriver {
         }
         commandLog.append("\(at) \(text)\n")
         let wire = try await write()
-        sends += wire.map { .init(at: at.nanoseconds, payload: $0) }
+        sends += wire.map { .init(at: ($0.leftHost ?? at).nanoseconds, payload: $0.payload) }
         if segment?.firstSend == nil { segment?.firstSend = at }
         segment?.commands += 1
     }
@@ -117,8 +117,10 @@ extension ScenarioDriver {
 
     func appendUnchecked(_ indices: ClosedRange<Int>, commandsOfFirst: Int) {
         for index in indices {
-            results.append(StepResult(index: index, kind: scenario.script.steps[index].name, outcome: .unchecked, commands: index == indices.lowerBound ? commandsOfFirst : 0,
-                                      latencyMs: nil, message: stepNotes[index] ?? ""))
+            var evidence = StepEvidence(index: index, kind: scenario.script.steps[index].name,
+                                        commands: index == indices.lowerBound ? commandsOfFirst : 0, notes: [stepNotes[index] ?? ""])
+            evidence.add(judged: stepProblems[index] != nil, problems: stepProblems[index] ?? [])
+            results.append(evidence)
         }
     }
 
@@ -196,13 +198,22 @@ extension ScenarioDriver {
         results[judged.resultIndex] = stepResult(closing, judged.matcher.verdict())
     }
 
-    private func stepResult(_ closing: Segment, _ verdict: StepVerdict) -> StepResult {
-        let outcome: StepResult.Outcome = computer.droppedEvents ? .inconclusive : (verdict.outcome == .passed ? .passed : .failed)
+    /// A judged segment's evidence: the matcher's verdict on its events (standing for nothing when the kernel dropped
+    /// events), what was not sent, and what its step did.
+    private func stepResult(_ closing: Segment, _ verdict: StepVerdict) -> StepEvidence {
         let unsent = closing.unsent == 0 ? "" : "\(closing.unsent) command(s) not sent: the link was down"
-        var step = StepResult(
-            index: closing.step, kind: scenario.script.steps[closing.step].name, outcome: outcome,
-            commands: closing.commands, latencyMs: verdict.latency?.milliseconds,
-            message: [verdict.message, unsent, closing.note].filter { !$0.isEmpty }.joined(separator: "\n"))
+        var step = StepEvidence(index: closing.step, kind: scenario.script.steps[closing.step].name, commands: closing.commands,
+                                notes: [unsent, closing.note])
+        step.latencyMs = verdict.latency?.milliseconds
+        if computer.droppedEvents || verdict.outcome == .inconclusive {
+            step.judged = true
+            step.inconclusive = true
+            step.withheld = [verdict.message].filter { !$0.isEmpty }
+        } else {
+            step.add(judged: true, problems: verdict.outcome == .passed ? [] : [verdict.message])
+            if verdict.outcome == .passed, !verdict.message.isEmpty { step.notes.insert(verdict.message, at: 0) }
+        }
+        step.add(judged: stepProblems[closing.step] != nil, problems: stepProblems[closing.step] ?? [])
         if let latency = verdict.latency, let first = closing.firstSend {
             step.firstSendNs = first.nanoseconds
             step.completedNs = first.nanoseconds + UInt64(max(0, latency.components.seconds)) * 1_000_000_000

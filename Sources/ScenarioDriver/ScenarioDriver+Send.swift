@@ -9,7 +9,7 @@ extension ScenarioDriver {
             try await runTimers(before: start + item.at)
             try await sleep(until: start + item.at)
             try await handOver(item.payload.description) {
-                try await phone.sendRecorded(item.payload, confirmed: scenario.run.confirmedWrites)
+                try await phone.sendRecordedStamped(item.payload, confirmed: scenario.run.confirmedWrites)
             }
         }
     }

@@ -9,7 +9,7 @@ import Records
 extension ScenarioDriver {
     /// The phone asks to pair (so the computer shows a code), enters `code`, and reads the pairing state again;
     /// judged by the step's pairing expectation (R4).
-    func pair(_ index: Int, code: PairCode) async throws -> StepResult {
+    func pair(_ index: Int, code: PairCode) async throws -> StepEvidence {
         try await phone.requestPairing()
         let shown = computer.pairingCode()
         let digits: String
@@ -39,16 +39,17 @@ extension ScenarioDriver {
         let summary = "entered \(which) \(digits): \(seen.refusal.map { "refused (\($0))" } ?? "accepted"); the computer reports "
             + "\(status.state.rawValue), \(status.attemptsRemaining) attempt(s) left"
             + (status.secondsRemaining.map { ", \($0) s remaining" } ?? "")
-        guard let expectation = scenario.expectations[index].pairing, options.judged.contains(.pairing) else {
-            return StepResult(index: index, kind: "pair", outcome: .unchecked, commands: 0, latencyMs: nil, message: summary)
-        }
+        var evidence = StepEvidence(index: index, kind: "pair", notes: [summary])
+        guard let expectation = scenario.expectations[index].pairing, options.judged.contains(.pairing) else { return evidence }
         let problems = Judge.pairing(expectation, seen)
         if !problems.isEmpty, let reason = Judge.lockoutRanOut(expectation, seen, lockout: lockedBefore, codeSentAt: codeSentAt) {
-            return StepResult(index: index, kind: "pair", outcome: .inconclusive, commands: 0, latencyMs: nil,
-                              message: ([reason] + problems + [summary]).joined(separator: "\n"))
+            evidence.judged = true
+            evidence.inconclusive = true
+            evidence.withheld = [reason] + problems
+            return evidence
         }
-        return StepResult(index: index, kind: "pair", outcome: problems.isEmpty ? .passed : .failed, commands: 0, latencyMs: nil,
-                          message: (problems + [summary]).joined(separator: "\n"))
+        evidence.add(judged: true, problems: problems)
+        return evidence
     }
 
     /// Seeds the phone's device store with `run.knownDevices` older computers, remembers the one just connected

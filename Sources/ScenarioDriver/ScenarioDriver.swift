@@ -71,7 +71,8 @@ package final class ScenarioDriver {
 
     /// What driving the steps produced, before the computer's receipts are in.
     package struct Drive: Sendable {
-        package var steps: [StepResult]
+        /// What each step's checks found so far; `judged(receipts:…)` adds the receipts' and decides the steps.
+        package var evidence: [StepEvidence]
         /// Every command with the time it was handed to the link.
         package var sends: [StageBreakdown.Send]
         /// When each step began and ended.
@@ -126,7 +127,7 @@ package final class ScenarioDriver {
 
     var processor: GestureProcessor
     let origin: MonotonicTime
-    var results: [StepResult] = []
+    var results: [StepEvidence] = []
     var segment: Segment?
     /// The segment judged last, while no link or pairing step came after it (see `judgeSegment`).
     var lastJudged: JudgedSegment?
@@ -146,6 +147,8 @@ package final class ScenarioDriver {
     /// What a step that acted on the link or the network did (a radio, network, forged-packet, other-phone or
     /// malformed-write step), for that step's own message.
     var stepNotes: [Int: String] = [:]
+    /// What failed in a step that acted on the link (a radio step the radio refused), for that step's evidence.
+    var stepProblems: [Int: [String]] = [:]
     /// The code the phone last paired with (an `otherPhone` step's `spent` code).
     var pairedWith: String?
     /// The step being driven.
@@ -207,7 +210,7 @@ package final class ScenarioDriver {
         judgeStatusAndPhone()
         phase("steps done")
         for index in results.indices { results[index].radio = radioByStep[results[index].index] }
-        return Drive(steps: results, sends: sends, windows: windows, judgedAt: judgedAt, problems: problems, notes: notes,
+        return Drive(evidence: results, sends: sends, windows: windows, judgedAt: judgedAt, problems: problems, notes: notes,
                      commandLog: commandLog, accountingEvents: accountingEvents, conditions: conditions)
     }
 
@@ -231,7 +234,7 @@ package final class ScenarioDriver {
                 continue
             }
             try await gestureStep(index, step)
-            if options.failFast, results.contains(where: { $0.outcome == .failed }) {
+            if options.failFast, results.contains(where: { Judge.stepOutcome($0) == .failed }) {
                 cutShort(after: index)
                 break
             }
@@ -273,27 +276,36 @@ package final class ScenarioDriver {
         activityAtEnd[index] = processor.activity
     }
 
-    /// Keeps the radio `step` leaves in force (a radio step changes only what it names, a reset gives back the rig's
-    /// own) and the one step `index` runs under, from the first radio step on.
+    /// The radio step `index` runs under, from the first radio step on, and the conditions the time rules judge it
+    /// under. A radio step's own is recorded when the radio answered (`recordRadio`).
     private func noteRadio(_ index: Int, _ step: ScriptStep) {
         switch step {
-        case .radio(let conditions?):
-            radioNow = RadioConditions(packetErrorPercent: conditions.packetErrorPercent ?? radioNow?.packetErrorPercent,
-                                       intervalMs: conditions.intervalMs ?? radioNow?.intervalMs)
-        case .radio(nil):
-            radioNow = nil
+        case .radio: return
         case .radioBlackout(let length):
             radioByStep[index] = "blackout \(Judge.format(length.milliseconds)) ms" + (radioNow.map { ", \($0)" } ?? "")
             return
-        default:
-            break
+        default: break
         }
         conditions[index] = LinkConditions(radio: radioNow, network: networkNow)
         if let radioNow {
             radioByStep[index] = radioNow.description
-        } else if !radioByStep.isEmpty || step.name == "radio" {
+        } else if !radioByStep.isEmpty {
             radioByStep[index] = "the rig's own"
         }
+    }
+
+    /// A radio step's record: what the radio answered it holds (a radio step changes only what it names, a reset gives
+    /// back the rig's own), from which the steps after it are judged; or the radio's refusal, which fails the step and
+    /// leaves the radio as it was.
+    func recordRadio(_ index: Int, _ setting: RadioSetting) {
+        if let refusal = setting.refusal {
+            radioByStep[index] = "refused: " + refusal
+            stepProblems[index, default: []].append("radio: " + refusal)
+        } else {
+            radioNow = setting.holds
+            radioByStep[index] = radioNow?.description ?? "the rig's own"
+        }
+        conditions[index] = LinkConditions(radio: radioNow, network: networkNow)
     }
 
     /// --fail-fast: a failed verdict is known once its segment is judged (when the next judged step begins); what
@@ -303,8 +315,7 @@ package final class ScenarioDriver {
         let steps = scenario.script.steps
         for skipped in 0..<steps.count where !results.contains(where: { $0.index == skipped }) {
             let why = skipped <= index ? "not judged" : "not run"
-            results.append(StepResult(index: skipped, kind: steps[skipped].name, outcome: .unchecked, commands: 0,
-                                      latencyMs: nil, message: "\(why): an earlier step failed (--fail-fast)"))
+            results.append(StepEvidence(index: skipped, kind: steps[skipped].name, notes: ["\(why): an earlier step failed (--fail-fast)"]))
         }
         results.sort { $0.index < $1.index }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import LatencyStats
+import System
 package import GestureModel
 package import InputCodes
 
@@ -160,5 +161,5 @@ package enum Judge {
     }
 
     /// A number in a verdict's or a step's message: one decimal ("12.5"), the same in every message of a run.
-    package static func format(_ value: Double) -> String { String(format: "%.1f", value) }
+    package static func format(_ value: Double) -> String { NumberText.oneDecimal(value) }
 }

@@ -1,4 +1,5 @@
 package import InputCodes
+import System
 
 /// Matches the frames a step produced against its expectation, as they arrive.
 ///
@@ -157,8 +158,6 @@ package struct StepMatcher: Sendable {
         Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
 
-    private func format(_ value: Double) -> String {
-        let rounded = (value * 10).rounded() / 10
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
-    }
+    /// To a tenth, without a fraction when whole: `12.3`, `300`.
+    private func format(_ value: Double) -> String { NumberText.plain((value * 10).rounded() / 10) }
 }

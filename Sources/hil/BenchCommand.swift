@@ -141,7 +141,7 @@ struct BenchCommand: AsyncParsableCommand {
         let json = BenchRunner.json(results, paths: settings.paths, settings: settings, rig: rigName, kernel: facts.kernelRelease,
                                     bluez: facts.bluetoothdVersion, radio: RunCommand.radio(definition))
         try json.write(toFile: work + "/bench.json", atomically: true, encoding: .utf8)
-        if let line = RigEnvironment.resultsLine(["bench.json"], in: work) { print(line) }
+        if let line = context.rig.resultsLine(["bench.json"], in: work) { print(line) }
         let held = BenchRunner.held(results, paths: settings.paths)
         if !held.isEmpty {
             print("hil bench: FAILED: a stream ended with a key or button held (EVIOCGKEY): " + held.joined(separator: "; "))

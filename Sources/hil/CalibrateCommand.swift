@@ -90,7 +90,6 @@ struct CalibrateCommand: AsyncParsableCommand {
         settings.rounds = rounds
         settings.rateHz = rate
         settings.ditherRadio = !regularPace
-        settings.radioControl = try RigEnvironment.current().radioControl
         let order = CalibrationRunner.order(delays.values, round: 0).map { Self.format($0) }.joined(separator: ", ")
         print("hil calibrate: \(settings.transports.joined(separator: ", ")), delays \(order) ms, \(rounds) round(s) of \(count) cursor commands at \(Int(rate)) Hz each, on rig \(rigName)")
         fflush(nil)
@@ -105,7 +104,7 @@ struct CalibrateCommand: AsyncParsableCommand {
                                          rounds: rounds, rows: rows)
         results.heldAtEnd = held
         try results.jsonText.write(toFile: context.workDirectory + "/calibrate.json", atomically: true, encoding: .utf8)
-        if let line = RigEnvironment.resultsLine(["calibrate.json"], in: context.workDirectory) { print(line) }
+        if let line = context.rig.resultsLine(["calibrate.json"], in: context.workDirectory) { print(line) }
         print(held.isEmpty ? "nothing held after any stream" : "hil calibrate: FAILED: a stream ended with a key or button held (EVIOCGKEY): " + held.joined(separator: "; "))
         fflush(nil)
         if !held.isEmpty { throw ExitCause.productFailed.exit }
@@ -126,7 +125,7 @@ struct CalibrateCommand: AsyncParsableCommand {
         }).joined(separator: "\n")
     }
 
-    static func format(_ value: Double) -> String { String(format: "%g", value) }
+    static func format(_ value: Double) -> String { NumberText.plain(value) }
 }
 
 /// `--delays 0,5,20`: milliseconds, each 0 to 1000 (`CalibrateCommand.ranges.delays`), each once.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Rig
+import RigControl
 import System
 
 /// Which rigs can run on this host, and for each one that cannot, exactly why and what to do; whether the vm rig's

@@ -34,7 +34,7 @@ struct RadioCommand: AsyncParsableCommand {
     static let ranges = (
         packetsPerEvent: OptionRange<Int>("--packets-per-event", 1, to: 127),
         delayMs: OptionRange<Double>("--delay-ms", 0, to: 10_000, unit: "ms"),
-        errorRate: OptionRange<Double>("--error-rate", 0, below: 1))
+        errorRate: OptionRange<Double>("--error-rate", BridgeCommand.errorRates.lowerBound, below: BridgeCommand.errorRates.upperBound))
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
         "The connection interval the rig asked for, in ms: 0 passes every packet at once. Range: 0, or 7.5 to 4000 ms in steps of 1.25.",
@@ -114,13 +114,15 @@ struct RadioCommand: AsyncParsableCommand {
         let bridge = RadioBridge(host: .init(file: host, name: "\(vhci) (hci\(index))"),
                                  controller: .init(file: controller, name: "btvirt's socket \(socket)"), clock: clock, log: write)
         let controlFile = try openControl()
+        let answers = try openAnswers()
+        let answer: @Sendable (String) -> Void = { line in try? answers?.writeAll(Array((line + "\n").utf8)) }
         let (stopRead, stopWrite) = try FileDescriptor.pipe()
         let forwarder = InterruptForwarder { try? stopWrite.writeAll([1]) }
         defer { forwarder.cancel() }
         let model = model
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<RadioBridgeCore, RadioError>, Never>) in
             // The bridge blocks in poll: a thread of its own, never one of the cooperative pool.
-            Thread { continuation.resume(returning: Result { () throws(RadioError) in try bridge.run(model, stop: stopRead, control: controlFile) }) }.start()
+            Thread { continuation.resume(returning: Result { () throws(RadioError) in try bridge.run(model, stop: stopRead, control: controlFile, answer: answer) }) }.start()
         }
         switch outcome {
         case .success(let core):
@@ -158,6 +160,18 @@ struct RadioCommand: AsyncParsableCommand {
             return try FileDescriptor.open(control, O_RDWR | O_NONBLOCK)
         } catch {
             throw failure("hil radio: cannot open the control FIFO \(control): \(error.numbered)")
+        }
+    }
+
+    /// The answers file beside the control FIFO (`<control>.answers`, `BridgeAnswer`'s lines), emptied at the start;
+    /// nil without a control FIFO.
+    private func openAnswers() throws -> FileDescriptor? {
+        guard let control else { return nil }
+        let path = BridgeAnswer.file(forControl: control)
+        do {
+            return try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, permissions: 0o600)
+        } catch {
+            throw failure("hil radio: cannot write the answers file \(path): \(error.numbered)", hint: "choose a --control in a folder you can write", .invalidInput)
         }
     }
 

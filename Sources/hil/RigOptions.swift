@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Rig
+import RigControl
 
 /// `--rig` and `--rigs`, declared once for every command that takes a rig (run, bench, soak, doctor, rig exec,
 /// vm exec).

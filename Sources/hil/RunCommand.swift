@@ -1,6 +1,7 @@
 import RunContext
 import ScenarioDriver
 import ArgumentParser
+import BumblePhone
 import Foundation
 import Records
 import Rig
@@ -115,6 +116,9 @@ struct RunCommand: AsyncParsableCommand {
         valueName: "transport"))
     var transport: TransportChoice?
 
+    @Option(help: PhoneOption.help)
+    var phone = PhoneOption(PhoneChoice(stack: .bluez))
+
     @Option(help: ArgumentHelp(
         "Which scenarios keep their captures: always, failed (failed, inconclusive and error ones) or never.",
         discussion: "Each scenario is captured while it runs: every adapter's HCI traffic, the computer's and the phone's (hci.btsnoop, btmon) for ble and hid, the phone host's veth (network.pcap, tcpdump) for tcp and udp; at its end the uinput device's events (evdev.log) and, when it did not pass, a timeline of sends, packets, receipts, uinput writes and frames (timeline.json, opens in ui.perfetto.dev). Kept files are listed in results.json, linked from junit.xml and the HTML report (docs/results-format.md, \"Captures\").",
@@ -181,6 +185,11 @@ struct RunCommand: AsyncParsableCommand {
             print(CoverageListing.text(scenarios: scenarios, catalog: catalog, all: all, folders: paths))
             return
         }
+        if phone.choice.stack == .bumble, let missing = PhoneOption.program().1 {
+            // Before a rig boots: the guest sees this checkout's files and cannot install anything.
+            printError("hil run: --phone bumble: \(missing)")
+            throw ExitCause.noUsableRig.exit
+        }
         if try RigOptions.insideRig() {
             try await runInside(scenarios)
         } else {
@@ -195,7 +204,7 @@ struct RunCommand: AsyncParsableCommand {
     /// Inside a rig: run every scenario (`RunSession`), and exit with its status.
     private func runInside(_ scenarios: [Scenario]) async throws {
         var (rigName, context) = try Self.rigContext(rigs: rigOptions.rigs, output: output, writePath: writePath)
-        if let scratch = try RigOptions.environment().scratch {
+        if let scratch = context.rig.scratch {
             // One folder per run: a scratch folder that outlives runs (a hardware box's) never mixes two runs' files.
             let folder = scratch + "/run-\(getpid())"
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -216,10 +225,12 @@ struct RunCommand: AsyncParsableCommand {
         let writer = RunResultsWriter(
             environment: environment(rig: rigName, context, lanes: lanes.count), startedAt: Date(), start: .now,
             shard: shard.map { (index: $0.index, count: $0.count) }, folder: context.workDirectory)
-        let settings = RunSession.Settings(
-            plan: RunPlan(scenarios, repeats: repeats, choice: TransportChoice.plan(transport), unavailable: Self.unavailable(context)),
+        var settings = RunSession.Settings(
+            plan: RunPlan(scenarios, repeats: repeats, choice: TransportChoice.plan(transport), unavailable: Self.unavailable(context),
+                          phone: phone.choice),
             repeats: repeats, lanes: lanes,
             work: context.workDirectory, baseline: baseline, writer: writer, maxFailures: maxFailures)
+        settings.bumble = try bumblePhones(settings.plan, latencyScale: context.latencyScale)
         // Live progress also when standard output is a file or a pipe (a CI log): every line is flushed.
         let quiet = self.quiet
         let console = RunSession.Console(
@@ -231,6 +242,14 @@ struct RunCommand: AsyncParsableCommand {
         defer { interrupts.cancel() }
         let exit = await session.run()
         if exit != .passed { throw exit.status.exit }
+    }
+
+    /// The run's Bumble phones when a scenario of `plan` runs on one (started as the first needs it).
+    private func bumblePhones(_ plan: RunPlan, latencyScale: Double) throws -> BumblePhones? {
+        guard plan.items.contains(where: { $0.scenario.run.phone.stack == .bumble && !$0.transport.isNetwork }) else { return nil }
+        let (program, missing) = PhoneOption.program()
+        guard let program, missing == nil else { throw ValidationError("--phone bumble: \(missing ?? "")") }
+        return BumblePhones(program, latencyScale: latencyScale) { print($0); fflush(nil) }
     }
 
     /// The run's environment for results.json: kernel, BlueZ, rig, adapters, lanes, radio, build and commit.
@@ -245,7 +264,7 @@ struct RunCommand: AsyncParsableCommand {
             lanes: lanes, radio: radio.radio, radioModel: radio.radioModel, radioIntervalMs: radio.radioIntervalMs,
             radioErrorRate: radio.radioErrorRate,
             build: Self.buildConfiguration,
-            commit: commit ?? SourceRevision.probe(executable: Self.executable))
+            commit: commit ?? SourceRevision.probe(executable: Self.executable), phone: phone.choice.description)
     }
 
     /// The transports the rig cannot carry: tcp and udp without the two network hosts (a hardware box; the vm rig's
@@ -289,22 +308,17 @@ struct RunCommand: AsyncParsableCommand {
         return seconds * 1000
     }
 
-    /// Inside a rig: where things are, from the rig's environment and its rig file.
+    /// Inside a rig: the running rig, built once from the environment the launcher set and the rig's file, in the
+    /// context every scenario, bench, calibration and soak of the run is handed.
     static func rigContext(rigs: String?, output: String, writePath: WritePath?) throws -> (rig: String, context: RunContext) {
         let environment = try RigOptions.environment()
         let rigName = environment.rig ?? "?"
         let definition = (try? RigOptions.catalog(rigs))?.rigs.first { $0.name == rigName }
         let work = URL(fileURLWithPath: output).standardizedFileURL.path
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        let context = RunContext(
-            hil: executable, peripheralAdapter: environment.peripheralAdapter, centralAdapter: environment.centralAdapter,
-            uinputName: definition?.uinputDeviceName ?? "RemoteTouch HIL Virtual Input",
-            latencyScale: definition?.latencyScale ?? 1, writePath: writePath, workDirectory: work)
-        var result = context
-        result.timing = timing(definition, radio: environment.radio)
-        result.emulatedControllers = definition?.controllers == .btvirt
-        result.network = environment.network.map(NetworkHosts.init)
-        return (rigName, result)
+        var context = RunContext(rig: environment.runningRig(definition), hil: executable, writePath: writePath, workDirectory: work)
+        context.timing = timing(definition, radio: environment.radio)
+        return (rigName, context)
     }
 
     /// The time rules of a run on `definition` (a rig file without `stageLimits` gets a real machine's): this build's
@@ -324,12 +338,11 @@ struct RunCommand: AsyncParsableCommand {
 
     /// The context of each lane to use: the first `requested` of the rig's lanes.
     static func laneContexts(_ context: RunContext, requested: Int) throws -> [RunContext] {
-        let available = try RigOptions.environment().lanes
+        let available = context.rig.lanes
         if requested > available.count {
             throw ValidationError("--lanes \(requested): this rig has \(available.count) (\(available.map(\.description).joined(separator: ", "))); machine.lanes in the vm rig's file sets how many")
         }
-        let lanes = Array(available.prefix(requested))
-        return lanes.indices.map { context.lane($0, of: lanes) }
+        return (0..<requested).map { context.lane($0, of: requested) }
     }
 
     static var executable: String {

@@ -71,7 +71,7 @@ struct SoakCommand: AsyncParsableCommand {
         }
         print(summary.totalLine)
         try summary.json(rig: rigName, rateHz: rate, path: path).write(toFile: context.workDirectory + "/soak.json", atomically: true, encoding: .utf8)
-        if let line = RigEnvironment.resultsLine(["soak.json"], in: context.workDirectory) { print(line) }
+        if let line = context.rig.resultsLine(["soak.json"], in: context.workDirectory) { print(line) }
         fflush(nil)
         if !summary.passed { throw ExitCause.productFailed.exit }
     }

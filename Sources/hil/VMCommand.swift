@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Rig
+import RigControl
 
 struct VMCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

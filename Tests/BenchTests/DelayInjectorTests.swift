@@ -2,47 +2,60 @@ import RunContext
 import Bench
 import Foundation
 import HILTestSupport
+import Radio
+import RigControl
 import Testing
 
-/// Where `hil calibrate` puts ble's and hid's delay: the radio bridges' control FIFOs (HIL_RADIO_CONTROL).
+/// Where `hil calibrate` puts ble's and hid's delay: the running rig's radio bridges (`RunningRig.Radio`), each told
+/// `delay MS` and each answering that it holds it.
 @Suite("Calibration's delay injection into the radio model")
 struct DelayInjectorTests {
-    static let context = RunContext(hil: "/bin/false", peripheralAdapter: "hci0", centralAdapter: "hci1", uinputName: "x",
-                                                latencyScale: 1, writePath: nil, workDirectory: "/tmp")
-
-    @Test("ble and hid without the radio model are refused with the reason and what to do")
-    func refused() throws {
-        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("hil-radio-empty-\(getpid())").path
-        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: empty) }
-        for (control, says) in [(nil, "HIL_RADIO_CONTROL is unset"), (empty, "no radio bridge's control FIFO (control-K) in \(empty)")] {
-            do {
-                _ = try DelayInjector.make(for: "hid", context: Self.context, radioControl: control)
-                Issue.record("hid was accepted with radio control \(control ?? "unset")")
-            } catch {
-                #expect("\(error)".contains(says) && "\(error)".contains("vm rig"), "\(error)")
-            }
-        }
-        #expect(throws: (any Error).self) { try DelayInjector.make(for: "udp", context: Self.context, radioControl: nil) }
-        #expect(throws: (any Error).self) { try DelayInjector.make(for: "bogus", context: Self.context, radioControl: "/tmp") }
+    static func context(radio folder: String?) -> RunContext {
+        let radio = folder.map { RunningRig.Radio(control: RadioControl(folder: $0), intervalMs: 15, packetErrorRate: 0) }
+        let rig = RunningRig(name: "vm", lanes: [.init(peripheral: "hci0", central: "hci1")], uinputName: "x", radio: radio)
+        return RunContext(rig: rig, hil: "/bin/false", writePath: nil, workDirectory: "/tmp")
     }
 
-    @Test("each bridge's FIFO gets `delay MS` for every delay, and `delay 0` when cleared")
-    func writesEveryFIFO() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hil-radio-control-\(getpid())").path
+    static func folder(_ name: String) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test("ble and hid on a rig without radio bridges are refused with the reason and what to do; so are udp without hosts and no transport")
+    func refused() throws {
+        let error = #expect(throws: (any Error).self) { try DelayInjector.make(for: "hid", context: Self.context(radio: nil)) }
+        #expect("\(error!)".contains("rig vm started none") && "\(error!)".contains("vm rig"), "\(error!)")
+        #expect(throws: (any Error).self) { try DelayInjector.make(for: "udp", context: Self.context(radio: nil)) }
+        #expect(throws: (any Error).self) { try DelayInjector.make(for: "bogus", context: Self.context(radio: "/tmp")) }
+    }
+
+    @Test("every bridge is told each delay and `delay 0` when cleared, and answers it holds it; no bridge FIFO is an error")
+    func tellsEveryBridge() async throws {
+        let folder = try Self.folder("hil-radio-control")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let readers = try openControlFIFOs(2, in: folder)
-        defer { for fd in readers { close(fd) } }
-        let injector = try DelayInjector.make(for: "ble", context: Self.context, radioControl: folder)
-        #expect("\(injector)".contains("control-0") && "\(injector)".contains("control-1"))
-        try injector.apply(5)
-        try injector.apply(2.5)
-        injector.clear()
-        for fd in readers {
-            var buffer = [UInt8](repeating: 0, count: 256)
-            let count = read(fd, &buffer, buffer.count)
-            #expect(String(decoding: buffer[0..<max(0, count)], as: UTF8.self) == "delay 5\ndelay 2.5\ndelay 0\n")
+        let injector = try DelayInjector.make(for: "ble", context: Self.context(radio: folder))
+        await #expect(throws: BenchError.self) { try await injector.apply(5) }
+        let bridges = try AnsweringBridges(2, in: folder) { command in
+            if case .delay(let ms) = command { return .init(delayMs: ms) }
+            return .init()
         }
+        defer { bridges.stop() }
+        #expect("\(injector)".contains(folder))
+        try await injector.apply(5)
+        try await injector.apply(2.5)
+        await injector.clear()
+        #expect(bridges.received == Array(repeating: [.delay(milliseconds: 5), .delay(milliseconds: 2.5), .delay(milliseconds: 0)], count: 2))
+    }
+
+    @Test("a bridge that answers with another delay than asked fails the calibration, naming what it holds")
+    func heldOtherwise() async throws {
+        let folder = try Self.folder("hil-radio-stuck")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let bridges = try AnsweringBridges(1, in: folder) { _ in .init(delayMs: 1) }
+        defer { bridges.stop() }
+        let injector = try DelayInjector.make(for: "hid", context: Self.context(radio: folder))
+        let error = await #expect(throws: BenchError.self) { try await injector.apply(20) }
+        #expect(error?.what.contains("did not take a delay of 20 ms: it holds 1 ms") == true, "\(String(describing: error))")
     }
 }

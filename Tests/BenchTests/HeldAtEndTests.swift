@@ -1,5 +1,6 @@
 import LatencyStats
 import Records
+import RigControl
 import ScenarioDriver
 import Testing
 @testable import Bench
@@ -20,8 +21,10 @@ struct HeldAtEndTests {
                              frameTimes: [2_050_000, 12_050_000])
     }
 
-    static let bench = BenchRunner(context: .init(hil: "hil", peripheralAdapter: "hci0", centralAdapter: "hci1", uinputName: "u",
-                                                  latencyScale: 1, writePath: nil, workDirectory: "/tmp"), settings: .init())
+    static let bench = BenchRunner(
+        context: .init(rig: RunningRig(name: "vm", lanes: [.init(peripheral: "hci0", central: "hci1")], uinputName: "u"), hil: "hil",
+                       writePath: nil, workDirectory: "/tmp"),
+        settings: .init())
 
     @Test("bench: the stream keeps what was held, is not sustained, its line names it, and the run's list of held streams has it")
     func bench() {

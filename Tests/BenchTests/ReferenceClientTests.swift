@@ -3,7 +3,7 @@ import Foundation
 import HILTestSupport
 import Processes
 import RemoteTouchProtocol
-import Rig
+import RigControl
 import ScenarioDriver
 import Testing
 

@@ -1,4 +1,5 @@
 @testable import Bench
+import RigControl
 import Testing
 
 /// The calibration's pacing against a periodic radio: a regular stream meets the connection events at a few phases,
@@ -55,7 +56,7 @@ struct SendScheduleTests {
 
     @Test("calibrate dithers only what the radio delays: the radio's injector has a seed, netem's none")
     func calibrationPace() {
-        let radio = DelayInjector.radio(controls: ["/run/hil-radio/control-0"]), netem = DelayInjector.netem(interface: "veth-phone", netns: "hil-phone")
+        let radio = DelayInjector.radio(RunningRig.Radio(control: RadioControl(folder: "/run/hil-radio"), intervalMs: 15, packetErrorRate: 0)), netem = DelayInjector.netem(interface: "veth-phone", netns: "hil-phone")
         #expect(radio.sendDither != nil)
         #expect(netem.sendDither == nil)
     }

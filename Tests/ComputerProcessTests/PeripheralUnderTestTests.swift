@@ -1,7 +1,7 @@
 import ComputerProcess
 import Foundation
 import Processes
-import Rig
+import RigControl
 import Testing
 
 /// The computer under test as a process, with a stand-in for `hil` (a shell script given the same arguments): what it

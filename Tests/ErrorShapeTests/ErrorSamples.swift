@@ -19,8 +19,10 @@ import Recording
 import Records
 import RemoteTouchProtocol
 import Rig
+import RigControl
 import RunContext
 import Runner
+import Scenario
 import ScenarioDriver
 import StrictJSON
 import System
@@ -114,6 +116,9 @@ enum ErrorSamples {
             error: RunContextError(.hosts, "a partition step needs the rig's two hosts, and this rig has none", hint: "run in the vm rig"),
             expected: "a partition step needs the rig's two hosts, and this rig has none\n  → run in the vm rig"),
         ErrorSample(error: RunnerError(.interrupted, "interrupted while the computer started"), expected: "interrupted while the computer started"),
+        ErrorSample(
+            error: PhoneChoiceError(.invalid, "--phone bumble:pixel: no profile pixel; the Bumble phone's are bluez-like, minimal, ios-like, android-like"),
+            expected: "--phone bumble:pixel: no profile pixel; the Bumble phone's are bluez-like, minimal, ios-like, android-like"),
         ErrorSample(
             error: MutationError(.catalogue, "no *.patch in Mutations/faults", hint: "pass --faults DIR"),
             expected: "no *.patch in Mutations/faults\n  → pass --faults DIR"),

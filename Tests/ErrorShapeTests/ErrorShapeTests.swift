@@ -14,6 +14,7 @@ import Records
 import Recording
 import RemoteTouchProtocol
 import Rig
+import RigControl
 import ScenarioDriver
 import StrictJSON
 import System

@@ -21,15 +21,17 @@ struct RadioBridgeCoreTests {
         var core = RadioBridgeCore(model: Self.events)
         _ = core.fromController(Events.connectionComplete(handle: 0x40, interval: 12), at: at(0))
         _ = core.fromHost(Events.acl(handle: 0x40, marker: 1), at: at(1))
-        #expect(core.control("delay 20", at: at(2)) == [.note("control: extra delay now 20.0 ms for the packets that arrive from now on")])
+        #expect(core.control("delay 20", at: at(2)) == [.note("control: extra delay now 20 ms for the packets that arrive from now on")])
         #expect(core.model.extraDelayNanoseconds == 20_000_000)
         _ = core.fromHost(Events.acl(handle: 0x40, marker: 2), at: at(2))
         // #1 keeps no delay (event at 15); #2 may go at 22, so at the event at 30.
         #expect(core.due(at: at(15)) == [.toController(Events.acl(handle: 0x40, marker: 1))])
         #expect(core.nextRelease == at(30))
-        for bad in ["delay", "delay -1", "delay 10001", "delay five", "speed 5", "delay 5 6"] {
-            #expect(core.control(bad, at: at(2)) == [.note("control: ignored \"\(bad)\": the bridge takes \"delay MS\" (0 to 10000), \"error-rate P\" (0 ≤ P < 1) and \"blackout MS\" (0 to 60000)")])
+        for bad in ["delay", "delay five", "speed 5", "delay 5 6"] {
+            #expect(core.control(bad, at: at(2)) == [.note("control: refused \"\(bad)\": \"\(bad)\" is no command: the bridge takes error-rate P (0 ≤ P < 1), blackout MS (0 to 60000), delay MS (0 to 10000) and state")])
         }
+        #expect(core.control("delay 10001", at: at(2)) == [.note("control: refused \"delay 10001\": a delay of 10001 ms is outside 0 to 10000 ms")])
+        #expect(core.control("delay -1", at: at(2)) == [.note("control: refused \"delay -1\": a delay of -1 ms is outside 0 to 10000 ms")])
         #expect(core.model.extraDelayNanoseconds == 20_000_000)
         _ = core.control("delay 0", at: at(2))
         #expect(core.model.extraDelayNanoseconds == 0)

@@ -1,5 +1,6 @@
 import Testing
 @testable import Rig
+@testable import RigControl
 
 /// The monitor frames of one failed run's link drop (HCI trace of "the link drops in the middle of a drag",
 /// repeat 6 of a 10-repeat suite run), reduced to what the watch reads.

@@ -1,4 +1,5 @@
 import Rig
+import RigControl
 import Testing
 
 @Suite("The phone's connection update: its link's handle from hcitool con")

@@ -2,6 +2,7 @@ import Foundation
 import HILTestSupport
 import Processes
 @testable import Rig
+@testable import RigControl
 import Testing
 
 @Suite("Fault steps: rig manipulations that need no rig")

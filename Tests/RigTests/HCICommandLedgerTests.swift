@@ -1,5 +1,6 @@
 import Testing
 @testable import Rig
+@testable import RigControl
 
 /// The commands an adapter's controller has not answered yet, from monitor frames (AdapterSettleWatch's ledger).
 @Suite("HCI commands not answered yet, from the monitor channel")

@@ -1,6 +1,7 @@
 import Foundation
 import Processes
 import Rig
+import RigControl
 import Testing
 
 /// A fake filesystem root with just the files the probe reads.

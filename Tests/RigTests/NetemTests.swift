@@ -1,6 +1,7 @@
 import Foundation
 import Processes
 @testable import Rig
+@testable import RigControl
 import Testing
 
 @Suite("netem through tc: the command lines, and what a kernel without sch_netem answers")

@@ -1,6 +1,7 @@
 import Foundation
 @testable import Rig
 import HILTestSupport
+import RigControl
 import Testing
 
 /// Where the results are, said once with paths a person can open (issue "A newcomer never stumbles", item 10).
@@ -13,6 +14,10 @@ struct ResultsLineTests {
         #expect(guest.isCopiedBack("/hil/share"))
         #expect(!guest.isCopiedBack("/hil/shared/results"))
         #expect(!RigEnvironment().isCopiedBack("/hil/share/results"))
+        let running = RigEnvironment(rig: "vm", share: "/hil/share").runningRig(nil)
+        #expect(running.resultsLine(["results.json"], in: "/hil/share/results") == nil)
+        #expect(running.resultsLine(["results.json", "junit.xml"], in: "/hil/shared/results")
+            == "results: /hil/shared/results/results.json, /hil/shared/results/junit.xml")
     }
 
     @Test("the host's line: the files at the top of the folder it copied into, the scenario folders and the BlueZ logs")
@@ -25,28 +30,5 @@ struct ResultsLineTests {
         for name in ["results.json", "junit.xml"] { try Data().write(to: URL(fileURLWithPath: folder + "/" + name)) }
         #expect(RigJobRunner.resultsLine(folder)
             == "results: \(folder)/junit.xml, \(folder)/results.json; logs in 1 folder(s) there; the guest's BlueZ logs in \(folder)/rig-logs")
-    }
-}
-
-/// The radio bridges' control FIFOs, one owner for calibrate's delays and the radio step's error rate.
-@Suite("RadioControl: the bridges' FIFOs found, each told the same line")
-struct RadioControlTests {
-    @Test("every bridge's FIFO gets the line; no folder, or one without FIFOs, is refused with what to do")
-    func sends() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("radio-control-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        #expect(throws: RigError.self) { try RadioControl.find(in: nil, remedy: "use the vm rig") }
-        #expect(throws: RigError.self) { try RadioControl.find(in: folder, remedy: "use the vm rig") }
-        let readers = try openControlFIFOs(2, in: folder)
-        defer { for fd in readers { close(fd) } }
-        let control = try RadioControl.find(in: folder, remedy: "use the vm rig")
-        #expect(control.fifos == ["\(folder)/control-0", "\(folder)/control-1"])
-        try control.send("error-rate 0.1")
-        for fd in readers {
-            var buffer = [UInt8](repeating: 0, count: 64)
-            let count = read(fd, &buffer, buffer.count)
-            #expect(String(decoding: buffer[0..<max(0, count)], as: UTF8.self) == "error-rate 0.1\n")
-        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Rig
+import RigControl
 import StrictJSON
 import Testing
 

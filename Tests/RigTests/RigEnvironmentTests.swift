@@ -1,4 +1,5 @@
 import Rig
+import RigControl
 import Testing
 
 @Suite("RigEnvironment: the HIL_* variables, typed")

@@ -1,4 +1,5 @@
 import Rig
+import RigControl
 import System
 import Testing
 

@@ -1,4 +1,5 @@
 import Rig
+import RigControl
 import Testing
 
 @Suite("RigNetwork: the two hosts' and the attacker's HIL_NET_* variables, typed")

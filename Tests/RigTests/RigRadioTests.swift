@@ -1,5 +1,6 @@
 import Foundation
 @testable import Rig
+import RigControl
 import StrictJSON
 import Testing
 

@@ -1,6 +1,6 @@
 import RunContext
 import Foundation
-import Rig
+import RigControl
 import Runner
 import Scenario
 import Testing
@@ -20,10 +20,10 @@ struct LanePoolTests {
     }
 
     private static func context(lanes: Int) -> [RunContext] {
-        let base = RunContext(hil: "/bin/false", peripheralAdapter: "hci0", centralAdapter: "hci1",
-                                          uinputName: "RemoteTouch HIL Virtual Input", latencyScale: 4, writePath: nil, workDirectory: "/tmp")
-        let pairs = (0..<lanes).map { RigEnvironment.Lane(peripheral: "hci\(2 * $0)", central: "hci\(2 * $0 + 1)") }
-        return pairs.indices.map { base.lane($0, of: pairs) }
+        let pairs = (0..<lanes).map { RunningRig.Lane(peripheral: "hci\(2 * $0)", central: "hci\(2 * $0 + 1)") }
+        let rig = RunningRig(name: "vm", lanes: pairs, uinputName: "RemoteTouch HIL Virtual Input", latencyScale: 4)
+        let base = RunContext(rig: rig, hil: "/bin/false", writePath: nil, workDirectory: "/tmp")
+        return pairs.indices.map { base.lane($0, of: lanes) }
     }
 
     private static let files = ["Scenarios/cursor/swipe-right.json", "Scenarios-nightly/faults/bluetoothd-restart.json",
@@ -62,7 +62,6 @@ struct LanePoolTests {
         #expect(!Self.context(lanes: 1)[0].onlyThisComputer)
         var long = lanes[0]
         long.uinputName = String(repeating: "x", count: 79)
-        let pairs = [RigEnvironment.Lane(peripheral: "hci0", central: "hci1"), RigEnvironment.Lane(peripheral: "hci2", central: "hci3")]
-        #expect(long.lane(1, of: pairs).uinputName.utf8.count == 79, "a uinput name has at most 79 bytes")
+        #expect(long.lane(1, of: 2).uinputName.utf8.count == 79, "a uinput name has at most 79 bytes")
     }
 }

@@ -58,3 +58,21 @@ struct RunPlanTests {
         #expect(plan.items.map(\.number) == [1, 2, 3, 4])
     }
 }
+
+/// The run's phone in the plan (issue 52): each ble and hid scenario runs on it with its own profile, or is not
+/// applicable with why; tcp and udp have no BLE phone.
+@Suite("The plan on the run's phone")
+struct RunPlanPhoneTests {
+    @Test("a scenario that needs the Bumble phone is not applicable on BlueZ, and runs with its profile on Bumble")
+    func phones() throws {
+        let needs = try RunPlanTests.scenario("needs bumble", #"{"phone": {"stack": "bumble", "mtu": 23}}"#)
+        let any = try RunPlanTests.scenario("any", #"{}"#)
+        let onBluez = RunPlan([needs, any], repeats: 1, choice: .several([.ble, .tcp]))
+        #expect(onBluez.notApplicable.map(\.result.message) == ["not applicable on ble: the scenario runs on the bumble phone (run.phone.stack): hil run --phone bumble"])
+        #expect(onBluez.items.map { "\($0.scenario.name) \($0.scenario.run.phone)" }
+            == ["needs bumble [tcp] bumble mtu=23", "any [ble] bluez", "any [tcp] the run's phone"])
+        let onBumble = RunPlan([needs, any], repeats: 1, choice: .only(.hid), phone: PhoneChoice(stack: .bumble, profile: "ios-like"))
+        #expect(onBumble.notApplicable.isEmpty)
+        #expect(onBumble.items.map(\.scenario.run.phone.description) == ["bumble:ios-like mtu=23", "bumble:ios-like"])
+    }
+}

@@ -1,6 +1,7 @@
 import RunContext
 import Foundation
 import Records
+import RigControl
 import Runner
 import Scenario
 import ScenarioDriver
@@ -29,9 +30,8 @@ struct RunSessionTests {
     /// A session over scenarios that apply to no transport asked for: nothing needs a rig.
     static func session(_ folder: String, stop: RunStop, lines: Lines, details: Lines? = nil) throws -> RunSession {
         let scenario = try RunPlanTests.scenario("ble only", #"{"transports": ["ble"]}"#)
-        let context = RunContext(
-            hil: "/bin/false", peripheralAdapter: "hci0", centralAdapter: "hci1", uinputName: "test", latencyScale: 1,
-            writePath: nil, workDirectory: folder)
+        let rig = RunningRig(name: "none", lanes: [.init(peripheral: "hci0", central: "hci1")], uinputName: "test")
+        let context = RunContext(rig: rig, hil: "/bin/false", writePath: nil, workDirectory: folder)
         let writer = RunResultsWriter(
             environment: RunEnvironment(rig: "none"), startedAt: Date(), start: .now, shard: nil, folder: folder)
         let settings = RunSession.Settings(

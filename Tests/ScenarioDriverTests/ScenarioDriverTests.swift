@@ -17,7 +17,9 @@ struct ScenarioDriverTests {
         var scenario: Scenario
 
         var outcome: ScenarioResult.Outcome {
-            Judge.outcome(drive.findings(heldAtEnd: [], droppedEvents: false, scenario: scenario, options: .init()).findings)
+            var findings = drive.findings(heldAtEnd: [], droppedEvents: false, scenario: scenario, options: .init()).findings
+            findings.steps = steps.map(\.outcome)
+            return Judge.outcome(findings)
         }
     }
 
@@ -33,7 +35,7 @@ struct ScenarioDriverTests {
         var options = options
         options.judged.subtract([.status])
         let drive = try await ScenarioDriver(scenario: scenario, phone: link, computer: seen, clock: clock, options: options).run()
-        let steps = drive.steps(withReceipts: computer.receipts(), scenario: scenario, options: options)
+        let steps = drive.judged(receipts: computer.receipts(), frames: nil, scenario: scenario, options: options).steps
         return Run(drive: drive, steps: steps, link: link, computer: computer, scenario: scenario)
     }
 

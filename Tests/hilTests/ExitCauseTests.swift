@@ -2,6 +2,7 @@ import Foundation
 @testable import hil
 import HILTestSupport
 import Rig
+import RigControl
 import Runner
 import System
 import Testing

@@ -3,6 +3,7 @@ import Foundation
 @testable import hil
 import HILTestSupport
 import Rig
+import RigControl
 import Testing
 
 /// A command's number options with a range: the words before the option (the command and what it needs), the words

@@ -3,6 +3,7 @@ import Foundation
 import HILTestSupport
 import Records
 import Rig
+import RigControl
 import Testing
 
 @Suite("--radio-interval: hil run and hil bench choose the vm rig's radio for one run; results name it")

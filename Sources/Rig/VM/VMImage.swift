@@ -1,3 +1,4 @@
+package import RigControl
 package import Foundation
 import Processes
 import System

@@ -15,6 +15,8 @@ package final class OfflineLink: PhoneLink, NetworkFaults, RadioFaults {
         var up = false
         var radioBack: MonotonicTime?
         var translator = PointerTranslator()
+        /// What the offline radio holds after the radio steps so far (nil: the rig's own).
+        var radio: RadioConditions?
     }
 
     private let computer: OfflineComputer
@@ -120,9 +122,17 @@ package final class OfflineLink: PhoneLink, NetworkFaults, RadioFaults {
         "offline: no network, \(conditions.map { "\($0)" } ?? "reset") not applied"
     }
 
-    /// Offline there is no radio to lose packets: the step is noted, nothing else (its timing needs a rig).
-    package func setRadio(_ conditions: RadioConditions?) async throws -> String {
-        "offline: no radio, \(conditions.map { "\($0)" } ?? "reset") not applied"
+    /// Offline there is no radio to lose packets: the step is noted, and the model holds what it asked (a change of
+    /// only what it names); its timing needs a rig.
+    package func setRadio(_ conditions: RadioConditions?) async throws -> RadioSetting {
+        let holds = state.withLock { state in
+            state.radio = conditions.map { conditions in
+                RadioConditions(packetErrorPercent: conditions.packetErrorPercent ?? state.radio?.packetErrorPercent,
+                                intervalMs: conditions.intervalMs ?? state.radio?.intervalMs)
+            }
+            return state.radio
+        }
+        return RadioSetting(done: "offline: no radio, \(conditions.map { "\($0)" } ?? "reset") not applied", holds: holds)
     }
 
     /// Offline a blackout past the rig files' default supervision timeout (2000 ms) is an outage as a link drop is; a

@@ -60,12 +60,10 @@ package struct OfflineReplay: Sendable {
         let driver = ScenarioDriver(scenario: scenario, phone: link, computer: computer, clock: clock, options: options)
         do {
             let drive = try await driver.run()
-            let receipts = computer.receipts()
-            let steps = drive.steps(withReceipts: receipts, scenario: scenario, options: options)
-            let accounted = drive.accounted(steps, receipts: receipts, frames: computer.frames(since: MonotonicTime(nanoseconds: 0)),
-                                            scenario: scenario, options: options)
-            replay.steps = accounted.steps
-            replay.errors += accounted.failures
+            let judged = drive.judged(receipts: computer.receipts(), frames: computer.frames(since: MonotonicTime(nanoseconds: 0)),
+                                      scenario: scenario, options: options)
+            replay.steps = judged.steps
+            replay.errors += judged.failures
         } catch {
             replay.errors.append("the offline run stopped: \(error)")
         }

@@ -29,7 +29,7 @@ extension RigError {
     package init(_ error: SystemError, code: Code) {
         switch error.code {
         case .cannotStart:
-            self.init(.missingTool, error.text, hint: "run `bash \(RigAssessment.setupScript(rigsDirectory: nil))`")
+            self.init(.missingTool, error.text, hint: "run `bash Rigs/setup.sh` in the project's folder")
         case .timedOut: self.init(.timeout, error.text, hint: error.hint)
         default: self.init(code, error.text, hint: error.hint)
         }

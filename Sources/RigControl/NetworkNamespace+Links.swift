@@ -1,10 +1,11 @@
 import Foundation
+package import NetSocket
 import Processes
 
 /// A network namespace of the rig's hosts (`NetworkHosts`), through `ip` (iproute2): its veth interface and the
 /// interface's state. The one owner of those `ip` command lines; the phone links' faults, the capture and the
-/// delay injector use it.
-package enum NetworkNamespace {
+/// delay injector use it. (The namespace itself, and entering it for a socket, is NetSocket's.)
+extension NetworkNamespace {
     /// `ip -n NETNS link set IFACE up|down`.
     package static func setLink(_ interface: String, in netns: String, up: Bool) throws {
         _ = try ip(["-n", netns, "link", "set", interface, up ? "up" : "down"])

@@ -1,5 +1,6 @@
 import Foundation
 import Processes
+import System
 
 /// The phone's stack moving its link to another interval, as a central's Connection Update does: LE Connection Update
 /// (HCI 0x2013) from the phone's host, sent with hcitool (BlueZ's raw HCI tool), which waits for the LE Connection
@@ -13,7 +14,8 @@ package enum ConnectionUpdate {
     /// Asks for `intervalMs` (min = max) on the link to `address` from `adapter`, latency 0 and `supervisionTimeoutMs`;
     /// returns what was done, for the step's message.
     /// - Throws: `RigError` `.fault` with hcitool's answer when there is no such link or the update failed.
-    package static func request(intervalMs: Double, supervisionTimeoutMs: Int, to address: String, on adapter: String) throws -> String {
+    /// - Returns: the link's handle on `adapter` and what was done, for the step's message.
+    package static func request(intervalMs: Double, supervisionTimeoutMs: Int, to address: String, on adapter: String) throws -> (handle: Int, done: String) {
         let handle = try self.handle(of: address, on: adapter)
         let units = Int((intervalMs / 1.25).rounded()), timeout = supervisionTimeoutMs / 10
         let arguments = ["-i", adapter, "lecup", "--handle", "\(handle)", "--min", "\(units)", "--max", "\(units)",
@@ -26,7 +28,7 @@ package enum ConnectionUpdate {
             throw RigError(.fault, "hcitool \(arguments.joined(separator: " ")) failed: \(said.isEmpty ? "exit status \(run.status)" : said)",
                               hint: "the capture (--capture always) shows the LE Connection Update and its answers; the computer's kernel refuses an interval above its own maximum")
         }
-        return "the phone moved its link (handle \(handle)) to a \(intervalMs) ms interval: LE Connection Update from \(adapter), Complete received"
+        return (handle, "the phone moved its link (handle \(handle)) to a \(NumberText.plain(intervalMs)) ms interval: LE Connection Update from \(adapter), Complete received")
     }
 
     /// The longest interval the computer's host accepts from a phone by default: the Linux kernel's own maximum
