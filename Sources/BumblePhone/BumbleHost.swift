@@ -114,8 +114,13 @@ package final class BumbleHost: Sendable {
             return "r\(state.nextID)"
         }
         let line = ([id, verb] + arguments).joined(separator: " ") + "\n"
-        do { try input.writeAll(Array(line.utf8)) } catch {
-            throw LinkError(.link, "the Bumble phone took no request (\(verb)): \(error); its last lines:\n\(lastLines)")
+        do {
+            guard !hasEnded else { throw Errno(rawValue: EPIPE) }
+            try input.writeAll(Array(line.utf8))
+        } catch {
+            // Its reader notices the end at once: the last lines are whole then.
+            _ = try? await changes.upTo(.seconds(1)) { hasEnded ? true : nil }
+            throw LinkError(.link, "the Bumble phone's process exited before \(verb) (\(error)); its last lines:\n\(lastLines)")
         }
         let reply = try await changes.upTo(timeout * latencyScale) { () -> Line?? in
             state.withLock { state in
@@ -127,7 +132,7 @@ package final class BumbleHost: Sendable {
             throw LinkError(.timeout, "the Bumble phone did not answer \(verb) within \(timeout * latencyScale); its last lines:\n\(lastLines)")
         }
         guard let reply else {
-            throw LinkError(.link, "the Bumble phone exited during \(verb); its last lines:\n\(lastLines)")
+            throw LinkError(.link, "the Bumble phone's process exited during \(verb); its last lines:\n\(lastLines)")
         }
         return reply
     }

@@ -14,9 +14,10 @@ package enum RunReport {
             .jsonText(everyEnvironmentKey: true)
     }
 
-    /// JUnit XML, written by Report (`RunResults.junitXML`): one test case per scenario, flaky ones marked.
-    package static func junit(_ results: [ScenarioResult]) -> String {
-        RunResults(scenarios: results).junitXML
+    /// JUnit XML, written by Report (`RunResults.junitXML`): one test case per scenario, flaky ones marked; the
+    /// environment's phone as the suite's property.
+    package static func junit(_ results: [ScenarioResult], environment: RunEnvironment = RunEnvironment()) -> String {
+        RunResults(environments: [environment], scenarios: results).junitXML
     }
 
     /// Failed steps with their messages, then scenario-level problems (`ScenarioResult.detail`).

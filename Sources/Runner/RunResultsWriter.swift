@@ -33,7 +33,7 @@ package struct RunResultsWriter: Sendable {
         let wallMs = wallMs
         try RunReport.json(results, environment: environment, startedAt: startedAt, wallMs: wallMs, shard: shard)
             .write(toFile: folder + "/results.json", atomically: true, encoding: .utf8)
-        try RunReport.junit(results).write(toFile: folder + "/junit.xml", atomically: true, encoding: .utf8)
+        try RunReport.junit(results, environment: environment).write(toFile: folder + "/junit.xml", atomically: true, encoding: .utf8)
         return wallMs
     }
 }

@@ -108,8 +108,10 @@ package final class RunSession: Sendable {
         let ended = await stop.run({ [self] in
             await pool.run(plan.items, stop: { [stop] in stop.isStopping }, finished: announce)
         }, grace: Self.interruptGrace)
-        for problem in await capture?.stop() ?? [] { console.problem("hil run: \(problem)") }
+        // The Bumble phones give their adapters back before the capture stops: btmon 5.66 segfaulted when stopped
+        // with an adapter still on the HCI user channel.
         await settings.bumble?.stopAll()
+        for problem in await capture?.stop() ?? [] { console.problem("hil run: \(problem)") }
         if !ended {
             console.problem("hil run: the scenario under way did not end within \(Self.interruptGrace) of the interrupt (a D-Bus call BlueZ did not answer, or its teardown); it is left behind, not kept")
         }

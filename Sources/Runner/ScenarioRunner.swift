@@ -97,6 +97,9 @@ package struct ScenarioRunner: Sendable {
     {
         phases.record("checks done")
         if let computer { await noteEarlyExit(computer, result: &result, findings: &findings) }
+        if let computer, let bumble = phone as? BumblePhoneLink, bumble.host.hasEnded {
+            await notePhoneDeath(computer, result: &result, findings: &findings)
+        }
         let stopComputer: @Sendable () async -> Void = {
             guard let computer else { return }
             await computer.stop()
@@ -135,6 +138,20 @@ package struct ScenarioRunner: Sendable {
         }
         findings.errors.append("the device under test (hil peripheral) exited during the scenario")
         result.message += "the device under test (hil peripheral) exited during the scenario; its last lines:\n\(current.lastLines(15))\n"
+    }
+
+    /// The Bumble phone's process died: its link goes when the radio's supervision timeout runs out, and the computer
+    /// must let go of everything then (R12), which is checked in the kernel's key state before the teardown.
+    private func notePhoneDeath(_ computer: PeripheralComputer, result: inout ScenarioResult, findings: inout ScenarioFindings) async {
+        let held = computer.heldKeys()
+        let check = ReleaseCheck(computer: computer, clock: RealTimeClock(), latencyScale: context.latencyScale)
+        let (note, stillHeld) = await check.afterDrop(heldBefore: held, downAt: MonotonicTime(nanoseconds: MonotonicTime.now().nanoseconds + UInt64(context.rig.supervisionTimeoutMs) * 1_000_000))
+        result.message += "the phone's host died: " + note.replacingOccurrences(of: "the phone seeing it", with: "its supervision timeout")
+            .replacingOccurrences(of: "the phone saw the link go down", with: "its link's supervision timeout ran out") + "\n"
+        if !stillHeld.isEmpty {
+            findings.failures.append("the computer still held \(stillHeld.joined(separator: ", ")) after the phone's host died (R12: a lost link releases everything)")
+        }
+        if findings.errors.isEmpty { findings.errors.append("the Bumble phone's process exited during the scenario") }
     }
 
     /// The steps judged, once, when the stopped computer's receipts are complete: the evidence of the drive with each

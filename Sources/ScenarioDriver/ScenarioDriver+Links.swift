@@ -12,6 +12,12 @@ package struct ReleaseCheck: Sendable {
     let clock: any DriverClock
     let latencyScale: Double
 
+    package init(computer: any ComputerUnderTest, clock: any DriverClock, latencyScale: Double) {
+        self.computer = computer
+        self.clock = clock
+        self.latencyScale = latencyScale
+    }
+
     /// Waits until nothing is held, or 2 s × the latency scale after `downAt`; a line for the step's message
     /// and what was still held then.
     package func afterDrop(heldBefore: [String], downAt: MonotonicTime) async -> (note: String, stillHeld: [String]) {

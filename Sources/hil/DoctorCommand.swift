@@ -14,7 +14,8 @@ struct DoctorCommand: AsyncParsableCommand {
             fails (a kernel without Bluetooth is explained once, on the host lines, with the vm rig as the way out; \
             the rigs refer to it); whether the vm rig's image is built in ~/.cache/hil/vm or the first vm command \
             will build it, and why its guest runs under TCG, not KVM; the fixes name the set-up script by its \
-            absolute path, so they work from any folder; and what works here without any rig (validate, replay, decode, report, run --list). It \
+            absolute path, so they work from any folder; whether the Bumble phone (hil run --phone bumble) is \
+            installed; and what works here without any rig (validate, replay, decode, report, run --list). It \
             boots nothing.
 
             Exit status 0 when at least one rig can run here (with --rig NAME: when that rig can); 69 (no usable \
@@ -71,6 +72,8 @@ struct DoctorCommand: AsyncParsableCommand {
                 print("--rig auto: \(error)")
             }
         }
+        let (program, missing) = PhoneOption.program(rigs: options.rigs)
+        print("the Bumble phone (hil run --phone bumble): " + (missing ?? "installed (\(program?.python ?? "?"))"))
         DoctorLines.withoutRig.forEach { print($0) }
         if runnable == 0 { throw ExitCause.noUsableRig.exit }
     }

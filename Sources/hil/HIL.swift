@@ -24,6 +24,9 @@ struct HIL: AsyncParsableCommand {
     /// argument-parser's entry point, but `hil help NAME` for a command that is not there is an error (argument-parser
     /// prints the top help and exits 0), and a rig's error ends with its status (`RigError.exitStatus`).
     static func main() async {
+        // A write to a pipe whose reader died (the Bumble phone's stdin, a child that exited early) fails with EPIPE,
+        // which the writer reports, instead of killing hil; children get the default back (SpawnActions).
+        signal(SIGPIPE, SIG_IGN)
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let problem = unknownHelpTopic(arguments) {
             printError("hil help: \(problem)")

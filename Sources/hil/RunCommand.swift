@@ -185,7 +185,7 @@ struct RunCommand: AsyncParsableCommand {
             print(CoverageListing.text(scenarios: scenarios, catalog: catalog, all: all, folders: paths))
             return
         }
-        if phone.choice.stack == .bumble, let missing = PhoneOption.program().1 {
+        if phone.choice.stack == .bumble, let missing = PhoneOption.program(rigs: rigOptions.rigs).1 {
             // Before a rig boots: the guest sees this checkout's files and cannot install anything.
             printError("hil run: --phone bumble: \(missing)")
             throw ExitCause.noUsableRig.exit
@@ -247,7 +247,7 @@ struct RunCommand: AsyncParsableCommand {
     /// The run's Bumble phones when a scenario of `plan` runs on one (started as the first needs it).
     private func bumblePhones(_ plan: RunPlan, latencyScale: Double) throws -> BumblePhones? {
         guard plan.items.contains(where: { $0.scenario.run.phone.stack == .bumble && !$0.transport.isNetwork }) else { return nil }
-        let (program, missing) = PhoneOption.program()
+        let (program, missing) = PhoneOption.program(rigs: rigOptions.rigs)
         guard let program, missing == nil else { throw ValidationError("--phone bumble: \(missing ?? "")") }
         return BumblePhones(program, latencyScale: latencyScale) { print($0); fflush(nil) }
     }

@@ -99,6 +99,7 @@ struct HistoryCommandTests {
                 mkdir -p "$2" && cp "\(state)/mutations.json" "$2/mutations.json" && exit 0
             fi
             if [[ $1 != run ]]; then exec "\(try RigGuest.hilBinary())" "$@"; fi
+            if [[ " $* " == *" --phone "* ]]; then echo "$*" >>"\(state)/phones" && exit 0; fi
             count=$(( $(cat "\(state)/count" 2>/dev/null || echo 0) + 1 )); echo "$count" >"\(state)/count"
             echo "$*" >>"\(state)/calls"
             while [[ $# -gt 0 && $1 != --output ]]; do shift; done
@@ -128,6 +129,11 @@ struct HistoryCommandTests {
         #expect(try String(contentsOfFile: "\(root)/reports/\(newest)/results.json", encoding: .utf8).contains("2026-11-05T02:30"))
         let calls = try String(contentsOfFile: state + "/calls", encoding: .utf8).split(separator: "\n")
         #expect(!calls[0].contains("--baseline") && calls[1].contains("--baseline \(root)/reports/latest/results.json"))
+        // Each night runs the ble and hid scenarios again on the Bumble phone, in two profiles, on the vm rig.
+        let phones = try String(contentsOfFile: state + "/phones", encoding: .utf8).split(separator: "\n")
+        #expect(phones.count == 2 * nights.count, "\(phones)")
+        #expect(phones.count > 1 && phones[0].hasPrefix("run --rig vm --phone bumble:ios-like --transport ble,hid --output ")
+            && phones[1].hasPrefix("run --rig vm --phone bumble:android-like --transport ble,hid --output "), "\(phones)")
         let summary = try String(contentsOfFile: "\(root)/reports/\(newest)/history.md", encoding: .utf8)
         #expect(summary.hasPrefix("❌ **hil history: 3 runs**"), "\(summary)")
         #expect(summary.contains("| mutation score |") && summary.contains("| 50.0 % (1 of 2) |"), "\(summary)")
