@@ -222,8 +222,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CDBus", "CEvdev", "InputCodes"]),
-        // The layout's house rules, read from Package.swift and the sources: the module graph, file sizes, polling.
-        .testTarget(name: "PackageLayoutTests"),
+        // The layout's house rules, read from Package.swift, the sources and the docs as text: the module graph (no
+        // dead import, arrows down docs/architecture.md's layers), file sizes, polling, one spawner; HILTestSupport's
+        // runCapturing runs Benchmarks/lib/medians.py.
+        .testTarget(name: "PackageLayoutTests", dependencies: ["HILTestSupport"]),
         // Every error type of the package, one instance each: the one error shape (System's ExplainedError).
         .testTarget(
             name: "ErrorShapeTests",
