@@ -160,7 +160,9 @@ let package = Package(
             ]
         ),
 
-        .target(name: "HILTestSupport", dependencies: ["NetSocket", "RemoteTouchProtocol", "DBus", "Processes", "LatencyStats"], path: "Tests/HILTestSupport"),
+        .target(
+            name: "HILTestSupport", dependencies: ["NetSocket", "RemoteTouchProtocol", "DBus", "Processes", "LatencyStats", "Records", "StrictJSON"],
+            path: "Tests/HILTestSupport"),
         .testTarget(name: "WaitingTests", dependencies: ["Waiting", "HILTestSupport"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON", "HILTestSupport"]),
         .testTarget(name: "RemoteTouchProtocolTests", dependencies: ["RemoteTouchProtocol", "StrictJSON", "HILTestSupport"]),
@@ -178,6 +180,10 @@ let package = Package(
             name: "ScenarioDriverTests",
             dependencies: ["ScenarioDriver", "Scenario", "Verifier", "GestureScript", "InputCodes", "StrictJSON", "Records", "RemoteTouchProtocol", "HILTestSupport"]),
         .testTarget(name: "LatencyStatsTests", dependencies: ["LatencyStats"]),
+        .testTarget(name: "InputCodesTests", dependencies: ["InputCodes"]),
+        // The results model and its file formats: results.json read and merged, the receipts log, the ready file.
+        .testTarget(name: "RecordsTests", dependencies: ["Records", "LatencyStats", "HILTestSupport"]),
+        .testTarget(name: "RunContextTests", dependencies: ["RunContext", "Rig", "Records", "HILTestSupport"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
         .testTarget(
             name: "RunnerTests",
