@@ -46,8 +46,9 @@ let package = Package(
         // Latency distributions (HdrHistogram): count, p50, p95, p99, max, per gesture kind and per stage.
         .target(name: "LatencyStats", dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")]),
 
-        // Linux input: uinput injection and evdev reading (libevdev), CLOCK_MONOTONIC time.
-        .target(name: "Evdev", dependencies: ["CEvdev", "InputCodes", "System"]),
+        // Linux input: uinput injection and evdev reading (libevdev), CLOCK_MONOTONIC time; a device's node awaited
+        // on /dev/input's changes (Processes' FolderWatch).
+        .target(name: "Evdev", dependencies: ["CEvdev", "InputCodes", "System", "Processes", "Waiting"]),
         // D-Bus over libdbus-1: one thread owns the connection; async calls, exported objects, signals.
         .target(name: "DBus", dependencies: ["CDBus", "TextMarkup", "Waiting", "System"]),
 
@@ -93,11 +94,6 @@ let package = Package(
             name: "ScenarioDriver",
             dependencies: ["Scenario", "GestureModel", "GestureScript", "RemoteTouchProtocol", "Verifier", "InputCodes", "CommandMapping", "StrictJSON", "Records", "Waiting", "System", "LatencyStats"]),
 
-        // Recording: a session's receipts and frames → a scenario of send steps with derived expectations (hil record).
-        .target(
-            name: "Recording",
-            dependencies: ["Scenario", "GestureScript", "Records", "InputCodes", "RemoteTouchProtocol", "Verifier", "StrictJSON", "System"]),
-
         // The phone's links for every transport (ble and hid over BlueZ with the BLE client, tcp and udp over
         // sockets and Bonjour), and the faults a rig can inject into each.
         .target(
@@ -113,15 +109,25 @@ let package = Package(
         // Evidence of a scenario: HCI and network captures, packet times, the timeline.
         .target(name: "Evidence", dependencies: ["ScenarioDriver", "Scenario", "InputCodes", "Records", "Rig", "Waiting", "Processes", "System"]),
 
+        // Recording: a session's receipts and frames → a scenario of send steps with derived expectations, and the
+        // computer side of a live recording (hil record).
+        .target(
+            name: "Recording",
+            dependencies: [
+                "Scenario", "GestureScript", "Records", "InputCodes", "RemoteTouchProtocol", "Verifier", "StrictJSON", "System",
+                "ComputerProcess", "Rig",
+            ]),
+
         // What a run's scenarios, benches and soaks share: the rig's context, the run's stop, the scratch folder.
         .target(name: "RunContext", dependencies: ["Evidence", "Scenario", "GestureScript", "ScenarioDriver", "Records", "Rig", "Waiting", "Processes", "System"]),
 
-        // hil bench and hil soak: streams through the real link, latency, rate and loss.
+        // hil bench, hil soak and hil calibrate: streams through the real link (the PhoneLinks links, paired to
+        // ComputerProcess's computer), latency, rate and loss.
         .target(
             name: "Bench",
             dependencies: [
-                "RunContext", "PhoneLinks", "ComputerProcess", "ScenarioDriver", "Records", "DBus", "Evdev", "InputCodes", "LatencyStats",
-                "RemoteTouchProtocol", "Rig", "Waiting", "Processes", "System", "StrictJSON",
+                "RunContext", "PhoneLinks", "ComputerProcess", "ScenarioDriver", "Records", "InputCodes", "LatencyStats",
+                "RemoteTouchProtocol", "Rig", "Processes", "System", "StrictJSON",
             ]),
 
         // The run session: the plan, lanes, the stop and the exit-code policy; a scenario's setup, steps and teardown.

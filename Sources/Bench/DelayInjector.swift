@@ -1,8 +1,6 @@
 import Foundation
-import PhoneLinks
 package import RunContext
 import Rig
-import System
 
 /// Where `hil calibrate` puts a known delay for one transport, and how.
 ///
