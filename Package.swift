@@ -134,7 +134,7 @@ let package = Package(
         .target(
             name: "Runner",
             dependencies: [
-                "RunContext", "Scenario", "ScenarioDriver", "PhoneLinks", "ComputerProcess", "Evidence", "InputCodes", "Verifier",
+                "RunContext", "Scenario", "ScenarioDriver", "PhoneLinks", "ComputerProcess", "Evidence", "Verifier",
                 "Records", "Report", "Rig", "System",
             ]),
 
@@ -159,8 +159,8 @@ let package = Package(
         .executableTarget(
             name: "hil",
             dependencies: [
-                "RemoteTouchProtocol", "CommandMapping", "GestureScript", "Rig", "Peripheral", "DBus", "Scenario", "ScenarioDriver", "Runner", "RunContext", "Bench", "Evidence", "ComputerProcess",
-                "Records", "Report", "LatencyStats", "Recording", "InputCodes", "StrictJSON", "Lab", "GestureModel", "Waiting", "Processes",
+                "RemoteTouchProtocol", "CommandMapping", "GestureScript", "Rig", "Peripheral", "DBus", "Scenario", "ScenarioDriver", "Runner", "RunContext", "Bench", "Evidence",
+                "Records", "Report", "Recording", "InputCodes", "StrictJSON", "Lab", "GestureModel", "Waiting", "Processes",
                 "Radio", "NetSocket", "System", "Verifier", "Mutations",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -178,7 +178,7 @@ let package = Package(
         .testTarget(name: "SystemTests", dependencies: ["System"]),
         .testTarget(name: "NetSocketTests", dependencies: ["NetSocket"]),
         .testTarget(name: "ProcessesTests", dependencies: ["Processes", "System", "Waiting"]),
-        .testTarget(name: "RadioTests", dependencies: ["Radio", "System", "HILTestSupport", "LatencyStats"]),
+        .testTarget(name: "RadioTests", dependencies: ["Radio", "HILTestSupport", "LatencyStats"]),
         .testTarget(name: "RigTests", dependencies: ["Rig", "Processes", "StrictJSON", "System", "HILTestSupport"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCodes", "System"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Avahi", "HILTestSupport", "Waiting"]),
@@ -193,11 +193,11 @@ let package = Package(
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
         .testTarget(
             name: "RunnerTests",
-            dependencies: ["Runner", "RunContext", "ScenarioDriver", "LatencyStats", "Records", "Report", "Rig", "Scenario", "StrictJSON", "HILTestSupport"]),
+            dependencies: ["Runner", "RunContext", "ScenarioDriver", "Records", "Report", "Rig", "Scenario", "StrictJSON", "HILTestSupport"]),
         .testTarget(
             name: "PhoneLinksTests",
             dependencies: [
-                "PhoneLinks", "BlueZAPI", "DBus", "NetSocket", "RemoteTouchProtocol", "Rig", "HILTestSupport",
+                "PhoneLinks", "BlueZAPI", "DBus", "NetSocket", "RemoteTouchProtocol", "HILTestSupport",
             ]),
         .testTarget(
             name: "BenchTests",
@@ -205,14 +205,14 @@ let package = Package(
                 "Bench", "RunContext", "ScenarioDriver", "InputCodes", "LatencyStats", "NetSocket", "Processes", "Records", "RemoteTouchProtocol",
                 "Rig", "StrictJSON", "HILTestSupport",
             ]),
-        .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "ScenarioDriver", "InputCodes", "Records"]),
+        .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "InputCodes", "Records"]),
         .testTarget(name: "ComputerProcessTests", dependencies: ["ComputerProcess", "Processes", "Rig"]),
         .testTarget(
             name: "ReportTests", dependencies: ["Records", "Report", "LatencyStats", "StrictJSON", "Processes", "System", "HILTestSupport"],
             exclude: ["Snapshots"]),
         .testTarget(
             name: "RecordingTests",
-            dependencies: ["Recording", "Scenario", "ScenarioDriver", "GestureScript", "Records", "InputCodes", "StrictJSON", "HILTestSupport"]),
+            dependencies: ["Recording", "Scenario", "ScenarioDriver", "Records", "InputCodes", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "LabTests", dependencies: ["Lab", "Records", "HILTestSupport"]),
         .testTarget(name: "MutationsTests", dependencies: ["Mutations", "Records", "Scenario", "Processes", "HILTestSupport"]),
         .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Records", "InputCodes", "RemoteTouchProtocol", "LatencyStats", "HILTestSupport"]),
@@ -224,13 +224,13 @@ let package = Package(
             name: "PeripheralTests",
             dependencies: [
                 "Peripheral", "DBus", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "Records", "HILTestSupport",
-                "NetSocket", "StrictJSON",
+                "NetSocket",
             ]),
         // The command line: every command's options, their values and help, what goes to which stream.
         .testTarget(
             name: "hilTests",
             dependencies: [
-                "hil", "HILTestSupport", "Scenario", "GestureScript", "Peripheral", "Rig", "Radio", "Bench", "Records", "Runner", "System",
+                "hil", "HILTestSupport", "Scenario", "GestureScript", "Peripheral", "Rig", "Radio", "Records", "Runner", "System",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CDBus", "CEvdev", "InputCodes"]),
@@ -262,7 +262,7 @@ let rigTestTargets: [Target] = [
         ]),
     .testTarget(name: "RadioRigTests", dependencies: ["Radio", "System", "NetSocket", "Processes", "HILTestSupport"]),
     // Boots the real vm rig through the built `hil`; depends on it so `swift test` builds it.
-    .testTarget(name: "VMRigIntegrationTests", dependencies: ["hil", "Rig", "Evidence", "Processes", "HILTestSupport"]),
+    .testTarget(name: "VMRigIntegrationTests", dependencies: ["hil", "Rig", "Processes", "HILTestSupport"]),
 ]
 if Context.environment["HIL_TESTS"] != "unit" {
     package.targets += rigTestTargets

@@ -1,6 +1,5 @@
 import Foundation
 package import GestureScript
-import InputCodes
 import Rig
 import Waiting
 package import ScenarioDriver

@@ -1,6 +1,5 @@
 import Foundation
 package import GestureScript
-import InputCodes
 import Rig
 package import ScenarioDriver
 import Synchronization

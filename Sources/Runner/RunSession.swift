@@ -4,7 +4,6 @@ import Foundation
 import Rig
 import Records
 import Report
-import ScenarioDriver
 
 /// One `hil run` inside a rig that is up: the plan over the lanes, the results written as the run goes, the stop
 /// (an interrupt or a broken rig), the reports and tables at the end, and the exit status (`RunExit`). The

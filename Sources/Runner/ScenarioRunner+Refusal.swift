@@ -1,7 +1,6 @@
 import Foundation
 import Rig
 import Scenario
-import ScenarioDriver
 import ComputerProcess
 import Records
 import Verifier

@@ -1,7 +1,6 @@
 package import RunContext
 import ScenarioDriver
 import PhoneLinks
-import InputCodes
 import Foundation
 import Rig
 package import Scenario

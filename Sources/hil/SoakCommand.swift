@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import System
 import Rig
-import Runner
 import Scenario
 import Bench
 

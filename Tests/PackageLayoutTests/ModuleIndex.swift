@@ -8,15 +8,22 @@ struct ModuleIndex {
     let distinctCases: [String: Set<String>]
     /// The types each target declares, test targets too: a file's own target's types shadow those of its imports.
     let ownTypes: [String: Set<String>]
+    /// Every target's files, read once.
+    let sources: [String: [SwiftSource]]
 
     init(_ manifest: PackageManifest) throws {
-        var symbols: [String: ModuleSymbols] = [:], own: [String: Set<String>] = [:]
+        var symbols: [String: ModuleSymbols] = [:], own: [String: Set<String>] = [:], wholeExports: [(String, String)] = []
+        var read: [String: [SwiftSource]] = [:]
         for target in manifest.targets {
-            let files = PackageManifest.swiftFiles(under: target.folder)
-            let read = ModuleSymbols(sources: try files.map { try SwiftSource(file: $0, root: manifest.root) })
-            if target.isTest { own[target.name] = read.types } else { symbols[target.name] = read }
+            let sources = try PackageManifest.swiftFiles(under: target.folder).map { try SwiftSource(file: $0, root: manifest.root) }
+            read[target.name] = sources
+            let names = ModuleSymbols(sources: sources)
+            if target.isTest { own[target.name] = names.types } else { symbols[target.name] = names }
+            wholeExports += sources.flatMap(\.exports).filter { $0.name == nil }.map { (target.name, $0.module) }
         }
+        for (module, exported) in wholeExports { if let names = symbols[exported] { symbols[module]?.adopt(names) } }
         self.symbols = symbols
+        sources = read
         ownTypes = own.merging(symbols.mapValues(\.types)) { first, _ in first }
         var owners: [String: Int] = [:]
         for module in symbols.values { for name in module.cases { owners[name, default: 0] += 1 } }

@@ -28,7 +28,18 @@ struct ModuleSymbols {
     static let keywords: Set<String> = ["func", "var", "let", "class", "static", "final", "override", "init"]
 
     init(sources: [SwiftSource]) {
-        for source in sources { read(source.code) }
+        for source in sources {
+            read(source.code)
+            // A declaration it re-exports is one of its names (a whole module re-exported: `ModuleIndex`).
+            types.formUnion(source.exports.compactMap(\.name))
+        }
+    }
+
+    /// Adds the names of `other`, a module this one re-exports whole.
+    mutating func adopt(_ other: ModuleSymbols) {
+        types.formUnion(other.types)
+        extensionMembers += other.extensionMembers
+        conformances += other.conformances
     }
 
     /// The names of this module a file of another module may use: its types less the file's module's own (they shadow

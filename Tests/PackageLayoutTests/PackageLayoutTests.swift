@@ -34,8 +34,8 @@ struct PackageLayoutTests {
         let manifest = try PackageManifest(root: Self.root)
         for (name, bound) in [("Runner", 12), ("PhoneLinks", 12), ("Bench", 12), ("RunnerTests", 10)] {
             let target = try #require(manifest.target(name))
-            #expect(target.dependencies.count <= bound, "\(name) has \(target.dependencies.count) dependencies, more than "
-                    + "\(bound): \(target.dependencies)")
+            let count = target.dependencies.count
+            #expect(count <= bound, "\(name) has \(count) dependencies, more than \(bound): \(target.dependencies)")
         }
         // Sideways arrows (Bench on Runner, Evidence on PhoneLinks) are ModuleGraphTests' layer check's.
         for module in ["PhoneLinks", "Bench", "Evidence", "ComputerProcess", "Records", "RunContext", "InputCodes", "NetSocket"] {
@@ -85,10 +85,10 @@ struct PackageLayoutTests {
     }
 
     @Test("no Foundation Process in Tests: a child is spawned by ChildProcess (HILTestSupport's runCapturing, runSeparating)")
-    func noFoundationProcess() throws {
-        let files = PackageManifest.swiftFiles(under: Self.root.appendingPathComponent("Tests"))
+    func noFoundationProcess() async throws {
+        let files = try await ModuleGraphTests.index.value().sources.values.joined().filter { $0.path.hasPrefix("Tests/") }
         #expect(files.count > 100)
-        let found = try files.flatMap { Self.foundationProcesses(in: try SwiftSource(file: $0, root: Self.root)) }
+        let found = files.flatMap(Self.foundationProcesses(in:))
         #expect(found.isEmpty, """
             Foundation's Process in \(found.joined(separator: ", ")): spawn through runCapturing or runSeparating \
             (HILTestSupport) or ChildProcess, whose child gets a clean signal mask and whose exit no thread blocks on

@@ -7,8 +7,12 @@ struct SwiftSource {
     let path: String
     /// The text with every comment and literal text replaced by one space; line breaks kept.
     let code: String
-    /// The modules of its `import` lines (`package import M`, `@testable import M`, `import struct M.T`…).
+    /// The modules of its `import` lines (`package import M`, `@testable import M`, `import struct M.T`…), less those
+    /// it re-exports.
     let imports: [String]
+    /// What its `@_exported import` lines hand on to its module's importers: a module, or one of its declarations
+    /// (`@_exported import struct LatencyStats.SplitMix64`).
+    let exports: [(module: String, name: String?)]
     /// Every identifier of the code outside its import lines.
     let identifiers: Set<String>
     /// The names written as an implicit member, `.name` (an enum case, a static member).
@@ -22,11 +26,17 @@ struct SwiftSource {
     static let implicitMember = try! NSRegularExpression(pattern: #"(?<![\w)\]?!>])\.([A-Za-z_][A-Za-z0-9_]*)"#)
 
     init(path: String, text: String) {
+        let code = Self.blanked(text)
         self.path = path
-        code = Self.blanked(text)
-        let whole = NSRange(code.startIndex..., in: code)
-        imports = Self.importLine.matches(in: code, range: whole).compactMap { Range($0.range(at: 1), in: code).map { String(code[$0]) } }
-        let body = Self.importLine.stringByReplacingMatches(in: code, range: whole, withTemplate: "")
+        self.code = code
+        let lines = Self.matches(of: Self.importLine, in: code, group: 0), modules = Self.matches(of: Self.importLine, in: code, group: 1)
+        imports = zip(lines, modules).filter { !$0.0.contains("@_exported") }.map(\.1)
+        exports = zip(lines, modules).filter { $0.0.contains("@_exported") }.map { line, module in
+            // `@_exported import struct M.Name`: the name after the module's.
+            let name = line.split(separator: " ").last?.split(separator: ".").dropFirst().first.map(String.init)
+            return (module, name)
+        }
+        let body = Self.importLine.stringByReplacingMatches(in: code, range: NSRange(code.startIndex..., in: code), withTemplate: "")
         identifiers = Set(Self.matches(of: Self.identifier, in: body, group: 0))
         implicitMembers = Set(Self.matches(of: Self.implicitMember, in: body, group: 1))
     }

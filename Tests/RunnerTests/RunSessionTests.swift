@@ -2,8 +2,6 @@ import RunContext
 import Foundation
 import Records
 import Runner
-import Scenario
-import ScenarioDriver
 import Synchronization
 import Testing
 
