@@ -46,8 +46,9 @@ let package = Package(
         // Latency distributions (HdrHistogram): count, p50, p95, p99, max, per gesture kind and per stage.
         .target(name: "LatencyStats", dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")]),
 
-        // Linux input: uinput injection and evdev reading (libevdev), CLOCK_MONOTONIC time.
-        .target(name: "Evdev", dependencies: ["CEvdev", "InputCodes", "System"]),
+        // Linux input: uinput injection and evdev reading (libevdev), CLOCK_MONOTONIC time; a device's node awaited
+        // on /dev/input's changes (Processes' FolderWatch).
+        .target(name: "Evdev", dependencies: ["CEvdev", "InputCodes", "System", "Processes", "Waiting"]),
         // D-Bus over libdbus-1: one thread owns the connection; async calls, exported objects, signals.
         .target(name: "DBus", dependencies: ["CDBus", "TextMarkup", "Waiting", "System"]),
 
@@ -93,11 +94,6 @@ let package = Package(
             name: "ScenarioDriver",
             dependencies: ["Scenario", "GestureModel", "GestureScript", "RemoteTouchProtocol", "Verifier", "InputCodes", "CommandMapping", "StrictJSON", "Records", "Waiting", "System", "LatencyStats"]),
 
-        // Recording: a session's receipts and frames → a scenario of send steps with derived expectations (hil record).
-        .target(
-            name: "Recording",
-            dependencies: ["Scenario", "GestureScript", "Records", "InputCodes", "RemoteTouchProtocol", "Verifier", "StrictJSON", "System"]),
-
         // The phone's links for every transport (ble and hid over BlueZ with the BLE client, tcp and udp over
         // sockets and Bonjour), and the faults a rig can inject into each.
         .target(
@@ -121,22 +117,32 @@ let package = Package(
         // Evidence of a scenario: HCI and network captures, packet times, the timeline.
         .target(name: "Evidence", dependencies: ["ScenarioDriver", "Scenario", "InputCodes", "Records", "RigControl", "NetSocket", "Waiting", "Processes", "System"]),
 
-        // What a run's scenarios, benches and soaks share: the rig's context, the run's stop, the scratch folder.
-        .target(name: "RunContext", dependencies: ["Evidence", "Scenario", "GestureScript", "ScenarioDriver", "Records", "RigControl", "Waiting", "Processes", "System"]),
+        // Recording: a session's receipts and frames → a scenario of send steps with derived expectations, and the
+        // computer side of a live recording (hil record).
+        .target(
+            name: "Recording",
+            dependencies: [
+                "Scenario", "GestureScript", "Records", "InputCodes", "RemoteTouchProtocol", "Verifier", "StrictJSON", "System",
+                "ComputerProcess", "RigControl",
+            ]),
 
-        // hil bench and hil soak: streams through the real link, latency, rate and loss.
+        // What a run's scenarios, benches and soaks share: the rig's context, the run's stop, the scratch folder.
+        .target(name: "RunContext", dependencies: ["Evidence", "GestureScript", "ScenarioDriver", "Records", "RigControl", "Waiting", "Processes", "System"]),
+
+        // hil bench, hil soak and hil calibrate: streams through the real link (the PhoneLinks links, paired to
+        // ComputerProcess's computer), latency, rate and loss.
         .target(
             name: "Bench",
             dependencies: [
-                "RunContext", "PhoneLinks", "ComputerProcess", "ScenarioDriver", "Records", "DBus", "Evdev", "InputCodes", "LatencyStats",
-                "RemoteTouchProtocol", "RigControl", "NetSocket", "Waiting", "Processes", "System", "StrictJSON",
+                "RunContext", "PhoneLinks", "ComputerProcess", "ScenarioDriver", "Records", "InputCodes", "LatencyStats",
+                "RemoteTouchProtocol", "RigControl", "Processes", "System", "StrictJSON",
             ]),
 
         // The run session: the plan, lanes, the stop and the exit-code policy; a scenario's setup, steps and teardown.
         .target(
             name: "Runner",
             dependencies: [
-                "RunContext", "Scenario", "ScenarioDriver", "PhoneLinks", "BumblePhone", "ComputerProcess", "Evidence", "InputCodes", "Verifier",
+                "RunContext", "Scenario", "ScenarioDriver", "PhoneLinks", "BumblePhone", "ComputerProcess", "Evidence", "Verifier",
                 "Records", "Report", "RigControl", "System",
             ]),
 
@@ -164,14 +170,16 @@ let package = Package(
         .executableTarget(
             name: "hil",
             dependencies: [
-                "RemoteTouchProtocol", "CommandMapping", "GestureScript", "Rig", "RigControl", "BumblePhone", "Peripheral", "DBus", "Scenario", "ScenarioDriver", "Runner", "RunContext", "Bench", "Evidence", "ComputerProcess",
-                "Records", "Report", "LatencyStats", "Recording", "InputCodes", "StrictJSON", "Lab", "GestureModel", "Waiting", "Processes",
+                "RemoteTouchProtocol", "CommandMapping", "GestureScript", "Rig", "RigControl", "BumblePhone", "Peripheral", "DBus", "Scenario", "ScenarioDriver", "Runner", "RunContext", "Bench", "Evidence",
+                "Records", "Report", "Recording", "InputCodes", "StrictJSON", "Lab", "GestureModel", "Waiting", "Processes",
                 "Radio", "NetSocket", "System", "Verifier", "Mutations",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
-        .target(name: "HILTestSupport", dependencies: ["NetSocket", "RemoteTouchProtocol", "DBus", "Processes", "LatencyStats", "Radio"], path: "Tests/HILTestSupport"),
+        .target(
+            name: "HILTestSupport", dependencies: ["NetSocket", "RemoteTouchProtocol", "DBus", "Processes", "LatencyStats", "Records", "StrictJSON", "Radio"],
+            path: "Tests/HILTestSupport"),
         .testTarget(name: "WaitingTests", dependencies: ["Waiting", "HILTestSupport"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON", "HILTestSupport"]),
         .testTarget(name: "RemoteTouchProtocolTests", dependencies: ["RemoteTouchProtocol", "StrictJSON", "HILTestSupport"]),
@@ -181,7 +189,7 @@ let package = Package(
         .testTarget(name: "SystemTests", dependencies: ["System"]),
         .testTarget(name: "NetSocketTests", dependencies: ["NetSocket"]),
         .testTarget(name: "ProcessesTests", dependencies: ["Processes", "System", "Waiting"]),
-        .testTarget(name: "RadioTests", dependencies: ["Radio", "System", "HILTestSupport", "LatencyStats"]),
+        .testTarget(name: "RadioTests", dependencies: ["Radio", "HILTestSupport", "LatencyStats"]),
         .testTarget(name: "RigTests", dependencies: ["Rig", "RigControl", "Radio", "Processes", "StrictJSON", "System", "HILTestSupport"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCodes", "System"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Avahi", "HILTestSupport", "Waiting"]),
@@ -189,14 +197,18 @@ let package = Package(
             name: "ScenarioDriverTests",
             dependencies: ["ScenarioDriver", "Scenario", "Verifier", "GestureScript", "InputCodes", "StrictJSON", "Records", "RemoteTouchProtocol", "HILTestSupport"]),
         .testTarget(name: "LatencyStatsTests", dependencies: ["LatencyStats"]),
+        .testTarget(name: "InputCodesTests", dependencies: ["InputCodes"]),
+        // The results model and its file formats: results.json read and merged, the receipts log, the ready file.
+        .testTarget(name: "RecordsTests", dependencies: ["Records", "LatencyStats", "HILTestSupport"]),
+        .testTarget(name: "RunContextTests", dependencies: ["RunContext", "RigControl", "Records", "HILTestSupport"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
         .testTarget(
             name: "RunnerTests",
-            dependencies: ["Runner", "RunContext", "ScenarioDriver", "LatencyStats", "Records", "Report", "RigControl", "Scenario", "StrictJSON", "HILTestSupport"]),
+            dependencies: ["Runner", "RunContext", "ScenarioDriver", "Records", "Report", "RigControl", "Scenario", "StrictJSON", "HILTestSupport"]),
         .testTarget(
             name: "PhoneLinksTests",
             dependencies: [
-                "PhoneLinks", "BlueZAPI", "DBus", "NetSocket", "RemoteTouchProtocol", "Rig", "HILTestSupport",
+                "PhoneLinks", "BlueZAPI", "DBus", "NetSocket", "RemoteTouchProtocol", "HILTestSupport",
             ]),
         .testTarget(
             name: "BenchTests",
@@ -204,14 +216,14 @@ let package = Package(
                 "Bench", "RunContext", "ScenarioDriver", "InputCodes", "LatencyStats", "NetSocket", "Processes", "Records", "RemoteTouchProtocol",
                 "RigControl", "Radio", "StrictJSON", "HILTestSupport",
             ]),
-        .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "ScenarioDriver", "InputCodes", "Records"]),
+        .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "InputCodes", "Records"]),
         .testTarget(name: "ComputerProcessTests", dependencies: ["ComputerProcess", "Processes", "RigControl"]),
         .testTarget(
             name: "ReportTests", dependencies: ["Records", "Report", "LatencyStats", "StrictJSON", "Processes", "System", "HILTestSupport"],
             exclude: ["Snapshots"]),
         .testTarget(
             name: "RecordingTests",
-            dependencies: ["Recording", "Scenario", "ScenarioDriver", "GestureScript", "Records", "InputCodes", "StrictJSON", "HILTestSupport"]),
+            dependencies: ["Recording", "Scenario", "ScenarioDriver", "Records", "InputCodes", "StrictJSON", "HILTestSupport"]),
         .testTarget(name: "LabTests", dependencies: ["Lab", "Records", "HILTestSupport"]),
         .testTarget(name: "MutationsTests", dependencies: ["Mutations", "Records", "Scenario", "Processes", "HILTestSupport"]),
         .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Records", "InputCodes", "RemoteTouchProtocol", "LatencyStats", "HILTestSupport"]),
@@ -223,24 +235,26 @@ let package = Package(
             name: "PeripheralTests",
             dependencies: [
                 "Peripheral", "DBus", "Evdev", "RemoteTouchProtocol", "CommandMapping", "InputCodes", "Records", "HILTestSupport",
-                "NetSocket", "StrictJSON",
+                "NetSocket",
             ]),
         // The command line: every command's options, their values and help, what goes to which stream.
         .testTarget(
             name: "hilTests",
             dependencies: [
-                "hil", "HILTestSupport", "Scenario", "GestureScript", "Peripheral", "Rig", "RigControl", "Radio", "Bench", "Records", "Runner", "System",
+                "hil", "HILTestSupport", "Scenario", "GestureScript", "Peripheral", "Rig", "RigControl", "Radio", "Records", "Runner", "System",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CDBus", "CEvdev", "InputCodes"]),
-        // The layout's house rules, read from Package.swift and the sources: the module graph, file sizes, polling.
-        .testTarget(name: "PackageLayoutTests"),
+        // The layout's house rules, read from Package.swift, the sources and the docs as text: the module graph (no
+        // dead import, arrows down docs/architecture.md's layers), file sizes, polling, one spawner; HILTestSupport's
+        // runCapturing runs Benchmarks/lib/medians.py.
+        .testTarget(name: "PackageLayoutTests", dependencies: ["HILTestSupport"]),
         // Every error type of the package, one instance each: the one error shape (System's ExplainedError).
         .testTarget(
             name: "ErrorShapeTests",
             dependencies: [
                 "hil", "System", "StrictJSON", "RemoteTouchProtocol", "CommandMapping", "GestureModel", "InputCodes", "GestureScript",
-                "Records", "Evdev", "NetSocket", "DBus", "Avahi", "Peripheral", "ScenarioDriver", "Lab", "PhoneLinks", "Recording", "Rig", "RigControl", "Scenario",
+                "Records", "Evdev", "NetSocket", "DBus", "Avahi", "Peripheral", "ScenarioDriver", "Lab", "PhoneLinks", "Recording", "RigControl", "Scenario",
                 "Radio", "Bench", "ComputerProcess", "Evidence", "RunContext", "Runner", "Mutations",
             ]),
     ]
@@ -259,7 +273,7 @@ let rigTestTargets: [Target] = [
         ]),
     .testTarget(name: "RadioRigTests", dependencies: ["Radio", "System", "NetSocket", "Processes", "HILTestSupport"]),
     // Boots the real vm rig through the built `hil`; depends on it so `swift test` builds it.
-    .testTarget(name: "VMRigIntegrationTests", dependencies: ["hil", "Rig", "Evidence", "Processes", "HILTestSupport"]),
+    .testTarget(name: "VMRigIntegrationTests", dependencies: ["hil", "Rig", "Processes", "HILTestSupport"]),
 ]
 if Context.environment["HIL_TESTS"] != "unit" {
     package.targets += rigTestTargets

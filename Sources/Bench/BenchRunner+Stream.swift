@@ -1,28 +1,25 @@
 import Foundation
-import InputCodes
 import LatencyStats
 package import ScenarioDriver
-import RigControl
-import Waiting
 package import ComputerProcess
 
 extension BenchRunner {
     /// Streams `count` commands at `rate` through `sender` (dithered with that seed when `dither` is set), then
     /// waits for the last frames. Command i carries the delta `1 + i % 997`, so every payload of a stream differs
     /// and each receipt matches exactly one send.
-    package func stream(rate: Double, count: Int, dither: UInt64? = nil, sender: BenchSender, collector: FrameCollector,
+    package func stream(rate: Double, count: Int, dither: UInt64? = nil, sender: BenchSender, computer: PeripheralComputer,
                 sends: inout [StageBreakdown.Send]) async throws -> StreamRun
     {
         // Let the previous stream's last frames land: no new frame for 300 ms (at most 5 s).
-        try await collector.changes.settled(quiet: .milliseconds(300), timeout: .seconds(5))
+        try await computer.framesSettled(quiet: .milliseconds(300), timeout: .seconds(5))
         let first = sends.count
-        let dropsBefore = collector.droppedCount
+        let dropsBefore = computer.droppedCount
         let sent = try await sender.send(rate: rate, count: count, dither: dither, sends: &sends)
         guard sends.count > first else { throw BenchError(.link, "\(sender.path): no command was sent") }
         // Wait for stragglers: until no new frame for 300 ms (at most 5 s).
-        try await collector.changes.settled(quiet: .milliseconds(300), timeout: .seconds(5))
+        try await computer.framesSettled(quiet: .milliseconds(300), timeout: .seconds(5))
         return StreamRun(rate: rate, range: first..<sends.count, achievedHz: sent.achievedHz, blocked: sent.blocked,
-                         readerDrops: collector.droppedCount - dropsBefore, heldAtEnd: collector.heldKeys())
+                         readerDrops: computer.droppedCount - dropsBefore, heldAtEnd: computer.heldKeys())
     }
 
     /// What a run's streams are judged against once the computer has stopped: its receipts (written as it stops),
@@ -34,13 +31,10 @@ extension BenchRunner {
         package var frameTimes: [UInt64]
     }
 
-    /// Stops the computer (which writes its receipts) and gathers the evidence of every stream sent.
-    package static func evidence(sends: [StageBreakdown.Send], peripheral: PeripheralUnderTest, collector: FrameCollector) async
-        -> Evidence
-    {
-        await peripheral.stop()
-        let receipts = peripheral.receipts()
-        let frameTimes = collector.frames(since: MonotonicTime(nanoseconds: 0)).filter { $0.events.contains { $0.code == .relX } }
+    /// The evidence of every stream sent, once the computer has stopped (its receipts are complete then).
+    package static func evidence(sends: [StageBreakdown.Send], computer: PeripheralComputer) -> Evidence {
+        let receipts = computer.receipts()
+        let frameTimes = computer.allFrames.filter { $0.events.contains { $0.code == .relX } }
             .map(\.time.nanoseconds).sorted()
         return Evidence(sends: sends, receipts: receipts, alignment: StageBreakdown.align(sends, receipts), frameTimes: frameTimes)
     }

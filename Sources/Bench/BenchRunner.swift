@@ -1,11 +1,6 @@
 import ScenarioDriver
-import PhoneLinks
-import DBus
-import Evdev
-import InputCodes
 import Foundation
 package import LatencyStats
-import RemoteTouchProtocol
 package import RunContext
 
 extension BenchRunner.Settings {
@@ -108,39 +103,18 @@ package struct BenchRunner: Sendable {
     package func run(progress: @Sendable (String) -> Void) async throws -> [String: PathResult] {
         let folder = context.workDirectory + "/bench"
         let session = try await PairedSession.open(context, folder: folder, networks: Self.networkTransports(settings.paths))
-        let (bluez, peripheral, collector, link) = (session.bluez, session.peripheral, session.collector, session.link)
-        defer { peripheral.stopBlocking() }
-        defer { collector.stop() }
-        defer { Task { [bluez] in try? await bluez.forget(link) } }
-
         var sends: [StageBreakdown.Send] = []
-        var streams: [(path: String, rung: Double?, run: StreamRun)] = []
-        for path in settings.paths {
-            let sender = try await BenchSender.open(
-                path, settings: settings, bluez: bluez, link: link, folder: folder, context: context, peripheral: peripheral)
-            defer { sender.close() }
-            let dither = settings.dither && sender.meetsRadio ? SendSchedule.streamDither : nil
-            let main = try await stream(rate: settings.rateHz, count: settings.count, dither: dither, sender: sender,
-                                        collector: collector, sends: &sends)
-            streams.append((path, nil, main))
-            progress("\(path): sent \(main.count) at \(Int(settings.rateHz)) Hz, achieved \(String(format: "%.0f", main.achievedHz)) Hz")
-            if let note = sender.note { progress(note) }
-            guard settings.findMax else { continue }
-            ladder: for rate in settings.ladderHz {
-                for repetition in 1...settings.repetitions {
-                    let step = try await stream(rate: rate, count: Int(rate * settings.rungSeconds), dither: dither,
-                                                sender: sender, collector: collector, sends: &sends)
-                    streams.append((path, rate, step))
-                    progress("  ladder \(path) \(Int(rate)) Hz, \(repetition)/\(settings.repetitions): sent \(step.count), achieved \(String(format: "%.0f", step.achievedHz)) Hz"
-                        + (step.blocked > 0 ? ", the socket was full \(step.blocked) time(s)" : ""))
-                    // Not kept up with while sending: this rung is not sustained, and no higher one will be.
-                    if step.achievedHz < rate * 0.95 || step.blocked > 0 { break ladder }
-                }
-            }
+        let streams: [(path: String, rung: Double?, run: StreamRun)]
+        do {
+            streams = try await self.streams(session, folder: folder, sends: &sends, progress: progress)
+        } catch {
+            await session.close(erred: true)
+            throw error
         }
-        // Every command is matched to its frame through the peripheral's receipts (written when it stops): its
-        // receipt, then the frame the kernel stamped between receipt and the end of that uinput write.
-        let evidence = await Self.evidence(sends: sends, peripheral: peripheral, collector: collector)
+        // Every command is matched to its frame through the computer's receipts (written when it stops, in the link's
+        // teardown): its receipt, then the frame the kernel stamped between receipt and the end of that uinput write.
+        for problem in await session.close() { progress("teardown: \(problem)") }
+        let evidence = Self.evidence(sends: sends, computer: session.computer)
         var results: [String: PathResult] = [:]
         for path in settings.paths {
             let mine = streams.filter { $0.path == path }
@@ -163,6 +137,36 @@ package struct BenchRunner: Sendable {
             }
         }
         return results
+    }
+
+    /// Each path's main stream, then its ladder's rungs until one is not kept up with.
+    private func streams(_ session: PairedSession, folder: String, sends: inout [StageBreakdown.Send],
+                         progress: @Sendable (String) -> Void) async throws -> [(path: String, rung: Double?, run: StreamRun)]
+    {
+        var streams: [(path: String, rung: Double?, run: StreamRun)] = []
+        for path in settings.paths {
+            let sender = try await BenchSender.open(path, settings: settings, session: session, folder: folder, context: context)
+            defer { sender.close() }
+            let dither = settings.dither && sender.meetsRadio ? SendSchedule.streamDither : nil
+            let main = try await stream(rate: settings.rateHz, count: settings.count, dither: dither, sender: sender,
+                                        computer: session.computer, sends: &sends)
+            streams.append((path, nil, main))
+            progress("\(path): sent \(main.count) at \(Int(settings.rateHz)) Hz, achieved \(String(format: "%.0f", main.achievedHz)) Hz")
+            if let note = sender.note { progress(note) }
+            guard settings.findMax else { continue }
+            ladder: for rate in settings.ladderHz {
+                for repetition in 1...settings.repetitions {
+                    let step = try await stream(rate: rate, count: Int(rate * settings.rungSeconds), dither: dither,
+                                                sender: sender, computer: session.computer, sends: &sends)
+                    streams.append((path, rate, step))
+                    progress("  ladder \(path) \(Int(rate)) Hz, \(repetition)/\(settings.repetitions): sent \(step.count), achieved \(String(format: "%.0f", step.achievedHz)) Hz"
+                        + (step.blocked > 0 ? ", the socket was full \(step.blocked) time(s)" : ""))
+                    // Not kept up with while sending: this rung is not sustained, and no higher one will be.
+                    if step.achievedHz < rate * 0.95 || step.blocked > 0 { break ladder }
+                }
+            }
+        }
+        return streams
     }
 
     /// The network transports the computer must serve: those of the paths, hil's own or the reference client's.

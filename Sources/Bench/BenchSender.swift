@@ -2,13 +2,11 @@ package import PhoneLinks
 import Foundation
 import InputCodes
 package import RemoteTouchProtocol
-import RigControl
 package import ScenarioDriver
 import ComputerProcess
 import RunContext
 import Processes
 package import System
-import Waiting
 
 /// Who sends a `hil bench` stream, and how: hil's own client over D-Bus (`dbus`) or the AcquireWrite socket
 /// (`fd`), hid reports, the network transports (`tcp`, `udp`), or a reference client, a plain Python program,
@@ -38,32 +36,34 @@ package struct BenchSender: Sendable {
         case .reference, .tcp: false
         }
     }
-    package let bluez: BlueZCentral
-    package let link: BlueZCentral.Peripheral
+    /// The paired BLE phone: `dbus` sends through it; `fd`, `hid` and the reference clients write its characteristics.
+    package let phone: BLEPhoneLink
 
     /// - Throws: `BenchError` for an unknown path or a reference path without the client, or the central's
     ///   error when the socket cannot be acquired.
-    static func open(_ path: String, settings: BenchRunner.Settings, bluez: BlueZCentral, link: BlueZCentral.Peripheral,
-                     folder: String, context: RunContext, peripheral: PeripheralUnderTest) async throws -> BenchSender
+    static func open(_ path: String, settings: BenchRunner.Settings, session: PairedSession, folder: String,
+                     context: RunContext) async throws -> BenchSender
     {
+        let (phone, computer) = (session.phone, session.computer)
+        let (bluez, link) = (phone.central, try phone.connected())
         switch path {
         case "tcp", "udp":
-            return BenchSender(path: path, client: .tcp(try await pairedTCP(context, peripheral, udp: path == "udp")), bluez: bluez, link: link)
+            return BenchSender(path: path, client: .tcp(try await pairedTCP(context, computer, udp: path == "udp")), phone: phone)
         case "hid":
             guard let report = link.report else { throw BenchError(.computer, "hid: the computer has no report characteristic (\(RemoteTouchService.reportUUID))") }
             // As the phone does on each connection: a neutral report, then a read, so the computer's side is
             // acquired before the stream (BLEPhoneLink.openFastPath).
             try await bluez.write(report, HIDReport(dx: 0, dy: 0).encoded(), withResponse: false)
             _ = try await bluez.read(report)
-            return BenchSender(path: path, client: .reports(FileDescriptor(owning: try await bluez.acquireWrite(report).fd)), bluez: bluez, link: link)
+            return BenchSender(path: path, client: .reports(FileDescriptor(owning: try await bluez.acquireWrite(report).fd)), phone: phone)
         case "dbus":
-            return BenchSender(path: path, client: .dbus, bluez: bluez, link: link)
+            return BenchSender(path: path, client: .dbus, phone: phone)
         case "fd":
-            return BenchSender(path: path, client: .socket(FileDescriptor(owning: try await bluez.acquireWrite(link.command).fd)), bluez: bluez, link: link)
+            return BenchSender(path: path, client: .socket(FileDescriptor(owning: try await bluez.acquireWrite(link.command).fd)), phone: phone)
         case "python-dbus", "python-fd":
             let script = try referenceScript(settings.referenceClient, path: path, option: "--reference-client", file: "bench_client.py")
             let client = ReferenceClient.ble(script: script, writePath: String(path.dropFirst("python-".count)), characteristic: link.command)
-            return BenchSender(path: path, client: .reference(client, folder: folder), bluez: bluez, link: link)
+            return BenchSender(path: path, client: .reference(client, folder: folder), phone: phone)
         case "python-tcp", "python-udp":
             let script = try referenceScript(settings.referenceNetworkClient, path: path, option: "--reference-network-client",
                                              file: "net_bench_client.py")
@@ -71,8 +71,8 @@ package struct BenchSender: Sendable {
                 throw BenchError(.missingTool, "\(path): ip (Debian's iproute2) is not installed, and the reference client runs in the phone's network namespace through `ip netns exec`: run `bash Rigs/setup.sh`")
             }
             let client = ReferenceClient.network(script: script, transport: String(path.dropFirst("python-".count)),
-                                                 hosts: try context.networkHosts(for: "the \(path) path"), codeFile: peripheral.codeFile, ip: ip)
-            return BenchSender(path: path, client: .reference(client, folder: folder), bluez: bluez, link: link)
+                                                 hosts: try context.networkHosts(for: "the \(path) path"), codeFile: computer.current.codeFile, ip: ip)
+            return BenchSender(path: path, client: .reference(client, folder: folder), phone: phone)
         default:
             throw BenchError(.usage, "unknown bench path \(path): dbus, fd, python-dbus, python-fd, hid, tcp, udp, python-tcp or python-udp")
         }
@@ -87,16 +87,15 @@ package struct BenchSender: Sendable {
     }
 
     /// The virtual iPad, found over Bonjour, connected and paired with the code the computer shows, in basic mouse mode.
-    private static func pairedTCP(_ context: RunContext, _ peripheral: PeripheralUnderTest, udp: Bool) async throws -> TCPPhoneLink {
+    private static func pairedTCP(_ context: RunContext, _ computer: PeripheralComputer, udp: Bool) async throws -> TCPPhoneLink {
         let phone = try await TCPPhoneLink(
             settings: .init(try context.networkHosts(for: "the tcp path"), latencyScale: context.latencyScale, udp: udp), phase: { _ in })
-        _ = try await phone.connect()
-        let before = peripheral.pairingCode()
-        try await phone.requestPairing()
-        let code = try await peripheral.awaitPairingCode(otherThan: before, timeout: .seconds(5))
-        let paired = try await phone.enterCode(code)
-        guard paired.status.state == .paired else { throw BenchError(.pairing, "the tcp session did not pair: \(paired.refusal ?? "\(paired.status)")") }
-        _ = try await phone.send(.modeChange(mode: .basicMouse), confirmed: true)
+        do {
+            try await PairedSession.pair(phone, with: computer, what: "the \(udp ? "udp" : "tcp") session")
+        } catch {
+            phone.close()
+            throw error
+        }
         return phone
     }
 
@@ -106,6 +105,12 @@ package struct BenchSender: Sendable {
         guard case .tcp(let phone) = client, let trips = phone.connection?.roundTrips.sorted(), !trips.isEmpty else { return nil }
         return String(format: "%@: %d ping(s) answered, round trip p50 %.2f ms, max %.2f ms", path, trips.count, trips[trips.count / 2],
                       trips[trips.count - 1])
+    }
+
+    /// Where `send` writes commands: the network link (tcp, udp), else the BLE phone (dbus: a write without response).
+    private var commandLink: any PhoneLink {
+        if case .tcp(let network) = client { return network }
+        return phone
     }
 
     package func close() {
@@ -138,10 +143,8 @@ package struct BenchSender: Sendable {
                 let report = HIDReport(dx: Int(delta.x), dy: Int(delta.y)).encoded()
                 blocked += try AcquiredSocket.write(socket.rawValue, report, what: "report \(index)")
                 wire = [PointerPayload.text(report, format: .hid)]
-            } else if case .tcp(let phone) = client {
-                wire = try await phone.send(.cursorMove(delta: delta), confirmed: false)
             } else {
-                try await bluez.write(link.command, bytes, withResponse: false)
+                wire = try await commandLink.send(.cursorMove(delta: delta), confirmed: false)
             }
             sends += wire.map { .init(at: at.nanoseconds, payload: $0) }
         }

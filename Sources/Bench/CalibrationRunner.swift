@@ -1,5 +1,4 @@
 import Foundation
-import InputCodes
 import LatencyStats
 package import Records
 package import RunContext
@@ -56,53 +55,53 @@ package struct CalibrationRunner: Sendable {
         let folder = context.workDirectory + "/calibrate"
         let networks = settings.transports.filter { $0 == "tcp" || $0 == "udp" }
         let session = try await PairedSession.open(context, folder: folder, networks: networks)
-        let (bluez, peripheral, collector, link) = (session.bluez, session.peripheral, session.collector, session.link)
-        defer { peripheral.stopBlocking() }
-        defer { collector.stop() }
-        defer { Task { [bluez] in try? await bluez.forget(link) } }
 
         var benchSettings = BenchRunner.Settings()
         benchSettings.rateHz = settings.rateHz
         let bench = BenchRunner(context: context, settings: benchSettings)
         var sends: [StageBreakdown.Send] = []
-        var runs: [(transport: String, delay: Double, run: BenchRunner.StreamRun)] = []
+        let runs: [(transport: String, delay: Double, run: BenchRunner.StreamRun)]
         do {
-            try await streamEvery(injectors, bench: bench, session: session, folder: folder, sends: &sends, runs: &runs, progress: progress)
+            runs = try await streams(session, injectors: injectors, bench: bench, folder: folder, sends: &sends, progress: progress)
         } catch {
+            // The delays go first: the bridges outlive the run, and the next must not inherit one.
             for injector in injectors.values { await injector.clear() }
+            await session.close(erred: true)
             throw error
         }
-        let evidence = await BenchRunner.evidence(sends: sends, peripheral: peripheral, collector: collector)
+        for problem in await session.close() { progress("teardown: \(problem)") }
+        let evidence = BenchRunner.evidence(sends: sends, computer: session.computer)
         let streams = runs.map { entry in (entry.transport, entry.delay, bench.analyse(entry.run, path: entry.transport, evidence: evidence)) }
         let held = streams.filter { !$0.2.heldAtEnd.isEmpty }
             .map { "\($0.0) with \(DelayInjector.milliseconds($0.1)) injected: \($0.2.heldAtEnd.joined(separator: ", "))" }
         return (Self.rows(streams, transports: settings.transports), injectors.mapValues { $0.description + pace(of: $0) }, held)
     }
 
-    /// Every transport's streams at every delay, each transport's delay taken away after its streams.
-    private func streamEvery(_ injectors: [String: DelayInjector], bench: BenchRunner, session: PairedSession, folder: String,
-                             sends: inout [StageBreakdown.Send], runs: inout [(transport: String, delay: Double, run: BenchRunner.StreamRun)],
-                             progress: @Sendable (String) -> Void) async throws
+    /// Each transport's streams, every delay in each round (each delay confirmed by the radio's bridges before its
+    /// stream), the transport's delay taken away after them.
+    private func streams(_ session: PairedSession, injectors: [String: DelayInjector], bench: BenchRunner, folder: String,
+                         sends: inout [StageBreakdown.Send], progress: @Sendable (String) -> Void) async throws
+        -> [(transport: String, delay: Double, run: BenchRunner.StreamRun)]
     {
-        let (bluez, peripheral, collector, link) = (session.bluez, session.peripheral, session.collector, session.link)
-        let benchSettings = bench.settings
+        var runs: [(transport: String, delay: Double, run: BenchRunner.StreamRun)] = []
         for transport in settings.transports {
             let injector = injectors[transport]!
             // ble streams over the AcquireWrite socket, as hil bench's fd path.
-            let sender = try await BenchSender.open(transport == "ble" ? "fd" : transport, settings: benchSettings, bluez: bluez,
-                                                    link: link, folder: folder, context: context, peripheral: peripheral)
+            let sender = try await BenchSender.open(transport == "ble" ? "fd" : transport, settings: bench.settings, session: session,
+                                                    folder: folder, context: context)
             defer { sender.close() }
             for round in 0..<settings.rounds {
                 for delay in Self.order(settings.delaysMs, round: round) {
                     try await injector.apply(delay)
                     let run = try await bench.stream(rate: settings.rateHz, count: settings.count, dither: dither(injector),
-                                                     sender: sender, collector: collector, sends: &sends)
+                                                     sender: sender, computer: session.computer, sends: &sends)
                     runs.append((transport, delay, run))
                     progress("\(transport), \(DelayInjector.milliseconds(delay)) injected, round \(round + 1)/\(settings.rounds): sent \(run.count), achieved \(String(format: "%.0f", run.achievedHz)) Hz")
                 }
             }
             await injector.clear()
         }
+        return runs
     }
 
     /// The seed of a transport's dithered sends, or nil: regular.

@@ -1,5 +1,4 @@
 import Foundation
-import NetSocket
 package import RigControl
 package import RunContext
 import System
@@ -30,7 +29,7 @@ package enum DelayInjector: Sendable, CustomStringConvertible {
         switch transport {
         case "tcp", "udp":
             let hosts = try context.networkHosts(for: "hil calibrate on \(transport)")
-            return .netem(interface: try NetworkNamespace.vethInterface(in: hosts.phoneNetns), netns: hosts.phoneNetns)
+            return .netem(interface: try hosts.phoneInterface(), netns: hosts.phoneNetns)
         case "ble", "hid":
             let remedy = "run it in the vm rig with its radio model (Rigs/vm.json's \"radio\": connection events, the default), or calibrate tcp and udp"
             guard let radio = context.rig.radio else {

@@ -1,53 +1,63 @@
 package import PhoneLinks
-import DBus
-import Evdev
-import InputCodes
 import RemoteTouchProtocol
-import RigControl
 package import ComputerProcess
 import RunContext
-import Waiting
+import ScenarioDriver
 
-/// One computer side under test with the phone paired to it, for streams that are not scenarios (`hil bench`,
-/// `hil soak`): the phone scans first, the peripheral starts, the evdev reader opens its device, the phone
-/// connects, pairs with the code shown, and sends its mode confirmed (as ScenarioRunner does on connect).
-/// The caller stops `peripheral` and `collector` and forgets `link` when done.
-package struct PairedSession {
-    package let bluez: BlueZCentral
-    package let peripheral: PeripheralUnderTest
-    package let collector: FrameCollector
-    package let link: BlueZCentral.Peripheral
+/// One computer under test with the phone paired to it over BLE, for streams that are not scenarios (`hil bench`,
+/// `hil soak`, `hil calibrate`): the phone's link (`BLEPhoneLink`, scanning first) and the computer with its evdev
+/// frames (`PeripheralComputer`), connected, paired and in basic mouse mode as a scenario starts. `close` is the
+/// link's own teardown, which stops the computer (it writes its receipts then).
+package struct PairedSession: Sendable {
+    package let phone: BLEPhoneLink
+    package let computer: PeripheralComputer
 
     /// - Parameter networks: also serve these network transports (`hil bench`'s `tcp` and `udp` paths), in the rig's
     ///   computer host.
     static func open(_ context: RunContext, folder: String, networks: [String] = []) async throws -> PairedSession {
-        let bluez = BlueZCentral(connection: try await DBusConnection.connect(.system), adapter: context.centralAdapter)
-        // From a phone that knows no computer, as each scenario starts (BLEPhoneLink.init says why).
-        try await bluez.forgetAllDevices()
-        try await bluez.startDiscovery()
+        // From a phone that knows no computer, scanning before the computer advertises (BLEPhoneLink.init says why).
+        let phone = try await BLEPhoneLink(centralAdapter: context.centralAdapter, settings: .init(
+            peripheralAdapter: context.peripheralAdapter, writePath: .dbus, latencyScale: context.latencyScale,
+            emulatedControllers: context.emulatedControllers, onlyThisComputer: context.onlyThisComputer))
         var launch = PeripheralUnderTest.Launch(
             hil: context.hil, adapter: context.peripheralAdapter, uinputName: context.uinputName, folder: folder)
         if !networks.isEmpty {
-            launch = launch.serving(networks, on: try context.networkHosts(for: "the \(networks.joined(separator: " and ")) path"), alsoBLE: true)
+            let hosts = try context.networkHosts(for: "the \(networks.joined(separator: " and ")) path")
+            launch = launch.serving(networks, on: hosts, alsoBLE: true)
         }
-        let peripheral = try await PeripheralUnderTest.start(launch)
+        let session = PairedSession(phone: phone, computer: try await PeripheralComputer(launch))
         do {
-            let node = try EvdevReader.waitForDevice(named: context.uinputName, timeout: .seconds(10))
-            let collector = FrameCollector(reader: try EvdevReader(devnode: node, grab: true))
-            do {
-                let link = try await bluez.connectToRemoteTouch(scanning: true)
-                _ = try await bluez.read(link.pairing)
-                let code = try await peripheral.awaitPairingCode(timeout: .seconds(5))
-                try await bluez.write(link.pairing, Array(code.utf8), withResponse: true)
-                try await bluez.write(link.command, Command.modeChange(mode: .basicMouse).encoded(), withResponse: true)
-                return PairedSession(bluez: bluez, peripheral: peripheral, collector: collector, link: link)
-            } catch {
-                collector.stop()
-                throw error
-            }
+            try await pair(phone, with: session.computer, what: "the BLE phone")
         } catch {
-            await peripheral.stop()
+            await session.close(erred: true)
             throw error
         }
+        return session
+    }
+
+    /// Connects `phone`, pairs it with the code `computer` shows and sends basic mouse mode confirmed, as a scenario
+    /// starts (`ScenarioDriver.run`).
+    /// - Throws: `BenchError` `.pairing` when the computer refused the code, or the link's error.
+    static func pair(_ phone: any PhoneLink, with computer: PeripheralComputer, what: String) async throws {
+        _ = try await phone.connect()
+        let before = computer.pairingCode()
+        try await phone.requestPairing()
+        let code = try await computer.current.awaitPairingCode(otherThan: before, timeout: .seconds(5))
+        let paired = try await phone.enterCode(code)
+        guard paired.refusal == nil, paired.status.state == .paired else {
+            throw BenchError(.pairing, "\(what) did not pair with the code the computer shows (\(code)): "
+                             + (paired.refusal ?? "it reports \(paired.status.state.rawValue)"),
+                             hint: "the computer's log is in its folder (\(computer.launch.folder))")
+        }
+        _ = try await phone.send(.modeChange(mode: .basicMouse), confirmed: true)
+    }
+
+    /// The computer's adapter off (the link drops), the computer stopped while the phone forgets it, the adapter on
+    /// again (`BLEPhoneLink.tearDown`); `erred`: after an error the phone's adapter is reset too. Returns what went
+    /// wrong, as lines for the console.
+    @discardableResult
+    package func close(erred: Bool = false) async -> [String] {
+        let teardown = await phone.tearDown(erred: erred, phase: { _ in }, stopComputer: { [computer] in _ = await computer.stop() })
+        return teardown.problems + teardown.notes + (teardown.rigBroken.map { ["the rig is broken: \($0)"] } ?? [])
     }
 }

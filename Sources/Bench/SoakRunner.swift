@@ -1,12 +1,9 @@
 package import ScenarioDriver
 import PhoneLinks
-import DBus
-import Evdev
 package import InputCodes
 import Foundation
 package import LatencyStats
 import RemoteTouchProtocol
-import Waiting
 package import RunContext
 import System
 
@@ -50,12 +47,29 @@ package struct SoakRunner: Sendable {
     {
         let folder = context.workDirectory + "/soak"
         let session = try await PairedSession.open(context, folder: folder)
-        let (bluez, peripheral, collector, link) = (session.bluez, session.peripheral, session.collector, session.link)
-        defer { peripheral.stopBlocking() }
-        defer { collector.stop() }
-        let socket: FileDescriptor? = path == "fd" ? FileDescriptor(owning: try await bluez.acquireWrite(link.command).fd) : nil
-        defer { socket?.close() }
+        let streamed: (sends: [StageBreakdown.Send], minutes: [Minute], held: [String])
+        do {
+            streamed = try await streamMinutes(session, duration: duration, rateHz: rateHz, path: path, dither: dither, report: report)
+        } catch {
+            await session.close(erred: true)
+            throw error
+        }
+        // The link's teardown stops the computer, which writes its receipts.
+        await session.close()
+        let sends = streamed.sends, alignment = StageBreakdown.align(sends, session.computer.receipts())
+        return Summary(minutes: streamed.minutes, lostByLink: sends.count - alignment.count, sent: sends.count,
+                       readerDrops: session.computer.droppedCount, heldAtEnd: streamed.held,
+                       pacing: SendSchedule.pacing(dithered: dither, rate: rateHz, which: path))
+    }
 
+    /// Streams the soak's minutes, reporting each; what was sent, each minute, and what the kernel held at the end.
+    private func streamMinutes(_ session: PairedSession, duration: Duration, rateHz: Double, path: String, dither: Bool,
+                         report: @Sendable (Minute) -> Void) async throws
+        -> (sends: [StageBreakdown.Send], minutes: [Minute], held: [String])
+    {
+        let (phone, computer) = (session.phone, session.computer)
+        let socket: FileDescriptor? = path == "fd" ? FileDescriptor(owning: try await phone.central.acquireWrite(try phone.connected().command).fd) : nil
+        defer { socket?.close() }
         var sends: [StageBreakdown.Send] = []
         var results: [Minute] = []
         var index = 0
@@ -67,39 +81,33 @@ package struct SoakRunner: Sendable {
             while ContinuousClock.now < schedule.origin + length {
                 try await schedule.wait(for: tick)
                 tick += 1
-                let bytes = Command.cursorMove(delta: Point(x: Double(1 + index % 997), y: 0)).encoded()
+                let command = Command.cursorMove(delta: Point(x: Double(1 + index % 997), y: 0))
                 let at = MonotonicTime.now()
                 if let socket {
+                    let bytes = command.encoded()
                     try AcquiredSocket.write(socket.rawValue, bytes, what: "cursor command \(index)")
+                    sends.append(.init(at: at.nanoseconds, payload: String(decoding: bytes, as: UTF8.self)))
                 } else {
-                    try await bluez.write(link.command, bytes, withResponse: false)
+                    sends += try await phone.send(command, confirmed: false).map { .init(at: at.nanoseconds, payload: $0) }
                 }
-                sends.append(.init(at: at.nanoseconds, payload: String(decoding: bytes, as: UTF8.self)))
                 index += 1
             }
             // Frames of this minute's commands, once the last ones have landed (no new frame for 300 ms, at most
             // 5 s; the stream pauses meanwhile).
-            try await collector.changes.settled(quiet: .milliseconds(300), timeout: .seconds(5))
-            let frames = collector.frames(since: MonotonicTime(nanoseconds: 0))
+            try await computer.framesSettled(quiet: .milliseconds(300), timeout: .seconds(5))
+            let frames = computer.allFrames
             var latency = LatencyRecorder()
             let matches = Self.match(sends[minuteStart...], frames: frames, heads: &heads)
             for (send, frame) in matches {
                 latency.record(Double(frames[frame].time.nanoseconds - sends[send].at) / 1e6)
             }
-            let verified = matches.count
-            let entry = Minute(minute: minute, sent: sends.count - minuteStart, verified: verified, latency: latency.summary,
-                               residentKiB: peripheral.residentKiB())
+            let entry = Minute(minute: minute, sent: sends.count - minuteStart, verified: matches.count, latency: latency.summary,
+                               residentKiB: computer.current.residentKiB())
             results.append(entry)
             report(entry)
         }
         // Before the phone goes: the computer releases everything when the link does.
-        let held = collector.heldKeys()
-        try? await bluez.forget(link)
-        await peripheral.stop()
-        let receipts = peripheral.receipts()
-        let alignment = StageBreakdown.align(sends, receipts)
-        return Summary(minutes: results, lostByLink: sends.count - alignment.count, sent: sends.count, readerDrops: collector.droppedCount,
-                       heldAtEnd: held, pacing: SendSchedule.pacing(dithered: dither, rate: rateHz, which: path))
+        return (sends, results, computer.heldKeys())
     }
 
     /// The soak's minutes: 60 s each, and what is left of `duration` as a last, shorter one.

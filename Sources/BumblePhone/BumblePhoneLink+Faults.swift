@@ -1,6 +1,5 @@
 import Foundation
 package import GestureScript
-package import InputCodes
 package import PhoneLinks
 import RigControl
 package import ScenarioDriver

@@ -1,5 +1,4 @@
 import Foundation
-import PhoneLinks
 import Synchronization
 
 /// The run's Bumble phones, one for each lane's phone adapter: started when a scenario first needs one (Bumble's

@@ -54,8 +54,8 @@ package final class FrameCollector: @unchecked Sendable {
 
     /// Waits (at most 10 s) for the uinput device named `uinputName` to appear and reads it; `grab`: EVIOCGRAB, so
     /// the desktop does not act on a scenario's events (a live recording leaves the device to it).
-    package static func open(_ uinputName: String, grab: Bool, changes: Changes = Changes()) throws -> FrameCollector {
-        let node = try EvdevReader.waitForDevice(named: uinputName, timeout: .seconds(10))
+    package static func open(_ uinputName: String, grab: Bool, changes: Changes = Changes()) async throws -> FrameCollector {
+        let node = try await EvdevReader.waitForDevice(named: uinputName, timeout: .seconds(10))
         return FrameCollector(reader: try EvdevReader(devnode: node, grab: grab), changes: changes)
     }
 
@@ -65,6 +65,9 @@ package final class FrameCollector: @unchecked Sendable {
     package func frames(since: MonotonicTime) -> [EvdevFrame] {
         state.withLock { state in Array(state.frames[state.frames.partitioningIndex { $0.time >= since }...]) }
     }
+
+    /// How many frames were read so far.
+    package var frameCount: Int { state.withLock { $0.frames.count } }
 
     package var dropped: Bool { state.withLock { $0.dropped } }
     /// How many times the kernel reported SYN_DROPPED (the reader fell behind and events were lost to it).

@@ -1,4 +1,3 @@
-import Evdev
 import Foundation
 package import InputCodes
 package import ScenarioDriver
@@ -32,7 +31,8 @@ package final class PeripheralComputer: ComputerUnderTest {
         phase("peripheral registered")
         do {
             folderWatch = try FolderWatch(launch.folder, changes: changes)
-            state = Mutex((peripheral, try FrameCollector.open(launch.uinputName, grab: true, changes: changes), [], []))
+            let collector = try await FrameCollector.open(launch.uinputName, grab: true, changes: changes)
+            state = Mutex((peripheral, collector, [], []))
             phase("uinput device open")
         } catch {
             await peripheral.stop()
@@ -71,6 +71,24 @@ package final class PeripheralComputer: ComputerUnderTest {
 
     package var changeCount: UInt64 { changes.generation }
 
+    /// Returns once no frame came for `quiet`, or `timeout` passed: for a stream's last frames, whose end nothing
+    /// announces (the files the computer writes meanwhile, its receipts flushed every 250 ms, do not count). Woken by
+    /// each change, never by a timer of its own.
+    /// - Returns: whether it settled (false: frames still came at `timeout`).
+    /// - Throws: `CancellationError`.
+    @discardableResult
+    package func framesSettled(quiet: Duration, timeout: Duration) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        var (count, since) = (collector.frameCount, ContinuousClock.now)
+        while true {
+            let seen = changes.generation, latest = collector.frameCount, now = ContinuousClock.now
+            if latest != count { (count, since) = (latest, now) }
+            if now - since >= quiet { return true }
+            guard now < deadline else { return false }
+            try await changes.next(after: seen, within: min(quiet - (now - since), now.duration(to: deadline)))
+        }
+    }
+
     package func awaitChange(after seen: UInt64, until deadline: MonotonicTime) async throws {
         try await changes.next(after: seen, within: deadline - .now())
     }
@@ -94,7 +112,7 @@ package final class PeripheralComputer: ComputerUnderTest {
         let fresh = try await PeripheralUnderTest.start(next)
         let reader: FrameCollector
         do {
-            reader = try FrameCollector.open(launch.uinputName, grab: true, changes: changes)
+            reader = try await FrameCollector.open(launch.uinputName, grab: true, changes: changes)
         } catch {
             await fresh.stop()
             throw error

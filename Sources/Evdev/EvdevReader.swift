@@ -23,17 +23,17 @@ package final class EvdevReader {
     /// Events of a frame whose `SYN_REPORT` has not been read yet.
     private var pending: [InputEvent] = []
 
-    /// Finds the evdev node of the input device named `name`, polling /sys/class/input every 2 ms until it
-    /// is there and its /dev/input node exists (no udev needed: devtmpfs makes the node).
+    /// Finds the evdev node of the input device named `name` in /sys/class/input once its /dev/input node exists (no
+    /// udev needed: devtmpfs makes the node), woken by the nodes made in /dev/input (`InputDeviceDirectory`).
     ///
     /// - Parameters:
     ///   - name: the device name, as `UinputDevice(name:)` gave it.
     ///   - timeout: how long to look.
     /// - Returns: the node's path, `/dev/input/eventN`.
     /// - Throws: `EvdevError` `.timeout` naming the devices that are present, or `.ambiguous` when more than
-    ///   one device has that name.
-    package static func waitForDevice(named name: String, timeout: Duration) throws(EvdevError) -> String {
-        try InputDeviceDirectory().waitForDevice(named: name, timeout: timeout)
+    ///   one device has that name; `CancellationError`.
+    package static func waitForDevice(named name: String, timeout: Duration) async throws -> String {
+        try await InputDeviceDirectory().waitForDevice(named: name, timeout: timeout)
     }
 
     /// Opens `devnode` for reading and selects CLOCK_MONOTONIC for its timestamps before anything is read.

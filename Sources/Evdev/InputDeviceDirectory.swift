@@ -1,3 +1,7 @@
+import Foundation
+import Processes
+import Waiting
+
 /// The evdev nodes the kernel lists under /sys/class/input, with their device names — how a device is found
 /// without udev (the vm guest has none; devtmpfs makes the /dev/input nodes).
 struct InputDeviceDirectory {
@@ -28,26 +32,47 @@ struct InputDeviceDirectory {
     /// The node path for `entry`: `/dev/input/event3`.
     func path(of entry: Entry) -> String { "\(dev)/\(entry.node)" }
 
-    /// Polls until exactly one device is named `name` and its node exists, and returns the node's path.
+    /// Waits until exactly one device is named `name` and its node exists, and returns the node's path. Woken by the
+    /// nodes devtmpfs makes in `dev` (inotify, `FolderWatch`: a device's sysfs entry is there before its node), or by
+    /// `dev` itself appearing (the machine's first input device); it looks once before the first change.
     ///
     /// - Throws: `EvdevError` `.timeout` (naming the devices that are there), or `.ambiguous` when more than
-    ///   one device kept that name until the deadline.
-    func waitForDevice(named name: String, timeout: Duration, interval: Duration = .milliseconds(2))
-        throws(EvdevError) -> String
-    {
-        let deadline = Deadline(after: timeout)
-        let intervalNanoseconds = UInt64(interval.components.attoseconds / 1_000_000_000)
-            + UInt64(interval.components.seconds) * 1_000_000_000
+    ///   one device kept that name until the deadline; `CancellationError`.
+    func waitForDevice(named name: String, timeout: Duration) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
         while true {
-            let present = entries()
-            let matches = present.filter { $0.name == name }
-            // The sysfs entry appears as the device registers; the node follows from devtmpfs.
-            if matches.count == 1, system_exists(path(of: matches[0])) { return path(of: matches[0]) }
-            if deadline.hasPassed {
+            let watching = system_exists(dev) ? dev : (dev as NSString).deletingLastPathComponent
+            let changes = Changes()
+            // A folder that cannot be watched (no /dev/input nor its parent: not a Linux input stack) leaves the wait
+            // to its timeout.
+            let watch = try? FolderWatch(watching, changes: changes)
+            defer { watch?.stop() }
+            let seen = try await changes.upTo(ContinuousClock.now.duration(to: deadline)) { () -> Sighting? in
+                if let node = found(name) { return .node(node) }
+                return watching != dev && system_exists(dev) ? .folderAppeared : nil
+            }
+            switch seen {
+            case .node(let node)?: return node
+            case .folderAppeared?: continue
+            case nil:
+                let present = entries(), matches = present.filter { $0.name == name }
                 throw matches.count > 1 ? ambiguous(name, matches) : notFound(name, present, timeout: timeout)
             }
-            system_nanosleep(min(intervalNanoseconds, deadline.remainingNanoseconds))
         }
+    }
+
+    /// What a look at the folders found.
+    private enum Sighting {
+        case node(String)
+        /// `dev` is there now: watch it instead of its parent.
+        case folderAppeared
+    }
+
+    /// The node of the one device named `name`, once it exists.
+    private func found(_ name: String) -> String? {
+        let matches = entries().filter { $0.name == name }
+        // The sysfs entry appears as the device registers; the node follows from devtmpfs.
+        return matches.count == 1 && system_exists(path(of: matches[0])) ? path(of: matches[0]) : nil
     }
 
     private func notFound(_ name: String, _ present: [Entry], timeout: Duration) -> EvdevError {

@@ -44,15 +44,6 @@ func system_ioctl(_ fd: Int32, _ request: UInt, _ argument: UnsafeMutableRawPoin
     }
 }
 
-/// Sleeps for `nanoseconds`, continuing after signals. The corresponding C function is `nanosleep`.
-func system_nanosleep(_ nanoseconds: UInt64) {
-    var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
-    var remaining = timespec()
-    while nanosleep(&request, &remaining) != 0 && Glibc.errno == EINTR {
-        request = remaining
-    }
-}
-
 /// The names in directory `path` other than `.` and `..`; empty when it cannot be read (it does not exist).
 /// The corresponding C functions are `opendir`, `readdir` and `closedir`.
 func system_listDirectory(_ path: String) -> [String] {

@@ -1,7 +1,6 @@
 import Foundation
 import Processes
 package import Records
-import RigControl
 
 /// The packets of a capture file as timeline marks, read by Debian's tshark (it knows btsnoop and pcap; nothing here
 /// parses either): each packet's wall-clock time, moved onto CLOCK_MONOTONIC by the offset taken when the capture

@@ -2,9 +2,7 @@ import Foundation
 import Glibc
 package import InputCodes
 package import Records
-import RigControl
 package import Scenario
-import ScenarioDriver
 import Synchronization
 import Processes
 

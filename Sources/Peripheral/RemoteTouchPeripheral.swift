@@ -2,8 +2,6 @@ import DBus
 import Evdev
 import Foundation
 import System
-import InputCodes
-import RemoteTouchProtocol
 
 /// The computer side of RemoteTouch on Linux: a uinput device the commands are injected through, the host
 /// every endpoint shares (`ComputerHost`: command path, pairing, status), and the BLE endpoint (`GattEndpoint`).

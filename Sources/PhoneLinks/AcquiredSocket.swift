@@ -1,5 +1,4 @@
 import Foundation
-import RigControl
 import System
 
 /// Writing the phone's commands into the socket `AcquireWrite` handed out: one packet per command.

@@ -4,7 +4,6 @@ package import NetSocket
 package import RemoteTouchProtocol
 import Synchronization
 package import Verifier
-import RigControl
 package import Waiting
 
 /// One TCP connection of the virtual iPad to the computer: messages batched into at most one frame per 8 ms

@@ -1,6 +1,5 @@
 import Foundation
 package import GestureScript
-import InputCodes
 import NetSocket
 import RigControl
 package import ScenarioDriver

@@ -2,8 +2,6 @@ import Foundation
 package import GestureScript
 import NetSocket
 import RemoteTouchProtocol
-import ScenarioDriver
-import RigControl
 
 extension TCPPhoneLink {
     /// The udp transport: binds the phone's movement port to this connection. A phone that is not paired is refused

@@ -16,4 +16,6 @@ package enum RecordingErrorCode: String, Sendable {
     case wrongTransport
     /// A frame holds events a recording cannot expect (only keys and relative motion).
     case unexpectableFrame
+    /// A live recording's computer serves, but its input device cannot be read.
+    case computer
 }

@@ -1,5 +1,4 @@
 import Foundation
-import LatencyStats
 import System
 package import StrictJSON
 

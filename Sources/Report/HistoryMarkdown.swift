@@ -1,5 +1,3 @@
-import LatencyStats
-import Records
 import TextMarkup
 
 /// A history's Markdown summary for a CI job page or a morning's mail: the newest run's verdict, the latest runs,

@@ -1,4 +1,5 @@
 import Foundation
+import NetSocket
 
 /// The phone and computer hosts of a rig's network (network namespaces joined by veth, each with its own
 /// avahi-daemon on its own bus).
@@ -39,5 +40,13 @@ package struct NetworkHosts: Sendable, Equatable {
         self.computerBus = computerBus
         self.computerAddress = computerAddress
         self.attacker = attacker
+    }
+}
+
+extension NetworkHosts {
+    /// The phone host's end of its veth pair, where netem delays what it sends.
+    /// - Throws: `RigError` when `ip` finds none in the phone's namespace.
+    package func phoneInterface() throws -> String {
+        try NetworkNamespace.vethInterface(in: phoneNetns)
     }
 }

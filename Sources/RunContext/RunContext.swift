@@ -3,7 +3,6 @@ package import Evidence
 package import ScenarioDriver
 package import RigControl
 package import GestureScript
-package import Scenario
 
 /// What every scenario, bench and soak of a run shares: the running rig (`RunningRig`, which `hil` builds once), the
 /// lane's adapters and uinput name, the run's options (write path, jitter, fail-fast, captures), where results go, and

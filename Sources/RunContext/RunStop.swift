@@ -1,5 +1,4 @@
 package import Processes
-import ScenarioDriver
 import Glibc
 import Synchronization
 package import Records

@@ -1,5 +1,4 @@
 import Foundation
-import RigControl
 
 /// A local folder (tmpfs) the scenarios run in, on a rig whose results folder is slow to write: the vm rig's 9p
 /// share, where every open, write, fsync and each poll of the computer's start and ready files crosses to QEMU

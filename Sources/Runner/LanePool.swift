@@ -1,9 +1,7 @@
 package import BumblePhone
 package import RunContext
 package import Scenario
-import ScenarioDriver
 import Synchronization
-import ComputerProcess
 package import Records
 
 /// Runs scenarios on every lane of the rig at once (a lane: one computer adapter, one phone adapter, its own

@@ -1,5 +1,4 @@
 import Foundation
-import ScenarioDriver
 import Synchronization
 package import Records
 

@@ -1,4 +1,3 @@
-import ScenarioDriver
 import Synchronization
 import Records
 

@@ -1,7 +1,6 @@
 import Foundation
 package import Records
 package import Report
-import ScenarioDriver
 
 /// What `hil run` prints: a line per scenario as it finishes, the tables at the end, the baseline's verdict, and
 /// why a run stopped on a broken rig. Plain text; the files are `RunReport`'s and Report's.

@@ -1,5 +1,4 @@
 package import Scenario
-import ScenarioDriver
 package import Records
 
 /// The scenario runs of a `hil run`: each scenario on each transport asked for, repeated. A scenario that does not

@@ -1,7 +1,6 @@
 import Report
 package import Foundation
 package import Records
-import ScenarioDriver
 
 /// Writes a run's results.json and junit.xml into the output folder: as the run goes (LiveResults' checkpoints), at
 /// the end of the run, and at once when the run is interrupted. After an interrupt the results are final (a scenario under way is not kept), and writing them then

@@ -2,10 +2,8 @@ package import RunContext
 import Evidence
 package import BumblePhone
 import Foundation
-import RigControl
 import Records
 import Report
-import ScenarioDriver
 
 /// One `hil run` inside a rig that is up: the plan over the lanes, the results written as the run goes, the stop
 /// (an interrupt or a broken rig), the reports and tables at the end, and the exit status (`RunExit`). The

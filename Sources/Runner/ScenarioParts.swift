@@ -1,7 +1,6 @@
 import ScenarioDriver
 import Synchronization
 import ComputerProcess
-import Records
 import Verifier
 
 /// What a scenario's setup and steps made, filled in as they go: its teardown, which runs outside that cancellable

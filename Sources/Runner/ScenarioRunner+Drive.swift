@@ -1,7 +1,6 @@
 import Foundation
 import ScenarioDriver
 import Scenario
-import RigControl
 import ComputerProcess
 
 extension ScenarioRunner {

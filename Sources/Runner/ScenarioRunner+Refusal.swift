@@ -1,7 +1,6 @@
 import Foundation
 import RigControl
 import Scenario
-import ScenarioDriver
 import ComputerProcess
 import Records
 import Verifier

@@ -2,9 +2,7 @@ package import BumblePhone
 package import RunContext
 import ScenarioDriver
 import PhoneLinks
-import InputCodes
 import Foundation
-import RigControl
 package import Scenario
 import ComputerProcess
 import Evidence
@@ -145,7 +143,7 @@ package struct ScenarioRunner: Sendable {
     private func notePhoneDeath(_ computer: PeripheralComputer, result: inout ScenarioResult, findings: inout ScenarioFindings) async {
         let held = computer.heldKeys()
         let check = ReleaseCheck(computer: computer, clock: RealTimeClock(), latencyScale: context.latencyScale)
-        let (note, stillHeld) = await check.afterDrop(heldBefore: held, downAt: MonotonicTime(nanoseconds: MonotonicTime.now().nanoseconds + UInt64(context.rig.supervisionTimeoutMs) * 1_000_000))
+        let (note, stillHeld) = await check.afterLoss(heldBefore: held, endsIn: .milliseconds(context.rig.supervisionTimeoutMs))
         result.message += "the phone's host died: " + note.replacingOccurrences(of: "the phone seeing it", with: "its supervision timeout")
             .replacingOccurrences(of: "the phone saw the link go down", with: "its link's supervision timeout ran out") + "\n"
         if !stillHeld.isEmpty {

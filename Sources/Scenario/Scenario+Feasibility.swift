@@ -1,5 +1,4 @@
 package import GestureScript
-import RemoteTouchProtocol
 import StrictJSON
 import Verifier
 

@@ -1,6 +1,4 @@
-import GestureModel
 package import GestureScript
-import RemoteTouchProtocol
 package import StrictJSON
 package import Verifier
 

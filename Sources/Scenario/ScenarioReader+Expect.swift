@@ -1,5 +1,4 @@
 import GestureScript
-import InputCodes
 import StrictJSON
 import Verifier
 

@@ -1,7 +1,6 @@
 package import GestureScript
 package import InputCodes
 package import Verifier
-package import Scenario
 package import RemoteTouchProtocol
 
 /// The phone's side of one transport, as the scenario driver sees it: what a phone does (connect, send, pair,

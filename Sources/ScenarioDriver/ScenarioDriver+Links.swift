@@ -2,7 +2,6 @@ import GestureModel
 import GestureScript
 package import InputCodes
 import Verifier
-import Records
 import Waiting
 
 /// Checks what the computer still holds once the link is down: it must let go of everything as it notices the
@@ -16,6 +15,12 @@ package struct ReleaseCheck: Sendable {
         self.computer = computer
         self.clock = clock
         self.latencyScale = latencyScale
+    }
+
+    /// `afterDrop` for a link that ends `after` from now (a phone whose host died: its link goes at the supervision
+    /// timeout).
+    package func afterLoss(heldBefore: [String], endsIn after: Duration) async -> (note: String, stillHeld: [String]) {
+        await afterDrop(heldBefore: heldBefore, downAt: clock.now() + after)
     }
 
     /// Waits until nothing is held, or 2 s × the latency scale after `downAt`; a line for the step's message

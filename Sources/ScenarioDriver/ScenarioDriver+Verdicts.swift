@@ -1,10 +1,7 @@
 import Foundation
 import GestureScript
-import InputCodes
-import RemoteTouchProtocol
 import Scenario
 import Verifier
-import Records
 
 extension ScenarioDriver {
     /// The phone asks to pair (so the computer shows a code), enters `code`, and reads the pairing state again;

@@ -6,7 +6,6 @@ package import InputCodes
 import RemoteTouchProtocol
 package import Scenario
 package import Verifier
-package import Records
 import Waiting
 
 /// Runs a scenario's steps against a phone link and a computer under test, in the time of `clock`: the phone's

@@ -1,4 +1,3 @@
-import Records
 
 extension StageBreakdown {
     /// Every uinput write of a receipt aligned with a send, sorted by when it returned, so that each step's

@@ -1,5 +1,4 @@
 package import InputCodes
-import Records
 
 /// Which of the computer's receipts belong to a step, for counting what it received (`expect.received`, R11.2).
 ///

@@ -3,7 +3,6 @@ public import RemoteTouchProtocol
 public import Scenario
 import GestureScript
 import Peripheral
-import Runner
 import Evidence
 
 // Option values argument-parser parses itself: a bad value is refused with the allowed ones, and `--help` lists

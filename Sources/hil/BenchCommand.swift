@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import System
-import LatencyStats
 import Rig
 import Records
 import Runner

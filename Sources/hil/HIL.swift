@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Rig
 import RigControl
 import System
 

@@ -2,7 +2,6 @@ import Foundation
 import System
 import InputCodes
 import Recording
-import Runner
 import Waiting
 
 extension RecordCommand {

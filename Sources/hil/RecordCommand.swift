@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import System
 import Records
-import GestureScript
 import InputCodes
 import Recording
 import Scenario

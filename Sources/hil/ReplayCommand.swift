@@ -3,7 +3,6 @@ import ArgumentParser
 import Foundation
 import Records
 import GestureScript
-import Scenario
 import System
 
 /// Offline replay: gesture scripts through the phone model and the computer-side mapping, no radio.

@@ -9,7 +9,6 @@ import Runner
 import GestureScript
 import Scenario
 import Synchronization
-import ComputerProcess
 import Evidence
 import System
 import Verifier

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import GestureScript
 import Scenario
 import System
 

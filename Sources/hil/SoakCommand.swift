@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
 import System
-import Rig
-import Runner
 import Scenario
 import Bench
 

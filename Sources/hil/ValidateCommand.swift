@@ -1,7 +1,5 @@
 import ArgumentParser
-import GestureScript
 import Records
-import Scenario
 import System
 
 /// Checks scenario files and reports every problem with its file, line and column, and JSON path.

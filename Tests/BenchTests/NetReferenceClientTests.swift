@@ -1,10 +1,8 @@
 @testable import Bench
 import Foundation
 import HILTestSupport
-import InputCodes
 import RemoteTouchProtocol
 import RigControl
-import ScenarioDriver
 import Testing
 
 /// Rigs/reference/net_bench_client.py, run as `hil bench --reference` runs it (`ReferenceClient.run`), against a

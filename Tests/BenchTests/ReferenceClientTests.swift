@@ -1,10 +1,8 @@
 @testable import Bench
 import Foundation
-import HILTestSupport
 import Processes
 import RemoteTouchProtocol
 import RigControl
-import ScenarioDriver
 import Testing
 
 /// `hil bench --reference`'s clients: how each is run, and how what it reports is read back.

@@ -18,7 +18,6 @@ import Radio
 import Recording
 import Records
 import RemoteTouchProtocol
-import Rig
 import RigControl
 import RunContext
 import Runner

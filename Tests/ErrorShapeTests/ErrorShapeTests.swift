@@ -1,25 +1,6 @@
-import Avahi
-import CommandMapping
-import DBus
-import Evdev
 import Foundation
-import GestureModel
-import GestureScript
-import InputCodes
-import Lab
-import NetSocket
-import Peripheral
-import PhoneLinks
-import Records
-import Recording
-import RemoteTouchProtocol
-import Rig
-import RigControl
-import ScenarioDriver
-import StrictJSON
 import System
 import Testing
-import hil
 
 /// One error of one type, built through its real initializer (or the call that throws it), and the text a person
 /// reads today.

@@ -13,10 +13,10 @@ import Testing
 struct EvdevOnRig {
     /// A fresh device with a name no other test or run uses, and its node. The device goes away when the object
     /// is released, which may be right after its last use: tests keep it with `withExtendedLifetime`.
-    static func makeDevice(_ label: String) throws -> (device: UinputDevice, devnode: String) {
+    static func makeDevice(_ label: String) async throws -> (device: UinputDevice, devnode: String) {
         let name = "hil-evdev \(label) \(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let device = try UinputDevice(name: name)
-        let devnode = try EvdevReader.waitForDevice(named: name, timeout: .seconds(5))
+        let devnode = try await EvdevReader.waitForDevice(named: name, timeout: .seconds(5))
         return (device, devnode)
     }
 
@@ -35,8 +35,8 @@ struct EvdevOnRig {
     }
 
     @Test("a new device is found by name under /sys/class/input; devnode and syspath agree with sysfs")
-    func discovery() throws {
-        let (device, devnode) = try Self.makeDevice("discovery")
+    func discovery() async throws {
+        let (device, devnode) = try await Self.makeDevice("discovery")
         defer { withExtendedLifetime(device) {} }  // the device lives as long as this object
         #expect(device.devnode == devnode, "libevdev says \(device.devnode ?? "nil"), sysfs says \(devnode)")
         let syspath = try #require(device.syspath)
@@ -55,8 +55,8 @@ struct EvdevOnRig {
     }
 
     @Test("frames come back exactly, in order, stamped between the time before emit and emit's own times")
-    func roundTrip() throws {
-        let (device, devnode) = try Self.makeDevice("roundtrip")
+    func roundTrip() async throws {
+        let (device, devnode) = try await Self.makeDevice("roundtrip")
         defer { withExtendedLifetime(device) {} }  // the device lives as long as this object
         let reader = try EvdevReader(devnode: devnode, grab: true)
         let expected: [InputFrame] = [
@@ -93,8 +93,8 @@ struct EvdevOnRig {
     }
 
     @Test("heldKeys shows what is down after a press frame and nothing after the release, and steals no frames")
-    func heldKeys() throws {
-        let (device, devnode) = try Self.makeDevice("held")
+    func heldKeys() async throws {
+        let (device, devnode) = try await Self.makeDevice("held")
         defer { withExtendedLifetime(device) {} }  // the device lives as long as this object
         let reader = try EvdevReader(devnode: devnode)
         #expect(try reader.heldKeys() == [])
@@ -114,8 +114,8 @@ struct EvdevOnRig {
     }
 
     @Test("nextFrame with nothing to read returns nil after about the asked time")
-    func frameTimeout() throws {
-        let (device, devnode) = try Self.makeDevice("timeout")
+    func frameTimeout() async throws {
+        let (device, devnode) = try await Self.makeDevice("timeout")
         defer { withExtendedLifetime(device) {} }  // the device lives as long as this object
         let reader = try EvdevReader(devnode: devnode)
         for asked in [Duration.milliseconds(50), .milliseconds(300)] {
@@ -133,8 +133,8 @@ struct EvdevOnRig {
     }
 
     @Test("a grabbing reader gets the frames; another reader gets none, and cannot grab too (EBUSY)")
-    func grab() throws {
-        let (device, devnode) = try Self.makeDevice("grab")
+    func grab() async throws {
+        let (device, devnode) = try await Self.makeDevice("grab")
         defer { withExtendedLifetime(device) {} }  // the device lives as long as this object
         let bystander = try EvdevReader(devnode: devnode, grab: false)
         let owner = try EvdevReader(devnode: devnode, grab: true)
@@ -149,8 +149,8 @@ struct EvdevOnRig {
     }
 
     @Test("the kernel passes on only changes: a REL 0, a second press and an empty frame never arrive")
-    func kernelFiltering() throws {
-        let (device, devnode) = try Self.makeDevice("filter")
+    func kernelFiltering() async throws {
+        let (device, devnode) = try await Self.makeDevice("filter")
         defer { withExtendedLifetime(device) {} }  // the device lives as long as this object
         let reader = try EvdevReader(devnode: devnode)
         let emitted = try device.emit([
@@ -169,8 +169,8 @@ struct EvdevOnRig {
     }
 
     @Test("emit refuses an event the device lacks, or a SYN inside a frame, and writes nothing")
-    func emitRefuses() throws {
-        let (device, devnode) = try Self.makeDevice("refuse")
+    func emitRefuses() async throws {
+        let (device, devnode) = try await Self.makeDevice("refuse")
         defer { withExtendedLifetime(device) {} }  // the device lives as long as this object
         let reader = try EvdevReader(devnode: devnode)
         let unknown = EventCode(.key, 0x1ff)
@@ -188,8 +188,8 @@ struct EvdevOnRig {
     }
 
     @Test("SYN_DROPPED throws .dropped (inconclusive), then the reader goes on with the next whole frame")
-    func dropped() throws {
-        let (device, devnode) = try Self.makeDevice("dropped")
+    func dropped() async throws {
+        let (device, devnode) = try await Self.makeDevice("dropped")
         defer { withExtendedLifetime(device) {} }  // the device lives as long as this object
         let reader = try EvdevReader(devnode: devnode)
         // The kernel queues 128 events for this device (14 events a packet × 8, rounded up to a power of two):
@@ -210,8 +210,8 @@ struct EvdevOnRig {
     }
 
     @Test("releasing the device removes its node, and a reader of it gets .noDevice")
-    func removal() throws {
-        var made: (device: UinputDevice, devnode: String)? = try Self.makeDevice("removal")
+    func removal() async throws {
+        var made: (device: UinputDevice, devnode: String)? = try await Self.makeDevice("removal")
         let devnode = try #require(made?.devnode)
         let name = try #require(made?.device.name)
         let reader = try EvdevReader(devnode: devnode)
@@ -220,12 +220,12 @@ struct EvdevOnRig {
         let thrown = #expect(throws: EvdevError.self) { try reader.nextFrame(timeout: .seconds(1)) }
         #expect(thrown?.code == .noDevice, "\(String(describing: thrown))")
         #expect(thrown?.description.contains("was removed") == true, "\(String(describing: thrown))")
-        #expect(throws: EvdevError.self) { try EvdevReader.waitForDevice(named: name, timeout: .milliseconds(20)) }
+        await #expect(throws: EvdevError.self) { try await EvdevReader.waitForDevice(named: name, timeout: .milliseconds(20)) }
     }
 
     @Test("200 frames at 120 Hz reach a reader thread whole and in order; emit → evdev latency")
-    func latency() throws {
-        let (device, devnode) = try Self.makeDevice("latency")
+    func latency() async throws {
+        let (device, devnode) = try await Self.makeDevice("latency")
         defer { withExtendedLifetime(device) {} }  // the device lives as long as this object
         let count = 200
         let reading = ReaderThread(devnode: devnode, count: count)

@@ -1,4 +1,3 @@
-import ScenarioDriver
 import Testing
 import Records
 @testable import Evidence

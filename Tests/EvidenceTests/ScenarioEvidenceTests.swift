@@ -1,6 +1,5 @@
 import InputCodes
 import Records
-import ScenarioDriver
 import Testing
 @testable import Evidence
 

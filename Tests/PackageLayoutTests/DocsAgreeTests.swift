@@ -68,6 +68,31 @@ struct DocsAgreeTests {
         return candidates.first { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) }
     }
 
+    /// Where `text` names work by the team's session number ("stop 42", "stops 41–42"), one place per line.
+    static func stopNumbers(in text: String) -> [Int] {
+        let pattern = try! NSRegularExpression(pattern: #"\b[Ss]tops? [0-9]{2,}"#)
+        return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { number, line in
+            let line = String(line)
+            return pattern.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) == nil ? nil : number + 1
+        }
+    }
+
+    @Test("no work named by a stop number (\"stop 42\") in docs/ or README.md: its date and commit instead")
+    func noStopNumbers() throws {
+        let places = ["README.md", "Rigs/README.md"]
+            + (try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("docs").path))
+                .filter { $0.hasSuffix(".md") }.map { "docs/" + $0 }
+        #expect(places.count >= 10, "\(places)")
+        for place in places {
+            let lines = Self.stopNumbers(in: try Self.text(place))
+            #expect(lines.isEmpty, """
+                \(place), lines \(lines): a stop number means nothing outside the team: name the date and the commit \
+                (git log) instead
+                """)
+        }
+        #expect(Self.stopNumbers(in: "one\n- **Nov 27, stop 42, quiet**\nthe stop grace\nStops 41–42") == [2, 4])
+    }
+
     @Test("every cited section of a document of this tree is one of its headings")
     func citedSections() throws {
         let citations = try Self.citations()

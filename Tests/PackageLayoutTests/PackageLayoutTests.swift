@@ -1,4 +1,5 @@
 import Foundation
+import HILTestSupport
 import Testing
 
 /// The house rules that the layout of the code must keep, read from Package.swift and the sources: an arrow in the
@@ -28,17 +29,16 @@ struct PackageLayoutTests {
         }
     }
 
-    @Test("the bounds of the split: Runner and PhoneLinks ≤ 12 dependencies, RunnerTests ≤ 10; no sideways arrows")
+    @Test("the bounds of the split: Runner, PhoneLinks and Bench ≤ 12 dependencies, RunnerTests ≤ 10; test targets")
     func bounds() throws {
         let manifest = try PackageManifest(root: Self.root)
-        let runner = try #require(manifest.target("Runner")), links = try #require(manifest.target("PhoneLinks"))
-        let runnerTests = try #require(manifest.target("RunnerTests"))
-        #expect(runner.dependencies.count <= 12, "Runner: \(runner.dependencies)")
-        #expect(links.dependencies.count <= 12, "PhoneLinks: \(links.dependencies)")
-        #expect(runnerTests.dependencies.count <= 10, "RunnerTests: \(runnerTests.dependencies)")
-        #expect(try !#require(manifest.target("Bench")).dependencies.contains("Runner"))
-        #expect(try !#require(manifest.target("Evidence")).dependencies.contains("PhoneLinks"))
-        for module in ["PhoneLinks", "Bench", "Evidence", "ComputerProcess"] {
+        for (name, bound) in [("Runner", 12), ("PhoneLinks", 12), ("Bench", 12), ("RunnerTests", 10)] {
+            let target = try #require(manifest.target(name))
+            let count = target.dependencies.count
+            #expect(count <= bound, "\(name) has \(count) dependencies, more than \(bound): \(target.dependencies)")
+        }
+        // Sideways arrows (Bench on Runner, Evidence on PhoneLinks) are ModuleGraphTests' layer check's.
+        for module in ["PhoneLinks", "Bench", "Evidence", "ComputerProcess", "Records", "RunContext", "InputCodes", "NetSocket"] {
             #expect(manifest.target(module + "Tests") != nil, "\(module) has no test target of its own")
         }
     }
@@ -61,7 +61,7 @@ struct PackageLayoutTests {
     }
 
     @Test("Benchmarks/: one way to run a job in the guest (lib/in-guest.sh) and one median (lib/medians.py, which checks itself)")
-    func benchmarksShareOneRunnerAndOneMedian() throws {
+    func benchmarksShareOneRunnerAndOneMedian() async throws {
         let folder = Self.root.appendingPathComponent("Benchmarks")
         let scripts = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sh") || $0.hasSuffix(".py") }
         #expect(scripts.count >= 10, "\(scripts)")
@@ -71,15 +71,32 @@ struct PackageLayoutTests {
             #expect(!code.contains("rig exec") && !code.contains("vm exec"), "\(script) starts a guest itself: use bench_run (Benchmarks/lib/in-guest.sh)")
             #expect(!code.contains("statistics.median"), "\(script) takes a median of its own: use Benchmarks/lib/medians.py")
         }
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        python.arguments = [folder.appendingPathComponent("lib/medians.py").path]
-        let output = Pipe()
-        python.standardOutput = output
-        try python.run()
-        python.waitUntilExit()
-        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(python.terminationStatus == 0 && said.contains("medians: ok"), "\(said)")
+        let (status, said) = try await runCapturing("/usr/bin/python3", [folder.appendingPathComponent("lib/medians.py").path])
+        #expect(status == 0 && said.contains("medians: ok"), "python3 Benchmarks/lib/medians.py exited \(status): \(said)")
+    }
+
+    /// Where `source` makes a Foundation `Process`: `Process(`, `Foundation.Process(`, `Process.run(`.
+    static func foundationProcesses(in source: SwiftSource) -> [String] {
+        let pattern = try! NSRegularExpression(pattern: #"(?<!\w)Process(?:\s*\(|\.run\s*\(|\.launchedProcess)"#)
+        return source.code.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { number, line in
+            let text = String(line)
+            return pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) == nil ? nil : "\(source.path):\(number + 1)"
+        }
+    }
+
+    @Test("no Foundation Process in Tests: a child is spawned by ChildProcess (HILTestSupport's runCapturing, runSeparating)")
+    func noFoundationProcess() async throws {
+        let files = try await ModuleGraphTests.index.value().sources.values.joined().filter { $0.path.hasPrefix("Tests/") }
+        #expect(files.count > 100)
+        let found = files.flatMap(Self.foundationProcesses(in:))
+        #expect(found.isEmpty, """
+            Foundation's Process in \(found.joined(separator: ", ")): spawn through runCapturing or runSeparating \
+            (HILTestSupport) or ChildProcess, whose child gets a clean signal mask and whose exit no thread blocks on
+            """)
+        #expect(Self.foundationProcesses(in: SwiftSource(path: "A.swift", text: "let p = Process()\nlet q = Foundation.Process()\n"))
+                == ["A.swift:1", "A.swift:2"])
+        #expect(Self.foundationProcesses(in: SwiftSource(path: "B.swift", text: "let p = try ChildProcess.run(\"x\") // Process()\n"))
+                .isEmpty)
     }
 
     @Test("no Swift file over 400 lines")

@@ -15,6 +15,8 @@ struct PackageManifest {
 
     let root: URL
     let targets: [Target]
+    /// The `.systemLibrary` targets (the C modules), by name.
+    let systemLibraries: [String]
 
     init(root: URL) throws {
         self.root = root
@@ -32,6 +34,8 @@ struct PackageManifest {
             found.append(Target(name: name, isTest: isTest, dependencies: Self.dependencies(in: rest), folder: folder))
         }
         targets = found
+        let system = try NSRegularExpression(pattern: #"\.systemLibrary\(\s*name:\s*"([^"]+)""#)
+        systemLibraries = system.matches(in: text, range: NSRange(location: 0, length: whole.length)).map { whole.substring(with: $0.range(at: 1)) }
     }
 
     /// A target's `path: "…"`, before its closing parenthesis.

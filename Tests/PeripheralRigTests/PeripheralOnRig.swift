@@ -106,7 +106,7 @@ struct PeripheralOnRig {
             "--uinput-name", uinputName, "--lockout", "2s",
         ], output: state + "/output.log")
         defer { if peripheral.isRunning { _ = peripheral.interrupt() } }
-        let node = try EvdevReader.waitForDevice(named: uinputName, timeout: .seconds(20))
+        let node = try await EvdevReader.waitForDevice(named: uinputName, timeout: .seconds(20))
         let reader = try EvdevReader(devnode: node, grab: true)
         try #require(peripheral.wait(for: "registered on \(RigGuest.peripheralAdapter)") != nil, "hil peripheral did not register:\n\(peripheral.log)")
         do {

@@ -1,5 +1,4 @@
 import ComputerProcess
-import Evdev
 import Foundation
 import HILTestSupport
 import InputCodes
@@ -29,7 +28,7 @@ struct StrangerPhoneOnRig {
             peripheral.signal(SIGINT)
             _ = peripheral.wait()
         }
-        let collector = try FrameCollector.open(uinputName, grab: true)
+        let collector = try await FrameCollector.open(uinputName, grab: true)
         defer { collector.stop() }
         let client = packageRoot.appendingPathComponent("Rigs/reference/stranger_drags.py").path
         let (status, output) = try await runCapturing("/usr/bin/python3", [

@@ -3,7 +3,6 @@ import InputCodes
 import NetSocket
 @testable import Peripheral
 import RemoteTouchProtocol
-import StrictJSON
 import Testing
 
 /// What a phone author had to guess from docs/protocol.md, settled there and held here (issue "Any phone, any

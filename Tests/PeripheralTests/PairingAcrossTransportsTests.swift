@@ -1,5 +1,4 @@
 import Foundation
-import NetSocket
 import Peripheral
 import RemoteTouchProtocol
 import Testing

@@ -1,6 +1,5 @@
 import CommandMapping
 import HILTestSupport
-import InputCodes
 import RemoteTouchProtocol
 import Testing
 

@@ -4,7 +4,6 @@ import InputCodes
 import NetSocket
 import Peripheral
 import RemoteTouchProtocol
-import StrictJSON
 import Testing
 
 /// A phone for tests on loopback: frames out, the computer's messages in.

@@ -1,4 +1,3 @@
-import DBus
 import HILTestSupport
 import PhoneLinks
 import Testing

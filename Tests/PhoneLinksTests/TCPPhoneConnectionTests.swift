@@ -3,7 +3,6 @@ import HILTestSupport
 import NetSocket
 import RemoteTouchProtocol
 import Testing
-import Rig
 @testable import PhoneLinks
 
 /// The virtual iPad's TCP connection against a loopback socket that plays the computer: what goes out (stamps,

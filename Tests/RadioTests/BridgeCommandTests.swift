@@ -1,5 +1,4 @@
 import Radio
-import System
 import Testing
 
 /// The radio spoken to in one type (issue 53 item 3): `BridgeCommand` is the one encoder and parser of the control

@@ -1,4 +1,3 @@
-import LatencyStats
 import Radio
 import Testing
 

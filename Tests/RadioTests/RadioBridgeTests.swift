@@ -1,7 +1,6 @@
 import Foundation
 import Radio
 import Synchronization
-import System
 import Testing
 
 extension LoopbackBridge {

@@ -1,5 +1,4 @@
 import Foundation
-import GestureScript
 import HILTestSupport
 import InputCodes
 import Recording

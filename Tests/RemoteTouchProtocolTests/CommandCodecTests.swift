@@ -1,6 +1,6 @@
+import HILTestSupport
 import RemoteTouchProtocol
 import StrictJSON
-import HILTestSupport
 import Testing
 
 @Suite("Command wire format")

@@ -1,6 +1,6 @@
 import Foundation
-import RemoteTouchProtocol
 import HILTestSupport
+import RemoteTouchProtocol
 import Testing
 
 // The seed's types, declared exactly as seeds/remotetouch-design.md declares them, plus our extension cases

@@ -1,5 +1,5 @@
-import RemoteTouchProtocol
 import HILTestSupport
+import RemoteTouchProtocol
 import Testing
 
 @Suite("Status and pairing payloads")

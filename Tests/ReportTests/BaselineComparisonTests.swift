@@ -1,3 +1,4 @@
+import HILTestSupport
 import LatencyStats
 import Records
 import Report

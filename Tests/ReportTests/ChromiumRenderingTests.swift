@@ -1,5 +1,5 @@
 import Foundation
-import LatencyStats
+import HILTestSupport
 import Records
 import Report
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
 import FoundationXML
-import LatencyStats
+import HILTestSupport
 import Records
 import Report
 import Testing

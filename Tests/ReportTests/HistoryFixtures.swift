@@ -1,4 +1,5 @@
 import Foundation
+import HILTestSupport
 import LatencyStats
 import Records
 import StrictJSON

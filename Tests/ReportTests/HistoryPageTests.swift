@@ -1,5 +1,6 @@
 import Foundation
 import FoundationXML
+import HILTestSupport
 import Records
 import Report
 import Testing

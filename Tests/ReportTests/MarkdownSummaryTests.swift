@@ -1,4 +1,4 @@
-import LatencyStats
+import HILTestSupport
 import Records
 import Report
 import Testing

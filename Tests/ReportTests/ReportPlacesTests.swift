@@ -1,4 +1,5 @@
 import Foundation
+import HILTestSupport
 import Records
 import Report
 import Testing

@@ -1,7 +1,5 @@
-import LatencyStats
 import Records
 import Report
-import StrictJSON
 import Testing
 
 /// Snapshot tests of every file format Report writes: results.json (`hil-results/1`), junit.xml, bench.json

@@ -1,5 +1,4 @@
 import Testing
-@testable import Rig
 @testable import RigControl
 
 /// The monitor frames of one failed run's link drop (HCI trace of "the link drops in the middle of a drag",

@@ -1,4 +1,3 @@
-import Rig
 import RigControl
 import Testing
 

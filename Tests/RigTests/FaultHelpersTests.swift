@@ -1,7 +1,6 @@
 import Foundation
 import HILTestSupport
 import Processes
-@testable import Rig
 @testable import RigControl
 import Testing
 

@@ -1,5 +1,4 @@
 import Testing
-@testable import Rig
 @testable import RigControl
 
 /// The commands an adapter's controller has not answered yet, from monitor frames (AdapterSettleWatch's ledger).

@@ -1,6 +1,5 @@
 import Foundation
 import Processes
-@testable import Rig
 @testable import RigControl
 import Testing
 

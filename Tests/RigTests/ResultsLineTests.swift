@@ -1,7 +1,6 @@
 import Foundation
 @testable import Rig
 import HILTestSupport
-import RigControl
 import Testing
 
 /// Where the results are, said once with paths a person can open (issue "A newcomer never stumbles", item 10).

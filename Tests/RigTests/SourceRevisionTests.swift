@@ -1,5 +1,4 @@
 import Foundation
-import HILTestSupport
 import Rig
 import Testing
 

@@ -1,5 +1,4 @@
 import Foundation
-import HILTestSupport
 import Testing
 
 /// The fast command (`HIL_TESTS=unit swift test`, docs/developing.md) leaves out the rig test targets, so every suite

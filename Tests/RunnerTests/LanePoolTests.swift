@@ -51,17 +51,4 @@ struct LanePoolTests {
         #expect(batches.map { $0.map(\.number) } == [[1, 3], [2]])
         #expect(LanePool.runsAlone(items[1]) && !LanePool.runsAlone(items[0]))
     }
-
-    @Test("each lane has its adapters; the second on has its own uinput name; the phone picks its computer by address")
-    func laneContexts() {
-        let lanes = Self.context(lanes: 2)
-        #expect(lanes.map(\.peripheralAdapter) == ["hci0", "hci2"])
-        #expect(lanes.map(\.centralAdapter) == ["hci1", "hci3"])
-        #expect(lanes.map(\.uinputName) == ["RemoteTouch HIL Virtual Input", "RemoteTouch HIL Virtual Input (lane 2)"])
-        #expect(lanes.allSatisfy { $0.onlyThisComputer })
-        #expect(!Self.context(lanes: 1)[0].onlyThisComputer)
-        var long = lanes[0]
-        long.uinputName = String(repeating: "x", count: 79)
-        #expect(long.lane(1, of: 2).uinputName.utf8.count == 79, "a uinput name has at most 79 bytes")
-    }
 }

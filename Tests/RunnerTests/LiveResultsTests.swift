@@ -1,6 +1,5 @@
 import Foundation
 import Runner
-import ScenarioDriver
 import Synchronization
 import Testing
 import Records

@@ -1,6 +1,5 @@
 import Runner
 import Scenario
-import ScenarioDriver
 import StrictJSON
 import Testing
 import Records

@@ -3,8 +3,6 @@ import Foundation
 import Records
 import RigControl
 import Runner
-import Scenario
-import ScenarioDriver
 import Synchronization
 import Testing
 

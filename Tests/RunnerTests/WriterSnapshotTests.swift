@@ -1,8 +1,6 @@
 import Foundation
-import LatencyStats
 import Records
 import Report
-@testable import Runner
 import ScenarioDriver
 import Testing
 import HILTestSupport

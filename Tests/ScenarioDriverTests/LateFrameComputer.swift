@@ -1,7 +1,6 @@
 import InputCodes
 import ScenarioDriver
 import Synchronization
-import Verifier
 
 /// The computer seen through a reader that delivers one extra frame late: it turns up while the driver judges the
 /// second segment (the first `frames(since:)` asked for a later start than the first), stamped either just after

@@ -1,7 +1,5 @@
-import Scenario
 import ScenarioDriver
 import Testing
-import Records
 
 /// A link adopts the faults its rig can inject (`RigFaults`, `NetworkFaults`); a step that needs one the link does not
 /// have ends the run with why, instead of a default implementation that throws.

@@ -1,6 +1,5 @@
 import HILTestSupport
 import InputCodes
-import Records
 import RemoteTouchProtocol
 import ScenarioDriver
 import Testing

@@ -1,6 +1,4 @@
-import InputCodes
 import Scenario
-import ScenarioDriver
 import StrictJSON
 import Testing
 

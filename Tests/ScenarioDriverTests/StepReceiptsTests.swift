@@ -1,5 +1,4 @@
 import InputCodes
-import Records
 import ScenarioDriver
 import Testing
 

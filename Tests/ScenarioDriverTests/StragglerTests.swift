@@ -1,7 +1,5 @@
 import InputCodes
-import ScenarioDriver
 import Testing
-import Verifier
 import Records
 
 /// A frame that turns up after its step was judged (its step's match was met and 50 ms were quiet) but is stamped

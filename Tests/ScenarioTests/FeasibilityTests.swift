@@ -1,5 +1,4 @@
 import Foundation
-import GestureScript
 import Scenario
 import StrictJSON
 import Testing

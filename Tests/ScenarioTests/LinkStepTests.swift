@@ -1,13 +1,11 @@
 import Foundation
 import GestureScript
 import HILTestSupport
-import InputCodes
 import Scenario
 import ScenarioDriver
 import StrictJSON
 import Testing
 import Verifier
-import Records
 
 @Suite("Scenarios: link steps (linkDrop, disconnect, reconnect)")
 struct LinkStepTests {

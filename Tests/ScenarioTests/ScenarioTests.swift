@@ -8,7 +8,6 @@ import ScenarioDriver
 import StrictJSON
 import Testing
 import Verifier
-import Records
 
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()

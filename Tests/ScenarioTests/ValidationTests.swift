@@ -1,6 +1,4 @@
 import Foundation
-import GestureScript
-import InputCodes
 import Scenario
 import StrictJSON
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
-import StrictJSON
 import HILTestSupport
+import StrictJSON
 import Testing
 
 @Suite("JSON writer matches Apple's JSONEncoder")

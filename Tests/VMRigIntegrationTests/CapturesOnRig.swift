@@ -2,7 +2,6 @@ import Foundation
 import HILTestSupport
 import Rig
 import Testing
-import Evidence
 
 /// `hil run --capture failed` (the default) on the rig: a scenario that fails on ble, hid and udp leaves its captures
 /// (hci.btsnoop or network.pcap, evdev.log, timeline.json), listed in results.json, attached in junit.xml and linked

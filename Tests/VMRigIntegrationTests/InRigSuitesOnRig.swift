@@ -22,14 +22,15 @@ struct InRigSuitesOnRig {
         ("BenchEndToEndOnRig", "hil bench, end to end"),
         ("CalibrateEndToEndOnRig", "hil calibrate, end to end"),
         ("DeviceKilledOnRig", "hil run, the device under test killed"),
+        ("BumblePhoneOnRig", "hil run --phone bumble, end to end"),
         ("RunInterruptOnRig", "hil run, interrupted"),
         ("VMGuestOnRig", "vm rig, end to end"),
         ("TwoHostsOnRig", "vm rig, the network transports' two hosts and the attacker"),
         ("RadioBtvirtOnRig", "btvirt's server through the radio bridge: a real link, ACL data at its connection events"),
     ]
 
-    /// All of them held the rig 1152 s, boot included, in a fresh-clone CI (stop 31, before the adapters test joined
-    /// and the tcp and recording runs dropped their captures); the job gets a margin over that.
+    /// All of them held the rig 1152 s, boot included, in a fresh-clone CI (Nov 26, `185de64`, before the adapters
+    /// test joined and the tcp and recording runs dropped their captures); the job gets a margin over that.
     static let timeoutSeconds = 2700
 
     @Test("uinput, the peripheral, the shipped suite, tcp, captures, recordings and the bench end to end, in one guest boot")

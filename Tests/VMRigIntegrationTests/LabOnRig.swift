@@ -1,7 +1,6 @@
 import Foundation
 import HILTestSupport
 import Processes
-import Rig
 import Testing
 
 /// `hil lab run` on a real labgrid lab on this machine (Rigs/labgrid/try-locally.sh: a coordinator on loopback, an

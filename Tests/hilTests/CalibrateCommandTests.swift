@@ -1,5 +1,4 @@
 import ArgumentParser
-import Bench
 @testable import hil
 import Records
 import Testing

@@ -1,7 +1,6 @@
 import ArgumentParser
 @testable import hil
 import HILTestSupport
-import Peripheral
 import Scenario
 import Testing
 

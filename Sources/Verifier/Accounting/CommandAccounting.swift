@@ -1,5 +1,3 @@
-package import InputCodes
-import Records
 
 /// Every command accounted for: the oracle written from docs/protocol.md that judges a scenario's whole run beside
 /// its steps' own expectations (docs/scenarios.md, "What every run checks").

@@ -1,6 +1,5 @@
-import RunContext
 import Foundation
-@testable import Runner
+import RunContext
 import Testing
 
 @Suite("Scenario folders run on a local scratch folder and are moved into the results")

@@ -1,8 +1,6 @@
 import RunContext
 import Foundation
 import Synchronization
-import Runner
-import ScenarioDriver
 import HILTestSupport
 import Testing
 import Records

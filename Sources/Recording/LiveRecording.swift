@@ -39,7 +39,8 @@ package final class LiveRecording: Sendable {
     }
 
     /// Starts the computer, waits until it serves, and starts reading its input device.
-    /// - Throws: `RunnerError` with the computer's last lines when it does not serve, or its device does not appear.
+    /// - Throws: the computer's error with its last lines when it does not serve; `RecordingError` `.computer` when its
+    ///   device cannot be read.
     package static func start(_ settings: Settings) async throws -> LiveRecording {
         var launch = PeripheralUnderTest.Launch(
             hil: settings.hil, adapter: settings.adapter, uinputName: settings.uinputName, folder: settings.folder)
@@ -54,11 +55,11 @@ package final class LiveRecording: Sendable {
         }
         let peripheral = try await PeripheralUnderTest.start(launch)
         do {
-            let collector = try FrameCollector.open(settings.uinputName, grab: false)
+            let collector = try await FrameCollector.open(settings.uinputName, grab: false)
             return LiveRecording(peripheral: peripheral, collector: collector, settings: settings)
         } catch {
             await peripheral.stop()
-            throw RunnerError(.computer, "the computer serves, but its input device \"\(settings.uinputName)\" cannot be read: \(error); `hil doctor` checks access to /dev/input", cause: error)
+            throw RecordingError(.computer, "the computer serves, but its input device \"\(settings.uinputName)\" cannot be read: \(error); `hil doctor` checks access to /dev/input", cause: error)
         }
     }
 

@@ -1,15 +1,14 @@
 import Foundation
-import HILTestSupport
 import LatencyStats
-import Records
+package import Records
 import StrictJSON
 
-/// Results documents for the tests, written as docs/results-format.md describes them.
-enum ResultsFixtures {
+/// Results documents for the tests (RecordsTests, ReportTests), written as docs/results-format.md describes them.
+package enum ResultsFixtures {
     /// A realistic run on the vm rig: a passed button scenario with stages, a failed tap scenario (one step failed
     /// with expected vs actual; one step without stages), a passed swipe scenario with an unchecked wait, and a
     /// scenario whose device under test failed. `latency` is what `hil run` writes for these steps.
-    static let realistic = #"""
+    package static let realistic = #"""
         {
           "format": "hil-results/1",
           "rig": "vm",
@@ -136,12 +135,12 @@ enum ResultsFixtures {
         }
         """#
 
-    static func realisticResults() throws -> RunResults {
+    package static func realisticResults() throws -> RunResults {
         try RunResults.parse(Array(realistic.utf8), file: "results/realistic.json")
     }
 
     /// What `hil run` wrote before formats, shards, environments, stages and `latency` existed.
-    static let older = """
+    package static let older = """
         {
           "rig": "virtual", "startedAt": "2026-10-02T18:00:00Z", "passed": 1, "failed": 0,
           "scenarios": [
@@ -161,7 +160,7 @@ enum ResultsFixtures {
 
     /// One shard of a run as `hil run --shard index/count` writes it: a swipe scenario and a tap scenario whose
     /// steps carry the given latencies (stages in fixed shares of each), and the shard's own `latency`.
-    static func shard(index: Int, count: Int, host: String, swipes: [Double], taps: [Double], failing: Bool = false)
+    package static func shard(index: Int, count: Int, host: String, swipes: [Double], taps: [Double], failing: Bool = false)
         -> String
     {
         func step(_ number: Int, _ kind: String, _ latency: Double) -> JSONValue {
@@ -219,31 +218,8 @@ enum ResultsFixtures {
     }
 
     /// `count` latencies spread evenly over `range`, shuffled with a fixed seed.
-    static func samples(_ count: Int, in range: ClosedRange<Double>, seed: UInt64) -> [Double] {
+    package static func samples(_ count: Int, in range: ClosedRange<Double>, seed: UInt64) -> [Double] {
         var generator = SplitMix64(seed: seed)
         return (0..<count).map { _ in (Double.random(in: range, using: &generator) * 1000).rounded() / 1000 }
-    }
-}
-
-/// A folder under the system's temporary folder, removed when the value goes away.
-final class TemporaryFolder {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "hil-report-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    /// Writes `text` to `name` (subfolders are made) and returns its path.
-    func write(_ text: String, to name: String) throws -> String {
-        let file = path + "/" + name
-        try FileManager.default.createDirectory(
-            atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try text.write(toFile: file, atomically: true, encoding: .utf8)
-        return file
     }
 }
