@@ -11,4 +11,7 @@ package enum RadioErrorCode: String, Sendable {
     case controller
     /// Reading or writing one of the two sides failed, or a side closed.
     case io
+    /// /dev/vhci refused a packet for its host with ENXIO or ENODEV: the kernel's controller is down, with no host
+    /// behind it (a program that owned it through the HCI user channel went away, or bluetoothd powered it off).
+    case hostGone
 }
