@@ -359,7 +359,9 @@ class Phone:
                             'program has its user channel',
                         1: 'the HCI user channel needs root (CAP_NET_ADMIN): run it in the vm guest (hil vm exec)',
                         13: 'the HCI user channel needs root (CAP_NET_ADMIN): run it in the vm guest (hil vm exec)',
-                        19: f'there is no {target}: list the adapters with `btmgmt info`'}.get(error.errno, 'see the error')
+                        19: f'there is no {target}: list the adapters with `btmgmt info`',
+                        97: 'this kernel has no Bluetooth sockets: run it in the vm guest (hil vm exec)'}.get(
+                            error.errno, 'see the error')
                 raise Refusal(f'cannot open {spec}: {error.strerror or error} ({hint})') from error
         self.transport = transport
         self.watch_sink(transport.sink)
