@@ -69,7 +69,10 @@ Verbs (-> the reply's fields when ok)
   state                     -> open, adapter, connected, address, handle, mtu, intervalMs, latency, supervisionMs,
                             bearers, profile, changes, primed (the characteristics written on this link), pending
                             (ACL packets queued or not completed)
-  disconnect                -> reason, reasonName (null when there was no link)
+  disconnect [now]          waits (up to 1 s) until the controller has sent every ACL packet the host handed it
+                            (the radio bridge drops what a link still holds when it ends), unless `now`; then
+                            takes the link down -> reason, reasonName (null when there was no link), drainedMs
+                            (how long the wait took; null when it gave up or with `now`)
   close [WAIT_S]            disconnect, reset the controller, close the HCI socket, then wait up to WAIT_S
                             (default 5) for bluetoothd to power the adapter again (powering it through D-Bus if
                             it did not) -> adapter, adapterBack; the process then exits 0.
@@ -101,6 +104,7 @@ import asyncio
 import json
 import logging
 import os
+import re
 import shutil
 import signal
 import struct
@@ -250,9 +254,12 @@ OUT = Output()
 class EventLog(logging.Handler):
     """Bumble's warnings (and worse) as `log` events, so the phone's last lines reach whoever drives it."""
 
+    ANSI = re.compile(r'\x1b\[[0-9;]*m')
+
     def emit(self, record):
         try:
-            OUT.line(event='log', level=record.levelname.lower(), text=f'{record.name}: {record.getMessage()}')
+            text = self.ANSI.sub('', f'{record.name}: {record.getMessage()}')
+            OUT.line(event='log', level=record.levelname.lower(), text=text)
         except Exception:  # noqa: BLE001 - a log line must never take the phone down
             pass
 
@@ -521,7 +528,7 @@ class Phone:
                 await self.during_link(self.peer.request_mtu(self.fields['mtu']), 10, 'the ATT MTU exchange')
             except Refusal as refusal:
                 OUT.line(event='log', level='warning', text=str(refusal))
-        result['update'] = await self.request_update() if self.fields['update'] != 'none' else None
+        result['update'] = await self.connect_update() if self.fields['update'] != 'none' else None
         result['eatt'] = await self.open_eatt() if self.fields['eatt'] else None
         result.update(mtu=conn.att_mtu, **self.parameters())
         return result
@@ -538,18 +545,25 @@ class Phone:
         if low is None:
             low, high = milliseconds_range(self.fields['update'], 'update')
         supervision = supervision or self.fields['supervisionMs']
-        loop = asyncio.get_running_loop()
-        done = loop.create_future()
+        done = asyncio.get_running_loop().create_future()
         ok = lambda: done.done() or done.set_result(None)                         # noqa: E731
-        failed = lambda error: done.done() or done.set_exception(                  # noqa: E731
-            Refusal(f'the connection update was refused ({self.b.hci.HCI_Constant.error_name(error)})'))
+        failed = lambda error: done.done() or done.set_result(error)              # noqa: E731
         conn = self.conn
         conn.once('connection_parameters_update', ok)
         conn.once('connection_parameters_update_failure', failed)
         t_asked = time.monotonic_ns()
-        await self.during_link(self.conn.update_parameters(low, high, latency, supervision), 5, 'the connection update')
+        hint = ('; the link keeps its interval (the computer\'s kernel refuses a maximum above its own: the rig raises '
+                'it with `btmgmt set-sysconfig`, as hil run does)')
         try:
-            await self.during_link(done, 5, 'the connection update')
+            try:
+                await self.during_link(conn.update_parameters(low, high, latency, supervision), 5, 'the connection update')
+            except self.b.hci.HCI_Error as error:
+                raise Refusal(f'the connection update {low:g}-{high:g} ms was refused: '
+                              f'{self.b.hci.HCI_Constant.error_name(error.error_code)}' + hint) from error
+            error = await self.during_link(done, 5, 'the connection update')
+            if error is not None:
+                raise Refusal(f'the connection update {low:g}-{high:g} ms was refused: '
+                              f'{self.b.hci.HCI_Constant.error_name(error)}' + hint)
         finally:
             for name, listener in (('connection_parameters_update', ok), ('connection_parameters_update_failure', failed)):
                 try:
@@ -557,6 +571,15 @@ class Phone:
                 except Exception:  # noqa: BLE001 - once() listeners that ran are gone already
                     pass
         return {'askedMs': [low, high], 'tAsked': t_asked, 'tUpdated': time.monotonic_ns(), **self.parameters()}
+
+    async def connect_update(self):
+        """The profile's parameter request after connecting: a refusal is the reply's, not the connection's."""
+        try:
+            return await self.request_update()
+        except Refusal as refusal:
+            low, high = milliseconds_range(self.fields['update'], 'update')
+            OUT.line(event='log', level='warning', text=str(refusal))
+            return {'askedMs': [low, high], 'error': str(refusal)}
 
     async def open_eatt(self):
         """EATT bearers when the profile wants them (and the computer offers them, unless eattWhen=always)."""
@@ -576,8 +599,11 @@ class Phone:
             clients = await self.during_link(self.b.Client.connect_eatt(self.conn, count=wanted), timeout,
                                              'the EATT connection')
         except Refusal as refusal:
-            result['error'] = (f'{refusal} (a computer with one ATT bearer does not answer: bluetoothd [GATT] Channels=1, '
-                               'or the kernel\'s enable_ecred=N); the phone goes on with the fixed ATT channel')
+            dropped = 'dropped' in str(refusal)
+            result['error'] = str(refusal) if dropped else (
+                f'no EATT bearer within {timeout:g} s: a computer with one ATT bearer rejects or ignores the L2CAP '
+                'request (bluetoothd [GATT] Channels = 1, or its kernel\'s enable_ecred = N); the phone goes on with '
+                'the fixed ATT channel')
             return result
         except Exception as error:  # noqa: BLE001 - refused by the computer: one bearer it is
             result['error'] = f'EATT refused: {type(error).__name__}: {error}; the phone goes on with the fixed ATT channel'
@@ -893,9 +919,25 @@ class Phone:
                 'primed': sorted(self.written), 'pending': queue.pending if queue else None}
 
     async def disconnect(self, args=()):
+        """Waits (up to 1 s) until the controller has sent what the host handed it, unless `now`: the radio bridge,
+        like a controller, drops what a link still held when it ends, so a write without response just before a
+        disconnect would be lost."""
         if self.conn is None:
-            return {'reason': None, 'reasonName': None}
-        lost = self.link_lost
+            return {'reason': None, 'reasonName': None, 'drainedMs': None}
+        if args and args[0] != 'now':
+            raise Refusal(f'disconnect [now]: {args[0]!r} is neither')
+        lost, drained = self.link_lost, None
+        if not args:
+            queue = self.device.host.le_acl_packet_queue or self.device.host.acl_packet_queue
+            started = time.monotonic_ns()
+            try:
+                await self.during_link(queue.drain(self.conn.handle), 1.0, 'the last writes leaving the controller')
+                drained = round((time.monotonic_ns() - started) / 1e6, 1)
+            except (Refusal, ValueError) as error:   # ValueError: Bumble knows no packets of this link
+                if 'dropped' in str(error):
+                    return {'reason': lost.result(), 'reasonName': self.b.hci.HCI_Constant.error_name(lost.result()),
+                            'drainedMs': None}
+                drained = 0.0 if isinstance(error, ValueError) else None
         try:
             await asyncio.wait_for(self.conn.disconnect(), 5)
         except Exception as error:  # noqa: BLE001 - it may have dropped by itself meanwhile
@@ -905,7 +947,7 @@ class Phone:
             reason = await asyncio.wait_for(asyncio.shield(lost), 5)
         except asyncio.TimeoutError as error:
             raise Refusal('no Disconnection Complete within 5 s of the disconnect: is the radio bridge alive?') from error
-        return {'reason': reason, 'reasonName': self.b.hci.HCI_Constant.error_name(reason)}
+        return {'reason': reason, 'reasonName': self.b.hci.HCI_Constant.error_name(reason), 'drainedMs': drained}
 
     # ---- close
 
