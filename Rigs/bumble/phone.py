@@ -36,7 +36,9 @@ Verbs (-> the reply's fields when ok)
                             `public` follows it or it ends in /P; timeout 20 s) at the profile's
                             interval, then: ATT MTU exchange (mtu > 23), the connection parameter request
                             (update), EATT (eatt > 0)    -> address, handle, mtu, intervalMs, supervisionMs,
-                            update, eatt, tConnected
+                            update (null, or what was asked and got; `error` when refused: the link keeps its
+                            interval), eatt (null, or asked, offered, bearers; `error` when none opened: the phone
+                            goes on over the ATT channel), tConnected
   discover                  the RemoteTouch service and its characteristics -> handles {command, status,
                             pairing, report (null when the computer serves none)}, properties
   subscribe [CHAR]          enable notifications (default status); they come as `notify` events -> char
@@ -93,8 +95,8 @@ Events
 Errors: a request that fails is answered ok false; a refused write or read carries "attError" (the ATT error
 code) and "attErrorName" when the computer answered with one, and the stamps it has. The link dropping during a
 request fails the request ("the link dropped ..."). stdin's end and SIGTERM act as close without the wait:
-the link is always taken down before the HCI socket closes (a link left up behind a closed user channel made
-the radio bridge exit). At stdin's end the requests that came before it are still served; SIGTERM cancels the one
+the link is always taken down before the HCI socket closes (a link left up behind a closed user channel leaves
+btvirt with a link to a host that is gone). At stdin's end the requests that came before it are still served; SIGTERM cancels the one
 that runs (its reply says so) and drops the rest.
 
 Exit status: 0 after closed; 2 bad arguments; 3 Bumble missing (`bash Rigs/setup.sh` installs it).
