@@ -36,7 +36,9 @@ Verbs (-> the reply's fields when ok)
                             `public` follows it or it ends in /P; timeout 20 s) at the profile's
                             interval, then: ATT MTU exchange (mtu > 23), the connection parameter request
                             (update), EATT (eatt > 0)    -> address, handle, mtu, intervalMs, supervisionMs,
-                            update, eatt, tConnected
+                            update (null, or what was asked and got; `error` when refused: the link keeps its
+                            interval), eatt (null, or asked, offered, bearers; `error` when none opened: the phone
+                            goes on over the ATT channel), tConnected
   discover                  the RemoteTouch service and its characteristics -> handles {command, status,
                             pairing, report (null when the computer serves none)}, properties
   subscribe [CHAR]          enable notifications (default status); they come as `notify` events -> char
@@ -69,7 +71,10 @@ Verbs (-> the reply's fields when ok)
   state                     -> open, adapter, connected, address, handle, mtu, intervalMs, latency, supervisionMs,
                             bearers, profile, changes, primed (the characteristics written on this link), pending
                             (ACL packets queued or not completed)
-  disconnect                -> reason, reasonName (null when there was no link)
+  disconnect [now]          waits (up to 1 s) until the controller has sent every ACL packet the host handed it
+                            (the radio bridge drops what a link still holds when it ends), unless `now`; then
+                            takes the link down -> reason, reasonName (null when there was no link), drainedMs
+                            (how long the wait took; null when it gave up or with `now`)
   close [WAIT_S]            disconnect, reset the controller, close the HCI socket, then wait up to WAIT_S
                             (default 5) for bluetoothd to power the adapter again (powering it through D-Bus if
                             it did not) -> adapter, adapterBack; the process then exits 0.
@@ -90,8 +95,8 @@ Events
 Errors: a request that fails is answered ok false; a refused write or read carries "attError" (the ATT error
 code) and "attErrorName" when the computer answered with one, and the stamps it has. The link dropping during a
 request fails the request ("the link dropped ..."). stdin's end and SIGTERM act as close without the wait:
-the link is always taken down before the HCI socket closes (a link left up behind a closed user channel made
-the radio bridge exit). At stdin's end the requests that came before it are still served; SIGTERM cancels the one
+the link is always taken down before the HCI socket closes (a link left up behind a closed user channel leaves
+btvirt with a link to a host that is gone). At stdin's end the requests that came before it are still served; SIGTERM cancels the one
 that runs (its reply says so) and drops the rest.
 
 Exit status: 0 after closed; 2 bad arguments; 3 Bumble missing (`bash Rigs/setup.sh` installs it).
@@ -101,6 +106,7 @@ import asyncio
 import json
 import logging
 import os
+import re
 import shutil
 import signal
 import struct
@@ -250,9 +256,12 @@ OUT = Output()
 class EventLog(logging.Handler):
     """Bumble's warnings (and worse) as `log` events, so the phone's last lines reach whoever drives it."""
 
+    ANSI = re.compile(r'\x1b\[[0-9;]*m')
+
     def emit(self, record):
         try:
-            OUT.line(event='log', level=record.levelname.lower(), text=f'{record.name}: {record.getMessage()}')
+            text = self.ANSI.sub('', f'{record.name}: {record.getMessage()}')
+            OUT.line(event='log', level=record.levelname.lower(), text=text)
         except Exception:  # noqa: BLE001 - a log line must never take the phone down
             pass
 
@@ -359,7 +368,9 @@ class Phone:
                             'program has its user channel',
                         1: 'the HCI user channel needs root (CAP_NET_ADMIN): run it in the vm guest (hil vm exec)',
                         13: 'the HCI user channel needs root (CAP_NET_ADMIN): run it in the vm guest (hil vm exec)',
-                        19: f'there is no {target}: list the adapters with `btmgmt info`'}.get(error.errno, 'see the error')
+                        19: f'there is no {target}: list the adapters with `btmgmt info`',
+                        97: 'this kernel has no Bluetooth sockets: run it in the vm guest (hil vm exec)'}.get(
+                            error.errno, 'see the error')
                 raise Refusal(f'cannot open {spec}: {error.strerror or error} ({hint})') from error
         self.transport = transport
         self.watch_sink(transport.sink)
@@ -519,7 +530,7 @@ class Phone:
                 await self.during_link(self.peer.request_mtu(self.fields['mtu']), 10, 'the ATT MTU exchange')
             except Refusal as refusal:
                 OUT.line(event='log', level='warning', text=str(refusal))
-        result['update'] = await self.request_update() if self.fields['update'] != 'none' else None
+        result['update'] = await self.connect_update() if self.fields['update'] != 'none' else None
         result['eatt'] = await self.open_eatt() if self.fields['eatt'] else None
         result.update(mtu=conn.att_mtu, **self.parameters())
         return result
@@ -536,18 +547,25 @@ class Phone:
         if low is None:
             low, high = milliseconds_range(self.fields['update'], 'update')
         supervision = supervision or self.fields['supervisionMs']
-        loop = asyncio.get_running_loop()
-        done = loop.create_future()
+        done = asyncio.get_running_loop().create_future()
         ok = lambda: done.done() or done.set_result(None)                         # noqa: E731
-        failed = lambda error: done.done() or done.set_exception(                  # noqa: E731
-            Refusal(f'the connection update was refused ({self.b.hci.HCI_Constant.error_name(error)})'))
+        failed = lambda error: done.done() or done.set_result(error)              # noqa: E731
         conn = self.conn
         conn.once('connection_parameters_update', ok)
         conn.once('connection_parameters_update_failure', failed)
         t_asked = time.monotonic_ns()
-        await self.during_link(self.conn.update_parameters(low, high, latency, supervision), 5, 'the connection update')
+        hint = ('; the link keeps its interval (the computer\'s kernel refuses a maximum above its own: the rig raises '
+                'it with `btmgmt set-sysconfig`, as hil run does)')
         try:
-            await self.during_link(done, 5, 'the connection update')
+            try:
+                await self.during_link(conn.update_parameters(low, high, latency, supervision), 5, 'the connection update')
+            except self.b.hci.HCI_Error as error:
+                raise Refusal(f'the connection update {low:g}-{high:g} ms was refused: '
+                              f'{self.b.hci.HCI_Constant.error_name(error.error_code)}' + hint) from error
+            error = await self.during_link(done, 5, 'the connection update')
+            if error is not None:
+                raise Refusal(f'the connection update {low:g}-{high:g} ms was refused: '
+                              f'{self.b.hci.HCI_Constant.error_name(error)}' + hint)
         finally:
             for name, listener in (('connection_parameters_update', ok), ('connection_parameters_update_failure', failed)):
                 try:
@@ -555,6 +573,15 @@ class Phone:
                 except Exception:  # noqa: BLE001 - once() listeners that ran are gone already
                     pass
         return {'askedMs': [low, high], 'tAsked': t_asked, 'tUpdated': time.monotonic_ns(), **self.parameters()}
+
+    async def connect_update(self):
+        """The profile's parameter request after connecting: a refusal is the reply's, not the connection's."""
+        try:
+            return await self.request_update()
+        except Refusal as refusal:
+            low, high = milliseconds_range(self.fields['update'], 'update')
+            OUT.line(event='log', level='warning', text=str(refusal))
+            return {'askedMs': [low, high], 'error': str(refusal)}
 
     async def open_eatt(self):
         """EATT bearers when the profile wants them (and the computer offers them, unless eattWhen=always)."""
@@ -574,8 +601,11 @@ class Phone:
             clients = await self.during_link(self.b.Client.connect_eatt(self.conn, count=wanted), timeout,
                                              'the EATT connection')
         except Refusal as refusal:
-            result['error'] = (f'{refusal} (a computer with one ATT bearer does not answer: bluetoothd [GATT] Channels=1, '
-                               'or the kernel\'s enable_ecred=N); the phone goes on with the fixed ATT channel')
+            dropped = 'dropped' in str(refusal)
+            result['error'] = str(refusal) if dropped else (
+                f'no EATT bearer within {timeout:g} s: a computer with one ATT bearer rejects or ignores the L2CAP '
+                'request (bluetoothd [GATT] Channels = 1, or its kernel\'s enable_ecred = N); the phone goes on with '
+                'the fixed ATT channel')
             return result
         except Exception as error:  # noqa: BLE001 - refused by the computer: one bearer it is
             result['error'] = f'EATT refused: {type(error).__name__}: {error}; the phone goes on with the fixed ATT channel'
@@ -891,9 +921,25 @@ class Phone:
                 'primed': sorted(self.written), 'pending': queue.pending if queue else None}
 
     async def disconnect(self, args=()):
+        """Waits (up to 1 s) until the controller has sent what the host handed it, unless `now`: the radio bridge,
+        like a controller, drops what a link still held when it ends, so a write without response just before a
+        disconnect would be lost."""
         if self.conn is None:
-            return {'reason': None, 'reasonName': None}
-        lost = self.link_lost
+            return {'reason': None, 'reasonName': None, 'drainedMs': None}
+        if args and args[0] != 'now':
+            raise Refusal(f'disconnect [now]: {args[0]!r} is neither')
+        lost, drained = self.link_lost, None
+        if not args:
+            queue = self.device.host.le_acl_packet_queue or self.device.host.acl_packet_queue
+            started = time.monotonic_ns()
+            try:
+                await self.during_link(queue.drain(self.conn.handle), 1.0, 'the last writes leaving the controller')
+                drained = round((time.monotonic_ns() - started) / 1e6, 1)
+            except (Refusal, ValueError) as error:   # ValueError: Bumble knows no packets of this link
+                if 'dropped' in str(error):
+                    return {'reason': lost.result(), 'reasonName': self.b.hci.HCI_Constant.error_name(lost.result()),
+                            'drainedMs': None}
+                drained = 0.0 if isinstance(error, ValueError) else None
         try:
             await asyncio.wait_for(self.conn.disconnect(), 5)
         except Exception as error:  # noqa: BLE001 - it may have dropped by itself meanwhile
@@ -903,7 +949,7 @@ class Phone:
             reason = await asyncio.wait_for(asyncio.shield(lost), 5)
         except asyncio.TimeoutError as error:
             raise Refusal('no Disconnection Complete within 5 s of the disconnect: is the radio bridge alive?') from error
-        return {'reason': reason, 'reasonName': self.b.hci.HCI_Constant.error_name(reason)}
+        return {'reason': reason, 'reasonName': self.b.hci.HCI_Constant.error_name(reason), 'drainedMs': drained}
 
     # ---- close
 

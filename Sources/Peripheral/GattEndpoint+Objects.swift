@@ -60,8 +60,8 @@ extension GattEndpoint {
                 try reportWritten(call.body[0].bytesValue ?? [], options: call.body[1])
                 return []
             }),
-            DBusMethod("ReadValue", in: "a{sv}", out: "ay", .immediate { [self] _ in
-                [.bytes(Self.reportValue(host.processor))]
+            DBusMethod("ReadValue", in: "a{sv}", out: "ay", .immediate { [self] call throws(DBusError) in
+                [.bytes(try LongRead.part(of: Self.reportValue(host.processor), from: LongRead.offset(call.body[0])))]
             }),
             DBusMethod("AcquireWrite", in: "a{sv}", out: "hq", .immediate { [self] call throws(DBusError) in
                 try acquireWrite(options: call.body[0], reports: true)
@@ -98,12 +98,17 @@ extension GattEndpoint {
         ])
     }
 
-    /// Pairing `…9ABF`: read (asks for a code), write (enters one).
+    /// Pairing `…9ABF`: read (asks for a code), write (enters one). A read longer than the ATT MTU allows goes on in
+    /// Read Blobs, which continue the value the central's read from offset 0 returned (`LongRead`).
     private func pairingInterface() -> DBusInterface {
         DBusInterface(BlueZ.gattCharacteristic, methods: [
             DBusMethod("ReadValue", in: "a{sv}", out: "ay", .immediate { [self] call throws(DBusError) in
                 let central = try Self.central(call.body[0])
-                return [.bytes(host.pairingRead(by: central))]
+                let offset = LongRead.offset(call.body[0])
+                let part = try pairingReads.withLock { reads throws(DBusError) in
+                    try reads.read(by: central, at: offset) { host.pairingRead(by: central) }
+                }
+                return [.bytes(part)]
             }),
             DBusMethod("WriteValue", in: "aya{sv}", .immediate { [self] call throws(DBusError) in
                 try pairingWritten(call.body[0].bytesValue ?? [], options: call.body[1])

@@ -14,6 +14,8 @@ package final class GattEndpoint: CommandEndpoint {
     let log: PeripheralLog
     let connection: DBusConnection
     let status = Mutex(StatusState())
+    /// The pairing values each central's Read Blobs continue (a pairing read at a small ATT MTU comes in parts).
+    let pairingReads = Mutex(LongRead())
     private let hostBox = Mutex<ComputerHost?>(nil)
     private let tasks = Mutex<[Task<Void, Never>]>([])
 

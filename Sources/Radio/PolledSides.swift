@@ -90,7 +90,9 @@ struct PolledSides: RadioPorts {
     }
 
     /// One packet, one write: /dev/vhci takes a whole packet per write. Glibc's write, not System's writeAll: this
-    /// module is optimized in every build and the call stays in it.
+    /// module is optimized in every build and the call stays in it. The kernel refuses a packet for a controller that
+    /// is down (hci_recv_frame: ENXIO), as it is between a user channel closing and bluetoothd powering it again:
+    /// that is `.hostGone`, which the loop survives (`RadioBridge.run`).
     mutating func write(_ packet: H4Packet, to which: RadioSide) throws(RadioError) {
         let side = side(which)
         var offset = 0
@@ -99,6 +101,9 @@ struct PolledSides: RadioPorts {
             if written < 0 {
                 let error = Errno.current
                 if error == .interrupted { continue }
+                if which == .host, error == .noSuchDeviceOrAddress || error == .noSuchDevice {
+                    throw RadioError(.hostGone, "\(side.name) refused \(packet): \(error.numbered)")
+                }
                 throw RadioError(.io, "cannot write \(packet) to \(side.name): \(error.numbered)")
             }
             offset += written

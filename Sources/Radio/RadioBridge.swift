@@ -44,6 +44,12 @@ package struct RadioBridge: Sendable {
     /// The bridge's loop: let go what is due, wait for input or the next release, hand what was read to the core,
     /// carry out what it decides; until `ports` says stop. Every time it reads is `clock`'s, so over ports and a clock
     /// that are virtual the loop runs exactly as over the real ones, in no real time.
+    ///
+    /// A host that is gone (`.hostGone`: /dev/vhci refuses what the controller sends, as when a program that owned
+    /// the controller through the HCI user channel exits with its link up) does not end the bridge: what the host
+    /// cannot take is dropped, as a controller's packets to a host that is not listening are lost, with one line when
+    /// it starts and one when the host takes packets again. The core still sees every packet, so a link that ends
+    /// meanwhile ends in the scheduler too.
     /// - Returns: the core, whose scheduler holds the totals.
     /// - Throws: `RadioError` `.io` or `.framing` naming the side.
     package static func run(_ model: RadioModel, over ports: inout some RadioPorts, clock: any RadioClock,
@@ -52,11 +58,28 @@ package struct RadioBridge: Sendable {
         var core = RadioBridgeCore(model: model)
         var hostFramer = H4Framer(source: ports.name(of: .host))
         var controllerFramer = H4Framer(source: ports.name(of: .controller))
+        /// Packets dropped for a host that is gone, since it went (nil while it takes them).
+        var droppedForHost: Int?
+        func toHost(_ packet: H4Packet) throws(RadioError) {
+            do {
+                try ports.write(packet, to: .host)
+            } catch where error.code == .hostGone {
+                if droppedForHost == nil {
+                    log(clock.now(), "the host is gone: \(error.what); dropping what the controller sends it until it takes packets again (bluetoothd powers the controller back, or a program opens its user channel)")
+                }
+                droppedForHost = (droppedForHost ?? 0) + 1
+                return
+            }
+            if let dropped = droppedForHost {
+                droppedForHost = nil
+                log(clock.now(), "the host takes packets again; \(dropped) packet\(dropped == 1 ? " was" : "s were") dropped while it was gone")
+            }
+        }
         func perform(_ outputs: [RadioBridgeCore.Output]) throws(RadioError) {
             for output in outputs {
                 switch output {
                 case .toController(let packet): try ports.write(packet, to: .controller)
-                case .toHost(let packet): try ports.write(packet, to: .host)
+                case .toHost(let packet): try toHost(packet)
                 case .note(let text): log(clock.now(), text)
                 case .answer(let line): answer(line)
                 }

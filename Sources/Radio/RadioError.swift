@@ -13,4 +13,7 @@ package enum RadioErrorCode: String, Sendable {
     case io
     /// A control line the bridge does not take (`BridgeCommand`).
     case invalidCommand
+    /// /dev/vhci refused a packet for its host with ENXIO or ENODEV: the kernel's controller is down, with no host
+    /// behind it (a program that owned it through the HCI user channel went away, or bluetoothd powered it off).
+    case hostGone
 }

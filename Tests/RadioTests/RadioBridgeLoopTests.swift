@@ -98,6 +98,30 @@ struct RadioBridgeLoopTests {
         #expect(delayed.toController == [Stamped("#1", 7), Stamped("#2", 7.5), Stamped("#3", 14)])
     }
 
+    /// A program that owned the phone's controller through the HCI user channel (the Bumble phone) exits with its link
+    /// up: the kernel's controller is down, /dev/vhci refuses what btvirt sends it (ENXIO), and bluetoothd powers it
+    /// again two seconds later. The bridge drops what the host cannot take, says so once, keeps the other direction
+    /// and its links' state, and passes packets again when the host takes them.
+    @Test("a host that is gone: its packets are dropped with one line, the bridge goes on, and resumes when it is back")
+    func hostGone() throws {
+        let reset = H4Packet(bytes: [0x01, 0x03, 0x0c, 0x00])
+        let complete = H4Packet(bytes: [0x04, 0x0e, 0x04, 0x01, 0x03, 0x0c, 0x00])  // Command Complete for Reset
+        let run = try VirtualBridgeRun(Self.events(), [
+            Self.connected, .acl(5, 1), .controller(20, Events.acl(handle: 0x40, marker: 7)),
+            .controller(30, Events.disconnectionComplete(handle: 0x40, reason: 0x08)), .host(60, reset), .controller(61, complete),
+        ], until: 100, hostGone: 10..<50)
+        #expect(run.toController == [Stamped("#1", 15), Stamped(reset, at: at(60))], "the host's data still goes at its event")
+        #expect(run.toHost == [Stamped(Events.connectionComplete(handle: 0x40, interval: 12), at: at(0)), Stamped(complete, at: at(61))])
+        #expect(run.refused.map { Stamped($0.packet, at: $0.at) } == [
+            Stamped("#7", 20), Stamped(Events.disconnectionComplete(handle: 0x40, reason: 0x08), at: at(30)),
+        ])
+        #expect(run.core.scheduler.links.isEmpty, "the link that ended while the host was gone is gone from the scheduler")
+        let gone = run.notes.filter { $0.hasPrefix("the host is gone") }
+        #expect(gone.count == 1, "\(run.notes)")
+        #expect(gone.first?.contains("ENXIO") == true)
+        #expect(run.notes.last == "the host takes packets again; 2 packets were dropped while it was gone")
+    }
+
     @Test("held packets the run ends on are still held: nothing goes before its event")
     func nothingEarly() throws {
         let run = try VirtualBridgeRun(Self.events(), [Self.connected, .acl(1, 1)], until: 14.999)

@@ -37,14 +37,20 @@ struct ScriptedPorts: RadioPorts {
 
     let clock: VirtualRadioClock
     let end: RadioInstant
+    /// While the host is gone, /dev/vhci refuses what is written to it (ENXIO), as the kernel does for a controller
+    /// that is down.
+    let hostGone: Range<RadioInstant>?
     private var inputs: [Input]
     private(set) var written: [Written] = []
+    /// What the host refused, with when.
+    private(set) var refused: [Written] = []
 
-    init(_ inputs: [Input], until end: RadioInstant, clock: VirtualRadioClock) {
+    init(_ inputs: [Input], until end: RadioInstant, clock: VirtualRadioClock, hostGone: Range<RadioInstant>? = nil) {
         precondition(zip(inputs, inputs.dropFirst()).allSatisfy { $0.at <= $1.at }, "inputs come in time order")
         self.inputs = inputs
         self.end = end
         self.clock = clock
+        self.hostGone = hostGone
     }
 
     mutating func wait(until deadline: RadioInstant?) -> RadioWake {
@@ -63,7 +69,11 @@ struct ScriptedPorts: RadioPorts {
         return inputs.removeFirst().packet.bytes
     }
 
-    mutating func write(_ packet: H4Packet, to side: RadioSide) {
+    mutating func write(_ packet: H4Packet, to side: RadioSide) throws(RadioError) {
+        if side == .host, let hostGone, hostGone.contains(clock.now()) {
+            refused.append(Written(at: clock.now(), side: side, packet: packet))
+            throw RadioError(.hostGone, "/dev/vhci (virtual) refused \(packet): ENXIO")
+        }
         written.append(Written(at: clock.now(), side: side, packet: packet))
     }
 
@@ -73,15 +83,19 @@ struct ScriptedPorts: RadioPorts {
 /// The bridge's own loop (`RadioBridge.run(_:over:clock:log:)`) over scripted ports, from 0 ms to `end`.
 struct VirtualBridgeRun {
     var written: [ScriptedPorts.Written]
+    var refused: [ScriptedPorts.Written]
     var notes: [String]
     var core: RadioBridgeCore
 
-    init(_ model: RadioModel, _ inputs: [ScriptedPorts.Input], until end: Double) throws {
+    /// - Parameter hostGone: from when to when (ms) the host refuses what is written to it.
+    init(_ model: RadioModel, _ inputs: [ScriptedPorts.Input], until end: Double, hostGone: Range<Double>? = nil) throws {
         let clock = VirtualRadioClock(at(0))
-        var ports = ScriptedPorts(inputs, until: at(end), clock: clock)
+        var ports = ScriptedPorts(inputs, until: at(end), clock: clock,
+                                  hostGone: hostGone.map { at($0.lowerBound)..<at($0.upperBound) })
         var notes: [String] = []
         core = try RadioBridge.run(model, over: &ports, clock: clock, log: { _, text in notes.append(text) })
         written = ports.written
+        refused = ports.refused
         self.notes = notes
     }
 
