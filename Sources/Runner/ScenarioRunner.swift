@@ -175,7 +175,8 @@ package struct ScenarioRunner: Sendable {
     /// then the computer advertises; see BlueZCentral.startDiscovery).
     func link(_ scenario: Scenario, transport: Transport, phases: PhaseLog) async throws -> any PhoneLink {
         switch transport {
-        case .ble, .hid where scenario.run.phone.stack == .bumble:
+        // A `where` binds to the pattern before it alone: each transport says it.
+        case .ble where scenario.run.phone.stack == .bumble, .hid where scenario.run.phone.stack == .bumble:
             guard let bumble else {
                 throw RunnerError(.phone, "the scenario runs on the Bumble phone (\(scenario.run.phone)), and this run started none: hil run --phone bumble")
             }

@@ -69,6 +69,9 @@ struct RigConnectionTests {
         for refused in ["0", "6", "1.5", "\"1\""] {
             #expect(throws: RigFileProblems.self, "gattChannels \(refused)") { try rig(connection: nil, gattChannels: refused) }
         }
+        // EATT needs L2CAP's enhanced credit-based mode, which Debian's kernel leaves off: the vm guest turns it on.
+        #expect(try rig(connection: nil).kernelArguments == [])
+        #expect(try rig(connection: nil, gattChannels: "3").kernelArguments == ["bluetooth.enable_ecred=1"])
     }
 
     @Test("what the Core specification does not allow is refused at its JSON path, with the rule")

@@ -1,3 +1,4 @@
+import Foundation
 import Scenario
 import StrictJSON
 import Testing
@@ -65,5 +66,33 @@ struct PhoneChoiceTests {
         #expect(throws: PhoneChoiceError.self) { try PhoneChoice(stack: .bumble).effective(on: bluez).get() }
         #expect(throws: PhoneChoiceError.self) { try PhoneChoice(fields: ["mtu": "23"]).effective(on: bluez).get() }
         #expect(throws: PhoneChoiceError.self) { try PhoneChoice(stack: .bluez).effective(on: bumble).get() }
+    }
+}
+
+/// The Swift side's words for the Bumble phone's profiles (`PhoneChoice`) and phone.py's tables (`PROFILES`,
+/// `DEFAULTS`), which own the values: the same profile names and the same fields, so validate cannot accept a field
+/// the phone refuses, nor refuse one it takes.
+@Suite("PhoneChoice agrees with Rigs/bumble/phone.py")
+struct PhoneChoiceAgreesWithPhoneTests {
+    static func table(_ name: String) throws -> String {
+        let source = try String(contentsOf: packageRoot.appendingPathComponent("Rigs/bumble/phone.py"), encoding: .utf8)
+        let start = try #require(source.range(of: "\n\(name) = {\n"))
+        let end = try #require(source.range(of: "\n}\n", range: start.upperBound..<source.endIndex))
+        return String(source[start.upperBound..<end.lowerBound])
+    }
+
+    /// The keys of a Python dict literal's top level, one entry a line: `    'mtu': 517,  # …`.
+    static func keys(_ table: String) -> [String] {
+        table.split(separator: "\n").compactMap { line -> String? in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasPrefix("'"), let close = trimmed.dropFirst().firstIndex(of: "'") else { return nil }
+            return String(trimmed[trimmed.index(after: trimmed.startIndex)..<close])
+        }
+    }
+
+    @Test("the same profile names and the same fields")
+    func same() throws {
+        #expect(Self.keys(try Self.table("PROFILES")).sorted() == PhoneChoice.profiles.sorted())
+        #expect(Self.keys(try Self.table("DEFAULTS")).sorted() == PhoneChoice.fieldRules.keys.sorted())
     }
 }

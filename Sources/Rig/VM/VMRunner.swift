@@ -150,7 +150,8 @@ package final class VMRunner: Sendable {
                     console: @escaping @Sendable (String) -> Void) throws(RigError) -> Result
     {
         let machine = rig.machine ?? RigDefinition.Machine()
-        let radio = rig.radio.model == .immediate || bare ? [] : rig.radio.kernelArguments(hil: try Self.hilExecutable())
+        let radio = (rig.radio.model == .immediate || bare ? [] : rig.radio.kernelArguments(hil: try Self.hilExecutable()))
+            + rig.kernelArguments
         let (work, share, consoleLog, log) = try Self.prepareShare(job)
         if !bare { try rig.writeBluetoothdMainConf(to: (share as NSString).appendingPathComponent(RigDefinition.mainConfFileName)) }
         let clock = ContinuousClock()
