@@ -49,6 +49,9 @@ PY
             ! -path '*/clicks/single-taps-301-ms-apart.json' ! -path '*/network/bonjour-discovery-and-click.json' -delete
         say "short form: $(find "$box/Scenarios" "$box/Scenarios-nightly" -name '*.json' ! -name requirements.json ! -name scenario.schema.json | wc -l) scenarios a night"
     fi
+    # The box here is the guest: it cannot boot the vm rig the Bumble phone's runs ask for, and the mutation run
+    # builds the tree with a Swift toolchain the box is not given. Each is rehearsed where it runs (the rig tests).
+    say "left out: the Bumble phone's runs (HIL_BUMBLE=0: they boot the vm rig) and the mutation run (HIL_MUTANTS=0: it builds the tree)"
     install -d -o hil -g hil -m 0750 /var/lib/hil /var/lib/hil/state
     # As hil-nightly.service: user hil, UMask 0077, its Environment=, nothing else from this shell.
     as_hil() {
@@ -62,7 +65,7 @@ PY
     for ((night = 1; night <= nights; night++)); do
         say "night $night of $nights"
         local status=0
-        as_hil Rigs/hardware/nightly.sh /var/lib/hil/nightly >"/tmp/night-$night.log" 2>&1 || status=$?
+        as_hil env HIL_BUMBLE=0 HIL_MUTANTS=0 Rigs/hardware/nightly.sh /var/lib/hil/nightly >"/tmp/night-$night.log" 2>&1 || status=$?
         grep -E '^[0-9]+ passed, ' "/tmp/night-$night.log" | tail -1 || true
         if ((status != 0)); then
             failed=$((failed + 1))

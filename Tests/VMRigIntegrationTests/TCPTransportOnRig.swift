@@ -95,7 +95,7 @@ struct TCPTransportOnRig {
 
     /// The unpaired scenario with its first "nothing arrives" expectation (the tap's) turned into "a click arrives".
     static func firstAbsentToClick(_ text: String) -> String? {
-        guard let range = text.range(of: "\"absent\": true,\n        \"forMs\": 250") else { return nil }
+        guard let range = text.range(of: #""absent":\s*true,\s*"forMs":\s*250"#, options: .regularExpression) else { return nil }
         return text.replacingCharacters(in: range, with: #""keys": ["BTN_LEFT 1", "BTN_LEFT 0"], "withinMs": 600"#)
             .replacingOccurrences(of: "\"name\": \"", with: "\"name\": \"(mutant) ")
     }
