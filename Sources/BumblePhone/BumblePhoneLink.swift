@@ -45,9 +45,10 @@ package final class BumblePhoneLink: PhoneLink {
     let computerSide: BlueZCentral
     let radio: LinkRadio
     /// `address`: the computer's, once found; `handle`: the link's; `statusFrom`: the first event of this scenario;
-    /// `translator`, `buttons`: the hid reports' state; `connected`: the link is up as far as the phone knows.
+    /// `translator`, `buttons`: the hid reports' state; `connected`: the link is up as far as the phone knows; `mtu`:
+    /// the link's ATT MTU; `wrote`: a command has been written on this connection (docs/protocol.md, "Priming").
     let state = Mutex<(address: String?, handle: Int?, statusFrom: Int, translator: PointerTranslator, buttons: MouseButtons,
-                       connected: Bool)>((nil, nil, 0, PointerTranslator(), [], false))
+                       connected: Bool, mtu: Int, wrote: Bool)>((nil, nil, 0, PointerTranslator(), [], false, 23, false))
 
     /// Sets the scenario's profile on `host`'s phone.
     /// - Throws: `LinkError` with the phone's own sentence when it refuses the profile.
@@ -82,6 +83,8 @@ package final class BumblePhoneLink: PhoneLink {
             state.address = address
             state.handle = connected.number("handle").map { Int($0) }
             state.connected = true
+            state.mtu = connected.number("mtu").map { Int($0) } ?? 23
+            state.wrote = false
         }
     }
 
@@ -137,6 +140,15 @@ package final class BumblePhoneLink: PhoneLink {
     /// One ATT write of `characteristic`; returns when its first ACL fragment left the phone's host.
     /// - Throws: `LinkError` `.link` with the phone's sentence (and the ATT error the computer answered, if any).
     private func write(_ characteristic: String, _ bytes: [UInt8], kind: String) async throws -> MonotonicTime? {
+        // A connection's first command must fit one write (docs/protocol.md, "Priming"): a longer one (at MTU 23, the
+        // mode command) goes after the phone's priming write, as a phone of that MTU does.
+        let (mtu, wrote) = state.withLock { state in
+            defer { if characteristic == "command" { state.wrote = true } }
+            return (state.mtu, state.wrote)
+        }
+        if characteristic == "command", !wrote, bytes.count > mtu - 3 {
+            _ = try await host.ok("prime", ["command"], timeout: .seconds(30))
+        }
         let reply = try await host.request("write", [characteristic, Self.hex(bytes), kind], timeout: .seconds(30))
         guard reply.object["ok"] == .bool(true) else {
             throw LinkError(.link, "the Bumble phone's write of \(bytes.count) byte(s) to \(characteristic) failed: \(Self.why(reply))")

@@ -33,6 +33,13 @@ extension ConnectionEventScheduler {
         return ended
     }
 
+    /// Every link ended at once (its host reset its controller), their held packets dropped. Returns their handles.
+    package mutating func dropLinks() -> [UInt16] {
+        let handles = links.keys.sorted()
+        for handle in handles { statistics.dropped += links.removeValue(forKey: handle)!.queue.count }
+        return handles
+    }
+
     /// The next supervision deadline a blackout will reach, or its end (when the links' timers stop): when the
     /// bridge must look again even with nothing to send.
     package var nextSupervisionCheck: RadioInstant? {

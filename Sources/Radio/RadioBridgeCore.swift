@@ -41,7 +41,7 @@ package struct RadioBridgeCore: Sendable {
     package mutating func fromHost(_ packet: H4Packet, at now: RadioInstant) -> [Output] {
         switch packet.kind {
         case .command:
-            return [.toController(packet)]
+            return endLinks(beforeReset: packet) + [.toController(packet)]
         case .acl:
             return scheduler.submit(packet, at: now).map { [.toController($0)] } ?? []
         case .sco, .iso, .event:
@@ -130,6 +130,27 @@ package struct RadioBridgeCore: Sendable {
             ]
         }
         return outputs + scheduler.due(at: now).map { .toController($0.packet) }
+    }
+
+    /// A host that resets its controller with links up has lost them: a phone's stack that died, whose adapter
+    /// bluetoothd takes back (its first command is HCI Reset, 0x0c03). btvirt drops such links without a word to the
+    /// peer (btdev.c's btdev_reset), and no controller timer of the peer's would ever end them, so the peer's host
+    /// would keep its link, and whatever it holds, for good. A real peer's controller ends it at its supervision
+    /// timeout with 0x08 (Connection Timeout): the bridge has btvirt end each with a Disconnect carrying 0x08 before
+    /// the Reset, which btvirt passes on to the peer's host; btvirt's answers are kept from this host, which is
+    /// resetting. The peer hears of it when the host resets (in the vm guest 0.3–1.3 s after a phone's stack died),
+    /// not a supervision timeout after its last packet.
+    private mutating func endLinks(beforeReset packet: H4Packet) -> [Output] {
+        guard packet.bytes.count >= 3, packet.bytes[1] == 0x03, packet.bytes[2] == 0x0c else { return [] }
+        var outputs: [Output] = []
+        for handle in scheduler.dropLinks() {
+            ownCommands += 1
+            outputs += [
+                .note("link 0x\(hex(handle, 4)): the host resets its controller with the link up; Disconnect (0x08, Connection Timeout) to btvirt first, so the peer's host hears the link end"),
+                .toController(LinkEvent.disconnect(handle: handle, reason: 0x08)),
+            ]
+        }
+        return outputs
     }
 
     /// Why `packet` from btvirt is not the host's, or nil when it is: btvirt's answers to the bridge's own Disconnect

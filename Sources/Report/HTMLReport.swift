@@ -68,7 +68,7 @@ package enum HTMLReport {
         let verdict = results.failed == 0 ? "pass" : "fail"
         var facts: [String] = []
         if let rig = results.rig { facts.append("rig \(rig)") }
-        if let radio = results.radioSummary { facts.append("radio \(radio)") }
+        if let radio = results.radioFacts { facts.append("radio \(radio)") }
         if let phone = results.phone { facts.append("phone \(phone)") }
         if let startedAt = results.startedAt { facts.append("started \(startedAt)") }
         if let wall = results.wallMs { facts.append("wall time \(Formatting.seconds(wall))") }
@@ -187,7 +187,7 @@ package enum HTMLReport {
             + "<th>link p50</th><th>link p95</th><th>radio</th><th>the product&#39;s claim</th></tr></thead>\n<tbody>\n"
         for entry in entries {
             // The emulated radio's model carried ble and hid; tcp and udp went over veth.
-            let radio = ["ble", "hid"].contains(entry.transport) ? results.radioSummary ?? "—" : "—"
+            let radio = ["ble", "hid"].contains(entry.transport) ? results.radioFacts ?? "—" : "—"
             html += "<tr><td>\(Markup.escape(entry.transport))</td>\(summaryCells(entry.summary))"
                 + "<td class=\"n\">\(Formatting.ms(entry.link?.p50))</td><td class=\"n\">\(Formatting.ms(entry.link?.p95))</td>"
                 + "<td>\(Markup.escape(radio))</td>"
@@ -309,7 +309,9 @@ package enum HTMLReport {
             let checked = ran ? String(scenario.steps.filter { $0.outcome != .unchecked }.count) : "-"
             html += "<tr class=\"\(scenario.outcome.rawValue)\"><td class=\"n\">\(number + 1)</td>"
                 + "<td>\(badge(scenario.outcome))</td>"
-                + "<td>\(Markup.escape(scenario.name))<br/><span class=\"file\">\(Markup.escape(scenario.file))</span></td>"
+                + "<td>\(Markup.escape(scenario.name))<br/><span class=\"file\">\(Markup.escape(scenario.file))</span>"
+                + (ScenarioGrid.radio(of: scenario.steps).map { "<br/><span class=\"file\">radio: \(Markup.escape($0))</span>" } ?? "")
+                + "</td>"
                 + "<td>\(Markup.escape(scenario.requirements.joined(separator: ", ")))</td>"
                 + "<td class=\"n\">\(ran ? Formatting.seconds(scenario.durationMs) : "-")</td><td class=\"n\">\(checked)</td>"
                 + "<td class=\"n\">\(ran ? Formatting.ms(scenario.p95Ms) : "-")</td></tr>\n"

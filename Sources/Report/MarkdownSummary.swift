@@ -84,7 +84,7 @@ package enum MarkdownSummary {
     /// p95 380.1 ms)`
     static func totalsLine(_ results: RunResults, baseline: BaselineComparison?) -> String {
         var facts = ["\(results.scenarios.count) scenario\(results.scenarios.count == 1 ? "" : "s")"
-            + (results.rig.map { " on \($0)" } ?? "") + (results.radioSummary.map { ", radio \($0)" } ?? "")
+            + (results.rig.map { " on \($0)" } ?? "") + (results.radioFacts.map { ", radio \($0)" } ?? "")
             + (results.phone.map { ", phone \($0)" } ?? "")]
         facts.append("\(results.latency.all.count) step latencies, p95 \(Formatting.ms(results.latency.all.p95)) ms")
         if results.sources.count > 1 { facts.append("merged from \(results.sources.count) files") }

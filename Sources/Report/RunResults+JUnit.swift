@@ -51,7 +51,8 @@ extension RunResults {
                 + " name=\"\(Self.escape(scenario.name))\" time=\"\(Self.time(seconds))\""
             switch scenario.outcome {
             case .passed:
-                xml += "/>\n"
+                let notes = Self.radioNotes(scenario)
+                xml += notes.isEmpty ? "/>\n" : ">\n" + Self.attachments([], notes: notes) + "    </testcase>\n"
             case .notApplicable:
                 xml += ">\n      <skipped message=\"\(Self.escape(scenario.message.isEmpty ? "not applicable" : scenario.message))\"/>\n    </testcase>\n"
             case .failed, .inconclusive, .error:
@@ -59,7 +60,8 @@ extension RunResults {
                 let details = scenario.detail
                 let first = scenario.firstReason.isEmpty ? scenario.outcome.rawValue : scenario.firstReason
                 xml += ">\n      <\(tag) message=\"\(Self.escape(first))\" type=\"\(scenario.outcome.rawValue)\">"
-                    + "\(Self.escape(details))</\(tag)>\n" + Self.attachments([scenario]) + "    </testcase>\n"
+                    + "\(Self.escape(details))</\(tag)>\n" + Self.attachments([scenario], notes: Self.radioNotes(scenario))
+                    + "    </testcase>\n"
             }
         }
         return xml + "  </testsuite>\n</testsuites>\n"
@@ -67,11 +69,18 @@ extension RunResults {
 
     /// The captures of failed scenarios as `<system-out>` lines in the attachments convention CI servers read
     /// (Jenkins' JUnit Attachments plugin, Azure DevOps): `[[ATTACHMENT|path]]`, the path relative to junit.xml's
-    /// folder (as results.json's are). Empty when there are none.
-    static func attachments(_ scenarios: [ScenarioResult]) -> String {
-        let lines = scenarios.flatMap(\.captures).map { "[[ATTACHMENT|\($0.path)]]" }
+    /// folder (as results.json's are), after `notes` (a scenario's radio steps). Empty when there are none.
+    static func attachments(_ scenarios: [ScenarioResult], notes: [String] = []) -> String {
+        let lines = notes + scenarios.flatMap(\.captures).map { "[[ATTACHMENT|\($0.path)]]" }
         guard !lines.isEmpty else { return "" }
         return "      <system-out>\(escape(lines.joined(separator: "\n")))</system-out>\n"
+    }
+
+    /// What each radio step of a scenario set, on that step: `steps[1] (radio) unchecked: radio: packet error rate 20 % …`.
+    static func radioNotes(_ scenario: ScenarioResult) -> [String] {
+        scenario.steps.filter { $0.kind == "radio" && !$0.message.isEmpty }.map { step in
+            "steps[\(step.index)] (radio) \(step.outcome.rawValue): " + step.message.replacingOccurrences(of: "\n", with: " / ")
+        }
     }
 
     /// The document's start; with `phone`, the suite's property naming the phone that drove ble and hid.

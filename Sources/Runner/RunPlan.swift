@@ -41,7 +41,9 @@ package struct RunPlan: Sendable {
                     : "the scenario applies to " + (scenario.run.transports ?? []).map(\.rawValue).joined(separator: ", ") + " only (run.transports)"
                 if why == nil, !pair.transport.isNetwork {
                     switch scenario.run.phone.effective(on: phone) {
-                    case .success(let effective): scenario.run.phone = effective
+                    case .success(let effective):
+                        scenario.run.phone = effective
+                        if effective.stack == .bumble { why = scenario.bumblePhoneProblem }
                     case .failure(let error): why = error.what
                     }
                 }

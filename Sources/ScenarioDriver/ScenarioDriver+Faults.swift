@@ -13,28 +13,35 @@ extension ScenarioDriver {
             let done = try await networkFaults(.network).setNetwork(conditions)
             noteAccounting(.networkLoss((conditions?.lossPercent ?? 0) > 0))
             networkNow = conditions
-            commandLog.append("\(clock.now()) network: \(done)\n")
+            logLinkAction("network: \(done)")
             note(index, done)
         case .forgedPackets(let count, let source, let packets):
             let started = clock.now()
             let sent = try await networkFaults(.forge).forge(count, from: source, packets: packets)
             try await awaitReceipts(count, since: started)
-            commandLog.append("\(clock.now()) forged: \(sent)\n")
+            logLinkAction("forged: \(sent)")
             note(index, sent)
         case .otherPhone(let other):
             let code: String? = other.code == .spent ? pairedWith ?? "000000" : nil
             let answered = try await networkFaults(.otherPhone).otherPhone(other, code: code)
-            commandLog.append("\(clock.now()) other phone: \(answered)\n")
+            logLinkAction("other phone: \(answered)")
             note(index, answered)
         case .radio(let conditions):
             let setting = try await radioFaults().setRadio(conditions)
             recordRadio(index, setting)
             let done = setting.refusal.map { "refused: " + $0 } ?? setting.done
-            commandLog.append("\(clock.now()) radio: \(done)\n")
+            logLinkAction("radio: \(done)")
             if setting.refusal == nil { note(index, "radio: " + done) }
         default:
             break
         }
+    }
+
+    /// A link step's line in `commands.log`, kept with its time for `hil replay`'s listing too.
+    func logLinkAction(_ text: String) {
+        let now = clock.now()
+        commandLog.append("\(now) \(text)\n")
+        linkActions.append((now, text))
     }
 
     /// Puts what step `index` did on its own result: the open segment's message when the step opened it, else the

@@ -139,6 +139,9 @@ package final class ScenarioDriver {
     package internal(set) var commandLog = ""
     /// The commands the phone did not send because the link was down, with their times.
     package internal(set) var unsent: [(at: MonotonicTime, payload: String)] = []
+    /// What the steps that act on the link or the network did, with their times, as `commands.log` has them
+    /// (`radio: …`, `network: …`): `hil replay` prints them among the computer's lines.
+    package internal(set) var linkActions: [(at: MonotonicTime, text: String)] = []
     var sends: [StageBreakdown.Send] = []
     var accountingEvents: [(at: UInt64, step: Int, event: AccountingRecord.Event)] = []
     var conditions: [Int: LinkConditions] = [:]

@@ -71,6 +71,24 @@ struct SupervisionTimeoutTests {
         #expect(core.fromController(next, at: at(2300)).last == .toHost(next))
     }
 
+    @Test("a host that resets its controller with a link up (a phone's stack died): btvirt ends the link with 0x08 first, its answers kept from the host")
+    func resetWithLinkUp() {
+        var core = RadioBridgeCore(model: Self.events)
+        _ = core.fromController(Events.connectionComplete(handle: 0x40, interval: 12), at: at(0))
+        let reset = H4Packet(bytes: [0x01, 0x03, 0x0c, 0x00])
+        let outputs = core.fromHost(reset, at: at(500))
+        #expect(outputs.dropFirst() == [.toController(H4Packet(bytes: [0x01, 0x06, 0x04, 0x03, 0x40, 0x00, 0x08])), .toController(reset)], "\(outputs)")
+        #expect(core.scheduler.links.isEmpty)
+        let status = H4Packet(bytes: [0x04, 0x0f, 0x04, 0x00, 0x01, 0x06, 0x04])
+        #expect(core.fromController(status, at: at(501)).allSatisfy { if case .note = $0 { true } else { false } })
+        #expect(core.fromController(Events.disconnectionComplete(handle: 0x40, reason: 0x16), at: at(501))
+            .allSatisfy { if case .note = $0 { true } else { false } })
+        // The Reset's own answer, and a Reset with no link, are the host's business only.
+        let complete = H4Packet(bytes: [0x04, 0x0e, 0x04, 0x01, 0x03, 0x0c, 0x00])
+        #expect(core.fromController(complete, at: at(502)).last == .toHost(complete))
+        #expect(core.fromHost(reset, at: at(600)) == [.toController(reset)])
+    }
+
     @Test("when the peer's bridge timed out first, its 0x08 goes to the host as it is; when both did, btvirt's second answers are kept")
     func peerFirst() {
         var core = RadioBridgeCore(model: Self.events)

@@ -33,4 +33,32 @@ struct StepRadioTests {
         let page = HistoryPage.render(HistoryAnalysis(RunHistory(runs: [RunHistory.Run(folder: "one", results: Self.results)])))
         #expect(page.contains("radio: steps 1–2: connection interval 30.0 ms;"))
     }
+
+    @Test("a run whose radio steps moved the interval: the report's header and summary say so, the scenario's row says which steps")
+    func reportSaysWhatMoved() {
+        var environment = RunEnvironment(rig: "vm")
+        environment.radioModel = "connectionEvents"
+        environment.radioIntervalMs = 15
+        var results = Self.results
+        results.environments = [environment]
+        let html = HTMLReport.render(results)
+        #expect(html.contains("radio connection events every 15 ms at the start; radio steps changed it in 1 scenario"))
+        #expect(html.contains("radio: steps 1–2: connection interval 30.0 ms;"))
+        #expect(MarkdownSummary.render(results).contains("radio connection events every 15 ms at the start; radio steps changed it in 1 scenario"))
+        results.scenarios[0].steps = [Self.step(0, nil)]
+        #expect(HTMLReport.render(results).contains("radio connection events every 15 ms ·"))
+    }
+
+    @Test("junit.xml: a radio step's message is on that step, in the scenario's system-out, passed or failed")
+    func junitHasTheRadioStep() {
+        var results = Self.results
+        results.scenarios[0].steps[1].outcome = .unchecked
+        results.scenarios[0].steps[1].message = "radio: connection interval 30.0 ms"
+        #expect(results.junitXML.contains("<system-out>steps[1] (radio) unchecked: radio: connection interval 30.0 ms</system-out>"),
+                "\(results.junitXML)")
+        results.scenarios[0].outcome = .failed
+        results.scenarios[0].steps[2].outcome = .failed
+        results.scenarios[0].steps[2].message = "expected BTN_LEFT 1, got nothing"
+        #expect(results.junitXML.contains("<system-out>steps[1] (radio) unchecked: radio: connection interval 30.0 ms</system-out>"))
+    }
 }

@@ -74,4 +74,14 @@ struct RunPlanPhoneTests {
         #expect(onBumble.notApplicable.isEmpty)
         #expect(onBumble.items.map(\.scenario.run.phone.description) == ["bumble:ios-like mtu=23", "bumble:ios-like"])
     }
+
+    @Test("a phone-side link drop is the BlueZ phone's: not applicable on Bumble, with the step and why; it runs on BlueZ")
+    func phoneSideDrop() throws {
+        let json = #"{"name": "phone drop", "steps": [{"tap": {}}, {"linkDrop": {"forMs": 1500, "adapter": "phone"}, "expect": {"link": "reconnected"}}]}"#
+        let drop = try Scenario.parse(try JSONParser().parse(json), file: "phone-drop.json")
+        let onBumble = RunPlan([drop], repeats: 1, choice: .only(.ble), phone: PhoneChoice(stack: .bumble, profile: "ios-like"))
+        #expect(onBumble.items.isEmpty)
+        #expect(onBumble.notApplicable.map(\.result.message) == ["not applicable on ble: steps[1] drops the link from the phone's side by powering its adapter off in bluetoothd, and the Bumble phone owns its adapter (the BlueZ phone runs it: hil run --phone bluez)"])
+        #expect(RunPlan([drop], repeats: 1, choice: .only(.ble)).items.count == 1)
+    }
 }

@@ -17,7 +17,7 @@ struct BumblePhoneOnRig {
                                     {"atMs": 700, "points": [[110, 300]]}],
                         "expect": {"keys": ["BTN_LEFT 1"]}},
                        {"wait": {"ms": 12000}},
-                       {"touches": [{"atMs": 0, "points": [[110, 300]]}]}]}
+                       {"touches": [{"atMs": 0, "points": [[110, 300]]}, {"atMs": 50, "points": []}]}]}
             """#.write(to: folder.appendingPathComponent("1-killed.json"), atomically: true, encoding: .utf8)
         try #"""
             {"name": "the next scenario, on a new phone", "requirements": ["R2.1"], "steps": [
@@ -30,7 +30,7 @@ struct BumblePhoneOnRig {
         // in the 12 s wait, with the button held.
         let script = """
             '\(binary)' run --phone bumble --capture never --output /tmp/hil-bumble '\(folder.path)' > /tmp/bumble.log 2>&1 & P=$!
-            n=0; while ! [ -s "$(ls "$HIL_SCRATCH/run-$P"/001-*/receipts.log 2>/dev/null | head -1)" ] && [ $n -lt 1200 ]; do sleep 0.1; n=$((n+1)); done
+            n=0; while kill -0 $P 2>/dev/null && ! [ -s "$(ls "$HIL_SCRATCH/run-$P"/001-*/receipts.log 2>/dev/null | head -1)" ] && [ $n -lt 1200 ]; do sleep 0.1; n=$((n+1)); done
             sleep 3; pkill -KILL -f '[R]igs/bumble/phone.py'; echo killed
             wait $P; echo "status=$?"
             cat /tmp/bumble.log

@@ -166,6 +166,25 @@ struct CommandAccountingTests {
         #expect(!udp.problems().contains { $0.text.contains("applied") })
     }
 
+    @Test("udp movement the network reordered is judged in the order it arrived; applied out of that order it fails")
+    func udpReordered() {
+        /// A sent at 0 ms and B at 1 ms; the network hands B over first (received 6, A at 8), each applied when received
+        /// unless `applied` says otherwise.
+        func run(applied: (a: Double, b: Double)) -> [AccountingProblem] {
+            var run = Run()
+            run.sends = [.init(at: Run.ns(0), payload: "udp aa00040000", step: 0), .init(at: Run.ns(1), payload: "udp aa00f60000", step: 0)]
+            run.receipts = [ReceiptLine(received: Run.ns(6), written: [Run.ns(applied.b)], payload: "udp aa00f60000"),
+                            ReceiptLine(received: Run.ns(8), written: [Run.ns(applied.a)], payload: "udp aa00040000")]
+            run.frames = [EvdevFrame(frame: InputFrame([InputEvent(.relX, -10)]), time: MonotonicTime(nanoseconds: Run.ns(applied.b) - 1000)),
+                          EvdevFrame(frame: InputFrame([InputEvent(.relX, 4)]), time: MonotonicTime(nanoseconds: Run.ns(applied.a) - 1000))]
+            run.frames.sort { $0.time < $1.time }
+            return run.problems()
+        }
+        #expect(!run(applied: (a: 8.2, b: 6.2)).contains { $0.text.contains("applied") }, "\(run(applied: (a: 8.2, b: 6.2)))")
+        let late = run(applied: (a: 8.2, b: 9.0))
+        #expect(late.contains { $0.text.hasPrefix("the computer applied udp aa00040000 (received at +0.008 s) before udp aa00f60000 (received earlier, at +0.006 s): udp movement must be applied in the order it arrives") }, "\(late)")
+    }
+
     @Test("a restarted computer starts afresh: basic mouse mode, no remainders, nothing held")
     func restart() {
         var run = Run()

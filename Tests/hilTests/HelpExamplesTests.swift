@@ -70,6 +70,27 @@ struct HelpExamplesTests {
         }
     }
 
+    /// The `swift run hil …` lines of docs/*.md and Rigs/README.md, in code blocks and inline code alike: each cut at
+    /// its code's end (a backquote), its `# comment` and a line continuation, as the words after `hil`, with the
+    /// document it came from. `--help` lines are left out (they ask for help, which is no parse).
+    static func docsExamples() throws -> [(document: String, words: [String])] {
+        let docs = try FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("docs").path)
+            .filter { $0.hasSuffix(".md") }.map { "docs/" + $0 } + ["Rigs/README.md"]
+        return try docs.sorted().flatMap { document in
+            let text = try String(contentsOf: packageRoot.appendingPathComponent(document), encoding: .utf8)
+            return text.split(separator: "\n").compactMap { line -> (String, [String])? in
+                guard let start = line.range(of: "swift run hil ")?.upperBound ?? line.range(of: "swift run -c release hil ")?.upperBound
+                else { return nil }
+                var command = String(line[start...].prefix { $0 != "`" })
+                command = command.components(separatedBy: "  #").first ?? ""
+                command = command.trimmingCharacters(in: .whitespaces)
+                if command.hasSuffix("\\") { command.removeLast() }
+                let words = words(command.trimmingCharacters(in: .whitespaces))
+                return words.isEmpty || words.contains("--help") ? nil : (document, words)
+            }
+        }
+    }
+
     static func helpExamples() -> [(command: String, words: [String])] {
         HelpTests.commands.flatMap { command, type in
             let configuration = type.configuration
@@ -93,6 +114,15 @@ struct HelpExamplesTests {
         #expect(all.count >= 20, "README examples found: \(all.count)")
         for words in all {
             #expect(throws: Never.self, "README: hil \(words.joined(separator: " "))") { _ = try HIL.parseAsRoot(words) }
+        }
+    }
+
+    @Test("each hil line of docs/ and Rigs/README.md names options its command has, as hil parses them")
+    func docsExamplesParse() throws {
+        let all = try Self.docsExamples()
+        #expect(all.count >= 30, "docs examples found: \(all.count)")
+        for (document, words) in all {
+            #expect(throws: Never.self, "\(document): hil \(words.joined(separator: " "))") { _ = try HIL.parseAsRoot(words) }
         }
     }
 

@@ -37,16 +37,34 @@ struct OfflineToolsTests {
         #expect(mixed.output.hasSuffix("1 ok, 1 not judged (their checks need a rig: hil run)\n"), "\(mixed.output)")
     }
 
-    @Test("validate and replay refuse a scenario no rig could pass, with the file, its line and column, and the JSON path")
-    func infeasible() async throws {
-        let folder = try scratchFolder("infeasible")
+    /// Issue 54 item 3, each case through the built commands: the file, its line and column, and the JSON path.
+    static let infeasibleCases: [(run: String, steps: String, path: String)] = [
+        ("{}", #"{"linkDrop": {"forMs": 1000}, "expect": {"link": "stayedUp"}}"#, "steps[0].expect.link: a linkDrop step takes the link down"),
+        (#"{"transports": ["tcp"]}"#, #"{"partition": {"forMs": 1000}, "expect": {"link": "stayedUp"}}"#, "steps[0].expect.link: a partition step takes the link down"),
+        ("{}", #"{"disconnect": {}}, {"reconnect": {}, "expect": {"link": "stayedUp"}}"#, "steps[1].expect.link: a reconnect step takes the link down"),
+        ("{}", #"{"restartPeripheral": {}, "expect": {"link": "stayedUp"}}"#, "steps[0].expect.link: a restartPeripheral step takes the link down"),
+        (#"{"transports": ["ble", "hid"]}"#, #"{"radio": {"blackoutMs": 3000}, "expect": {"link": "stayedUp"}}"#, "steps[0].expect.link: a blackout of 3000.0 ms is longer than"),
+        (#"{"transports": ["ble", "hid"]}"#, #"{"radio": {"blackoutMs": 800}, "expect": {"link": "reconnected"}}"#, "steps[0].expect.link: a blackout of 800.0 ms is shorter than"),
+        ("{}", #"{"linkDrop": {"forMs": 0}, "expect": {"link": "reconnected"}}"#, "steps[0].linkDrop.forMs: an outage of 0 ms takes nothing down"),
+        (#"{"transport": "tcp", "transports": ["tcp"]}"#, #"{"radio": {"packetErrorPercent": 10}}"#, "steps[0].radio: a radio step (the vm rig's emulated radio) runs on ble and hid only"),
+        (#"{"transports": ["ble"]}"#, #"{"network": {"delayMs": 20}}"#, "steps[0].network: a network step (netem between the hosts) runs on tcp and udp only"),
+        ("{}", #"{"text": "café", "expect": {"keys": ["KEY_C 1"]}}"#, #"steps[0].text: character 3 "é" (U+E9) cannot be typed on a US layout"#),
+    ]
+
+    @Test("validate and replay refuse a scenario no rig could pass, with the file, its line and column, and the JSON path",
+          arguments: 0..<infeasibleCases.count)
+    func infeasible(_ index: Int) async throws {
+        let folder = try scratchFolder("infeasible-\(index)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("stays-up.json")
-        try write(#"{"name": "n", "steps": [{"linkDrop": {"forMs": 1000}, "expect": {"link": "stayedUp"}}]}"#, to: file)
+        let file = folder.appendingPathComponent("infeasible.json")
+        let (run, steps, path) = Self.infeasibleCases[index]
+        try write(#"{"name": "n", "run": "# + run + #", "steps": ["# + steps + "]}", to: file)
         for command in ["validate", "replay"] {
-            let run = try await runSeparating(try RigGuest.hilBinary(), [command, file.path])
-            #expect(run.status == 64, "\(command): \(run.output)\(run.errors)")
-            #expect((run.output + run.errors).contains("\(file.path):1:66: steps[0].expect.link: a linkDrop step takes the link down by definition"), "\(command): \(run.output)\(run.errors)")
+            let result = try await runSeparating(try RigGuest.hilBinary(), [command, file.path])
+            let text = result.output + result.errors
+            #expect(result.status == 64, "\(command): \(text)")
+            #expect(text.range(of: #"\#(file.path):1:\d+: "#, options: .regularExpression) != nil && text.contains(path),
+                    "\(command) does not name \(path): \(text)")
         }
     }
 

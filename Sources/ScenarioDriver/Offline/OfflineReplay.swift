@@ -68,7 +68,8 @@ package struct OfflineReplay: Sendable {
             replay.errors.append("the offline run stopped: \(error)")
         }
         let unsent = driver.unsent.map { ($0.at, "\(computer.stamp($0.at))  \($0.payload)  →  not sent, the link is down") }
-        replay.lines = (computer.lines + unsent).enumerated()
+        let actions = driver.linkActions.map { ($0.at, "\(computer.stamp($0.at))  \($0.text)") }
+        replay.lines = (computer.lines + unsent + actions).enumerated()
             .sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element.1)
         replay.errors = computer.errors + replay.errors
         (replay.commandCount, replay.frameCount) = computer.counts

@@ -103,16 +103,28 @@ package struct CommandAccounting: Sendable {
         return found
     }
 
+    /// The phone's writes on ble, hid and tcp (and the udp control connection) applied in the order they were sent;
+    /// udp movement in the order the computer received it: datagrams promise no order, and a network that delays
+    /// some more than others (netem's jitter) hands them over in another (docs/protocol.md, "Order").
     private func order(_ aligned: [Int: Int]) -> [AccountingProblem] {
-        var latest: [Bool: (at: UInt64, send: Int)] = [:]
-        for (index, send) in record.sends.enumerated() {
-            guard let receipt = aligned[index].map({ record.receipts[$0] }), let applied = receipt.written?.first else { continue }
-            let channel = send.payload.hasPrefix("udp ")
-            if let before = latest[channel], applied < before.at {
+        var latest: (at: UInt64, send: Int)?
+        for (index, send) in record.sends.enumerated() where !send.payload.hasPrefix("udp ") {
+            guard let applied = aligned[index].flatMap({ record.receipts[$0].written?.first }) else { continue }
+            if let before = latest, applied < before.at {
                 let earlier = record.sends[before.send]
                 return [AccountingProblem(step: send.step, "the computer applied \(send.payload) (sent at \(stamp(send.at))) before \(earlier.payload) (sent earlier, at \(stamp(earlier.at))): writes must be applied in the order they were sent (docs/protocol.md, \"Order\")")]
             }
-            latest[channel] = (applied, index)
+            latest = (applied, index)
+        }
+        let movement = aligned.filter { record.sends[$0.key].payload.hasPrefix("udp ") }.sorted { $0.value < $1.value }
+        var latestMovement: (at: UInt64, send: Int, receipt: Int)?
+        for (send, receipt) in movement {
+            guard let applied = record.receipts[receipt].written?.first else { continue }
+            if let before = latestMovement, applied < before.at {
+                let (this, earlier) = (record.receipts[receipt], record.receipts[before.receipt])
+                return [AccountingProblem(step: record.sends[send].step, "the computer applied \(this.payload) (received at \(stamp(this.received))) before \(earlier.payload) (received earlier, at \(stamp(earlier.received))): udp movement must be applied in the order it arrives (docs/protocol.md, \"Order\")")]
+            }
+            latestMovement = (applied, send, receipt)
         }
         return []
     }
