@@ -217,7 +217,7 @@ let package = Package(
                 "RigControl", "Radio", "StrictJSON", "HILTestSupport",
             ]),
         .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "InputCodes", "Records"]),
-        .testTarget(name: "ComputerProcessTests", dependencies: ["ComputerProcess", "Processes", "RigControl"]),
+        .testTarget(name: "ComputerProcessTests", dependencies: ["ComputerProcess", "InputCodes", "Processes", "RigControl"]),
         .testTarget(
             name: "ReportTests", dependencies: ["Records", "Report", "LatencyStats", "StrictJSON", "Processes", "System", "HILTestSupport"],
             exclude: ["Snapshots"]),

@@ -1,4 +1,5 @@
 import Foundation
+package import InputCodes
 package import PhoneLinks
 package import Processes
 package import StrictJSON
@@ -26,6 +27,7 @@ package final class BumbleHost: Sendable {
         var events: [Line] = []
         var last: [String] = []
         var ended = false
+        var endedAt: MonotonicTime?
         var nextID = 0
     }
 
@@ -100,6 +102,9 @@ package final class BumbleHost: Sendable {
 
     /// True once the phone exited (or closed its output).
     package var hasEnded: Bool { state.withLock { $0.ended } }
+
+    /// When the phone's output ended (it exited, or was killed), on CLOCK_MONOTONIC; nil while it runs.
+    package var endedAt: MonotonicTime? { state.withLock { $0.endedAt } }
 
     /// The phone's last lines (replies, events, anything on its stderr), for errors.
     package var lastLines: String { state.withLock { $0.last.suffix(15).joined(separator: "\n") } }
@@ -182,7 +187,12 @@ package final class BumbleHost: Sendable {
                 pending.removeSubrange(...newline)
             }
         }
-        if isOutput { state.withLock { $0.ended = true } }
+        if isOutput {
+            state.withLock { state in
+                state.ended = true
+                state.endedAt = MonotonicTime.now()
+            }
+        }
         changes.signal()
     }
 
