@@ -138,8 +138,8 @@ package struct RadioBridgeCore: Sendable {
     /// would keep its link, and whatever it holds, for good. A real peer's controller ends it at its supervision
     /// timeout with 0x08 (Connection Timeout): the bridge has btvirt end each with a Disconnect carrying 0x08 before
     /// the Reset, which btvirt passes on to the peer's host; btvirt's answers are kept from this host, which is
-    /// resetting. The peer hears of it when the host resets (in the vm guest 0.3–1.3 s after a phone's stack died),
-    /// not a supervision timeout after its last packet.
+    /// resetting. The peer hears of it when the host resets (in the vm guest 50–90 ms after a phone's stack was
+    /// killed), not a supervision timeout after its last packet.
     private mutating func endLinks(beforeReset packet: H4Packet) -> [Output] {
         guard packet.bytes.count >= 3, packet.bytes[1] == 0x03, packet.bytes[2] == 0x0c else { return [] }
         var outputs: [Output] = []

@@ -19,11 +19,13 @@ struct StageRuleTests {
 
     @Test("an unchanged computer passes, its cold first write aside; one that waits 5 ms a write fails on the median, by how much")
     func computer() {
-        #expect(StageRule.computer(Self.handled([0.2, 0.3, 0.25, 1.1, 0.4, 0.2], firstCold: 210), limits: Self.limits, stated: "the vm rig's release limits").isEmpty)
-        let slow = StageRule.computer(Self.handled([5.2, 5.3, 5.25, 6.1, 5.4, 5.2], firstCold: 8), limits: Self.limits, stated: "the vm rig's release limits")
+        #expect(StageRule.computer(Self.handled([0.2, 0.3, 0.25, 1.1, 0.4, 0.2, 0.3, 0.2, 0.5, 0.3], firstCold: 210), limits: Self.limits, stated: "the vm rig's release limits").isEmpty)
+        let slow = StageRule.computer(Self.handled([5.2, 5.3, 5.25, 6.1, 5.4, 5.2, 5.3, 5.3, 5.6, 5.2], firstCold: 8), limits: Self.limits, stated: "the vm rig's release limits")
         #expect(slow.count == 1)
         #expect(slow.first?.step == nil)
-        #expect(slow.first?.text == "the computer's own stage (a write received → its first frame written) has a median of 5.3 ms over 6 writes, over the 2.5 ms limit (the vm rig's release limits), by 2.8 ms")
+        #expect(slow.first?.text == "the computer's own stage (a write received → its first frame written) has a median of 5.3 ms over 10 writes, over the 2.5 ms limit (the vm rig's release limits), by 2.8 ms")
+        // Nine writes judge no median: five made the first scenario after a boot fail now and then.
+        #expect(StageRule.computer(Self.handled([6.3, 6.3, 6.3, 6.3, 6.3, 6.3, 6.3, 6.3, 6.3]), limits: Self.limits, stated: "x").isEmpty)
     }
 
     @Test("one write over the maximum fails its step; fewer than three writes judge no median")
