@@ -68,7 +68,9 @@ struct CalibrateEndToEndOnRig {
         // docs/report.md's bound for ble and hid in the short run: the radio's events quantize the shift.
         let shift = try #require(rows.last?["shiftP50Ms"] as? Double, "\(json)")
         #expect(abs(shift - 20) <= 3, "measured shift \(shift) ms for 20 ms injected:\n\(json)")
-        let controls = try FileManager.default.contentsOfDirectory(atPath: "/run/hil-radio").filter { $0.hasPrefix("control-") }
+        // Each bridge's control FIFO, not the answers file beside it (control-K.answers: BridgeAnswer).
+        let controls = try FileManager.default.contentsOfDirectory(atPath: "/run/hil-radio")
+            .filter { $0.hasPrefix("control-") && !$0.hasSuffix(".answers") }
         #expect(controls.count == 2, "the vm rig's two bridges should each have a control FIFO in /run/hil-radio: \(controls)")
     }
 }
