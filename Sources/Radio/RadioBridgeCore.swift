@@ -141,7 +141,7 @@ package struct RadioBridgeCore: Sendable {
     /// resetting. The peer hears of it when the host resets (in the vm guest 50–90 ms after a phone's stack was
     /// killed), not a supervision timeout after its last packet.
     private mutating func endLinks(beforeReset packet: H4Packet) -> [Output] {
-        guard packet.bytes.count >= 3, packet.bytes[1] == 0x03, packet.bytes[2] == 0x0c else { return [] }
+        guard packet.opcode == 0x0c03 else { return [] }
         var outputs: [Output] = []
         for handle in scheduler.dropLinks() {
             ownCommands += 1

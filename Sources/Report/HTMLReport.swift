@@ -185,9 +185,10 @@ package enum HTMLReport {
         html += "<p>Step latency includes the gesture's own span; the link stage (handed to the link → the computer received it) is what the product documents' claims are about. <code>hil bench</code> measures the link alone.</p>\n"
         html += "<table>\n<thead><tr><th>transport</th><th>count</th><th>p50</th><th>p95</th><th>p99</th><th>max</th>"
             + "<th>link p50</th><th>link p95</th><th>radio</th><th>the product&#39;s claim</th></tr></thead>\n<tbody>\n"
+        // The emulated radio's model carried ble and hid; tcp and udp went over veth.
+        let radioFacts = results.radioFacts ?? "—"
         for entry in entries {
-            // The emulated radio's model carried ble and hid; tcp and udp went over veth.
-            let radio = ["ble", "hid"].contains(entry.transport) ? results.radioFacts ?? "—" : "—"
+            let radio = ["ble", "hid"].contains(entry.transport) ? radioFacts : "—"
             html += "<tr><td>\(Markup.escape(entry.transport))</td>\(summaryCells(entry.summary))"
                 + "<td class=\"n\">\(Formatting.ms(entry.link?.p50))</td><td class=\"n\">\(Formatting.ms(entry.link?.p95))</td>"
                 + "<td>\(Markup.escape(radio))</td>"

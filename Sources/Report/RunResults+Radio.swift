@@ -6,7 +6,7 @@ extension RunResults {
     /// never read as one at 15 ms (each scenario's row and failed step say which steps ran under what).
     package var radioFacts: String? {
         guard let summary = radioSummary else { return nil }
-        let changed = scenarios.filter { ScenarioGrid.radio(of: $0.steps) != nil }.count
+        let changed = scenarios.filter { $0.steps.contains { $0.radio != nil } }.count
         guard changed > 0 else { return summary }
         return "\(summary) at the start; radio steps changed it in \(changed) scenario\(changed == 1 ? "" : "s")"
     }

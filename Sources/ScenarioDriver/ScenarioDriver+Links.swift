@@ -17,12 +17,6 @@ package struct ReleaseCheck: Sendable {
         self.latencyScale = latencyScale
     }
 
-    /// `afterDrop` for a link that ends `after` from now (a phone whose host died: its link goes at the supervision
-    /// timeout).
-    package func afterLoss(heldBefore: [String], endsIn after: Duration) async -> (note: String, stillHeld: [String]) {
-        await afterDrop(heldBefore: heldBefore, downAt: clock.now() + after)
-    }
-
     /// Waits until nothing is held, or 2 s × the latency scale after `downAt`; a line for the step's message
     /// and what was still held then.
     package func afterDrop(heldBefore: [String], downAt: MonotonicTime) async -> (note: String, stillHeld: [String]) {
