@@ -30,6 +30,8 @@ package final class TCPPhoneConnection: Sendable {
         package var pending: [PhoneMessage] = []
         package var lastFrame: ContinuousClock.Instant?
         package var flushScheduled = false
+        /// Between `hold()` and `release()`: messages wait, whatever the pace, to leave as one frame.
+        package var holding = false
         package var lastHeard = ContinuousClock.now
         package var down: String?
         package var pairingWaiters: [(id: Int, continuation: CheckedContinuation<PairingStatus?, Never>)] = []
@@ -95,7 +97,7 @@ package final class TCPPhoneConnection: Sendable {
             enum Plan { case now([PhoneMessage]), later(ContinuousClock.Instant), queued }
             let plan: Plan = state.withLock { state in
                 state.pending.append(PhoneMessage(timestamp: Self.timestamp(), body))
-                if state.flushScheduled { return .queued }
+                if state.flushScheduled || state.holding { return .queued }
                 if let last = state.lastFrame, now - last < Self.frameInterval {
                     state.flushScheduled = true
                     return .later(last + Self.frameInterval)
@@ -115,7 +117,9 @@ package final class TCPPhoneConnection: Sendable {
         guard let due else { return }
         Pace.at(due) { [self] in
             flushing.withLock { _ in
-                let batch = state.withLock { state in
+                let batch = state.withLock { state -> [PhoneMessage] in
+                    // A hold's release sends what waits, in one frame.
+                    if state.holding { state.flushScheduled = false; return [] }
                     defer { state.pending = []; state.flushScheduled = false; state.lastFrame = .now }
                     return state.pending
                 }
@@ -139,6 +143,18 @@ package final class TCPPhoneConnection: Sendable {
             }
             if !batch.isEmpty { try write(batch) }
         }
+    }
+
+    /// From now on messages wait for `release()`, so what is queued meanwhile leaves as one frame (a batch of up to
+    /// 64, docs/protocol.md), as a phone sends what it gathered in one 120 Hz frame.
+    package func hold() {
+        state.withLock { $0.holding = true }
+    }
+
+    /// Ends a `hold()`: what waits leaves at once, as one frame.
+    package func release() throws {
+        state.withLock { $0.holding = false }
+        try flushPending()
     }
 
     /// Bytes that are not a command (a fault scenario's malformed payloads) go out as a frame body of their own.

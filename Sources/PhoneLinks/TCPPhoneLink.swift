@@ -181,6 +181,14 @@ package final class TCPPhoneLink: PhoneLink, NetworkFaults {
         return [payload.description]
     }
 
+    package func holdFrames() {
+        state.withLock { $0.connection }?.hold()
+    }
+
+    package func releaseFrames() throws {
+        try state.withLock { $0.connection }?.release()
+    }
+
     package func openFastPath() async throws {}
     package func closeFastPath() {}
 

@@ -25,6 +25,11 @@ package struct RadioBridgeCore: Sendable {
     /// Complete is the answer: for the link, or with status 0x02 (unknown connection) when the peer's bridge ended it
     /// first.
     private(set) var awaitedAnswers = 0
+    /// Whether this controller's host advertises: a central's connection to it while it does not is ended at once.
+    private(set) var advertising = AdvertisingGate()
+    /// Links made to this controller while its host did not advertise, which the bridge is ending: nothing of them
+    /// reaches the host.
+    private(set) var refusedLinks: Set<UInt16> = []
 
     package init(model: RadioModel) {
         scheduler = ConnectionEventScheduler(model: model)
@@ -41,7 +46,9 @@ package struct RadioBridgeCore: Sendable {
     package mutating func fromHost(_ packet: H4Packet, at now: RadioInstant) -> [Output] {
         switch packet.kind {
         case .command:
-            return endLinks(beforeReset: packet) + [.toController(packet)]
+            let changed = advertising.observe(packet)
+            let note: [Output] = changed ? [.note("advertising \(advertising.open ? "on" : "off") (the host's command \(packet))")] : []
+            return note + endLinks(beforeReset: packet) + [.toController(packet)]
         case .acl:
             return scheduler.submit(packet, at: now).map { [.toController($0)] } ?? []
         case .sco, .iso, .event:
@@ -56,6 +63,8 @@ package struct RadioBridgeCore: Sendable {
         var outputs: [Output] = []
         var packet = packet
         if let kept = keptFromHost(packet) { return [.note(kept)] }
+        if let refused = refuseUnadvertised(packet) { return refused }
+        advertising.observeEvent(packet)
         if let event = LinkEvent(packet) {
             let dropped = scheduler.apply(event, at: now)
             outputs.append(.note(describe(event, dropped: dropped.count)))
@@ -153,6 +162,23 @@ package struct RadioBridgeCore: Sendable {
         return outputs
     }
 
+    /// A link btvirt made to this controller while its host did not advertise, which no real radio would have made:
+    /// btvirt is told to end it (Disconnect, 0x3e: Connection Failed to be Established, the reason a real central's
+    /// controller gives when its connection request is never answered), and the host hears nothing of it; also the
+    /// peer's ACL data on such a link. Nil for any other packet.
+    private mutating func refuseUnadvertised(_ packet: H4Packet) -> [Output]? {
+        if let handle = packet.connectionHandle, packet.kind == .acl, refusedLinks.contains(handle) {
+            return [.note("kept from the host: \(packet) on link 0x\(hex(handle, 4)), made while the host did not advertise")]
+        }
+        guard let handle = AdvertisingGate.peripheralConnection(packet), !advertising.open else { return nil }
+        refusedLinks.insert(handle)
+        ownCommands += 1
+        return [
+            .note("link 0x\(hex(handle, 4)): a central connected while the host did not advertise; kept from the host, Disconnect (0x3e, Connection Failed to be Established) to btvirt"),
+            .toController(LinkEvent.disconnect(handle: handle, reason: 0x3e)),
+        ]
+    }
+
     /// Why `packet` from btvirt is not the host's, or nil when it is: btvirt's answers to the bridge's own Disconnect
     /// (its Command Status, its Disconnection Complete of a link the bridge ended, or of none if the peer's ended it
     /// first) and the peer's Disconnection Complete of a link the bridge had ended already.
@@ -169,12 +195,16 @@ package struct RadioBridgeCore: Sendable {
         if awaitedAnswers > 0 {
             awaitedAnswers -= 1
             if status == 0 { endedLinks.remove(handle) }
+            refusedLinks.remove(handle)
             return status == 0
                 ? "kept from the host: btvirt's answer to the bridge's Disconnect of link 0x\(hex(handle, 4)) (reason 0x\(hex(UInt16(reason), 2)))"
                 : "kept from the host: btvirt's answer to the bridge's Disconnect of a link the peer had ended already (status 0x\(hex(UInt16(status), 2)))"
         }
         if status == 0, endedLinks.remove(handle) != nil {
             return "kept from the host: the peer's Disconnection Complete of link 0x\(hex(handle, 4)) (reason 0x\(hex(UInt16(reason), 2))), which timed out here first"
+        }
+        if status == 0, refusedLinks.remove(handle) != nil {
+            return "kept from the host: the peer's Disconnection Complete of link 0x\(hex(handle, 4)), made while the host did not advertise"
         }
         return nil
     }

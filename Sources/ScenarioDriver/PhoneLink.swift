@@ -35,6 +35,12 @@ package protocol PhoneLink: AnyObject, Sendable {
     func sendStamped(_ command: Command, confirmed: Bool) async throws -> [SentWrite]
     /// `sendRecorded`, stamped as `sendStamped`.
     func sendRecordedStamped(_ payload: SendPayload, confirmed: Bool) async throws -> [SentWrite]
+    /// Writes handed over until `releaseFrames()` (a `send` step's items at one `atMs`) leave together where the
+    /// transport frames its writes: over tcp (and the udp transport's control connection) as one batch frame, as a
+    /// 120 Hz phone sends what it gathered in one display frame. Links that do not frame writes carry each at once.
+    func holdFrames()
+    /// Ends `holdFrames()`: what waits leaves now.
+    func releaseFrames() throws
     /// Opens the transport's fast write path when the run asks for it (BLE: `AcquireWrite`); called after every
     /// (re)connect, once the phone has told the computer its mode.
     func openFastPath() async throws
@@ -73,6 +79,9 @@ package protocol PhoneLink: AnyObject, Sendable {
 }
 
 extension PhoneLink {
+    package func holdFrames() {}
+    package func releaseFrames() throws {}
+
     /// A command through `send`; a report or a packet is refused (the transports that carry them override this).
     package func sendRecorded(_ payload: SendPayload, confirmed: Bool) async throws -> [String] {
         guard case .command(let command) = payload else {

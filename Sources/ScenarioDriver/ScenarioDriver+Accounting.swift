@@ -60,13 +60,16 @@ extension ScenarioDriver.Drive {
             // it was handed over: a later one's link stage holds its wait for the ones before, so only a command's
             // first write is judged.
             let sharedStamps = Set(Dictionary(grouping: sends, by: \.at).filter { $0.value.count > 1 }.keys)
+            let sentPayloads = Set(sends.map(\.payload))
+            let linkWrites = receipts.filter { !sentPayloads.contains($0.payload) }.map(\.received)
             for step in steps {
+                guard var link = step.stagesMs?[.link], let model = timing.model(conditions[step.index]) else { continue }
                 if let first = step.firstSendNs, let gesture = step.stagesMs?[.gesture] {
                     let sent = first + UInt64(max(0, gesture * 1e6).rounded())
                     if sharedStamps.contains(where: { $0 + 2 >= sent && $0 <= sent + 2 }) { continue }
+                    link = StageRule.linkStage(ms: link, sent: sent, linkWrites: linkWrites)
                 }
-                guard let link = step.stagesMs?[.link], let model = timing.model(conditions[step.index]),
-                      let problem = StageRule.link(ms: link, model: model, limits: timing.limits, scale: options.latencyScale)
+                guard let problem = StageRule.link(ms: link, model: model, limits: timing.limits, scale: options.latencyScale)
                 else { continue }
                 fail(step.index, problem)
             }

@@ -130,6 +130,17 @@ package enum StageRule {
         return problems
     }
 
+    /// A step's link stage from what the run saw: `ms` from its first write's send to its receipt, or less when the
+    /// computer received, in between, writes the phone's link made on its own (`linkWrites`, their receipt times: its
+    /// mode after a connect, in no send of the driver's). A link keeps order, so the write waited behind them; its
+    /// stage starts at the last of them. (Seen in a debug control run: a key's write queued behind the mode write
+    /// with response that the reconnect sent 21 ms after it, 116.6 ms in all, 95.6 ms after that write arrived.)
+    package static func linkStage(ms: Double, sent: UInt64, linkWrites: [UInt64]) -> Double {
+        let received = sent + UInt64(max(0, ms * 1e6).rounded())
+        guard let last = linkWrites.filter({ $0 > sent && $0 < received }).max() else { return ms }
+        return Double(received - last) / 1e6
+    }
+
     /// A step's link stage against what `model` explains plus the hosts' share × `scale`; nil when it is within.
     package static func link(ms: Double, model: LinkModel, limits: Limits, scale: Double) -> String? {
         let explained = model.explainedMs

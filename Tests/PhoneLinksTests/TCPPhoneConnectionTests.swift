@@ -89,6 +89,23 @@ struct TCPPhoneConnectionTests {
         #expect(later.isEmpty, "sent again: \(later)")
     }
 
+    @Test("messages queued in a hold leave as one frame at its release, however long the hold, past the 8 ms pace")
+    func holdMakesOneFrame() async throws {
+        let pair = try Self.connect()
+        pair.phone.hold()
+        try await pair.phone.enqueue(.command(.keyPress(key: .a, modifiers: [])))
+        // Longer than the pace: a hold is not a frame's 8 ms; the scheduled flush must not send half of it.
+        try await Task.sleep(for: .milliseconds(30))
+        try await pair.phone.enqueue(.command(.keyPress(key: .b, modifiers: [])))
+        try await pair.phone.enqueue(.command(.mediaControl(action: .playPause)))
+        let early = try await FrameReceiver.receive(pair.computer, patience: .milliseconds(100), decode: { try PhoneMessage.decodeFrame($0) }, until: { _ in false }).frames
+        #expect(early.isEmpty, "sent during the hold: \(early)")
+        try pair.phone.release()
+        let frames = try await Self.receive(pair.computer) { $0.count >= 3 }
+        pair.phone.close(reason: "the test ended")
+        #expect(frames.map(\.count) == [3], "frames: \(frames.map { $0.map(\.type) })")
+    }
+
     @Test("a ping while idle is answered with a pong: its round trip is kept; a pairing request gets the computer's state")
     func pingAndPairing() async throws {
         let pair = try Self.connect(pingInterval: .milliseconds(50))

@@ -55,7 +55,15 @@ struct RadioBtvirtOnRig {
         #expect(spread.max()! - spread.min()! >= period / 2, "every packet took about as long: nothing waited for an event")
         for _ in 1...10 { _ = try central.next("Number of Completed Packets") { $0.eventCode == 0x13 } }
 
-        // A packet held when the link drops is dropped with it.
+        // A packet held when the link drops is dropped with it. It is held 500 ms first (the radio's extra delay),
+        // so the link's end always comes before its event: at the bare 20 ms grid, a loaded CI guest once let the next
+        // event come before btvirt's Disconnection Complete was read, and the packet went out.
+        try link.control.writeAll(Array("delay 500\n".utf8))
+        let deadline = clock.now().advanced(by: 2_000_000_000)
+        while !link.harness.notes.withLock({ $0 }).contains(where: { $0.contains("extra delay now 500") }) {
+            try #require(clock.now() < deadline, "the bridge did not take the delay within 2 s: \(link.harness.notes.withLock { $0 }.suffix(5))")
+            usleep(5_000)
+        }
         try central.send(aclPacket(handle, 99))
         #expect(try central.command(0x0406, [UInt8(handle & 0xff), UInt8(handle >> 8), 0x13]) == [0x00])
         _ = try central.next("Disconnection Complete") { if case .disconnected = LinkEvent($0) { true } else { false } }
@@ -86,7 +94,8 @@ struct RadioBtvirtOnRig {
         #expect(link.harness.notes.withLock { $0 }.contains { $0.contains("updated, interval 30 ms") })
 
         // Nothing gets through for 3 s: the link's last event was at most 30 ms before the blackout, so both hosts
-        // hear of its end between 1.97 and 2 s after it (and a guest's wake-up later).
+        // hear of its end between 1.97 and 2 s after it, and a guest's wake-up later: up to 60 ms here, as a TCG guest
+        // once woke the bridge (or the test's reader) 33.5 ms late, right after the stranger's 1000 drags.
         let start = clock.now()
         try link.control.writeAll(Array("blackout 3000\n".utf8))
         for side in [\Link.central, \Link.peripheral] {
@@ -94,7 +103,7 @@ struct RadioBtvirtOnRig {
             guard case .disconnected(_, let reason) = LinkEvent(gone.packet) else { continue }
             let after = Double(start.distance(to: gone.at)) / 1e6
             #expect(reason == 0x08, "\(link[keyPath: side].name): reason 0x\(String(reason, radix: 16)), not Connection Timeout")
-            #expect(after >= 1960 && after <= 2000 + 30 + 15, "\(link[keyPath: side].name) heard of the end \(after) ms after the blackout began")
+            #expect(after >= 1960 && after <= 2000 + 30 + 60, "\(link[keyPath: side].name) heard of the end \(after) ms after the blackout began")
         }
         // btvirt's answers to the bridge's own Disconnect never reach the central's host.
         #expect(throws: TestHost.Timeout.self) {

@@ -29,8 +29,8 @@ struct InRigSuitesOnRig {
         ("RadioBtvirtOnRig", "btvirt's server through the radio bridge: a real link, ACL data at its connection events"),
     ]
 
-    /// All of them held the rig 1152 s, boot included, in a fresh-clone CI (Nov 26, `185de64`, before the adapters
-    /// test joined and the tcp and recording runs dropped their captures); the job gets a margin over that.
+    /// All of them held the rig 1766 s, boot included, in a fresh-clone CI (Dec 7, `06a2122`, SuiteRunOnRig 944 s of it
+    /// with most of the nightly suite, since cut to its per-commit areas); the job gets a margin over that.
     static let timeoutSeconds = 2700
 
     @Test("uinput, the peripheral, the shipped suite, tcp, captures, recordings and the bench end to end, in one guest boot")

@@ -2,25 +2,29 @@ import Foundation
 import HILTestSupport
 import Testing
 
-/// The shipped suites over the real link, with two hand-made mutants and mutated twins, in one `hil run` (one guest
+/// The shipped scenarios over the real link, with two hand-made mutants and mutated twins, in one `hil run` (one guest
 /// boot, one lane: verdicts do not depend on a second lane's load): the shipped ones must pass, every mutant must
-/// fail as a verdict with its reason. Shipped: the quick suite (`Scenarios/`) and the nightly suite
-/// (`Scenarios-nightly/`) but for its `real-timing/` twins, which take minutes at the product's own timers and run
-/// in the nightly job only (docs/scenarios.md, "Two suites"). `--fail-fast` settles a mutant at its first failed
+/// fail as a verdict with its reason. Shipped: the quick suite (`Scenarios/`) and the nightly suite's areas whose
+/// paths the quick suite takes least (`perCommitNightlyAreas`: reconnects, the network transports, pairing, other
+/// phones and write styles). The nightly's other areas (more gestures, the radio's conditions, the hostile floods)
+/// took about 450 s of this run's 944 s in a debug build (Dec 7), which CI's 40 minutes cannot hold beside the rest;
+/// they are validated, replayed and mutated offline here (ScenarioTests) and run on a rig by the nightly job
+/// (Rigs/hardware/nightly.sh; docs/scenarios.md, "Two suites"). `--fail-fast` settles a mutant at its first failed
 /// step; it changes nothing for a scenario that passes.
 ///
-/// Which twins run here: every one whose change only a rig can judge (a pairing state, a count, the phone's
-/// state, a refusal), and of those that change the expected events (`ScenarioMutant.judgedByEvents`), the first
-/// of each area, to check that the rig's verdict agrees with the offline one. The other event twins are rejected
-/// offline (ScenarioTests), and their originals passing here means the events excluded what they ask for. All 62
-/// twins took 405 s of the run; the 21 that run here take 138 s.
+/// Which twins run here: every one whose change only a rig can judge (a pairing state, a count, a refusal), and of
+/// those that change the expected events (`ScenarioMutant.judgedByEvents`), the first of each kind (a key, a motion,
+/// "nothing arrives"), to check that the rig's verdict agrees with the offline one. The other event twins are
+/// rejected offline (ScenarioTests), and their originals passing here means the events excluded what they ask for.
 /// The real-timing twins' mutants are judged offline only (ScenarioTests).
 @Suite("hil run, end to end: the shipped suite passes, every mutant fails", .serialized, .tags(.rig), .inSharedGuest)
 struct SuiteRunOnRig {
-    /// The folders the run takes: the quick suite, and the nightly suite's areas but real-timing/.
+    /// The nightly suite's areas that run here on every commit.
+    static let perCommitNightlyAreas = ["link", "network", "pairing", "phones", "write-styles"]
+
+    /// The folders the run takes: the quick suite, and the nightly suite's per-commit areas.
     static var suiteFolders: [String] {
-        let nightly = (try? FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Scenarios-nightly").path)) ?? []
-        return ["Scenarios"] + nightly.filter { !$0.hasSuffix(".json") && $0 != "real-timing" }.sorted().map { "Scenarios-nightly/" + $0 }
+        ["Scenarios"] + perCommitNightlyAreas.map { "Scenarios-nightly/" + $0 }
     }
 
     private struct Prepared {
@@ -42,7 +46,7 @@ struct SuiteRunOnRig {
         let prepared = try Self.prepare(handMade: handMade, twins: twins)
         let bumbleOnly = prepared.bumbleOnly.count, shipped = prepared.shipped.count - bumbleOnly, twinCount = prepared.changes.count
         #expect(shipped >= 40 && bumbleOnly >= 1)
-        #expect(twinCount >= 15 && twinCount + prepared.offlineOnly.count == shipped, "\(twinCount) twins on the rig, \(prepared.offlineOnly.count) offline only, of \(shipped)")
+        #expect(twinCount >= 8 && twinCount + prepared.offlineOnly.count == shipped, "\(twinCount) twins on the rig, \(prepared.offlineOnly.count) offline only, of \(shipped)")
 
         // --capture never: every twin fails, and each failure's timeline costs tshark's start (about 3 s in the TCG
         // guest); CapturesOnRig proves the captures.
@@ -103,7 +107,7 @@ struct SuiteRunOnRig {
                 .filter { $0.hasSuffix(".json") && !$0.hasSuffix(".schema.json") && !$0.hasSuffix("requirements.json") }.sorted()
                 .map { folder + "/" + $0 }
         }
-        var changes: [String: String] = [:], offlineOnly: [String] = [], bumbleOnly: [String] = [], areasChecked: Set<String> = []
+        var changes: [String: String] = [:], offlineOnly: [String] = [], bumbleOnly: [String] = [], kindsChecked: Set<String> = []
         for relative in shipped {
             let source = try String(contentsOf: packageRoot.appendingPathComponent(relative), encoding: .utf8)
             // The Bumble phone's own scenarios (run.phone.stack) are not applicable on this run's BlueZ phone.
@@ -115,9 +119,9 @@ struct SuiteRunOnRig {
                 Issue.record("\(relative) has no mutated twin")
                 continue
             }
-            // The area: the scenario's folder in its suite (cursor, faults…), one for both suites.
-            let area = String(relative.split(separator: "/").dropFirst().first ?? "")
-            if mutant.judgedByEvents && !areasChecked.insert(area).inserted {
+            // The kind of event change: a key, a motion, "nothing arrives".
+            let kind = mutant.change.contains(".keys[") ? "keys" : mutant.change.contains(".motion.") ? "motion" : "absent"
+            if mutant.judgedByEvents && !kindsChecked.insert(kind).inserted {
                 offlineOnly.append(relative)
                 continue
             }
@@ -152,11 +156,11 @@ struct SuiteRunOnRig {
                 #expect(outcome == "failed", "the twin \(name) (\(prepared.changes[name] ?? "?")) \(outcome): \(scenario["message"] ?? "")")
             }
         }
-        // 14 of the 21 twins today; the others have a single step, or fail at the step the segment closes with.
+        // Half of the twins at least; the others have a single step, or fail at the step the segment closes with.
         let cut = twinResults.filter { scenario in
             ((scenario["steps"] as? [[String: Any]]) ?? []).contains { ($0["message"] as? String)?.contains("(--fail-fast)") == true }
         }.count
-        #expect(cut >= 10, "only \(cut) twins were cut short by --fail-fast")
+        #expect(cut * 2 >= twinResults.count, "only \(cut) twins were cut short by --fail-fast")
         print("mutated twins on the rig: \(twinResults.filter { $0["outcome"] as? String == "failed" }.count) of \(prepared.changes.count) failed, \(cut) cut short at the failed step; \(prepared.offlineOnly.count) judged offline only")
     }
 }

@@ -53,4 +53,14 @@ struct StageRuleTests {
         // 5 % loss: a segment may be sent again three times (0.05³ > 1e-4), after 200, 400 and 800 ms.
         #expect(StageRule.link(ms: 1450, model: .network(delayMs: 20, jitterMs: 5, lossPercent: 5), limits: Self.limits, scale: 4) == nil)
     }
+
+    @Test("a write queued behind one the link made on its own is timed from that one's receipt; others are not")
+    func queuedBehindTheLinksOwnWrite() {
+        let sent: UInt64 = 95_784_922_000
+        // The mode write the reconnect sent arrived 21 ms after the key was handed over; the key 116.6 ms after.
+        #expect(StageRule.linkStage(ms: 116.6, sent: sent, linkWrites: [sent + 21_000_000]) == 95.6)
+        // Before the send, or after the write's own receipt: nothing it waited behind.
+        #expect(StageRule.linkStage(ms: 116.6, sent: sent, linkWrites: [sent - 1_000_000, sent + 200_000_000]) == 116.6)
+        #expect(StageRule.linkStage(ms: 116.6, sent: sent, linkWrites: []) == 116.6)
+    }
 }
