@@ -30,8 +30,9 @@ package final class TCPPhoneConnection: Sendable {
         package var pending: [PhoneMessage] = []
         package var lastFrame: ContinuousClock.Instant?
         package var flushScheduled = false
-        /// Between `hold()` and `release()`: messages wait, whatever the pace, to leave as one frame.
-        package var holding = false
+        /// Between `hold()` and `release()`: the stamp every message takes, taken at the hold (they are one instant
+        /// of the phone's), and they wait, whatever the pace, to leave as one frame.
+        package var holdStamp: Double?
         package var lastHeard = ContinuousClock.now
         package var down: String?
         package var pairingWaiters: [(id: Int, continuation: CheckedContinuation<PairingStatus?, Never>)] = []
@@ -96,8 +97,8 @@ package final class TCPPhoneConnection: Sendable {
             let now = ContinuousClock.now
             enum Plan { case now([PhoneMessage]), later(ContinuousClock.Instant), queued }
             let plan: Plan = state.withLock { state in
-                state.pending.append(PhoneMessage(timestamp: Self.timestamp(), body))
-                if state.flushScheduled || state.holding { return .queued }
+                state.pending.append(PhoneMessage(timestamp: state.holdStamp ?? Self.timestamp(), body))
+                if state.flushScheduled || state.holdStamp != nil { return .queued }
                 if let last = state.lastFrame, now - last < Self.frameInterval {
                     state.flushScheduled = true
                     return .later(last + Self.frameInterval)
@@ -119,7 +120,7 @@ package final class TCPPhoneConnection: Sendable {
             flushing.withLock { _ in
                 let batch = state.withLock { state -> [PhoneMessage] in
                     // A hold's release sends what waits, in one frame.
-                    if state.holding { state.flushScheduled = false; return [] }
+                    if state.holdStamp != nil { state.flushScheduled = false; return [] }
                     defer { state.pending = []; state.flushScheduled = false; state.lastFrame = .now }
                     return state.pending
                 }
@@ -145,15 +146,15 @@ package final class TCPPhoneConnection: Sendable {
         }
     }
 
-    /// From now on messages wait for `release()`, so what is queued meanwhile leaves as one frame (a batch of up to
-    /// 64, docs/protocol.md), as a phone sends what it gathered in one 120 Hz frame.
+    /// From now on messages take one stamp, the hold's, and wait for `release()`, so what is queued meanwhile leaves
+    /// as one frame (a batch of up to 64, docs/protocol.md), as a phone sends the events of one 120 Hz frame.
     package func hold() {
-        state.withLock { $0.holding = true }
+        state.withLock { $0.holdStamp = Self.timestamp() }
     }
 
     /// Ends a `hold()`: what waits leaves at once, as one frame.
     package func release() throws {
-        state.withLock { $0.holding = false }
+        state.withLock { $0.holdStamp = nil }
         try flushPending()
     }
 

@@ -47,7 +47,7 @@ package struct RadioBridgeCore: Sendable {
         switch packet.kind {
         case .command:
             let changed = advertising.observe(packet)
-            let note: [Output] = changed ? [.note("advertising \(advertising.open ? "on" : "off") (the host's command \(packet))")] : []
+            let note: [Output] = changed ? [.note("advertising \(advertising.open ? "on" : "off") (the host sent \(packet))")] : []
             return note + endLinks(beforeReset: packet) + [.toController(packet)]
         case .acl:
             return scheduler.submit(packet, at: now).map { [.toController($0)] } ?? []

@@ -36,8 +36,8 @@ package protocol PhoneLink: AnyObject, Sendable {
     /// `sendRecorded`, stamped as `sendStamped`.
     func sendRecordedStamped(_ payload: SendPayload, confirmed: Bool) async throws -> [SentWrite]
     /// Writes handed over until `releaseFrames()` (a `send` step's items at one `atMs`) leave together where the
-    /// transport frames its writes: over tcp (and the udp transport's control connection) as one batch frame, as a
-    /// 120 Hz phone sends what it gathered in one display frame. Links that do not frame writes carry each at once.
+    /// transport frames its writes: over tcp (and the udp transport's control connection) as one batch frame with
+    /// one timestamp, as a 120 Hz phone sends the events of one display frame. Other links carry each at once.
     func holdFrames()
     /// Ends `holdFrames()`: what waits leaves now.
     func releaseFrames() throws

@@ -89,7 +89,7 @@ struct TCPPhoneConnectionTests {
         #expect(later.isEmpty, "sent again: \(later)")
     }
 
-    @Test("messages queued in a hold leave as one frame at its release, however long the hold, past the 8 ms pace")
+    @Test("messages queued in a hold take its stamp and leave as one frame at its release, however long the hold, past the 8 ms pace")
     func holdMakesOneFrame() async throws {
         let pair = try Self.connect()
         pair.phone.hold()
@@ -104,6 +104,7 @@ struct TCPPhoneConnectionTests {
         let frames = try await Self.receive(pair.computer) { $0.count >= 3 }
         pair.phone.close(reason: "the test ended")
         #expect(frames.map(\.count) == [3], "frames: \(frames.map { $0.map(\.type) })")
+        #expect(Set(frames.flatMap { $0 }.map(\.timestamp)).count == 1, "one instant, one stamp: \(frames)")
     }
 
     @Test("a ping while idle is answered with a pong: its round trip is kept; a pairing request gets the computer's state")

@@ -25,7 +25,7 @@ struct AdvertisingGateTests {
     @Test("legacy advertising: a peripheral link passes and stops it; the next central is ended with 0x3e and the host hears nothing of it")
     func legacy() {
         var core = RadioBridgeCore(model: Self.model)
-        #expect(core.fromHost(Self.legacyOn, at: at(0)).contains(.note("advertising on (the host's command command 0x200a 5 bytes)")))
+        #expect(core.fromHost(Self.legacyOn, at: at(0)).contains(.note("advertising on (the host sent command 0x200a 5 bytes)")))
         let first = Events.connectionComplete(handle: 0x40, interval: 12, role: 0x01)
         #expect(core.fromController(first, at: at(1)).contains(.toHost(first)))
         let gone = Events.disconnectionComplete(handle: 0x40)
