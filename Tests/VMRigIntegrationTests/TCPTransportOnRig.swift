@@ -41,7 +41,19 @@ struct TCPTransportOnRig {
         let run = try await hil(["run", "--transport", "tcp", "--capture", "never", "--output", output.appendingPathComponent("results").path] + files)
         let text = run.output + run.errors
         #expect(run.status == 1, "\(text.suffix(4000))")
-        #expect(text.contains("\(Self.shipped.count) passed, 2 failed, 1 not applicable"), "\(text.suffix(4000))")
+        let failed = try Self.failedOnStageLimits(text, root: root)
+        if failed.isEmpty {
+            #expect(text.contains("\(Self.shipped.count) passed, 2 failed, 1 not applicable"), "\(text.suffix(4000))")
+        } else {
+            // A guest stalled for a second or two (a busy CI host) fails a scenario on the computer's or the link's
+            // stage and on nothing else. Those scenarios run once more, alone, and must pass: a computer that is
+            // really late is late again (SuiteRunOnRig and `hil mutants` judge the stages; this test, the transport).
+            print("tcp: \(failed.count) scenario(s) failed only on a stage limit; running them again: \(failed.joined(separator: ", "))")
+            let again = try await hil(["run", "--transport", "tcp", "--capture", "never", "--output", output.appendingPathComponent("again").path]
+                + failed.map { root.appendingPathComponent($0).path })
+            #expect(again.status == 0, "\(again.output.suffix(4000))")
+            #expect(text.contains("\(Self.shipped.count - failed.count) passed, \(2 + failed.count) failed, 1 not applicable"), "\(text.suffix(4000))")
+        }
         #expect(text.contains("NOT APPLICABLE bluetoothd restarts"), "\(text.suffix(3000))")
         #expect(text.contains("expected BTN_RIGHT 1, got BTN_LEFT 1"), "\(text.suffix(3000))")
         let results = try String(contentsOf: output.appendingPathComponent("results/results.json"), encoding: .utf8)
@@ -93,10 +105,36 @@ struct TCPTransportOnRig {
         #expect(run.output.contains("peripheral exit 0"), "\(text.suffix(3000))")
     }
 
+    /// The shipped scenarios (paths from the package root) that failed in `text`, a `hil run`'s output, where every
+    /// line of their failure names a stage limit ("the link stage took", "the computer took", "the computer's own
+    /// stage"). Throws if a shipped scenario failed for anything else, with its lines.
+    static func failedOnStageLimits(_ text: String, root: URL) throws -> [String] {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var failed: [String] = []
+        for path in shipped {
+            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: root.appendingPathComponent(path))) as? [String: Any]
+            guard let name = json?["name"] as? String,
+                  let start = lines.firstIndex(where: { $0.contains("] FAILED \(name) — ") }) else { continue }
+            let reasons = lines[(start + 1)...].prefix { $0.hasPrefix("    ") }
+            let stage = reasons.allSatisfy {
+                $0.contains("the link stage took") || $0.contains("the computer took") || $0.contains("the computer's own stage")
+            }
+            guard stage, !reasons.isEmpty else {
+                throw TCPRunFailure(description: "\(path) failed for more than a stage limit:\n" + ([lines[start]] + reasons).joined(separator: "\n"))
+            }
+            failed.append(path)
+        }
+        return failed
+    }
+
     /// The unpaired scenario with its first "nothing arrives" expectation (the tap's) turned into "a click arrives".
     static func firstAbsentToClick(_ text: String) -> String? {
         guard let range = text.range(of: #""absent":\s*true,\s*"forMs":\s*250"#, options: .regularExpression) else { return nil }
         return text.replacingCharacters(in: range, with: #""keys": ["BTN_LEFT 1", "BTN_LEFT 0"], "withinMs": 600"#)
             .replacingOccurrences(of: "\"name\": \"", with: "\"name\": \"(mutant) ")
     }
+}
+
+struct TCPRunFailure: Error, CustomStringConvertible {
+    let description: String
 }
