@@ -5,7 +5,7 @@ package typealias EvidenceError = ModuleError<EvidenceErrorCode>
 
 /// The kinds of `EvidenceError`.
 package enum EvidenceErrorCode: String, Sendable {
-    /// A capture tool failed: btmon, tcpdump, editcap, tshark.
+    /// A capture tool failed: tcpdump, editcap, tshark.
     case commandFailed
     /// A capture tool is not installed.
     case missingTool

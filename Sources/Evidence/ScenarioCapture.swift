@@ -28,13 +28,15 @@ package final class ScenarioCapture: Sendable {
     package static let names = (hci: RunCapture.names.hci, network: RunCapture.names.network, evdev: "evdev.log",
                                 timeline: "timeline.json", log: RunCapture.names.log)
 
-    /// The scenario's window begins: nothing starts, the run's tools are running already.
-    package init(_ mode: CaptureMode, transport: Transport, folder: String, relativeFolder: String, run: RunCapture?) {
+    /// The scenario's window begins: nothing starts, the run's tools are running already. `revived`: what
+    /// `RunCapture.revive` said just before.
+    package init(_ mode: CaptureMode, transport: Transport, folder: String, relativeFolder: String, run: RunCapture?,
+                 revived: [String] = []) {
         self.mode = mode
         self.folder = folder
         self.relativeFolder = relativeFolder
         tool = run?.tool(for: transport)
-        var notes = run?.notes ?? []
+        var notes = (run?.notes ?? []) + revived
         if mode != .never && run == nil { notes.append("capture: the run started no capture") }
         self.notes = Mutex(notes)
         wallOffset = Self.wallOffset()
@@ -56,7 +58,7 @@ package final class ScenarioCapture: Sendable {
     /// or nil with a note when it could not.
     private func cut() -> String? {
         guard let tool else { return nil }
-        let file = folder + "/" + (tool.file as NSString).lastPathComponent
+        let file = folder + "/" + (tool.kind == "hci" ? Self.names.hci : Self.names.network)
         let end = end.withLock { $0 } ?? .now()
         // editcap takes epoch seconds: -A from (inclusive), -B until (exclusive).
         func epoch(_ nanoseconds: UInt64) -> String { String(format: "%.6f", Double(Int64(nanoseconds) + wallOffset) / 1e9) }
@@ -68,6 +70,11 @@ package final class ScenarioCapture: Sendable {
                                      "-B", epoch(end.nanoseconds + 1_000_000), tool.file, file],
                 errors: .joined, timeout: .seconds(60))
             if !cut.text.isEmpty { appendToLog(cut.text + "\n") }
+            if let ended = tool.child.termination {
+                let note = "capture: \(tool.name) ended during the run (\(ended)), so this scenario's \((file as NSString).lastPathComponent) stops where it did; the run starts it again for the next scenario"
+                notes.withLock { $0.append(note) }
+                appendToLog(note + "\n")
+            }
             // A file still being written may end in a partial packet: editcap says so and exits 2, having cut the rest.
             guard cut.status == 0 || (cut.status == 2 && FileManager.default.fileExists(atPath: file)) else {
                 throw EvidenceError(.commandFailed, "editcap exited with status \(cut.status)")

@@ -55,16 +55,18 @@ package struct AdvertisingGate: Sendable, Hashable {
 
     /// Reads an event the controller sent: a peripheral link stops legacy advertising, LE Advertising Set Terminated
     /// (0x3e/0x12: subevent, status, handle, …) the set it names.
-    package mutating func observeEvent(_ event: H4Packet) {
-        if Self.peripheralConnection(event) != nil { legacy = false }
+    /// `link` is the packet read as a link event (`LinkEvent(event)`).
+    package mutating func observeEvent(_ event: H4Packet, _ link: LinkEvent?) {
+        if Self.peripheralConnection(event, link) != nil { legacy = false }
         let p = Array(event.eventParameters)
         if event.eventCode == 0x3e, p.count >= 3, p[0] == 0x12 { sets.remove(p[2]) }
     }
 
     /// The handle of an LE Connection Complete (or Enhanced, v1 or v2) in which this controller is the peripheral;
     /// nil for any other packet or a failed connection.
-    package static func peripheralConnection(_ packet: H4Packet) -> UInt16? {
-        guard case .connected(let handle, _, _) = LinkEvent(packet) else { return nil }
+    /// `link` is the packet read as a link event.
+    package static func peripheralConnection(_ packet: H4Packet, _ link: LinkEvent?) -> UInt16? {
+        guard case .connected(let handle, _, _) = link else { return nil }
         let p = Array(packet.eventParameters)
         // subevent, status, handle (2), role (0x01: peripheral)
         return p.count > 4 && p[4] == 0x01 ? handle : nil

@@ -62,10 +62,11 @@ package struct RadioBridgeCore: Sendable {
     package mutating func fromController(_ packet: H4Packet, at now: RadioInstant) -> [Output] {
         var outputs: [Output] = []
         var packet = packet
-        if let kept = keptFromHost(packet) { return [.note(kept)] }
-        if let refused = refuseUnadvertised(packet) { return refused }
-        advertising.observeEvent(packet)
-        if let event = LinkEvent(packet) {
+        let event = LinkEvent(packet)  // read once, for every check below
+        if let kept = keptFromHost(packet, event) { return [.note(kept)] }
+        if let refused = refuseUnadvertised(packet, event) { return refused }
+        advertising.observeEvent(packet, event)
+        if let event {
             let dropped = scheduler.apply(event, at: now)
             outputs.append(.note(describe(event, dropped: dropped.count)))
         }
@@ -166,11 +167,11 @@ package struct RadioBridgeCore: Sendable {
     /// btvirt is told to end it (Disconnect, 0x3e: Connection Failed to be Established, the reason a real central's
     /// controller gives when its connection request is never answered), and the host hears nothing of it; also the
     /// peer's ACL data on such a link. Nil for any other packet.
-    private mutating func refuseUnadvertised(_ packet: H4Packet) -> [Output]? {
+    private mutating func refuseUnadvertised(_ packet: H4Packet, _ event: LinkEvent?) -> [Output]? {
         if let handle = packet.connectionHandle, packet.kind == .acl, refusedLinks.contains(handle) {
             return [.note("kept from the host: \(packet) on link 0x\(hex(handle, 4)), made while the host did not advertise")]
         }
-        guard let handle = AdvertisingGate.peripheralConnection(packet), !advertising.open else { return nil }
+        guard let handle = AdvertisingGate.peripheralConnection(packet, event), !advertising.open else { return nil }
         refusedLinks.insert(handle)
         ownCommands += 1
         return [
@@ -182,14 +183,14 @@ package struct RadioBridgeCore: Sendable {
     /// Why `packet` from btvirt is not the host's, or nil when it is: btvirt's answers to the bridge's own Disconnect
     /// (its Command Status, its Disconnection Complete of a link the bridge ended, or of none if the peer's ended it
     /// first) and the peer's Disconnection Complete of a link the bridge had ended already.
-    private mutating func keptFromHost(_ packet: H4Packet) -> String? {
+    private mutating func keptFromHost(_ packet: H4Packet, _ event: LinkEvent?) -> String? {
         if ownCommands > 0, let (opcode, _) = LinkEvent.commandStatus(packet), opcode == 0x0406 {
             ownCommands -= 1
             awaitedAnswers += 1
             return "kept from the host: btvirt's Command Status for the bridge's Disconnect"
         }
         guard let (status, handle, reason) = LinkEvent.disconnection(packet) else {
-            if case .connected(let handle, _, _) = LinkEvent(packet) { endedLinks.remove(handle) }
+            if case .connected(let handle, _, _) = event { endedLinks.remove(handle) }
             return nil
         }
         if awaitedAnswers > 0 {

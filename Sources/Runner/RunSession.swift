@@ -106,8 +106,8 @@ package final class RunSession: Sendable {
         let ended = await stop.run({ [self] in
             await pool.run(plan.items, stop: { [stop] in stop.isStopping }, finished: announce)
         }, grace: Self.interruptGrace)
-        // The Bumble phones give their adapters back before the capture stops: btmon 5.66 segfaulted when stopped
-        // with an adapter still on the HCI user channel.
+        // The Bumble phones give their adapters back before the capture stops, so it sees them go (and btmon 5.66,
+        // the capture tool before tcpdump, segfaulted when stopped with an adapter still on the HCI user channel).
         await settings.bumble?.stopAll()
         for problem in await capture?.stop() ?? [] { console.problem("hil run: \(problem)") }
         if !ended {

@@ -48,9 +48,10 @@ package struct ScenarioRunner: Sendable {
         var timing = context.timing
         timing?.overNetwork = transport.isNetwork
         let options = ScenarioDriver.Options(latencyScale: context.latencyScale, failFast: context.failFast, timing: timing)
+        let revived = await context.runCapture?.revive() ?? []
         let capture = ScenarioCapture(
             context.capture, transport: transport, folder: folder, relativeFolder: (folder as NSString).lastPathComponent,
-            run: context.runCapture)
+            run: context.runCapture, revived: revived)
         // Setup and steps run apart, where an interrupt cancels them; the teardown below runs whatever they did.
         let parts = ScenarioParts()
         var findings = ScenarioFindings()

@@ -1,7 +1,6 @@
 package import InputCodes
 package import Scenario
 package import Verifier
-package import Records
 
 extension ScenarioDriver.Drive {
     /// What the accounting oracle needs of this drive, with the computer's receipts and its device's frames (complete
@@ -56,26 +55,15 @@ extension ScenarioDriver.Drive {
             steps[position].add(judged: true, problems: [text])
         }
         if scenario.checksOff[.linkStage] == nil {
-            // A command that goes as several writes (a hid click's reports, each with response) stamps them all when
-            // it was handed over: a later one's link stage holds its wait for the ones before, so only a command's
-            // first write is judged.
-            let sharedStamps = Set(Dictionary(grouping: sends, by: \.at).filter { $0.value.count > 1 }.keys)
-            let sentPayloads = Set(sends.map(\.payload))
-            let linkWrites = receipts.filter { !sentPayloads.contains($0.payload) }.map(\.received)
-            // The scenario's first write follows the link's set-up (connect, MTU, discovery, the acquired write and
-            // the mode write): it pays for bluetoothd's first request on the connection, as the computer's first
-            // write of a kind pays for its code's first run, and is not judged (seen in debug control runs: 116.6 and
-            // 235.6 ms, each a scenario's first write, every later one within its model).
-            let firstSend = sends.map(\.at).min()
+            let evidence = StageRule.LinkEvidence(
+                sends: sends.map { (at: $0.at, payload: $0.payload) }, receipts: receipts.map { (received: $0.received, payload: $0.payload) })
             for step in steps {
-                guard var link = step.stagesMs?[.link], let model = timing.model(conditions[step.index]) else { continue }
-                if let first = step.firstSendNs, let gesture = step.stagesMs?[.gesture] {
-                    let sent = first + UInt64(max(0, gesture * 1e6).rounded())
-                    if sharedStamps.contains(where: { $0 + 2 >= sent && $0 <= sent + 2 }) { continue }
-                    if let firstSend, sent <= firstSend + 2 { continue }
-                    link = StageRule.linkStage(ms: link, sent: sent, linkWrites: linkWrites)
+                guard let measured = step.stagesMs?[.link], let model = timing.model(conditions[step.index]) else { continue }
+                let sent = step.firstSendNs.flatMap { first in
+                    step.stagesMs?[.gesture].map { first + UInt64(max(0, $0 * 1e6).rounded()) }
                 }
-                guard let problem = StageRule.link(ms: link, model: model, limits: timing.limits, scale: options.latencyScale)
+                guard let link = evidence.judged(ms: measured, sent: sent),
+                      let problem = StageRule.link(ms: link, model: model, limits: timing.limits, scale: options.latencyScale)
                 else { continue }
                 fail(step.index, problem)
             }

@@ -120,7 +120,7 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Which scenarios keep their captures: always, failed (failed, inconclusive and error ones) or never.",
-        discussion: "Each scenario is captured while it runs: every adapter's HCI traffic, the computer's and the phone's (hci.btsnoop, btmon) for ble and hid, the phone host's veth (network.pcap, tcpdump) for tcp and udp; at its end the uinput device's events (evdev.log) and, when it did not pass, a timeline of sends, packets, receipts, uinput writes and frames (timeline.json, opens in ui.perfetto.dev). Kept files are listed in results.json, linked from junit.xml and the HTML report (docs/results-format.md, \"Captures\").",
+        discussion: "Each scenario is captured while it runs: every adapter's HCI traffic, the computer's and the phone's (hci.btsnoop, tcpdump on bluetooth-monitor) for ble and hid, the phone host's veth (network.pcap, tcpdump) for tcp and udp; at its end the uinput device's events (evdev.log) and, when it did not pass, a timeline of sends, packets, receipts, uinput writes and frames (timeline.json, opens in ui.perfetto.dev). Kept files are listed in results.json, linked from junit.xml and the HTML report (docs/results-format.md, \"Captures\").",
         valueName: "when"))
     var capture: CaptureMode = .failed
 

@@ -61,7 +61,7 @@ struct AdvertisingGateTests {
         var gate = AdvertisingGate()
         #expect(gate.observe(Self.extended(1, [0, 1])) && gate.open)
         #expect(!gate.observe(Self.extended(0, [0])) && gate.open)
-        gate.observeEvent(Self.setTerminated(1))
+        gate.observeEvent(Self.setTerminated(1), LinkEvent(Self.setTerminated(1)))
         #expect(!gate.open)
         _ = gate.observe(Self.extended(1, [2, 3]))
         _ = gate.observe(Self.extended(0, []))

@@ -95,6 +95,36 @@ struct CapturesOnRig {
         try await Self.expectNegotiatedInterval(in: captures[0].file)
     }
 
+    @Test("the HCI capture's tcpdump killed mid-run (SIGSEGV, as Debian 12's btmon crashed on Bumble phones): the run says so, starts it again, and the next scenario's capture holds its packets")
+    func deadCaptureToolStartedAgain() async throws {
+        let binary = try hilBinary()
+        let output = "/tmp/hil-captures-revive-\(getpid())"
+        // Three short scenarios; the HCI capture is killed as soon as the first one's folder appears, so it is dead
+        // before the third begins whichever scenario it dies in. (The pattern is anchored: unanchored, it matched this
+        // script's own command line.)
+        let script = #"""
+            set -u
+            out='\#(output)'; rm -rf "$out"
+            ( n=0; until ls -d "$out"/001-* >/dev/null 2>&1; do n=$((n + 1)); [ $n -lt 1200 ] || exit 0; sleep 0.05; done
+              pkill -SEGV -f '^[^ ]*tcpdump -i bluetooth-monitor' && echo "killer: SIGSEGV sent" ) &
+            '\#(binary)' run --capture always --output "$out" Scenarios/cursor/swipe-right.json \
+                Scenarios/media/tap-and-volume.json Scenarios/cursor/swipe-right.json 2>&1
+            echo "hil run exit $?"; wait
+            """#
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let run = try await RigLock.exclusive { try inGuest("bash", script, seconds: 240) }
+        let text = run.output
+        #expect(text.contains("killer: SIGSEGV sent"), "\(text.suffix(3000))")
+        #expect(text.contains("hil run exit 0") && text.contains("3 passed, 0 failed"), "\(text.suffix(3000))")
+        #expect(text.contains("capture: tcpdump on bluetooth-monitor ended mid-run (killed by signal 11); it was started again"), "\(text.suffix(3000))")
+        let logs = try FileManager.default.contentsOfDirectory(atPath: output).filter { $0.hasPrefix("00") }.sorted()
+            .map { ((try? String(contentsOfFile: "\(output)/\($0)/capture.log", encoding: .utf8)) ?? "") }
+        #expect(logs.contains { $0.contains("capture: tcpdump on bluetooth-monitor ended during the run (killed by signal 11)") }, "\(logs)")
+        let last = try #require(FileManager.default.contentsOfDirectory(atPath: output).first { $0.hasPrefix("003-") })
+        try await Self.expectEveryPayload([Capture(file: "\(output)/\(last)/hci.btsnoop", receipts: URL(fileURLWithPath: "\(output)/\(last)"), transport: "ble")],
+                                          scratch: URL(fileURLWithPath: output))
+    }
+
     /// The vm rig's radio model (issue 36) and the rig file's `connection`: in the HCI capture, the central asks for
     /// the rig's interval (LE Create Connection's min and max), its latency and supervision timeout, and both
     /// controllers report them (LE Connection Complete, and any update after). The bridges time the links by that

@@ -63,4 +63,27 @@ struct StageRuleTests {
         #expect(StageRule.linkStage(ms: 116.6, sent: sent, linkWrites: [sent - 1_000_000, sent + 200_000_000]) == 116.6)
         #expect(StageRule.linkStage(ms: 116.6, sent: sent, linkWrites: []) == 116.6)
     }
+
+    @Test("the link rule leaves out a scenario's first write and the later writes of one command; it times a write from the link's own write it queued behind")
+    func linkEvidence() {
+        let start: UInt64 = 10_000_000_000
+        let sends: [(at: UInt64, payload: String)] = [
+            (start, #"{"mode":"basic"}"#),
+            (start + 50_000_000, "hid 01 01 00 00 00 00"), (start + 50_000_000, "hid 01 00 00 00 00 00"),
+            (start + 90_000_000, #"{"key":"a"}"#),
+        ]
+        let receipts: [(received: UInt64, payload: String)] = [
+            (start + 20_000_000, #"{"mode":"basic"}"#), (start + 70_000_000, "hid 01 01 00 00 00 00"),
+            (start + 80_000_000, "hid 01 00 00 00 00 00"), (start + 100_000_000, #"{"mode":"media"}"#),
+            (start + 140_000_000, #"{"key":"a"}"#),
+        ]
+        let evidence = StageRule.LinkEvidence(sends: sends, receipts: receipts)
+        // The scenario's first write, and a step whose first write shares its stamp (within the 2 ns of rounding).
+        #expect(evidence.judged(ms: 20, sent: start) == nil)
+        #expect(evidence.judged(ms: 20, sent: start + 50_000_001) == nil)
+        // The key waited behind the mode write the link made on its own (received at +100 ms): 40 ms, not 50.
+        #expect(evidence.judged(ms: 50, sent: start + 90_000_000) == 40)
+        // A step whose send time is not known is judged as measured.
+        #expect(evidence.judged(ms: 50, sent: nil) == 50)
+    }
 }
