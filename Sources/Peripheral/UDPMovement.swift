@@ -25,8 +25,11 @@ final class UDPMovement: Sendable {
         var connection: String
         /// Tells the session its phone was heard from (movement keeps a control session from stalling).
         var heard: @Sendable () -> Void
-        /// The buttons the source's last movement packet announced: a press is awaited only when it is new.
+        /// The buttons the source's last movement packet announced, and when it was done with: a press is awaited only
+        /// when it is new, or when that packet was done with over `pressWait` ago (a new gesture, not a drag's
+        /// trailing packets).
         var announced: MouseButtons = []
+        var heardAt: ContinuousClock.Instant?
     }
 
     /// How long a movement packet waits for a press its buttons byte announces (`awaitPress`).
@@ -78,11 +81,17 @@ final class UDPMovement: Sendable {
     private func handle(_ datagram: UDPSocket.Datagram, host: ComputerHost) {
         let source = "\(datagram.address):\(datagram.port)"
         let announced = (try? UDPPacket.decode(datagram.bytes)).flatMap { $0.header == .movement ? $0.buttons : nil }
-        // The binding, and what the source's packet before announced, in one look (this is every packet's path).
+        // The binding, and what the source's packet before announced, in one look (this is every packet's path). A
+        // packet done with over `pressWait` ago announced nothing still current: a phone that lifts after a drag and
+        // long-presses again sends no packet in between, and its next drag's first packet, announcing the same button,
+        // must wait for that drag's press as the first drag's did. (Done with, not arrived: packets queued behind one
+        // that waited are a stream, not a new gesture.)
+        let now = ContinuousClock.now
         let found = state.withLock { state -> (binding: Binding, before: MouseButtons)? in
             guard let binding = state.bindings[source] else { return nil }
             if let announced { state.bindings[source]?.announced = announced }
-            return (binding, binding.announced)
+            let current = binding.heardAt.map { now - $0 <= pressWait } ?? false
+            return (binding, current ? binding.announced : [])
         }
         guard let (binding, before) = found else {
             let count = state.withLock { state in
@@ -100,14 +109,16 @@ final class UDPMovement: Sendable {
         if case .refused(let error) = host.processor.handlePointer(datagram.bytes, from: binding.session, format: .udp) {
             host.publishStatus(error: error)
         }
+        if announced != nil { state.withLock { $0.bindings[source]?.heardAt = .now } }
     }
 
-    /// A movement packet whose buttons byte newly holds a button (the source's packet before did not) that the
+    /// A movement packet whose buttons byte newly holds a button (the source's packet before, if it came within
+    /// `pressWait`, did not) that the
     /// computer has not pressed yet — a drag's first packets — waits, up to `pressWait` (50 ms), for the control
     /// connection to press it: the phone sent the dragStart first, over TCP, but the session's thread may handle it
     /// after this thread handles the packet (under the vm rig's load, 5 ms after: the pointer moved before the
-    /// button went down). A button announced before is not awaited: the computer up while the packets still hold it
-    /// is a dragEnd handled ahead of the drag's last packets. The buttons byte decides nothing else: a packet never
+    /// button went down). A button announced by the packet just before is not awaited: the computer up while the packets
+    /// still hold it is a dragEnd handled ahead of the drag's last packets. The buttons byte decides nothing else: a packet never
     /// presses or releases (docs/protocol.md), and a forged one can only wait.
     private func awaitPress(_ announced: MouseButtons, host: ComputerHost) {
         guard !announced.isEmpty, !announced.isSubset(of: host.processor.heldButtons) else { return }

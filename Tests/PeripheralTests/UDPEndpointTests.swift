@@ -130,6 +130,33 @@ struct UDPEndpointTests {
         await setup.tcp.host.stop()
     }
 
+    @Test("a second drag's first packet waits for its press too, though the last packet of the first drag announced the same button")
+    func secondDragWaitsForItsPress() async throws {
+        let setup = try await Self.setUp(pressWait: .milliseconds(500))
+        let phone = try LoopbackPhone(port: setup.tcp.port)
+        let movement = try UDPSocket.bind(port: 0, netns: nil)
+        try await TCPEndpointTests.pair(phone, setup.tcp)
+        phone.send(#"{"type":"bindUDP","timestamp":3,"port":\#(movement.localPort ?? 0)}"#)
+        _ = try await phone.read(until: Self.isBound)
+        // A first drag whose last packet holds the left button; then the finger lifts (no packet) and the dragEnd goes.
+        phone.send(#"{"type":"dragStart","timestamp":4}"#)
+        #expect(await eventually { setup.tcp.sink.frames.contains(InputFrame([.press(.btnLeft)])) }, "\(setup.tcp.sink.frames)")
+        movement.send(UDPPacket(buttons: .left, dx: 3, dy: 0).encoded(), to: "127.0.0.1", port: setup.udpPort)
+        #expect(await eventually { Self.relX(setup.tcp.sink) == 3 }, "\(setup.tcp.sink.frames)")
+        phone.send(#"{"type":"dragEnd","timestamp":5}"#)
+        #expect(await eventually { setup.tcp.sink.frames.last == InputFrame([.release(.btnLeft)]) }, "\(setup.tcp.sink.frames)")
+        // Over the wait later, a second drag: its first packet ahead of its dragStart must wait for the press.
+        try await Task.sleep(for: .milliseconds(600))
+        let before = setup.tcp.sink.frames.count
+        movement.send(UDPPacket(buttons: .left, dx: 6, dy: 0).encoded(), to: "127.0.0.1", port: setup.udpPort)
+        try await Task.sleep(for: .milliseconds(20))
+        phone.send(#"{"type":"dragStart","timestamp":6}"#)
+        #expect(await eventually { Self.relX(setup.tcp.sink) == 9 }, "\(setup.tcp.sink.frames)")
+        #expect(setup.tcp.sink.frames.dropFirst(before).first == InputFrame([.press(.btnLeft)]),
+                "the second drag moved before its press: \(setup.tcp.sink.frames.dropFirst(before))")
+        await setup.tcp.host.stop()
+    }
+
     @Test("a packet announcing a button no control message presses goes after the wait, and presses nothing")
     func announcedPressNeverComes() async throws {
         let setup = try await Self.setUp(pressWait: .seconds(2))
