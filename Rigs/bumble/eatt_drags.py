@@ -78,7 +78,9 @@ def write_folder(args):
 
 
 def tshark(capture, display, fields):
-    run = subprocess.run(["tshark", "-r", capture, "-Y", display, "-T", "fields"] + sum((["-e", f] for f in fields), []),
+    # EATT's channels (PSM 0x27) carry ATT, which Wireshark 4.0 decodes only when told (docs/results-format.md).
+    run = subprocess.run(["tshark", "-r", capture, "-d", "btl2cap.psm==0x27,btatt", "-Y", display, "-T", "fields"]
+                         + sum((["-e", f] for f in fields), []),
                          capture_output=True, text=True, check=False)
     return [line.split("\t") for line in run.stdout.splitlines() if line.strip()]
 
@@ -91,15 +93,21 @@ def read(results):
         # Credit Based Connection Request (0x17) and Response (0x18): one request opens up to 5 bearers.
         requests = tshark(capture, "btl2cap.cmd_code == 0x17", ["frame.number", "btl2cap.psm"])
         responses = tshark(capture, "btl2cap.cmd_code == 0x18", ["frame.number", "btl2cap.result", "btl2cap.dcid"])
-        rejects = tshark(capture, "btl2cap.cmd_code == 0x01", ["frame.number", "btl2cap.reason"])
+        rejects = tshark(capture, "btl2cap.cmd_code == 0x01", ["frame.number"])
+        # Frames on the dynamic channels (CID 0x0040 and up) that the decoder leaves as L2CAP payload: the EATT
+        # bearers' traffic seen from the side that did not open them.
+        dynamic = tshark(capture, "btl2cap.cid >= 0x0040 && !btatt", ["btl2cap.cid"])
         writes = tshark(capture, "btatt.opcode == 0x12 || btatt.opcode == 0x52 || btatt.opcode == 0x16",
                         ["btl2cap.cid", "btatt.opcode"])
         by_cid = {}
         for row in writes:
             cid = row[0] if row else "?"
             by_cid[cid] = by_cid.get(cid, 0) + 1
+        undecoded = {}
+        for row in dynamic:
+            undecoded[row[0]] = undecoded.get(row[0], 0) + 1
         print(json.dumps({"scenario": folder, "ecredRequests": len(requests), "ecredResponses": responses,
-                          "commandRejects": len(rejects), "writesByCid": by_cid}))
+                          "commandRejects": len(rejects), "writesByCid": by_cid, "otherFramesOnDynamicCids": undecoded}))
 
 
 def main():

@@ -27,9 +27,19 @@ echo 1 >/proc/sys/kernel/printk
 echo /bin/false >/proc/sys/kernel/modprobe
 
 stage init
+# busybox insmod reads no kernel command line, as modprobe does: a module's own words there
+# (bluetooth.enable_ecred=1, which a rig with EATT asks for) are handed to its insmod here.
+cmdline=$(cat /proc/cmdline)
 while read -r mod; do
     [ -n "$mod" ] || continue
-    insmod "/lib/modules/$mod" || fail "insmod $mod failed"
+    name=${mod##*/}
+    name=$(echo "${name%.ko}" | tr - _)
+    params=""
+    for word in $cmdline; do
+        case $word in "$name".*=*) params="$params ${word#"$name".}" ;; esac
+    done
+    # shellcheck disable=SC2086 # one word per parameter
+    insmod "/lib/modules/$mod" $params || fail "insmod $mod$params failed"
 done </lib/modules/load.list
 
 stage modules-loaded

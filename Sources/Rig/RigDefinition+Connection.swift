@@ -118,8 +118,9 @@ extension RigDefinition {
 
 extension RigDefinition {
     /// The vm guest kernel's words this rig needs: with more than one ATT bearer (`gattChannels`), L2CAP's enhanced
-    /// credit-based mode, which EATT runs on and Debian's kernel leaves off (`bluetooth.enable_ecred`, read by modprobe
-    /// when it loads the module): without it bluetoothd's EATT listener is refused and no phone gets a second bearer.
+    /// credit-based mode, which EATT runs on and Debian's kernel leaves off (`bluetooth.enable_ecred`, which the guest's
+    /// init hands to the module's insmod: Rigs/vm/init.sh): without it bluetoothd's EATT listener is refused and no
+    /// phone gets a second bearer.
     package var kernelArguments: [String] {
         gattChannels > 1 ? ["bluetooth.enable_ecred=1"] : []
     }
