@@ -112,14 +112,14 @@ final class UDPMovement: Sendable {
         if announced != nil { state.withLock { $0.bindings[source]?.heardAt = .now } }
     }
 
-    /// A movement packet whose buttons byte newly holds a button (the source's packet before, if it came within
-    /// `pressWait`, did not) that the
-    /// computer has not pressed yet — a drag's first packets — waits, up to `pressWait` (50 ms), for the control
-    /// connection to press it: the phone sent the dragStart first, over TCP, but the session's thread may handle it
-    /// after this thread handles the packet (under the vm rig's load, 5 ms after: the pointer moved before the
-    /// button went down). A button announced by the packet just before is not awaited: the computer up while the packets
-    /// still hold it is a dragEnd handled ahead of the drag's last packets. The buttons byte decides nothing else: a packet never
-    /// presses or releases (docs/protocol.md), and a forged one can only wait.
+    /// A movement packet whose buttons byte newly holds a button (the source's packet before, if done with within
+    /// `pressWait`, did not) that the computer has not pressed yet — a drag's first packets — waits, up to
+    /// `pressWait` (50 ms), for the control connection to press it: the phone sent the dragStart first, over TCP, but
+    /// the session's thread may handle it after this thread handles the packet (under the vm rig's load, 5 ms after:
+    /// the pointer moved before the button went down). A button announced by the packet just before is not awaited:
+    /// the computer up while the packets still hold it is a dragEnd handled ahead of the drag's last packets. The
+    /// buttons byte decides nothing else: a packet never presses or releases (docs/protocol.md), and a forged one can
+    /// only wait.
     private func awaitPress(_ announced: MouseButtons, host: ComputerHost) {
         guard !announced.isEmpty, !announced.isSubset(of: host.processor.heldButtons) else { return }
         let deadline = ContinuousClock.now + pressWait
