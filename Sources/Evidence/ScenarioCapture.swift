@@ -71,7 +71,7 @@ package final class ScenarioCapture: Sendable {
                 errors: .joined, timeout: .seconds(60))
             if !cut.text.isEmpty { appendToLog(cut.text + "\n") }
             if let ended = tool.child.termination {
-                let note = "capture: \(tool.name) ended during the run (\(ended)), so this scenario's \((file as NSString).lastPathComponent) stops where it did; the run starts it again for the next scenario"
+                let note = "capture: \(tool.name) ended during the run (\(ended)), so this scenario's \((file as NSString).lastPathComponent) stops where it did; the run starts it again before the next scenario, or says why it could not"
                 notes.withLock { $0.append(note) }
                 appendToLog(note + "\n")
             }

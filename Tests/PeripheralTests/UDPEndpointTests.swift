@@ -29,6 +29,17 @@ struct UDPEndpointTests {
         return Setup(tcp: tcp, udpPort: try #require(endpoint.udpPort))
     }
 
+    /// A phone paired over `setup`'s control connection, with a movement socket bound to its session; the messages
+    /// the computer sent up to and with `udpBound`.
+    static func boundPhone(_ setup: Setup) async throws -> (phone: LoopbackPhone, movement: UDPSocket, messages: [ComputerMessage]) {
+        let phone = try LoopbackPhone(port: setup.tcp.port)
+        let movement = try UDPSocket.bind(port: 0, netns: nil)
+        try await TCPEndpointTests.pair(phone, setup.tcp)
+        phone.send(#"{"type":"bindUDP","timestamp":3,"port":\#(movement.localPort ?? 0)}"#)
+        let (messages, _) = try await phone.read(until: Self.isBound)
+        return (phone, movement, messages)
+    }
+
     static func isBound(_ message: ComputerMessage) -> Bool {
         if case .udpBound = message { return true }
         return false
@@ -53,12 +64,8 @@ struct UDPEndpointTests {
     @Test("bound after pairing, the phone's packets move the pointer; another socket's, and the same socket's after the session ended, do not")
     func binding() async throws {
         let setup = try await Self.setUp()
-        let phone = try LoopbackPhone(port: setup.tcp.port)
-        let movement = try UDPSocket.bind(port: 0, netns: nil)
+        let (phone, movement, messages) = try await Self.boundPhone(setup)
         let forger = try UDPSocket.bind(port: 0, netns: nil)
-        try await TCPEndpointTests.pair(phone, setup.tcp)
-        phone.send(#"{"type":"bindUDP","timestamp":3,"port":\#(movement.localPort ?? 0)}"#)
-        let (messages, _) = try await phone.read(until: Self.isBound)
         #expect(messages.last == .udpBound(address: "127.0.0.1", port: movement.localPort ?? 0))
         Self.move(movement, to: setup.udpPort, dx: [5, 7])
         #expect(await eventually { Self.relX(setup.tcp.sink) == 12 }, "the bound source's packets: \(setup.tcp.sink.frames)")
@@ -113,11 +120,7 @@ struct UDPEndpointTests {
     func movementWaitsForItsPress() async throws {
         // A wait far longer than the suite's load can hold the test up between the packet and the dragStart.
         let setup = try await Self.setUp(pressWait: .seconds(30))
-        let phone = try LoopbackPhone(port: setup.tcp.port)
-        let movement = try UDPSocket.bind(port: 0, netns: nil)
-        try await TCPEndpointTests.pair(phone, setup.tcp)
-        phone.send(#"{"type":"bindUDP","timestamp":3,"port":\#(movement.localPort ?? 0)}"#)
-        _ = try await phone.read(until: Self.isBound)
+        let (phone, movement, _) = try await Self.boundPhone(setup)
         // The packet says the left button is held; the dragStart comes 10 ms later.
         movement.send(UDPPacket(buttons: .left, dx: 6, dy: 0).encoded(), to: "127.0.0.1", port: setup.udpPort)
         try await Task.sleep(for: .milliseconds(10))
@@ -133,11 +136,7 @@ struct UDPEndpointTests {
     @Test("a second drag's first packet waits for its press too, though the last packet of the first drag announced the same button")
     func secondDragWaitsForItsPress() async throws {
         let setup = try await Self.setUp(pressWait: .milliseconds(500))
-        let phone = try LoopbackPhone(port: setup.tcp.port)
-        let movement = try UDPSocket.bind(port: 0, netns: nil)
-        try await TCPEndpointTests.pair(phone, setup.tcp)
-        phone.send(#"{"type":"bindUDP","timestamp":3,"port":\#(movement.localPort ?? 0)}"#)
-        _ = try await phone.read(until: Self.isBound)
+        let (phone, movement, _) = try await Self.boundPhone(setup)
         // A first drag whose last packet holds the left button; then the finger lifts (no packet) and the dragEnd goes.
         phone.send(#"{"type":"dragStart","timestamp":4}"#)
         #expect(await eventually { setup.tcp.sink.frames.contains(InputFrame([.press(.btnLeft)])) }, "\(setup.tcp.sink.frames)")
@@ -160,11 +159,7 @@ struct UDPEndpointTests {
     @Test("a packet announcing a button no control message presses goes after the wait, and presses nothing")
     func announcedPressNeverComes() async throws {
         let setup = try await Self.setUp(pressWait: .seconds(2))
-        let phone = try LoopbackPhone(port: setup.tcp.port)
-        let movement = try UDPSocket.bind(port: 0, netns: nil)
-        try await TCPEndpointTests.pair(phone, setup.tcp)
-        phone.send(#"{"type":"bindUDP","timestamp":3,"port":\#(movement.localPort ?? 0)}"#)
-        _ = try await phone.read(until: Self.isBound)
+        let (phone, movement, _) = try await Self.boundPhone(setup)
         let sent = ContinuousClock.now
         movement.send(UDPPacket(buttons: .right, dx: 4, dy: 0).encoded(), to: "127.0.0.1", port: setup.udpPort)
         #expect(await eventually { Self.relX(setup.tcp.sink) == 4 }, "\(setup.tcp.sink.frames)")
@@ -175,6 +170,7 @@ struct UDPEndpointTests {
         movement.send(UDPPacket(buttons: .right, dx: 2, dy: 0).encoded(), to: "127.0.0.1", port: setup.udpPort)
         #expect(await eventually { Self.relX(setup.tcp.sink) == 6 }, "\(setup.tcp.sink.frames)")
         #expect(ContinuousClock.now - again < .seconds(1), "waited again")
+        withExtendedLifetime(phone) {}  // its session, which binds the movement socket, lasts the whole test
         await setup.tcp.host.stop()
     }
 
